@@ -1,0 +1,336 @@
+//! Answers: what statements produce, as data, rendered as text or as JSON.
+
+use serde::Serialize;
+use std::fmt::{self, Write as _};
+
+/// Who wins a position under normal play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Outcome {
+    /// The player to move wins (Grundy value non-zero).
+    N,
+    /// The player who just moved wins (Grundy value zero).
+    P,
+}
+
+impl Outcome {
+    /// The outcome of a position with this Grundy value.
+    pub fn of(grundy: u32) -> Outcome {
+        if grundy == 0 { Outcome::P } else { Outcome::N }
+    }
+
+    /// In words, with the letter.
+    pub fn words(self) -> &'static str {
+        match self {
+            Outcome::N => "first player wins (N)",
+            Outcome::P => "second player wins (P)",
+        }
+    }
+}
+
+/// One option of a position or sum.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Move {
+    /// The component that moves (the whole position for a single game).
+    pub from: String,
+    /// What that component becomes.
+    pub to: String,
+    /// The Grundy value of the whole position after the move.
+    pub grundy: u32,
+}
+
+/// The result of one statement.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Answer {
+    /// `print EXPR` for an ordinary value.
+    Value {
+        /// The expression as written.
+        expr: String,
+        /// The value, rendered.
+        value: String,
+        /// The value as JSON.
+        json: serde_json::Value,
+    },
+    /// `print P` for a position, and `outcome(P)`.
+    Outcome {
+        /// The position, rendered.
+        position: String,
+        /// Its Grundy value.
+        grundy: u32,
+        /// Who wins.
+        outcome: Outcome,
+    },
+    /// `moves(P)`
+    Moves {
+        /// The position.
+        position: String,
+        /// Its Grundy value.
+        grundy: u32,
+        /// Every option, with the value after it.
+        moves: Vec<Move>,
+    },
+    /// `winning(P)`
+    Winning {
+        /// The position.
+        position: String,
+        /// Its Grundy value.
+        grundy: u32,
+        /// The options of value 0.
+        moves: Vec<Move>,
+    },
+    /// `table(G, range)`
+    Table {
+        /// The game.
+        game: String,
+        /// The parameter name.
+        param: String,
+        /// The arguments.
+        args: Vec<i64>,
+        /// Their values.
+        values: Vec<u32>,
+    },
+    /// `table(G, range, range)`
+    Grid {
+        /// The game.
+        game: String,
+        /// The parameter names.
+        params: [String; 2],
+        /// Row arguments.
+        rows: Vec<i64>,
+        /// Column arguments.
+        cols: Vec<i64>,
+        /// Values, row by row.
+        values: Vec<Vec<u32>>,
+    },
+    /// `ppositions(G, ranges...)`
+    PPositions {
+        /// The game.
+        game: String,
+        /// The parameter names.
+        params: Vec<String>,
+        /// The ranges searched, rendered.
+        ranges: Vec<String>,
+        /// The argument tuples of value 0.
+        positions: Vec<Vec<i64>>,
+    },
+    /// A `check` that held.
+    CheckOk {
+        /// The condition as written.
+        condition: String,
+        /// How many cases were tested.
+        cases: u64,
+    },
+    /// A `check` that failed.
+    CheckFailed {
+        /// The condition as written.
+        condition: String,
+        /// Cases that held before the failure.
+        passed: u64,
+        /// The loop variables of the counterexample.
+        bindings: Vec<(String, String)>,
+        /// The two sides of the comparison, if the condition is one.
+        sides: Option<(String, String)>,
+    },
+}
+
+impl Answer {
+    /// Whether this answer is a failed check (exit code 1).
+    pub fn is_failure(&self) -> bool {
+        matches!(self, Answer::CheckFailed { .. })
+    }
+
+    /// The answer as one JSON object.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+fn width(values: impl Iterator<Item = String>) -> usize {
+    values.map(|s| s.len()).max().unwrap_or(1)
+}
+
+fn moves_block(f: &mut fmt::Formatter<'_>, moves: &[Move], show_value: bool) -> fmt::Result {
+    let w = width(moves.iter().map(|m| format!("{} -> {}", m.from, m.to)));
+    for m in moves {
+        let mv = format!("{} -> {}", m.from, m.to);
+        if show_value {
+            writeln!(f, "  {mv:<w$}   grundy {}", m.grundy)?;
+        } else {
+            writeln!(f, "  {mv}")?;
+        }
+    }
+    Ok(())
+}
+
+impl fmt::Display for Answer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Answer::Value { expr, value, .. } => writeln!(f, "{expr} = {value}"),
+            Answer::Outcome {
+                position,
+                grundy,
+                outcome,
+            } => writeln!(f, "{position}: {}, grundy {grundy}", outcome.words()),
+            Answer::Moves {
+                position,
+                grundy,
+                moves,
+            } => {
+                if moves.is_empty() {
+                    return writeln!(f, "{position} has no moves (grundy {grundy})");
+                }
+                writeln!(f, "moves from {position} (grundy {grundy}):")?;
+                moves_block(f, moves, true)
+            }
+            Answer::Winning {
+                position,
+                grundy,
+                moves,
+            } => {
+                if *grundy == 0 {
+                    return writeln!(
+                        f,
+                        "{position}: no winning move, {} (every move leads to a non-zero value)",
+                        Outcome::P.words()
+                    );
+                }
+                writeln!(f, "winning moves from {position} (grundy {grundy}):")?;
+                moves_block(f, moves, false)
+            }
+            Answer::Table {
+                game,
+                param,
+                args,
+                values,
+            } => {
+                writeln!(f, "{game}({param}) for {param} in {}:", describe_axis(args))?;
+                table_rows(f, args, values)
+            }
+            Answer::Grid {
+                game,
+                params,
+                rows,
+                cols,
+                values,
+            } => {
+                let [a, b] = params;
+                writeln!(
+                    f,
+                    "{game}({a}, {b}) for {a} in {} (rows), {b} in {} (columns):",
+                    describe_axis(rows),
+                    describe_axis(cols)
+                )?;
+                let vw = width(
+                    values
+                        .iter()
+                        .flatten()
+                        .map(u32::to_string)
+                        .chain(cols.iter().map(i64::to_string)),
+                );
+                let corner = format!("{a}\\{b}");
+                let rw = width(rows.iter().map(i64::to_string).chain([corner.clone()]));
+                let mut line = format!("  {corner:>rw$} ");
+                for c in cols {
+                    let _ = write!(line, " {c:>vw$}");
+                }
+                writeln!(f, "{line}")?;
+                for (r, row) in rows.iter().zip(values) {
+                    let mut line = format!("  {r:>rw$} ");
+                    for v in row {
+                        let _ = write!(line, " {v:>vw$}");
+                    }
+                    writeln!(f, "{line}")?;
+                }
+                Ok(())
+            }
+            Answer::PPositions {
+                game,
+                params,
+                ranges,
+                positions,
+            } => {
+                let over: Vec<String> = params
+                    .iter()
+                    .zip(ranges)
+                    .map(|(p, r)| format!("{p} in {r}"))
+                    .collect();
+                writeln!(
+                    f,
+                    "P-positions of {game}({}) for {}: {} found",
+                    params.join(", "),
+                    over.join(", "),
+                    positions.len()
+                )?;
+                let items: Vec<String> = positions
+                    .iter()
+                    .map(|p| {
+                        if p.len() == 1 {
+                            p[0].to_string()
+                        } else {
+                            format!(
+                                "({})",
+                                p.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+                            )
+                        }
+                    })
+                    .collect();
+                for chunk in items.chunks(10) {
+                    writeln!(f, "  {}", chunk.join(" "))?;
+                }
+                Ok(())
+            }
+            Answer::CheckOk { condition, cases } => {
+                writeln!(
+                    f,
+                    "check {condition}: ok ({cases} {})",
+                    if *cases == 1 { "case" } else { "cases" }
+                )
+            }
+            Answer::CheckFailed {
+                condition,
+                passed,
+                bindings,
+                sides,
+            } => {
+                let at: Vec<String> = bindings.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+                let at = if at.is_empty() {
+                    String::new()
+                } else {
+                    format!(" at {}", at.join(", "))
+                };
+                writeln!(
+                    f,
+                    "check {condition}: FAILED{at} (after {passed} passing cases)"
+                )?;
+                if let Some((l, r)) = sides {
+                    writeln!(f, "  left side:  {l}")?;
+                    writeln!(f, "  right side: {r}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// `0..=20` for a contiguous axis, else the list.
+fn describe_axis(xs: &[i64]) -> String {
+    let contiguous = xs.windows(2).all(|w| w[0].checked_add(1) == Some(w[1]));
+    match (xs.first(), xs.last()) {
+        (Some(a), Some(b)) if contiguous && xs.len() > 1 => format!("{a}..={b}"),
+        _ => crate::eval::show_list(xs),
+    }
+}
+
+/// Rows of ten values, each labeled with its first argument.
+fn table_rows(f: &mut fmt::Formatter<'_>, args: &[i64], values: &[u32]) -> fmt::Result {
+    let vw = width(values.iter().map(u32::to_string));
+    let aw = width(args.iter().map(i64::to_string));
+    for (chunk_args, chunk_vals) in args.chunks(10).zip(values.chunks(10)) {
+        let mut line = format!("  {:>aw$}:", chunk_args[0]);
+        for v in chunk_vals {
+            let _ = write!(line, " {v:>vw$}");
+        }
+        writeln!(f, "{line}")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,1127 @@
+//! Checking: resolves names, checks arity and types, and lowers the AST to the
+//! flat IR, collecting every error of the stage.
+
+use crate::diagnostics::{Diag, did_you_mean};
+use crate::ir::{self, Builtin, Clause, CompKind, ExprId, GameId, Slot};
+use crate::span::{SourceId, Span};
+use crate::syntax::ast::{self, BinOp, ExprKind, Item, UnOp};
+use std::collections::HashMap;
+
+/// Static types. Game parameters start as variables and are fixed by use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ty {
+    Int,
+    Bool,
+    List,
+    Range,
+    Pos,
+    Game,
+    Report,
+    /// A type variable (index into `Checker::vars`).
+    Var(u32),
+    /// Unknown after an error: accepted everywhere to avoid cascades.
+    Error,
+}
+
+impl Ty {
+    fn describe(self) -> &'static str {
+        match self {
+            Ty::Int => "an integer",
+            Ty::Bool => "a boolean",
+            Ty::List => "a list",
+            Ty::Range => "a range",
+            Ty::Pos => "a position",
+            Ty::Game => "a game name",
+            Ty::Report => "a report",
+            Ty::Var(_) | Ty::Error => "a value",
+        }
+    }
+}
+
+/// Where an expression is: queries need game values and are only allowed in
+/// statements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ctx {
+    Rule,
+    Const,
+    Stmt,
+}
+
+#[derive(Clone, Copy)]
+enum Global {
+    Game(GameId),
+    Const(u32),
+}
+
+/// Checks a parsed source and lowers it to IR.
+pub fn check(program: &ast::Program, source: SourceId) -> Result<ir::Program, Vec<Diag>> {
+    let mut c = Checker {
+        out: ir::Program::default(),
+        errors: Vec::new(),
+        globals: HashMap::new(),
+        game_params: Vec::new(),
+        const_tys: Vec::new(),
+        vars: Vec::new(),
+        scope: Vec::new(),
+        next_slot: 0,
+        max_slot: 0,
+        ctx: Ctx::Stmt,
+        source,
+    };
+    c.declare(program);
+    c.check_consts(program);
+    for item in &program.items {
+        match item {
+            Item::Game(g) => c.game(g),
+            Item::Print(e) => c.print(e),
+            Item::Check(s) => c.check_stmt(s),
+            Item::Let(_) => {}
+        }
+    }
+    if c.errors.is_empty() {
+        Ok(c.out)
+    } else {
+        Err(c.errors.into_iter().map(|d| d.in_source(source)).collect())
+    }
+}
+
+struct Checker {
+    out: ir::Program,
+    errors: Vec<Diag>,
+    globals: HashMap<String, Global>,
+    /// Parameter type variables of each game.
+    game_params: Vec<Vec<Ty>>,
+    const_tys: Vec<Ty>,
+    /// Union-find over type variables: `Some(t)` bound (to a type or a link).
+    vars: Vec<Option<Ty>>,
+    scope: Vec<(String, Slot, Ty)>,
+    next_slot: Slot,
+    max_slot: Slot,
+    ctx: Ctx,
+    source: SourceId,
+}
+
+impl Checker {
+    // ----- declarations ---------------------------------------------------
+
+    fn declare(&mut self, program: &ast::Program) {
+        let mut spans: HashMap<String, Span> = HashMap::new();
+        for item in &program.items {
+            let (name, span) = match item {
+                Item::Game(g) => (&g.name, g.span),
+                Item::Let(l) => (&l.name, l.span),
+                _ => continue,
+            };
+            if let Some(first) = spans.get(&name.name) {
+                self.errors.push(
+                    Diag::user(
+                        "duplicate-definition",
+                        format!("`{}` is defined twice", name.name),
+                    )
+                    .label(name.span, "defined again here")
+                    .label(*first, "first defined here")
+                    .help("rename one of the definitions"),
+                );
+                continue;
+            }
+            if Builtin::by_name(&name.name).is_some()
+                || Builtin::GENERATOR_ONLY.contains(&name.name.as_str())
+            {
+                self.errors.push(
+                    Diag::user(
+                        "reserved-name",
+                        format!("`{}` is the name of a builtin function", name.name),
+                    )
+                    .label(name.span, "cannot be redefined")
+                    .help("choose another name"),
+                );
+                continue;
+            }
+            spans.insert(name.name.clone(), span);
+            match item {
+                Item::Game(g) => {
+                    let id = self.out.games.len() as GameId;
+                    let params = g.params.iter().map(|_| self.fresh_var()).collect();
+                    self.game_params.push(params);
+                    self.out.games.push(ir::Game {
+                        name: g.name.name.clone(),
+                        params: g.params.iter().map(|p| p.name.clone()).collect(),
+                        rules: Vec::new(),
+                        slots: 0,
+                        max_clauses: 0,
+                        span: g.span,
+                        source: self.source,
+                    });
+                    self.globals.insert(g.name.name.clone(), Global::Game(id));
+                }
+                Item::Let(l) => {
+                    let id = self.out.consts.len() as u32;
+                    self.const_tys.push(Ty::Error);
+                    self.out.consts.push(ir::Const {
+                        name: l.name.name.clone(),
+                        expr: 0,
+                        slots: 0,
+                        span: l.span,
+                        source: self.source,
+                    });
+                    self.globals.insert(l.name.name.clone(), Global::Const(id));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Checks constants in dependency order, reporting cycles among them.
+    fn check_consts(&mut self, program: &ast::Program) {
+        let lets: Vec<&ast::LetDef> = program
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Let(l) => Some(l),
+                _ => None,
+            })
+            .filter(|l| matches!(self.globals.get(&l.name.name), Some(Global::Const(_))))
+            .collect();
+        let id_of = |c: &Checker, name: &str| match c.globals.get(name) {
+            Some(Global::Const(id)) => Some(*id as usize),
+            _ => None,
+        };
+        // Dependencies: constants named anywhere in the body (shadowing by a
+        // comprehension variable is rare and only adds an edge).
+        let n = self.out.consts.len();
+        let mut deps: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut def_of: Vec<Option<&ast::LetDef>> = vec![None; n];
+        for l in &lets {
+            let Some(me) = id_of(self, &l.name.name) else {
+                continue;
+            };
+            def_of[me] = Some(l);
+            let mut names = Vec::new();
+            free_names(&l.value, &mut names);
+            for name in names {
+                if let Some(d) = id_of(self, &name) {
+                    deps[me].push(d);
+                }
+            }
+        }
+        // Kahn's algorithm.
+        let mut indegree = vec![0usize; n];
+        let mut users: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (me, ds) in deps.iter().enumerate() {
+            for &d in ds {
+                indegree[me] += 1;
+                users[d].push(me);
+            }
+        }
+        let mut ready: Vec<usize> = (0..n).filter(|&i| indegree[i] == 0).rev().collect();
+        let mut order = Vec::new();
+        while let Some(i) = ready.pop() {
+            order.push(i);
+            for &u in &users[i] {
+                indegree[u] -= 1;
+                if indegree[u] == 0 {
+                    ready.push(u);
+                }
+            }
+        }
+        for i in 0..n {
+            if indegree[i] > 0
+                && let Some(l) = def_of[i]
+            {
+                self.errors.push(
+                    Diag::user(
+                        "constant-cycle",
+                        format!("constant `{}` is defined in terms of itself", l.name.name),
+                    )
+                    .label(l.name.span, "this constant depends on itself")
+                    .help("constants are evaluated once, before anything else; break the cycle"),
+                );
+            }
+        }
+        for i in order {
+            let Some(l) = def_of[i] else { continue };
+            self.begin_frame(Ctx::Const);
+            let (e, ty) = self.infer(&l.value);
+            if ty == Ty::Report {
+                self.errors.push(report_misuse(l.value.span));
+            }
+            self.const_tys[i] = ty;
+            self.out.consts[i].expr = e;
+            self.out.consts[i].slots = self.max_slot;
+            self.out.const_order.push(i as u32);
+        }
+    }
+
+    fn game(&mut self, g: &ast::GameDef) {
+        let Some(Global::Game(id)) = self.globals.get(&g.name.name).copied() else {
+            return;
+        };
+        if self.out.games[id as usize].span != g.span {
+            return; // a duplicate, already reported
+        }
+        self.begin_frame(Ctx::Rule);
+        for (i, p) in g.params.iter().enumerate() {
+            if g.params[..i].iter().any(|q| q.name == p.name) {
+                self.errors.push(
+                    Diag::user(
+                        "duplicate-parameter",
+                        format!("parameter `{}` appears twice", p.name),
+                    )
+                    .label(p.span, "repeated here"),
+                );
+            }
+            let ty = self.game_params[id as usize][i];
+            self.bind(&p.name, ty);
+        }
+        let mut rules = Vec::new();
+        let mut max_clauses = 0;
+        for r in &g.rules {
+            let mark = self.scope.len();
+            let clauses = self.clauses(&r.clauses);
+            let body = self.check_ty(&r.body, Ty::Pos, "a move rule must yield a position");
+            self.scope.truncate(mark);
+            max_clauses = max_clauses.max(clauses.len() as u32);
+            rules.push(ir::Rule {
+                body,
+                clauses,
+                span: r.span,
+            });
+        }
+        let game = &mut self.out.games[id as usize];
+        game.rules = rules;
+        game.slots = self.max_slot;
+        game.max_clauses = max_clauses;
+    }
+
+    fn print(&mut self, e: &ast::Expr) {
+        self.begin_frame(Ctx::Stmt);
+        let (expr, _) = self.infer_top(e);
+        self.out.stmts.push(ir::Stmt::Print {
+            expr,
+            slots: self.max_slot,
+            span: e.span,
+            source: self.source,
+        });
+    }
+
+    fn check_stmt(&mut self, s: &ast::CheckStmt) {
+        self.begin_frame(Ctx::Stmt);
+        let clauses = self.clauses(&s.clauses);
+        let vars = s
+            .clauses
+            .iter()
+            .filter_map(|c| match c {
+                ast::Clause::For { var, .. } => self
+                    .lookup_local(&var.name)
+                    .map(|(s, _)| (var.name.clone(), s)),
+                _ => None,
+            })
+            .collect();
+        let cond = self.check_ty(&s.cond, Ty::Bool, "a check needs a condition");
+        self.out.stmts.push(ir::Stmt::Check {
+            cond,
+            clauses,
+            vars,
+            slots: self.max_slot,
+            span: s.span,
+            source: self.source,
+        });
+    }
+
+    // ----- scopes and types -------------------------------------------------
+
+    fn begin_frame(&mut self, ctx: Ctx) {
+        self.ctx = ctx;
+        self.scope.clear();
+        self.next_slot = 0;
+        self.max_slot = 0;
+    }
+
+    fn bind(&mut self, name: &str, ty: Ty) -> Slot {
+        let slot = self.next_slot;
+        self.next_slot += 1;
+        self.max_slot = self.max_slot.max(self.next_slot);
+        self.scope.push((name.to_string(), slot, ty));
+        slot
+    }
+
+    fn lookup_local(&self, name: &str) -> Option<(Slot, Ty)> {
+        self.scope
+            .iter()
+            .rev()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, s, t)| (*s, *t))
+    }
+
+    fn fresh_var(&mut self) -> Ty {
+        self.vars.push(None);
+        Ty::Var(self.vars.len() as u32 - 1)
+    }
+
+    fn resolve(&self, mut ty: Ty) -> Ty {
+        while let Ty::Var(v) = ty {
+            match self.vars[v as usize] {
+                Some(t) => ty = t,
+                None => return ty,
+            }
+        }
+        ty
+    }
+
+    /// Makes `actual` agree with `expected`; false on a definite mismatch.
+    fn unify(&mut self, actual: Ty, expected: Ty) -> bool {
+        let (a, e) = (self.resolve(actual), self.resolve(expected));
+        match (a, e) {
+            (Ty::Error, _) | (_, Ty::Error) => true,
+            (Ty::Var(x), Ty::Var(y)) if x == y => true,
+            (Ty::Var(x), t) | (t, Ty::Var(x)) => {
+                // Parameters hold data only: never positions, ranges or reports.
+                if matches!(t, Ty::Pos | Ty::Range | Ty::Game | Ty::Report) {
+                    return false;
+                }
+                self.vars[x as usize] = Some(t);
+                true
+            }
+            (a, e) => a == e,
+        }
+    }
+
+    fn push(&mut self, e: ir::Expr, span: Span) -> ExprId {
+        self.out.exprs.push(e);
+        self.out.spans.push(span);
+        (self.out.exprs.len() - 1) as ExprId
+    }
+
+    fn mismatch(&mut self, span: Span, expected: Ty, found: Ty, why: &str) {
+        let found = self.resolve(found);
+        let expected = self.resolve(expected);
+        let mut d = Diag::user(
+            "type-mismatch",
+            format!(
+                "expected {}, found {}",
+                expected.describe(),
+                found.describe()
+            ),
+        )
+        .label(span, format!("this is {}", found.describe()));
+        if !why.is_empty() {
+            d = d.note(why.to_string());
+        }
+        if expected == Ty::Pos && found == Ty::Int {
+            d = d.help("a position is a game applied to arguments, like `Nim(3)`; `0` is the empty position");
+        }
+        if expected == Ty::List && found == Ty::Range {
+            d = d.help("a range can only be iterated; write `[x for x in a..b]` for a list");
+        }
+        self.errors.push(d);
+    }
+
+    /// Checks an expression against an expected type.
+    fn check_ty(&mut self, e: &ast::Expr, expected: Ty, why: &str) -> ExprId {
+        match (&e.kind, self.resolve(expected)) {
+            (ExprKind::Int(0), Ty::Pos) => return self.push(ir::Expr::EmptyPos, e.span),
+            (ExprKind::Binary(BinOp::Add, l, r), Ty::Pos) => {
+                let l = self.check_ty(l, Ty::Pos, why);
+                let r = self.check_ty(r, Ty::Pos, why);
+                return self.push(ir::Expr::PosSum(l, r), e.span);
+            }
+            (ExprKind::If(c, t, f), want @ (Ty::Pos | Ty::Int | Ty::Bool | Ty::List)) => {
+                let c = self.check_ty(c, Ty::Bool, "the condition of `if` must be a boolean");
+                let t = self.check_ty(t, want, why);
+                let f = self.check_ty(f, want, why);
+                return self.push(ir::Expr::If(c, t, f), e.span);
+            }
+            _ => {}
+        }
+        let (id, ty) = self.infer(e);
+        if !self.unify(ty, expected) {
+            self.mismatch(e.span, expected, ty, why);
+        }
+        id
+    }
+
+    /// Infers the top expression of a `print`: reports are allowed here.
+    fn infer_top(&mut self, e: &ast::Expr) -> (ExprId, Ty) {
+        self.infer_inner(e, true)
+    }
+
+    fn infer(&mut self, e: &ast::Expr) -> (ExprId, Ty) {
+        self.infer_inner(e, false)
+    }
+
+    fn infer_inner(&mut self, e: &ast::Expr, top: bool) -> (ExprId, Ty) {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Int(v) => (self.push(ir::Expr::Int(*v), span), Ty::Int),
+            ExprKind::Bool(b) => (self.push(ir::Expr::Bool(*b), span), Ty::Bool),
+            ExprKind::Name(name) => self.name(name, span),
+            ExprKind::Call { callee, args } => {
+                let (id, ty) = self.call(callee, args, span);
+                if ty == Ty::Report && !top {
+                    self.errors.push(report_misuse(span));
+                    return (id, Ty::Error);
+                }
+                (id, ty)
+            }
+            ExprKind::Generator {
+                callee,
+                body,
+                clauses,
+            } => self.generator(callee, body, clauses, span),
+            ExprKind::List(items) => {
+                let items = items.iter().map(|i| self.data(i)).collect();
+                (self.push(ir::Expr::List(items), span), Ty::List)
+            }
+            ExprKind::ListComp { body, clauses } => {
+                let mark = self.scope.len();
+                let clauses = self.clauses(clauses);
+                let body = self.data(body);
+                self.scope.truncate(mark);
+                let kind = CompKind::List;
+                (
+                    self.push(
+                        ir::Expr::Comp {
+                            kind,
+                            body,
+                            clauses,
+                        },
+                        span,
+                    ),
+                    Ty::List,
+                )
+            }
+            ExprKind::Index(base, idx) => {
+                let base = self.check_ty(base, Ty::List, "only lists can be indexed");
+                let idx = self.check_ty(idx, Ty::Int, "an index is an integer");
+                // Lists may hold lists: the element type is checked at run time.
+                let elem = self.fresh_var();
+                (self.push(ir::Expr::Index(base, idx), span), elem)
+            }
+            ExprKind::Unary(UnOp::Neg, x) => {
+                let x = self.check_ty(x, Ty::Int, "`-` negates an integer");
+                (self.push(ir::Expr::Neg(x), span), Ty::Int)
+            }
+            ExprKind::Unary(UnOp::Not, x) => {
+                let x = self.check_ty(x, Ty::Bool, "`not` applies to a boolean");
+                (self.push(ir::Expr::Not(x), span), Ty::Bool)
+            }
+            ExprKind::Binary(op, l, r) => self.binary(*op, l, r, span),
+            ExprKind::Range { lo, hi, inclusive } => {
+                let lo = self.check_ty(lo, Ty::Int, "range bounds are integers");
+                let hi = self.check_ty(hi, Ty::Int, "range bounds are integers");
+                let inclusive = *inclusive;
+                (
+                    self.push(ir::Expr::Range { lo, hi, inclusive }, span),
+                    Ty::Range,
+                )
+            }
+            ExprKind::If(c, t, f) => {
+                let c = self.check_ty(c, Ty::Bool, "the condition of `if` must be a boolean");
+                let (t_id, t_ty) = self.infer(t);
+                let t_ty = self.resolve(t_ty);
+                let (t_id, f_id, ty) = if t_ty == Ty::Int && matches!(f.kind, ExprKind::Call { .. })
+                {
+                    // `if c then 0 else G(n)`: let the else branch decide.
+                    let (f_id, f_ty) = self.infer(f);
+                    if self.resolve(f_ty) == Ty::Pos && matches!(t.kind, ExprKind::Int(0)) {
+                        self.out.exprs[t_id as usize] = ir::Expr::EmptyPos;
+                        (t_id, f_id, Ty::Pos)
+                    } else {
+                        if !self.unify(f_ty, t_ty) {
+                            self.mismatch(
+                                f.span,
+                                t_ty,
+                                f_ty,
+                                "both branches of `if` must have the same type",
+                            );
+                        }
+                        (t_id, f_id, t_ty)
+                    }
+                } else {
+                    let f_id =
+                        self.check_ty(f, t_ty, "both branches of `if` must have the same type");
+                    (t_id, f_id, t_ty)
+                };
+                (self.push(ir::Expr::If(c, t_id, f_id), span), ty)
+            }
+        }
+    }
+
+    /// A value that can be stored in a list or passed to a game.
+    fn data(&mut self, e: &ast::Expr) -> ExprId {
+        let (id, ty) = self.infer(e);
+        let ty = self.resolve(ty);
+        if matches!(ty, Ty::Pos | Ty::Range | Ty::Game | Ty::Report) {
+            self.errors.push(
+                Diag::user(
+                    "type-mismatch",
+                    format!(
+                        "lists hold integers, booleans and lists, not {}",
+                        ty.describe()
+                    ),
+                )
+                .label(e.span, format!("this is {}", ty.describe()))
+                .help(if ty == Ty::Range {
+                    "write `[x for x in a..b]` for the list of a range"
+                } else {
+                    "to add up positions, use `sum(P for x in ...)`"
+                }),
+            );
+        }
+        id
+    }
+
+    fn name(&mut self, name: &str, span: Span) -> (ExprId, Ty) {
+        if let Some((slot, ty)) = self.lookup_local(name) {
+            return (self.push(ir::Expr::Local(slot), span), ty);
+        }
+        match self.globals.get(name).copied() {
+            Some(Global::Const(id)) => {
+                let ty = self.const_tys[id as usize];
+                (self.push(ir::Expr::Const(id), span), ty)
+            }
+            Some(Global::Game(id)) => (self.push(ir::Expr::GameRef(id), span), Ty::Game),
+            None => {
+                if Builtin::by_name(name).is_some() || Builtin::GENERATOR_ONLY.contains(&name) {
+                    self.errors.push(
+                        Diag::user("builtin-not-called", format!("`{name}` is a function"))
+                            .label(span, "not called")
+                            .help(format!("call it with arguments, like `{name}(...)`")),
+                    );
+                } else {
+                    let d = self.unknown(name, span, "unknown name");
+                    self.errors.push(d);
+                }
+                (self.push(ir::Expr::Int(0), span), Ty::Error)
+            }
+        }
+    }
+
+    fn unknown(&self, name: &str, span: Span, what: &str) -> Diag {
+        let mut known: Vec<&str> = self.scope.iter().map(|(n, _, _)| n.as_str()).collect();
+        known.extend(self.globals.keys().map(String::as_str));
+        known.extend(Builtin::ALL.iter().map(|(n, _)| *n));
+        known.extend(Builtin::GENERATOR_ONLY);
+        let mut d =
+            Diag::user("unknown-name", format!("{what} `{name}`")).label(span, "not defined");
+        if let Some(s) = did_you_mean(name, known) {
+            d = d.help(format!("did you mean `{s}`?"));
+        } else {
+            d = d.help("define it with `let` or `game`, or bind it with `for`");
+        }
+        d
+    }
+
+    fn clauses(&mut self, clauses: &[ast::Clause]) -> Vec<Clause> {
+        clauses
+            .iter()
+            .map(|c| match c {
+                ast::Clause::For { var, iter } => {
+                    let (it, ty) = self.infer(iter);
+                    let ty = self.resolve(ty);
+                    if !matches!(ty, Ty::Range | Ty::List | Ty::Error) && !self.unify(ty, Ty::List)
+                    {
+                        self.errors.push(
+                            Diag::user(
+                                "type-mismatch",
+                                format!("cannot iterate over {}", ty.describe()),
+                            )
+                            .label(iter.span, "expected a range or a list")
+                            .help("iterate over a range like `0..n` or a list like `[1, 3, 4]`"),
+                        );
+                    }
+                    let elem = if ty == Ty::Range {
+                        Ty::Int
+                    } else {
+                        self.fresh_var()
+                    };
+                    let slot = self.bind(&var.name, elem);
+                    Clause::For { slot, iter: it }
+                }
+                ast::Clause::If { cond } => Clause::If {
+                    cond: self.check_ty(cond, Ty::Bool, "an `if` clause needs a condition"),
+                },
+            })
+            .collect()
+    }
+
+    fn generator(
+        &mut self,
+        callee: &ast::Ident,
+        body: &ast::Expr,
+        clauses: &[ast::Clause],
+        span: Span,
+    ) -> (ExprId, Ty) {
+        let mark = self.scope.len();
+        let clauses_ir = self.clauses(clauses);
+        let (kind, body_id, ty) = match callee.name.as_str() {
+            "sum" => {
+                let (b, t) = self.infer(body);
+                match self.resolve(t) {
+                    Ty::Pos => (CompKind::SumPos, b, Ty::Pos),
+                    t => {
+                        if !self.unify(t, Ty::Int) {
+                            self.mismatch(
+                                body.span,
+                                Ty::Int,
+                                t,
+                                "`sum` adds integers or positions",
+                            );
+                        }
+                        (CompKind::SumInt, b, Ty::Int)
+                    }
+                }
+            }
+            "min" | "max" => {
+                let b = self.check_ty(body, Ty::Int, "`min`/`max` compare integers");
+                let kind = if callee.name == "min" {
+                    CompKind::Min
+                } else {
+                    CompKind::Max
+                };
+                (kind, b, Ty::Int)
+            }
+            "any" | "all" => {
+                let b = self.check_ty(body, Ty::Bool, "`any`/`all` take conditions");
+                let kind = if callee.name == "any" {
+                    CompKind::Any
+                } else {
+                    CompKind::All
+                };
+                (kind, b, Ty::Bool)
+            }
+            other => {
+                let d = if Builtin::by_name(other).is_some() || self.globals.contains_key(other) {
+                    Diag::user("bad-generator", format!("`{other}` does not take a generator"))
+                        .label(callee.span, "here")
+                        .help("generators work with `sum`, `min`, `max`, `any` and `all`; for a list write `[e for x in ...]`")
+                } else {
+                    self.unknown(other, callee.span, "unknown function")
+                };
+                self.errors.push(d);
+                let (b, _) = self.infer(body);
+                (CompKind::List, b, Ty::Error)
+            }
+        };
+        self.scope.truncate(mark);
+        let id = self.push(
+            ir::Expr::Comp {
+                kind,
+                body: body_id,
+                clauses: clauses_ir,
+            },
+            span,
+        );
+        (id, ty)
+    }
+
+    fn binary(&mut self, op: BinOp, l: &ast::Expr, r: &ast::Expr, span: Span) -> (ExprId, Ty) {
+        use BinOp::*;
+        match op {
+            Or | And => {
+                let why = "`and`/`or` combine booleans";
+                let l = self.check_ty(l, Ty::Bool, why);
+                let r = self.check_ty(r, Ty::Bool, why);
+                (self.push(ir::Expr::Binary(op, l, r), span), Ty::Bool)
+            }
+            Eq | Ne => {
+                let (l_id, l_ty) = self.infer(l);
+                let (r_id, r_ty) = self.infer(r);
+                let lt = self.resolve(l_ty);
+                if matches!(lt, Ty::Pos | Ty::Range | Ty::Game | Ty::Report) {
+                    self.errors.push(
+                        Diag::user(
+                            "type-mismatch",
+                            format!("cannot compare {} with `{}`", lt.describe(), op.symbol()),
+                        )
+                        .label(l.span, format!("this is {}", lt.describe()))
+                        .help("compare values instead, e.g. `grundy(P) == grundy(Q)`"),
+                    );
+                } else if !self.unify(r_ty, l_ty) {
+                    self.mismatch(
+                        r.span,
+                        l_ty,
+                        r_ty,
+                        "both sides of a comparison must have the same type",
+                    );
+                }
+                (self.push(ir::Expr::Binary(op, l_id, r_id), span), Ty::Bool)
+            }
+            Add => {
+                let (l_id, l_ty) = self.infer(l);
+                if self.resolve(l_ty) == Ty::Pos {
+                    let r_id = self.check_ty(r, Ty::Pos, "`+` of positions is their sum");
+                    return (self.push(ir::Expr::PosSum(l_id, r_id), span), Ty::Pos);
+                }
+                let (r_id, r_ty) = self.infer(r);
+                if self.resolve(r_ty) == Ty::Pos {
+                    if matches!(l.kind, ExprKind::Int(0)) {
+                        self.out.exprs[l_id as usize] = ir::Expr::EmptyPos;
+                        return (self.push(ir::Expr::PosSum(l_id, r_id), span), Ty::Pos);
+                    }
+                    self.mismatch(
+                        l.span,
+                        Ty::Pos,
+                        l_ty,
+                        "`+` adds two integers or two positions",
+                    );
+                    return (self.push(ir::Expr::PosSum(l_id, r_id), span), Ty::Pos);
+                }
+                if !self.unify(l_ty, Ty::Int) {
+                    self.mismatch(
+                        l.span,
+                        Ty::Int,
+                        l_ty,
+                        "`+` adds two integers or two positions",
+                    );
+                }
+                if !self.unify(r_ty, Ty::Int) {
+                    self.mismatch(
+                        r.span,
+                        Ty::Int,
+                        r_ty,
+                        "`+` adds two integers or two positions",
+                    );
+                }
+                (self.push(ir::Expr::Binary(op, l_id, r_id), span), Ty::Int)
+            }
+            _ => {
+                let why = match op {
+                    Lt | Le | Gt | Ge => "only integers can be ordered",
+                    _ => "arithmetic and bitwise operators work on integers",
+                };
+                let l_id = self.check_ty(l, Ty::Int, why);
+                let r_id = self.check_ty(r, Ty::Int, why);
+                let ty = if matches!(op, Lt | Le | Gt | Ge) {
+                    Ty::Bool
+                } else {
+                    Ty::Int
+                };
+                (self.push(ir::Expr::Binary(op, l_id, r_id), span), ty)
+            }
+        }
+    }
+
+    fn call(&mut self, callee: &ast::Ident, args: &[ast::Expr], span: Span) -> (ExprId, Ty) {
+        let name = callee.name.as_str();
+        if self.lookup_local(name).is_some() {
+            self.errors.push(
+                Diag::user(
+                    "not-callable",
+                    format!("`{name}` is a variable, not a game or function"),
+                )
+                .label(callee.span, "called here"),
+            );
+            return (self.push(ir::Expr::Int(0), span), Ty::Error);
+        }
+        match self.globals.get(name).copied() {
+            Some(Global::Game(game)) => return self.apply(game, args, span),
+            Some(Global::Const(_)) => {
+                self.errors.push(
+                    Diag::user(
+                        "not-callable",
+                        format!("`{name}` is a constant, not a game or function"),
+                    )
+                    .label(callee.span, "called here"),
+                );
+                return (self.push(ir::Expr::Int(0), span), Ty::Error);
+            }
+            None => {}
+        }
+        let Some(f) = Builtin::by_name(name) else {
+            let d = if Builtin::GENERATOR_ONLY.contains(&name) {
+                Diag::user("bad-generator", format!("`{name}` takes a generator"))
+                    .label(span, "here")
+                    .help(format!("write `{name}(cond for x in ...)`"))
+            } else {
+                self.unknown(name, callee.span, "unknown game or function")
+            };
+            self.errors.push(d);
+            for a in args {
+                self.infer(a);
+            }
+            return (self.push(ir::Expr::Int(0), span), Ty::Error);
+        };
+        if f.is_query() && self.ctx != Ctx::Stmt {
+            let (what, help) = match self.ctx {
+                Ctx::Rule => (
+                    "inside a game's rules",
+                    "rules say which moves exist; values are computed from them",
+                ),
+                _ => (
+                    "in a constant",
+                    "constants are fixed before any game is evaluated; use it in `print` or `check`",
+                ),
+            };
+            self.errors.push(
+                Diag::user(
+                    "query-not-allowed",
+                    format!("`{name}` cannot be used {what}"),
+                )
+                .label(span, "needs game values")
+                .help(help),
+            );
+        }
+        let sig_err = |c: &mut Checker, expected: &str| {
+            c.errors.push(
+                Diag::user(
+                    "wrong-arity",
+                    format!("`{name}` takes {expected}, but {} given", given(args.len())),
+                )
+                .label(
+                    span,
+                    format!("called with {}", plural(args.len(), "argument")),
+                ),
+            );
+        };
+        let (ids, ty): (Vec<ExprId>, Ty) = match f {
+            Builtin::Len | Builtin::Sorted | Builtin::Mex | Builtin::Sum => {
+                if args.len() != 1 {
+                    sig_err(self, "1 argument (a list)");
+                }
+                let ids = args
+                    .iter()
+                    .map(|a| self.check_ty(a, Ty::List, &format!("`{name}` takes a list")))
+                    .collect();
+                let ty = if f == Builtin::Sorted {
+                    Ty::List
+                } else {
+                    Ty::Int
+                };
+                (ids, ty)
+            }
+            Builtin::Min | Builtin::Max => {
+                if args.is_empty() {
+                    sig_err(self, "a list or at least 2 integers");
+                }
+                let want = if args.len() == 1 { Ty::List } else { Ty::Int };
+                let ids = args
+                    .iter()
+                    .map(|a| self.check_ty(a, want, &format!("`{name}` takes a list or integers")))
+                    .collect();
+                (ids, Ty::Int)
+            }
+            Builtin::Abs | Builtin::Popcount => {
+                if args.len() != 1 {
+                    sig_err(self, "1 argument (an integer)");
+                }
+                let ids = args
+                    .iter()
+                    .map(|a| self.check_ty(a, Ty::Int, &format!("`{name}` takes an integer")))
+                    .collect();
+                (ids, Ty::Int)
+            }
+            Builtin::Set => {
+                if args.len() != 3 {
+                    sig_err(self, "3 arguments (a list, an index, a value)");
+                }
+                let ids = args
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| match i {
+                        0 => self.check_ty(a, Ty::List, "`set(list, index, value)`"),
+                        1 => self.check_ty(a, Ty::Int, "`set(list, index, value)`"),
+                        _ => self.data(a),
+                    })
+                    .collect();
+                (ids, Ty::List)
+            }
+            Builtin::Grundy | Builtin::Outcome | Builtin::Moves | Builtin::Winning => {
+                if args.len() != 1 {
+                    sig_err(self, "1 argument (a position)");
+                }
+                let ids = args
+                    .iter()
+                    .map(|a| self.check_ty(a, Ty::Pos, &format!("`{name}` takes a position")))
+                    .collect();
+                let ty = if f == Builtin::Grundy {
+                    Ty::Int
+                } else {
+                    Ty::Report
+                };
+                (ids, ty)
+            }
+            Builtin::Table | Builtin::PPositions => {
+                if !(2..=3).contains(&args.len()) {
+                    sig_err(self, "a game and 1 or 2 ranges");
+                }
+                let mut ids = Vec::new();
+                let mut game = None;
+                for (i, a) in args.iter().enumerate() {
+                    if i == 0 {
+                        let (id, ty) = self.infer(a);
+                        match self.out.expr(id) {
+                            ir::Expr::GameRef(g) => game = Some(*g),
+                            _ if ty == Ty::Error => {}
+                            _ => self.errors.push(
+                                Diag::user(
+                                    "type-mismatch",
+                                    format!("`{name}` needs a game name first"),
+                                )
+                                .label(a.span, format!("this is {}", self.resolve(ty).describe()))
+                                .help(format!("write e.g. `{name}(Kayles, 0..=20)`")),
+                            ),
+                        }
+                        ids.push(id);
+                    } else {
+                        let (id, ty) = self.infer(a);
+                        if !matches!(self.resolve(ty), Ty::Range | Ty::List | Ty::Error) {
+                            self.mismatch(a.span, Ty::Range, ty, "tables run over ranges or lists");
+                        }
+                        ids.push(id);
+                    }
+                }
+                if let Some(g) = game {
+                    let arity = self.game_params[g as usize].len();
+                    if args.len() >= 2 && arity != args.len() - 1 {
+                        let gname = &self.out.games[g as usize].name;
+                        self.errors.push(
+                            Diag::user(
+                                "wrong-arity",
+                                format!(
+                                    "`{gname}` has {}, but `{name}` was given {}",
+                                    plural(arity, "parameter"),
+                                    plural(args.len() - 1, "range")
+                                ),
+                            )
+                            .label(span, "here")
+                            .help("give one range per parameter (tables have 1 or 2 dimensions)"),
+                        );
+                    } else {
+                        for i in 0..arity {
+                            let p = self.game_params[g as usize][i];
+                            if !self.unify(p, Ty::Int) {
+                                self.errors.push(
+                                    Diag::user(
+                                        "type-mismatch",
+                                        format!("`{name}` needs integer parameters"),
+                                    )
+                                    .label(args[0].span, "this game has a non-integer parameter"),
+                                );
+                            }
+                        }
+                    }
+                }
+                (ids, Ty::Report)
+            }
+        };
+        (self.push(ir::Expr::Call { f, args: ids }, span), ty)
+    }
+
+    fn apply(&mut self, game: GameId, args: &[ast::Expr], span: Span) -> (ExprId, Ty) {
+        let params = self.game_params[game as usize].clone();
+        let g = &self.out.games[game as usize];
+        if params.len() != args.len() {
+            let names = g.params.join(", ");
+            self.errors.push(
+                Diag::user(
+                    "wrong-arity",
+                    format!(
+                        "game `{}` takes {}, but {} given",
+                        g.name,
+                        plural(params.len(), "argument"),
+                        given(args.len())
+                    ),
+                )
+                .label(
+                    span,
+                    format!("called with {}", plural(args.len(), "argument")),
+                )
+                .label(g.span, format!("`{}({names})` is defined here", g.name))
+                .in_source(self.source),
+            );
+            for a in args {
+                self.infer(a);
+            }
+            return (self.push(ir::Expr::Int(0), span), Ty::Pos);
+        }
+        let mut ids = Vec::with_capacity(args.len());
+        for (a, p) in args.iter().zip(params) {
+            let (id, ty) = self.infer(a);
+            if !self.unify(ty, p) {
+                let found = self.resolve(ty);
+                let want = self.resolve(p);
+                let msg = if matches!(want, Ty::Var(_)) {
+                    format!(
+                        "a game's arguments are integers, booleans or lists, not {}",
+                        found.describe()
+                    )
+                } else {
+                    format!("expected {}, found {}", want.describe(), found.describe())
+                };
+                self.errors.push(
+                    Diag::user("type-mismatch", msg)
+                        .label(a.span, format!("this is {}", found.describe()))
+                        .note("the parameter's type is fixed by how the game uses it"),
+                );
+            }
+            ids.push(id);
+        }
+        (
+            self.push(ir::Expr::Apply { game, args: ids }, span),
+            Ty::Pos,
+        )
+    }
+}
+
+fn report_misuse(span: Span) -> Diag {
+    Diag::user(
+        "report-not-value",
+        "this query produces a report, not a value",
+    )
+    .label(span, "only usable directly after `print`")
+    .help("print it on its own line, e.g. `print moves(Nim(3))`")
+}
+
+fn given(n: usize) -> String {
+    if n == 1 {
+        "1 was".to_string()
+    } else {
+        format!("{n} were")
+    }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// Every bare name used in an expression (for constant dependencies).
+fn free_names(e: &ast::Expr, out: &mut Vec<String>) {
+    let clause_names = |cs: &[ast::Clause], out: &mut Vec<String>| {
+        for c in cs {
+            match c {
+                ast::Clause::For { iter, .. } => free_names(iter, out),
+                ast::Clause::If { cond } => free_names(cond, out),
+            }
+        }
+    };
+    match &e.kind {
+        ExprKind::Int(_) | ExprKind::Bool(_) => {}
+        ExprKind::Name(n) => out.push(n.clone()),
+        ExprKind::Call { args, .. } | ExprKind::List(args) => {
+            args.iter().for_each(|a| free_names(a, out))
+        }
+        ExprKind::Generator { body, clauses, .. } | ExprKind::ListComp { body, clauses } => {
+            free_names(body, out);
+            clause_names(clauses, out);
+        }
+        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
+            free_names(a, out);
+            free_names(b, out);
+        }
+        ExprKind::Range { lo, hi, .. } => {
+            free_names(lo, out);
+            free_names(hi, out);
+        }
+        ExprKind::Unary(_, a) => free_names(a, out),
+        ExprKind::If(a, b, c) => {
+            free_names(a, out);
+            free_names(b, out);
+            free_names(c, out);
+        }
+    }
+}

@@ -1,0 +1,185 @@
+//! The command line: argument parsing, reading files, printing answers and
+//! reports, exit codes.
+
+use crate::diagnostics::{self, Diag, Style};
+use crate::eval::Limits;
+use crate::session::{Event, Session, Summary};
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+/// grundy: write the rules of an impartial game, get Grundy values, winners,
+/// winning moves and tables.
+///
+/// Exit codes: 0 success, 1 a `check` statement failed, 2 errors in the input.
+#[derive(Parser, Debug)]
+#[command(name = "grundy", version, args_conflicts_with_subcommands = true)]
+#[command(
+    after_help = "Examples:\n  grundy examples/kayles.game          run a file's statements\n  grundy check examples/kayles.game    only parse and check it\n  grundy --json examples/nim.game      one JSON object per answer"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// A .game file to run (same as `grundy run FILE`).
+    file: Option<PathBuf>,
+    #[command(flatten)]
+    opts: Opts,
+}
+
+/// Options shared by every command.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Opts {
+    /// Print one JSON object per answer (and per error) on standard output.
+    #[arg(long, global = true)]
+    json: bool,
+    /// Stop with an error after this many distinct positions.
+    #[arg(long, global = true, value_name = "N", default_value_t = Limits::default().max_states)]
+    max_states: usize,
+    /// Stop with an error when a list or range would hold more elements.
+    #[arg(long, global = true, value_name = "N", default_value_t = Limits::default().max_list)]
+    max_list: usize,
+    /// When to color error reports.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+}
+
+/// When to use colors.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum ColorChoice {
+    /// Colors when standard error is a terminal.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run a file's statements in order (the default).
+    Run {
+        /// The .game file.
+        file: PathBuf,
+    },
+    /// Only parse and check a file; report every error, run nothing.
+    Check {
+        /// The .game file.
+        file: PathBuf,
+    },
+}
+
+/// Parses the process arguments and runs; returns the exit code.
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    let (file, check_only) = match cli.command {
+        Some(Command::Run { file }) => (file, false),
+        Some(Command::Check { file }) => (file, true),
+        None => match cli.file {
+            Some(file) => (file, false),
+            None => {
+                eprintln!(
+                    "grundy: no file given; try `grundy examples/kayles.game` or `grundy --help`"
+                );
+                return 2;
+            }
+        },
+    };
+    run_file(&file, check_only, &cli.opts)
+}
+
+fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("grundy: cannot read {}: {e}", file.display());
+            return 2;
+        }
+    };
+    let style = match opts.color {
+        ColorChoice::Always => Style::Fancy,
+        ColorChoice::Never => Style::Plain,
+        ColorChoice::Auto if std::io::stderr().is_terminal() => Style::Fancy,
+        ColorChoice::Auto => Style::Plain,
+    };
+    let limits = Limits {
+        max_states: opts.max_states,
+        max_list: opts.max_list,
+    };
+    let mut session = Session::new(limits);
+    let name = file.display().to_string();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let json = opts.json;
+    let mut print = |s: &Session, e: Event| {
+        match e {
+            Event::Answer(a) => {
+                let _ = if json {
+                    writeln!(out, "{}", a.to_json())
+                } else {
+                    write!(out, "{a}")
+                };
+            }
+            Event::Error(d) => {
+                let _ = out.flush();
+                if json {
+                    let _ = writeln!(out, "{}", error_json(&d, s));
+                }
+                eprint!("{}", diagnostics::render(&d, s.sources(), style));
+            }
+        }
+        let _ = out.flush();
+    };
+    let summary = if check_only {
+        match session.check(&name, &text) {
+            Ok(_) => {
+                if !json {
+                    eprintln!("{name}: ok");
+                }
+                Summary::default()
+            }
+            Err(diags) => {
+                let errors = diags.len();
+                for d in diags {
+                    print(&session, Event::Error(d));
+                }
+                Summary {
+                    errors,
+                    ..Summary::default()
+                }
+            }
+        }
+    } else {
+        session.run(&name, &text, &mut print)
+    };
+    summary.exit_code()
+}
+
+/// A diagnostic as a JSON object: code, message, file, line and column.
+fn error_json(d: &Diag, s: &Session) -> serde_json::Value {
+    let src = d.source.and_then(|id| s.sources().get(id));
+    let (line, column) = match (src, d.primary()) {
+        (Some(src), Some(span)) => {
+            let before = src.text.get(..span.start as usize).unwrap_or("");
+            let line = before.matches('\n').count() + 1;
+            let col = before
+                .rsplit('\n')
+                .next()
+                .map(|l| l.chars().count())
+                .unwrap_or(0)
+                + 1;
+            (Some(line), Some(col))
+        }
+        _ => (None, None),
+    };
+    serde_json::json!({
+        "kind": "error",
+        "fault": d.fault,
+        "code": d.code,
+        "message": d.message,
+        "file": src.map(|s| s.name.clone()),
+        "line": line,
+        "column": column,
+        "help": d.help,
+        "notes": d.notes,
+    })
+}

@@ -1,0 +1,239 @@
+//! Diagnostics: the plain error record every stage produces, and its rendering
+//! as a miette report (the only module that knows miette).
+
+use crate::span::{SourceId, Sources, Span};
+use std::fmt;
+
+/// Who is at fault for an error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Fault {
+    /// The input is wrong: the user can fix it.
+    User,
+    /// grundy is wrong: a bug to report.
+    Bug,
+}
+
+/// A labeled place in the source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Label {
+    /// Where.
+    pub span: Span,
+    /// What to say there.
+    pub text: String,
+}
+
+/// One error, as data: stages build these, front ends render them. Boxed,
+/// so that `Result<T, Diag>` stays small on the evaluator's hot path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diag(Box<DiagData>);
+
+/// The contents of a [`Diag`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiagData {
+    /// Whose fault it is.
+    pub fault: Fault,
+    /// A short stable code, e.g. `unknown-name`; shown as `grundy::unknown-name`.
+    pub code: &'static str,
+    /// The one-line message.
+    pub message: String,
+    /// The source the labels point into (`None` when there is none).
+    pub source: Option<SourceId>,
+    /// Labeled spans; the first is the primary one.
+    pub labels: Vec<Label>,
+    /// How to fix it, when we know.
+    pub help: Option<String>,
+    /// Further facts (e.g. the position being evaluated, a cycle's path).
+    pub notes: Vec<String>,
+}
+
+impl std::ops::Deref for Diag {
+    type Target = DiagData;
+    fn deref(&self) -> &DiagData {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Diag {
+    fn deref_mut(&mut self) -> &mut DiagData {
+        &mut self.0
+    }
+}
+
+impl Diag {
+    /// An error in the user's input.
+    pub fn user(code: &'static str, message: impl Into<String>) -> Diag {
+        Diag(Box::new(DiagData {
+            fault: Fault::User,
+            code,
+            message: message.into(),
+            source: None,
+            labels: Vec::new(),
+            help: None,
+            notes: Vec::new(),
+        }))
+    }
+
+    /// An internal error: a bug in grundy, never the user's fault.
+    pub fn bug(message: impl Into<String>) -> Diag {
+        let mut d = Diag::user("internal", message);
+        d.fault = Fault::Bug;
+        d
+    }
+
+    /// Adds a labeled span (the first one added is the primary label).
+    pub fn label(mut self, span: Span, text: impl Into<String>) -> Diag {
+        self.labels.push(Label {
+            span,
+            text: text.into(),
+        });
+        self
+    }
+
+    /// Sets the help text.
+    pub fn help(mut self, text: impl Into<String>) -> Diag {
+        self.help = Some(text.into());
+        self
+    }
+
+    /// Adds a note.
+    pub fn note(mut self, text: impl Into<String>) -> Diag {
+        self.notes.push(text.into());
+        self
+    }
+
+    /// Sets the source the labels refer to, unless one is already set.
+    pub fn in_source(mut self, source: SourceId) -> Diag {
+        self.source.get_or_insert(source);
+        self
+    }
+
+    /// The primary span, if any.
+    pub fn primary(&self) -> Option<Span> {
+        self.labels.first().map(|l| l.span)
+    }
+}
+
+impl fmt::Display for Diag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// A diagnostic bound to its source text, in the shape miette renders.
+struct Report<'a> {
+    diag: &'a Diag,
+    source: Option<miette::NamedSource<String>>,
+    help: Option<String>,
+}
+
+impl fmt::Debug for Report<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.diag, f)
+    }
+}
+
+impl fmt::Display for Report<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.diag.fault {
+            Fault::User => f.write_str(&self.diag.message),
+            Fault::Bug => write!(f, "internal error (a bug in grundy): {}", self.diag.message),
+        }
+    }
+}
+
+impl std::error::Error for Report<'_> {}
+
+impl miette::Diagnostic for Report<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        Some(Box::new(format!("grundy::{}", self.diag.code)))
+    }
+
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.source.as_ref().map(|s| s as &dyn miette::SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        self.source.as_ref()?;
+        let labels = self.diag.labels.iter().enumerate().map(|(i, l)| {
+            let span = miette::SourceSpan::from(l.span.range());
+            let text = (!l.text.is_empty()).then(|| l.text.clone());
+            if i == 0 {
+                miette::LabeledSpan::new_primary_with_span(text, span)
+            } else {
+                miette::LabeledSpan::new_with_span(text, span)
+            }
+        });
+        Some(Box::new(labels))
+    }
+}
+
+/// How to draw reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// Unicode and colors, for a terminal.
+    Fancy,
+    /// Unicode without colors: files, pipes and snapshot tests.
+    Plain,
+}
+
+/// Renders a diagnostic as a miette report.
+pub fn render(diag: &Diag, sources: &Sources, style: Style) -> String {
+    let source = diag
+        .source
+        .and_then(|id| sources.get(id))
+        .map(|s| miette::NamedSource::new(s.name.clone(), s.text.to_string()));
+    let mut help = diag.help.clone();
+    if !diag.notes.is_empty() {
+        let notes: Vec<String> = diag.notes.iter().map(|n| format!("note: {n}")).collect();
+        help = Some(match help {
+            Some(h) => format!("{h}\n{}", notes.join("\n")),
+            None => notes.join("\n"),
+        });
+    }
+    let report = Report { diag, source, help };
+    let theme = match style {
+        Style::Fancy => miette::GraphicalTheme::unicode(),
+        Style::Plain => miette::GraphicalTheme::unicode_nocolor(),
+    };
+    let handler = miette::GraphicalReportHandler::new_themed(theme)
+        .with_links(false)
+        .with_width(100);
+    let mut out = String::new();
+    if handler.render_report(&mut out, &report).is_err() {
+        out = format!("error: {}\n", diag.message);
+    }
+    out
+}
+
+/// Finds the known name closest to `name`, for "did you mean" help.
+pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (name.chars().count() / 3).max(1);
+    known
+        .into_iter()
+        .filter(|k| *k != name)
+        .map(|k| (edit_distance(&name.to_lowercase(), &k.to_lowercase()), k))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let subst = prev[j] + usize::from(ca != *cb);
+            cur[j + 1] = subst.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

@@ -1,0 +1,1154 @@
+//! Evaluation: expressions, position interning, and memoized Grundy values
+//! computed without recursion on the Rust stack.
+//!
+//! Game positions are interned into dense [`PosId`]s (an `IndexSet` of compact
+//! keys); their values live in a parallel vector. [`Machine::grundy`] runs a
+//! depth-first search over an explicit stack of frames; each frame is a
+//! suspended enumeration of one position's options (its rule, clause cursor
+//! and loop variables), so a frame waiting for a child resumes where it was.
+
+use crate::diagnostics::Diag;
+use crate::ir::{self, BinOp, Builtin, Clause, CompKind, ExprId, GameId};
+use crate::span::Span;
+use crate::value::{MAX_LIST_DEPTH, PosId, Value, decode_args, encode_arg, list_depth, write_list};
+use indexmap::IndexSet;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// A result whose error is a diagnostic.
+pub type R<T> = Result<T, Diag>;
+
+const UNKNOWN: u32 = u32::MAX;
+const ON_STACK: u32 = u32::MAX - 1;
+/// Grundy values must stay below the sentinels.
+const MAX_VALUE: u32 = u32::MAX - 2;
+
+/// Resource limits; exceeding one ends in a diagnostic.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Most distinct positions interned.
+    pub max_states: usize,
+    /// Most elements in one list or materialized range.
+    pub max_list: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_states: 20_000_000,
+            max_list: 10_000_000,
+        }
+    }
+}
+
+/// The evaluator: a checked program, its constants, and the memo of positions.
+pub struct Machine {
+    prog: Rc<ir::Program>,
+    consts: Vec<Value>,
+    positions: IndexSet<Box<[i64]>>,
+    values: Vec<u32>,
+    limits: Limits,
+    key_pool: Vec<i64>,
+    cancel: Option<Arc<AtomicBool>>,
+    /// Options generated since the last cancellation poll.
+    ticks: u32,
+}
+
+/// How a frame's clause cursor stands.
+#[derive(Clone, Copy, Debug)]
+enum Mode {
+    /// About to evaluate clause `d` (or the body when `d` = clause count).
+    Enter(usize),
+    /// Advance the iterator of `for` clause `d`.
+    Advance(usize),
+    /// Backtrack from clause `d` to the nearest enclosing `for`.
+    Back(usize),
+}
+
+/// An iterator of a `for` clause.
+#[derive(Clone, Debug)]
+enum Iter {
+    Range { next: i64, last: i64, done: bool },
+    List { list: Rc<[Value]>, idx: usize },
+}
+
+impl Iter {
+    fn next(&mut self) -> Option<Value> {
+        match self {
+            Iter::Range { next, last, done } => {
+                if *done || *next > *last {
+                    return None;
+                }
+                let v = *next;
+                if v == *last {
+                    *done = true;
+                } else {
+                    *next += 1;
+                }
+                Some(Value::Int(v))
+            }
+            Iter::List { list, idx } => {
+                let v = list.get(*idx).cloned();
+                *idx += 1;
+                v
+            }
+        }
+    }
+}
+
+/// The set of option values seen so far, for the mex.
+#[derive(Clone, Debug, Default)]
+struct Seen {
+    low: u64,
+    high: Vec<u64>,
+}
+
+impl Seen {
+    fn insert(&mut self, v: u32) {
+        if v < 64 {
+            self.low |= 1 << v;
+        } else {
+            let i = (v as usize - 64) / 64;
+            if self.high.len() <= i {
+                self.high.resize(i + 1, 0);
+            }
+            self.high[i] |= 1 << ((v - 64) % 64);
+        }
+    }
+
+    fn mex(&self) -> u64 {
+        if self.low != u64::MAX {
+            return u64::from(self.low.trailing_ones());
+        }
+        for (i, w) in self.high.iter().enumerate() {
+            if *w != u64::MAX {
+                return 64 + 64 * i as u64 + u64::from(w.trailing_ones());
+            }
+        }
+        64 + 64 * self.high.len() as u64
+    }
+}
+
+/// One position whose options are being enumerated.
+struct Frame {
+    pos: PosId,
+    game: GameId,
+    rule: usize,
+    mode: Mode,
+    env_base: usize,
+    iter_base: usize,
+    seen: Seen,
+    /// An option waiting for a component's value.
+    pending: Option<Vec<PosId>>,
+}
+
+/// Enumerates a position's options one at a time.
+struct Options {
+    frame: Frame,
+    env: Vec<Value>,
+    iters: Vec<Option<Iter>>,
+}
+
+/// How a check condition came out for one case.
+pub enum CheckCase {
+    /// It held.
+    Held,
+    /// It failed; the two sides of a top-level comparison, if it is one.
+    Failed(Option<(Value, Value)>),
+}
+
+impl Machine {
+    /// Builds a machine for a program, evaluating its constants.
+    pub fn new(prog: ir::Program, limits: Limits) -> R<Machine> {
+        let mut m = Machine {
+            prog: Rc::new(prog),
+            consts: Vec::new(),
+            positions: IndexSet::new(),
+            values: Vec::new(),
+            limits,
+            key_pool: Vec::new(),
+            cancel: None,
+            ticks: 0,
+        };
+        m.consts = vec![Value::Int(0); m.prog.consts.len()];
+        let prog = m.prog.clone();
+        for &c in &prog.const_order {
+            let def = &prog.consts[c as usize];
+            let mut env = vec![Value::Int(0); def.slots as usize];
+            m.consts[c as usize] = m
+                .eval(def.expr, &mut env)
+                .map_err(|d| d.in_source(def.source))?;
+        }
+        Ok(m)
+    }
+
+    /// The program being run.
+    pub fn program(&self) -> &ir::Program {
+        &self.prog
+    }
+
+    /// Installs a flag that, once set, makes long evaluations stop with an
+    /// "interrupted" diagnostic.
+    pub fn set_cancel(&mut self, flag: Arc<AtomicBool>) {
+        self.cancel = Some(flag);
+    }
+
+    /// How many distinct positions have been interned.
+    pub fn state_count(&self) -> usize {
+        self.positions.len()
+    }
+
+    // ----- positions -----------------------------------------------------------
+
+    /// Interns `game(args)`.
+    pub fn intern(&mut self, game: GameId, args: &[Value], span: Span) -> R<PosId> {
+        let mut key = std::mem::take(&mut self.key_pool);
+        key.clear();
+        key.push(i64::from(game));
+        for a in args {
+            if encode_arg(a, &mut key).is_none() {
+                return Err(
+                    Diag::bug(format!("{} passed as a game argument", a.type_name()))
+                        .label(span, "here"),
+                );
+            }
+        }
+        let id = match self.positions.get_index_of(key.as_slice()) {
+            Some(id) => id,
+            None => {
+                if self.positions.len() >= self.limits.max_states {
+                    return Err(Diag::user(
+                        "state-limit",
+                        format!("more than {} positions reached", self.limits.max_states),
+                    )
+                    .label(span, "while creating this position")
+                    .help(
+                        "raise the limit with `--max-states N`, or ask about smaller positions",
+                    ));
+                }
+                self.values.push(UNKNOWN);
+                self.positions.insert_full(key.as_slice().into()).0
+            }
+        };
+        self.key_pool = key;
+        Ok(id as PosId)
+    }
+
+    fn key(&self, pos: PosId) -> &[i64] {
+        self.positions
+            .get_index(pos as usize)
+            .map(|k| &k[..])
+            .unwrap_or(&[])
+    }
+
+    fn game_of(&self, pos: PosId) -> GameId {
+        self.key(pos).first().copied().unwrap_or(0) as GameId
+    }
+
+    /// Renders a position as `Name(arg, ...)`.
+    pub fn show_pos(&self, pos: PosId) -> String {
+        let key = self.key(pos);
+        let game = self.game_of(pos);
+        let name = self
+            .prog
+            .games
+            .get(game as usize)
+            .map(|g| g.name.as_str())
+            .unwrap_or("?");
+        let mut args = Vec::new();
+        decode_args(key.get(1..).unwrap_or(&[]), &mut args);
+        let args: Vec<String> = args.iter().map(Value::to_string).collect();
+        format!("{name}({})", args.join(", "))
+    }
+
+    /// Renders a sum of positions (`0` when empty).
+    pub fn show_sum(&self, parts: &[PosId]) -> String {
+        if parts.is_empty() {
+            return "0".to_string();
+        }
+        parts
+            .iter()
+            .map(|&p| self.show_pos(p))
+            .collect::<Vec<_>>()
+            .join(" + ")
+    }
+
+    // ----- Grundy values --------------------------------------------------
+
+    /// The Grundy value of a sum: the XOR of its components' values.
+    pub fn grundy_sum(&mut self, parts: &[PosId]) -> R<u32> {
+        let mut x = 0;
+        for &p in parts {
+            x ^= self.grundy(p)?;
+        }
+        Ok(x)
+    }
+
+    /// The Grundy value of one position (memoized; iterative).
+    pub fn grundy(&mut self, root: PosId) -> R<u32> {
+        let v = self.values[root as usize];
+        if v < ON_STACK {
+            return Ok(v);
+        }
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut env: Vec<Value> = Vec::new();
+        let mut iters: Vec<Option<Iter>> = Vec::new();
+        let result = self.run(root, &mut frames, &mut env, &mut iters);
+        if result.is_err() {
+            for f in &frames {
+                self.values[f.pos as usize] = UNKNOWN;
+            }
+        }
+        result
+    }
+
+    fn push_frame(
+        &mut self,
+        pos: PosId,
+        frames: &mut Vec<Frame>,
+        env: &mut Vec<Value>,
+        iters: &mut Vec<Option<Iter>>,
+    ) {
+        let game = self.game_of(pos);
+        let g = &self.prog.games[game as usize];
+        let env_base = env.len();
+        let iter_base = iters.len();
+        let key = self
+            .positions
+            .get_index(pos as usize)
+            .map(|k| &k[1..])
+            .unwrap_or(&[]);
+        decode_args(key, env);
+        env.resize(
+            env_base + g.slots.max(g.params.len() as u32) as usize,
+            Value::Int(0),
+        );
+        iters.resize(iter_base + g.max_clauses as usize, None);
+        self.values[pos as usize] = ON_STACK;
+        frames.push(Frame {
+            pos,
+            game,
+            rule: 0,
+            mode: Mode::Enter(0),
+            env_base,
+            iter_base,
+            seen: Seen::default(),
+            pending: None,
+        });
+    }
+
+    fn run(
+        &mut self,
+        root: PosId,
+        frames: &mut Vec<Frame>,
+        env: &mut Vec<Value>,
+        iters: &mut Vec<Option<Iter>>,
+    ) -> R<u32> {
+        let mut out: Vec<PosId> = Vec::new();
+        self.push_frame(root, frames, env, iters);
+        while let Some(f) = frames.last_mut() {
+            let have = match f.pending.take() {
+                Some(p) => {
+                    out = p;
+                    true
+                }
+                None => self
+                    .next_option(
+                        f,
+                        &mut env[f.env_base..],
+                        &mut iters[f.iter_base..],
+                        &mut out,
+                    )
+                    .map_err(|d| self.in_position(d, f.pos))?,
+            };
+            if !have {
+                let mex = f.seen.mex();
+                let pos = f.pos;
+                if mex > u64::from(MAX_VALUE) {
+                    return Err(Diag::user("value-limit", "a Grundy value exceeds 2^32")
+                        .note(format!("while evaluating {}", self.show_pos(pos))));
+                }
+                self.values[pos as usize] = mex as u32;
+                env.truncate(f.env_base);
+                iters.truncate(f.iter_base);
+                frames.pop();
+                continue;
+            }
+            let mut x = 0u32;
+            let mut missing = None;
+            for &c in &out {
+                match self.values[c as usize] {
+                    UNKNOWN => {
+                        missing = Some(c);
+                        break;
+                    }
+                    ON_STACK => return Err(self.cycle(frames, c)),
+                    v => x ^= v,
+                }
+            }
+            match missing {
+                Some(c) => {
+                    f.pending = Some(std::mem::take(&mut out));
+                    self.push_frame(c, frames, env, iters);
+                }
+                None => f.seen.insert(x),
+            }
+        }
+        Ok(self.values[root as usize])
+    }
+
+    /// Adds "while listing the moves of P" to an error from a rule.
+    fn in_position(&self, d: Diag, pos: PosId) -> Diag {
+        let g = &self.prog.games[self.game_of(pos) as usize];
+        d.in_source(g.source)
+            .note(format!("while listing the moves of {}", self.show_pos(pos)))
+    }
+
+    fn cycle(&self, frames: &[Frame], target: PosId) -> Diag {
+        let start = frames.iter().rposition(|f| f.pos == target).unwrap_or(0);
+        let mut path: Vec<String> = frames[start..]
+            .iter()
+            .map(|f| self.show_pos(f.pos))
+            .collect();
+        path.push(self.show_pos(target));
+        if path.len() > 12 {
+            let tail = path.split_off(path.len() - 5);
+            path.truncate(6);
+            path.push(format!("... ({} more) ...", frames.len() - start - 10));
+            path.extend(tail);
+        }
+        let Some(last) = frames.last() else {
+            return Diag::bug("cycle reported with no frames");
+        };
+        let g = &self.prog.games[last.game as usize];
+        let rule_span = g.rules.get(last.rule).map(|r| r.span).unwrap_or(g.span);
+        Diag::user(
+            "cycle",
+            format!(
+                "the game graph has a cycle: {} can be reached from itself",
+                self.show_pos(target)
+            ),
+        )
+        .label(
+            rule_span,
+            format!(
+                "this rule moves from {} back to {}",
+                self.show_pos(last.pos),
+                self.show_pos(target)
+            ),
+        )
+        .in_source(g.source)
+        .note(format!("cycle: {}", path.join(" -> ")))
+        .help("Grundy values need every play to end: make each move decrease something")
+    }
+
+    /// Advances a frame to its next option, written into `out`.
+    fn next_option(
+        &mut self,
+        f: &mut Frame,
+        env: &mut [Value],
+        iters: &mut [Option<Iter>],
+        out: &mut Vec<PosId>,
+    ) -> R<bool> {
+        let prog = self.prog.clone();
+        let game = &prog.games[f.game as usize];
+        self.poll()?;
+        loop {
+            let Some(rule) = game.rules.get(f.rule) else {
+                return Ok(false);
+            };
+            match f.mode {
+                Mode::Enter(d) => {
+                    let Some(clause) = rule.clauses.get(d) else {
+                        f.mode = Mode::Back(d);
+                        out.clear();
+                        self.eval_pos_into(rule.body, env, out)?;
+                        return Ok(true);
+                    };
+                    match *clause {
+                        Clause::If { cond } => {
+                            f.mode = if self.eval_bool(cond, env)? {
+                                Mode::Enter(d + 1)
+                            } else {
+                                Mode::Back(d)
+                            };
+                        }
+                        Clause::For { iter, .. } => {
+                            iters[d] = Some(self.make_iter(iter, env)?);
+                            f.mode = Mode::Advance(d);
+                        }
+                    }
+                }
+                Mode::Advance(d) => {
+                    let Clause::For { slot, .. } = rule.clauses[d] else {
+                        return Err(Diag::bug("advancing a non-loop clause"));
+                    };
+                    match iters[d].as_mut().and_then(Iter::next) {
+                        Some(v) => {
+                            env[slot as usize] = v;
+                            f.mode = Mode::Enter(d + 1);
+                        }
+                        None => f.mode = Mode::Back(d),
+                    }
+                }
+                Mode::Back(d) => {
+                    match rule.clauses[..d]
+                        .iter()
+                        .rposition(|c| matches!(c, Clause::For { .. }))
+                    {
+                        Some(k) => f.mode = Mode::Advance(k),
+                        None => {
+                            f.rule += 1;
+                            f.mode = Mode::Enter(0);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn poll(&mut self) -> R<()> {
+        self.ticks = self.ticks.wrapping_add(1);
+        if self.ticks.is_multiple_of(1024)
+            && let Some(flag) = &self.cancel
+            && flag.swap(false, Ordering::Relaxed)
+        {
+            return Err(Diag::user("interrupted", "interrupted"));
+        }
+        Ok(())
+    }
+
+    /// Every option of one position, in rule order (used by `moves`/`winning`).
+    pub fn options(&mut self, pos: PosId) -> R<Vec<Vec<PosId>>> {
+        let game = self.game_of(pos);
+        let g = &self.prog.games[game as usize];
+        let mut env = Vec::new();
+        decode_args(self.key(pos).get(1..).unwrap_or(&[]), &mut env);
+        env.resize(g.slots.max(g.params.len() as u32) as usize, Value::Int(0));
+        let mut o = Options {
+            frame: Frame {
+                pos,
+                game,
+                rule: 0,
+                mode: Mode::Enter(0),
+                env_base: 0,
+                iter_base: 0,
+                seen: Seen::default(),
+                pending: None,
+            },
+            env,
+            iters: vec![None; g.max_clauses as usize],
+        };
+        let mut all = Vec::new();
+        let mut out = Vec::new();
+        while self
+            .next_option(&mut o.frame, &mut o.env, &mut o.iters, &mut out)
+            .map_err(|d| self.in_position(d, pos))?
+        {
+            all.push(out.clone());
+        }
+        Ok(all)
+    }
+
+    // ----- expressions ------------------------------------------------------
+
+    fn span(&self, e: ExprId) -> Span {
+        self.prog.span(e)
+    }
+
+    fn type_bug(&self, e: ExprId, want: &str, got: &Value) -> Diag {
+        Diag::user(
+            "type-mismatch",
+            format!("expected {want}, found {}", got.type_name()),
+        )
+        .label(self.span(e), format!("this is {}", got.type_name()))
+    }
+
+    /// Evaluates to an integer.
+    pub fn eval_int(&mut self, e: ExprId, env: &mut [Value]) -> R<i64> {
+        match self.eval(e, env)? {
+            Value::Int(v) => Ok(v),
+            other => Err(self.type_bug(e, "an integer", &other)),
+        }
+    }
+
+    /// Evaluates to a boolean.
+    pub fn eval_bool(&mut self, e: ExprId, env: &mut [Value]) -> R<bool> {
+        match self.eval(e, env)? {
+            Value::Bool(v) => Ok(v),
+            other => Err(self.type_bug(e, "a boolean", &other)),
+        }
+    }
+
+    fn eval_list(&mut self, e: ExprId, env: &mut [Value]) -> R<Rc<[Value]>> {
+        match self.eval(e, env)? {
+            Value::List(v) => Ok(v),
+            Value::Range(lo, hi) => self.materialize(e, lo, hi),
+            other => Err(self.type_bug(e, "a list", &other)),
+        }
+    }
+
+    fn materialize(&self, e: ExprId, lo: i64, hi: i64) -> R<Rc<[Value]>> {
+        let len = if lo > hi {
+            0
+        } else {
+            (hi as i128 - lo as i128 + 1) as u128
+        };
+        if len > self.limits.max_list as u128 {
+            return Err(self.too_long(e, len));
+        }
+        Ok((lo..=hi).map(Value::Int).collect::<Vec<_>>().into())
+    }
+
+    fn too_long(&self, e: ExprId, len: u128) -> Diag {
+        Diag::user(
+            "list-limit",
+            format!("a list of {len} elements is too long"),
+        )
+        .label(self.span(e), "this list")
+        .help(format!(
+            "lists hold at most {} elements",
+            self.limits.max_list
+        ))
+    }
+
+    fn make_iter(&mut self, e: ExprId, env: &mut [Value]) -> R<Iter> {
+        match self.eval(e, env)? {
+            Value::Range(lo, hi) => Ok(Iter::Range {
+                next: lo,
+                last: hi,
+                done: lo > hi,
+            }),
+            Value::List(list) => Ok(Iter::List { list, idx: 0 }),
+            other => Err(self.type_bug(e, "a range or a list", &other)),
+        }
+    }
+
+    /// Evaluates a position-typed expression, appending its components.
+    pub fn eval_pos_into(&mut self, e: ExprId, env: &mut [Value], out: &mut Vec<PosId>) -> R<()> {
+        let prog = self.prog.clone();
+        match prog.expr(e) {
+            ir::Expr::EmptyPos => Ok(()),
+            ir::Expr::PosSum(a, b) => {
+                self.eval_pos_into(*a, env, out)?;
+                self.eval_pos_into(*b, env, out)
+            }
+            ir::Expr::Apply { game, args } => {
+                let mut vals = Vec::with_capacity(args.len());
+                for &a in args {
+                    vals.push(self.eval_data(a, env)?);
+                }
+                out.push(self.intern(*game, &vals, self.span(e))?);
+                Ok(())
+            }
+            ir::Expr::If(c, t, f) => {
+                let branch = if self.eval_bool(*c, env)? { *t } else { *f };
+                self.eval_pos_into(branch, env, out)
+            }
+            ir::Expr::Comp {
+                kind: CompKind::SumPos,
+                body,
+                clauses,
+            } => {
+                let body = *body;
+                self.comp_loop(clauses, 0, env, &mut |m, env| {
+                    m.eval_pos_into(body, env, out)?;
+                    Ok(true)
+                })
+                .map(|_| ())
+            }
+            _ => match self.eval(e, env)? {
+                Value::Pos(parts) => {
+                    out.extend_from_slice(&parts);
+                    Ok(())
+                }
+                other => Err(self.type_bug(e, "a position", &other)),
+            },
+        }
+    }
+
+    /// Runs `body` for every binding of `clauses` (from clause `i` on);
+    /// `body` returns false to stop early. Returns false if stopped.
+    pub fn comp_loop(
+        &mut self,
+        clauses: &[Clause],
+        i: usize,
+        env: &mut [Value],
+        body: &mut dyn FnMut(&mut Machine, &mut [Value]) -> R<bool>,
+    ) -> R<bool> {
+        let Some(clause) = clauses.get(i) else {
+            return body(self, env);
+        };
+        match *clause {
+            Clause::If { cond } => {
+                if self.eval_bool(cond, env)? {
+                    self.comp_loop(clauses, i + 1, env, body)
+                } else {
+                    Ok(true)
+                }
+            }
+            Clause::For { slot, iter } => {
+                let mut it = self.make_iter(iter, env)?;
+                while let Some(v) = it.next() {
+                    self.poll()?;
+                    env[slot as usize] = v;
+                    if !self.comp_loop(clauses, i + 1, env, body)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+        }
+    }
+
+    /// Evaluates an expression.
+    pub fn eval(&mut self, e: ExprId, env: &mut [Value]) -> R<Value> {
+        let prog = self.prog.clone();
+        let span = self.span(e);
+        Ok(match prog.expr(e) {
+            ir::Expr::Int(v) => Value::Int(*v),
+            ir::Expr::Bool(b) => Value::Bool(*b),
+            ir::Expr::Local(s) => env
+                .get(*s as usize)
+                .cloned()
+                .ok_or_else(|| Diag::bug("variable slot out of range").label(span, "here"))?,
+            ir::Expr::Const(c) => self.consts[*c as usize].clone(),
+            ir::Expr::List(items) => {
+                let mut v = Vec::with_capacity(items.len());
+                for &i in items {
+                    v.push(self.eval_data(i, env)?);
+                }
+                Value::List(v.into())
+            }
+            ir::Expr::Comp {
+                kind,
+                body,
+                clauses,
+            } => self.comp(e, *kind, *body, clauses, env)?,
+            ir::Expr::Index(l, i) => {
+                let list = self.eval_list(*l, env)?;
+                let idx = self.eval_int(*i, env)?;
+                match usize::try_from(idx).ok().and_then(|i| list.get(i)) {
+                    Some(v) => v.clone(),
+                    None => {
+                        return Err(Diag::user(
+                            "index-out-of-range",
+                            format!(
+                                "index {idx} is out of range for a list of length {}",
+                                list.len()
+                            ),
+                        )
+                        .label(self.span(*i), format!("index {idx}"))
+                        .label(
+                            self.span(*l),
+                            format!("this list has {} elements", list.len()),
+                        ));
+                    }
+                }
+            }
+            ir::Expr::Neg(x) => {
+                let v = self.eval_int(*x, env)?;
+                Value::Int(
+                    v.checked_neg()
+                        .ok_or_else(|| overflow(span, format!("-({v})")))?,
+                )
+            }
+            ir::Expr::Not(x) => Value::Bool(!self.eval_bool(*x, env)?),
+            ir::Expr::Binary(op, a, b) => self.binary(*op, *a, *b, span, env)?,
+            ir::Expr::Range { lo, hi, inclusive } => {
+                let lo = self.eval_int(*lo, env)?;
+                let hi = self.eval_int(*hi, env)?;
+                if *inclusive {
+                    Value::Range(lo, hi)
+                } else {
+                    match hi.checked_sub(1) {
+                        Some(h) => Value::Range(lo, h),
+                        None => Value::Range(1, 0),
+                    }
+                }
+            }
+            ir::Expr::If(c, t, f) => {
+                let branch = if self.eval_bool(*c, env)? { *t } else { *f };
+                self.eval(branch, env)?
+            }
+            ir::Expr::EmptyPos | ir::Expr::PosSum(..) | ir::Expr::Apply { .. } => {
+                let mut out = Vec::new();
+                self.eval_pos_into(e, env, &mut out)?;
+                Value::Pos(out.into())
+            }
+            ir::Expr::Call { f, args } => self.call(*f, args, span, env)?,
+            ir::Expr::GameRef(_) => {
+                return Err(Diag::bug("a game name evaluated as a value").label(span, "here"));
+            }
+        })
+    }
+
+    fn comp(
+        &mut self,
+        e: ExprId,
+        kind: CompKind,
+        body: ExprId,
+        clauses: &[Clause],
+        env: &mut [Value],
+    ) -> R<Value> {
+        match kind {
+            CompKind::List => {
+                let mut items = Vec::new();
+                let max = self.limits.max_list;
+                self.comp_loop(clauses, 0, env, &mut |m, env| {
+                    items.push(m.eval_data(body, env)?);
+                    if items.len() > max {
+                        return Err(m.too_long(e, items.len() as u128));
+                    }
+                    Ok(true)
+                })?;
+                Ok(Value::List(items.into()))
+            }
+            CompKind::SumPos => {
+                let mut out = Vec::new();
+                self.eval_pos_into(e, env, &mut out)?;
+                Ok(Value::Pos(out.into()))
+            }
+            CompKind::SumInt => {
+                let mut acc: i64 = 0;
+                let span = self.span(e);
+                self.comp_loop(clauses, 0, env, &mut |m, env| {
+                    let v = m.eval_int(body, env)?;
+                    acc = acc
+                        .checked_add(v)
+                        .ok_or_else(|| overflow(span, format!("{acc} + {v}")))?;
+                    Ok(true)
+                })?;
+                Ok(Value::Int(acc))
+            }
+            CompKind::Min | CompKind::Max => {
+                let mut best: Option<i64> = None;
+                self.comp_loop(clauses, 0, env, &mut |m, env| {
+                    let v = m.eval_int(body, env)?;
+                    best = Some(match best {
+                        None => v,
+                        Some(b) if kind == CompKind::Min => b.min(v),
+                        Some(b) => b.max(v),
+                    });
+                    Ok(true)
+                })?;
+                best.map(Value::Int).ok_or_else(|| {
+                    Diag::user(
+                        "empty-min-max",
+                        format!(
+                            "{} of nothing",
+                            if kind == CompKind::Min { "min" } else { "max" }
+                        ),
+                    )
+                    .label(self.span(e), "the generator produced no values")
+                })
+            }
+            CompKind::Any | CompKind::All => {
+                let want = kind == CompKind::Any;
+                let mut found = !want;
+                self.comp_loop(clauses, 0, env, &mut |m, env| {
+                    if m.eval_bool(body, env)? == want {
+                        found = want;
+                        return Ok(false);
+                    }
+                    Ok(true)
+                })?;
+                Ok(Value::Bool(found))
+            }
+        }
+    }
+
+    fn binary(
+        &mut self,
+        op: BinOp,
+        a: ExprId,
+        b: ExprId,
+        span: Span,
+        env: &mut [Value],
+    ) -> R<Value> {
+        use BinOp::*;
+        match op {
+            And => {
+                return Ok(Value::Bool(
+                    self.eval_bool(a, env)? && self.eval_bool(b, env)?,
+                ));
+            }
+            Or => {
+                return Ok(Value::Bool(
+                    self.eval_bool(a, env)? || self.eval_bool(b, env)?,
+                ));
+            }
+            Eq | Ne => {
+                let x = self.eval(a, env)?;
+                let y = self.eval(b, env)?;
+                let eq = match (&x, &y) {
+                    (Value::Int(_), Value::Int(_))
+                    | (Value::Bool(_), Value::Bool(_))
+                    | (Value::List(_), Value::List(_)) => x == y,
+                    _ => return Err(self.type_bug(b, x.type_name(), &y)),
+                };
+                return Ok(Value::Bool(eq == (op == Eq)));
+            }
+            _ => {}
+        }
+        let x = self.eval_int(a, env)?;
+        let y = self.eval_int(b, env)?;
+        let show = || format!("{x} {} {y}", op.symbol());
+        let int = |v: Option<i64>| v.map(Value::Int).ok_or_else(|| overflow(span, show()));
+        match op {
+            Lt => Ok(Value::Bool(x < y)),
+            Le => Ok(Value::Bool(x <= y)),
+            Gt => Ok(Value::Bool(x > y)),
+            Ge => Ok(Value::Bool(x >= y)),
+            Add => int(x.checked_add(y)),
+            Sub => int(x.checked_sub(y)),
+            Mul => int(x.checked_mul(y)),
+            Div | Rem => {
+                if y == 0 {
+                    return Err(Diag::user(
+                        "division-by-zero",
+                        format!("division by zero: {}", show()),
+                    )
+                    .label(span, "divides by zero")
+                    .label(self.span(b), "this is 0"));
+                }
+                // Floor semantics, so that `n % k` is never negative for k > 0.
+                if op == Div {
+                    int(checked_div_floor(x, y))
+                } else {
+                    int(checked_rem_floor(x, y))
+                }
+            }
+            Pow => {
+                let e = u32::try_from(y).map_err(|_| {
+                    Diag::user("bad-exponent", format!("exponent {y} out of range"))
+                        .label(self.span(b), "must be between 0 and 2^32")
+                })?;
+                int(x.checked_pow(e))
+            }
+            BitAnd => Ok(Value::Int(x & y)),
+            BitOr => Ok(Value::Int(x | y)),
+            BitXor => Ok(Value::Int(x ^ y)),
+            Shl | Shr => {
+                if !(0..64).contains(&y) {
+                    return Err(Diag::user("bad-shift", format!("shift by {y} bits"))
+                        .label(self.span(b), "shift amounts are 0 to 63"));
+                }
+                if op == Shr {
+                    Ok(Value::Int(x >> y))
+                } else {
+                    let v = x << y;
+                    if v >> y != x {
+                        Err(overflow(span, show()))
+                    } else {
+                        Ok(Value::Int(v))
+                    }
+                }
+            }
+            Or | And | Eq | Ne => Err(Diag::bug("boolean operator reached integer arithmetic")),
+        }
+    }
+
+    fn call(&mut self, f: Builtin, args: &[ExprId], span: Span, env: &mut [Value]) -> R<Value> {
+        let arg = |i: usize| {
+            args.get(i).copied().ok_or_else(|| {
+                Diag::bug("builtin called with too few arguments").label(span, "here")
+            })
+        };
+        match f {
+            Builtin::Len => Ok(Value::Int(self.eval_list(arg(0)?, env)?.len() as i64)),
+            Builtin::Sum => {
+                let list = self.eval_ints(arg(0)?, env)?;
+                let mut acc: i64 = 0;
+                for &v in list.iter() {
+                    acc = acc
+                        .checked_add(v)
+                        .ok_or_else(|| overflow(span, format!("{acc} + {v}")))?;
+                }
+                Ok(Value::Int(acc))
+            }
+            Builtin::Min | Builtin::Max => {
+                let values: Vec<i64> = if args.len() == 1 {
+                    self.eval_ints(args[0], env)?
+                } else {
+                    let mut v = Vec::new();
+                    for &a in args {
+                        v.push(self.eval_int(a, env)?);
+                    }
+                    v
+                };
+                let best = if f == Builtin::Min {
+                    values.iter().min()
+                } else {
+                    values.iter().max()
+                };
+                best.map(|v| Value::Int(*v)).ok_or_else(|| {
+                    Diag::user("empty-min-max", format!("{} of an empty list", f.name()))
+                        .label(span, "the list is empty")
+                })
+            }
+            Builtin::Abs => {
+                let v = self.eval_int(arg(0)?, env)?;
+                v.checked_abs()
+                    .map(Value::Int)
+                    .ok_or_else(|| overflow(span, format!("abs({v})")))
+            }
+            Builtin::Sorted => {
+                let mut v = self.eval_ints(arg(0)?, env)?;
+                v.sort_unstable();
+                Ok(Value::List(
+                    v.into_iter().map(Value::Int).collect::<Vec<_>>().into(),
+                ))
+            }
+            Builtin::Set => {
+                let list = self.eval_list(arg(0)?, env)?;
+                let i = self.eval_int(arg(1)?, env)?;
+                let x = self.eval_data(arg(2)?, env)?;
+                let mut v = list.to_vec();
+                match usize::try_from(i).ok().and_then(|i| v.get_mut(i)) {
+                    Some(slot) => *slot = x,
+                    None => {
+                        return Err(Diag::user(
+                            "index-out-of-range",
+                            format!(
+                                "index {i} is out of range for a list of length {}",
+                                list.len()
+                            ),
+                        )
+                        .label(self.span(args[1]), format!("index {i}")));
+                    }
+                }
+                Ok(Value::List(v.into()))
+            }
+            Builtin::Popcount => {
+                let v = self.eval_int(arg(0)?, env)?;
+                if v < 0 {
+                    return Err(Diag::user(
+                        "negative-popcount",
+                        format!("popcount of negative number {v}"),
+                    )
+                    .label(span, "needs a non-negative integer"));
+                }
+                Ok(Value::Int(i64::from(v.count_ones())))
+            }
+            Builtin::Mex => {
+                let list = self.eval_ints(arg(0)?, env)?;
+                let mut seen = Seen::default();
+                for &v in list.iter() {
+                    if let Ok(v) = u32::try_from(v)
+                        && (v as usize) <= list.len()
+                    {
+                        seen.insert(v);
+                    }
+                }
+                Ok(Value::Int(seen.mex() as i64))
+            }
+            Builtin::Grundy => {
+                let mut parts = Vec::new();
+                self.eval_pos_into(arg(0)?, env, &mut parts)?;
+                Ok(Value::Int(i64::from(self.grundy_sum(&parts)?)))
+            }
+            Builtin::Outcome
+            | Builtin::Moves
+            | Builtin::Winning
+            | Builtin::Table
+            | Builtin::PPositions => Err(Diag::bug(format!(
+                "report `{}` evaluated as a value",
+                f.name()
+            ))
+            .label(span, "here")),
+        }
+    }
+
+    /// Evaluates the position argument of a query.
+    pub fn eval_sum(&mut self, e: ExprId, env: &mut [Value]) -> R<Vec<PosId>> {
+        let mut parts = Vec::new();
+        self.eval_pos_into(e, env, &mut parts)?;
+        Ok(parts)
+    }
+
+    /// Evaluates a range or list argument (tables) to its integers.
+    pub fn eval_axis(&mut self, e: ExprId, env: &mut [Value]) -> R<Vec<i64>> {
+        self.eval_ints(e, env)
+    }
+
+    /// Evaluates a list (or range) whose elements must all be integers.
+    fn eval_ints(&mut self, e: ExprId, env: &mut [Value]) -> R<Vec<i64>> {
+        let list = self.eval_list(e, env)?;
+        list.iter()
+            .map(|v| match v {
+                Value::Int(x) => Ok(*x),
+                other => Err(Diag::user(
+                    "type-mismatch",
+                    format!(
+                        "expected a list of integers, found {} in it",
+                        other.type_name()
+                    ),
+                )
+                .label(self.span(e), "this list")),
+            })
+            .collect()
+    }
+
+    /// Evaluates a value that may be stored in a list or passed to a game.
+    fn eval_data(&mut self, e: ExprId, env: &mut [Value]) -> R<Value> {
+        let v = self.eval(e, env)?;
+        match &v {
+            Value::Int(_) | Value::Bool(_) => Ok(v),
+            Value::List(_) if list_depth(&v) < MAX_LIST_DEPTH => Ok(v),
+            Value::List(_) => Err(Diag::user(
+                "list-limit",
+                format!("lists nested more than {MAX_LIST_DEPTH} deep"),
+            )
+            .label(self.span(e), "this list is too deep")),
+            other => Err(self.type_bug(e, "an integer, a boolean or a list", other)),
+        }
+    }
+
+    /// Evaluates a check condition, with the sides of a comparison on failure.
+    pub fn check_case(&mut self, cond: ExprId, env: &mut [Value]) -> R<CheckCase> {
+        if self.eval_bool(cond, env)? {
+            return Ok(CheckCase::Held);
+        }
+        let prog = self.prog.clone();
+        let sides = match prog.expr(cond) {
+            ir::Expr::Binary(op, a, b) if !matches!(op, BinOp::And | BinOp::Or) => {
+                Some((self.eval(*a, env)?, self.eval(*b, env)?))
+            }
+            _ => None,
+        };
+        Ok(CheckCase::Failed(sides))
+    }
+}
+
+fn overflow(span: Span, what: String) -> Diag {
+    Diag::user("overflow", format!("integer overflow in {what}"))
+        .label(span, "overflows 64 bits")
+        .help(format!("integers range from {} to {}", i64::MIN, i64::MAX))
+}
+
+fn checked_div_floor(x: i64, y: i64) -> Option<i64> {
+    let q = x.checked_div(y)?;
+    if (x % y != 0) && ((x < 0) != (y < 0)) {
+        q.checked_sub(1)
+    } else {
+        Some(q)
+    }
+}
+
+fn checked_rem_floor(x: i64, y: i64) -> Option<i64> {
+    let r = x.checked_rem(y)?;
+    if r != 0 && ((r < 0) != (y < 0)) {
+        r.checked_add(y)
+    } else {
+        Some(r)
+    }
+}
+
+/// Renders a list of integers as `[a, b]`.
+pub fn show_list(xs: &[i64]) -> String {
+    let mut s = String::new();
+    let _ = write_list(&mut s, xs);
+    s
+}

@@ -1,0 +1,316 @@
+//! The program IR: flat, index-addressed, names resolved, types checked.
+//!
+//! Expressions live in one arena ([`Program::exprs`]) and refer to each other
+//! by [`ExprId`]; variables are frame slots, games and constants are dense ids.
+//! The evaluator walks this, never the AST and never a name map.
+
+use crate::span::{SourceId, Span};
+pub use crate::syntax::ast::BinOp;
+
+/// Index of an expression in [`Program::exprs`].
+pub type ExprId = u32;
+/// Index of a game in [`Program::games`].
+pub type GameId = u32;
+/// Index of a constant in [`Program::consts`].
+pub type ConstId = u32;
+/// Index of a variable in an evaluation frame.
+pub type Slot = u32;
+
+/// A checked program.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    /// Expression arena.
+    pub exprs: Vec<Expr>,
+    /// The span of each expression (parallel to `exprs`).
+    pub spans: Vec<Span>,
+    /// Games, by id.
+    pub games: Vec<Game>,
+    /// Constants, by id; `const_order` gives an order that respects dependencies.
+    pub consts: Vec<Const>,
+    /// Constants in an order where each comes after those it uses.
+    pub const_order: Vec<ConstId>,
+    /// Statements, in source order.
+    pub stmts: Vec<Stmt>,
+}
+
+impl Program {
+    /// The expression with this id.
+    pub fn expr(&self, id: ExprId) -> &Expr {
+        &self.exprs[id as usize]
+    }
+
+    /// The span of this expression.
+    pub fn span(&self, id: ExprId) -> Span {
+        self.spans[id as usize]
+    }
+}
+
+/// A game definition.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// Its name.
+    pub name: String,
+    /// Parameter names (slots `0..params.len()`).
+    pub params: Vec<String>,
+    /// Move rules, in source order.
+    pub rules: Vec<Rule>,
+    /// Frame size: parameters plus every variable bound in the rules.
+    pub slots: u32,
+    /// The largest number of clauses in one rule (iterator slots per frame).
+    pub max_clauses: u32,
+    /// The whole definition.
+    pub span: Span,
+    /// The source it was defined in.
+    pub source: SourceId,
+}
+
+/// One move rule.
+#[derive(Clone, Debug)]
+pub struct Rule {
+    /// A position-typed expression: the option this rule yields.
+    pub body: ExprId,
+    /// Clauses, outermost first.
+    pub clauses: Vec<Clause>,
+    /// The rule's span.
+    pub span: Span,
+}
+
+/// A comprehension clause.
+#[derive(Clone, Copy, Debug)]
+pub enum Clause {
+    /// `for slot in iter`
+    For {
+        /// The loop variable's slot.
+        slot: Slot,
+        /// A range or list expression.
+        iter: ExprId,
+    },
+    /// `if cond`
+    If {
+        /// A boolean expression.
+        cond: ExprId,
+    },
+}
+
+/// A named constant.
+#[derive(Clone, Debug)]
+pub struct Const {
+    /// Its name.
+    pub name: String,
+    /// Its defining expression.
+    pub expr: ExprId,
+    /// Frame size for comprehensions inside it.
+    pub slots: u32,
+    /// The definition's span.
+    pub span: Span,
+    /// The source it was defined in.
+    pub source: SourceId,
+}
+
+/// A statement to run.
+#[derive(Clone, Debug)]
+pub enum Stmt {
+    /// `print EXPR`
+    Print {
+        /// The expression (possibly a report query such as `table`).
+        expr: ExprId,
+        /// Frame size.
+        slots: u32,
+        /// The statement's span.
+        span: Span,
+        /// Its source.
+        source: SourceId,
+    },
+    /// `check COND for ...`
+    Check {
+        /// The condition.
+        cond: ExprId,
+        /// The enumerating clauses.
+        clauses: Vec<Clause>,
+        /// Names of the `for` variables with their slots, for counterexamples.
+        vars: Vec<(String, Slot)>,
+        /// Frame size.
+        slots: u32,
+        /// The statement's span.
+        span: Span,
+        /// Its source.
+        source: SourceId,
+    },
+}
+
+/// What a generator or comprehension computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompKind {
+    /// `[e for ...]`: a list of integers.
+    List,
+    /// `sum(e for ...)` over integers.
+    SumInt,
+    /// `sum(P for ...)` over positions: their disjunctive sum.
+    SumPos,
+    /// `min(e for ...)`
+    Min,
+    /// `max(e for ...)`
+    Max,
+    /// `any(c for ...)`
+    Any,
+    /// `all(c for ...)`
+    All,
+}
+
+/// Builtin functions and queries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    /// `len(list)`
+    Len,
+    /// `sum(list)`
+    Sum,
+    /// `min(list)` or `min(a, b, ...)`
+    Min,
+    /// `max(list)` or `max(a, b, ...)`
+    Max,
+    /// `abs(x)`
+    Abs,
+    /// `sorted(list)`
+    Sorted,
+    /// `set(list, i, v)`: a copy of the list with element `i` replaced by `v`.
+    Set,
+    /// `popcount(x)`: number of one bits of a non-negative integer.
+    Popcount,
+    /// `mex(list)`: the least non-negative integer not in the list.
+    Mex,
+    /// `grundy(P)`
+    Grundy,
+    /// `outcome(P)`
+    Outcome,
+    /// `moves(P)`
+    Moves,
+    /// `winning(P)`
+    Winning,
+    /// `table(G, range[, range])`
+    Table,
+    /// `ppositions(G, range[, range])`
+    PPositions,
+}
+
+impl Builtin {
+    /// Every builtin with its name, for lookup, completion and "did you mean".
+    pub const ALL: &'static [(&'static str, Builtin)] = &[
+        ("len", Builtin::Len),
+        ("sum", Builtin::Sum),
+        ("min", Builtin::Min),
+        ("max", Builtin::Max),
+        ("abs", Builtin::Abs),
+        ("sorted", Builtin::Sorted),
+        ("set", Builtin::Set),
+        ("popcount", Builtin::Popcount),
+        ("mex", Builtin::Mex),
+        ("grundy", Builtin::Grundy),
+        ("outcome", Builtin::Outcome),
+        ("moves", Builtin::Moves),
+        ("winning", Builtin::Winning),
+        ("table", Builtin::Table),
+        ("ppositions", Builtin::PPositions),
+    ];
+
+    /// Builtins usable only with a generator argument.
+    pub const GENERATOR_ONLY: &'static [&'static str] = &["any", "all"];
+
+    /// Looks a builtin up by name.
+    pub fn by_name(name: &str) -> Option<Builtin> {
+        Builtin::ALL
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, b)| *b)
+    }
+
+    /// The builtin's name.
+    pub fn name(self) -> &'static str {
+        Builtin::ALL
+            .iter()
+            .find(|(_, b)| *b == self)
+            .map(|(n, _)| *n)
+            .unwrap_or("?")
+    }
+
+    /// Whether this builtin is a query that needs game values.
+    pub fn is_query(self) -> bool {
+        matches!(
+            self,
+            Builtin::Grundy
+                | Builtin::Outcome
+                | Builtin::Moves
+                | Builtin::Winning
+                | Builtin::Table
+                | Builtin::PPositions
+        )
+    }
+
+    /// Whether this builtin produces a report (printable only, not a value).
+    pub fn is_report(self) -> bool {
+        self.is_query() && self != Builtin::Grundy
+    }
+}
+
+/// Expressions. Types were checked: the evaluator still verifies the values
+/// it receives, but a mismatch there is a bug, not a user error.
+#[derive(Clone, Debug)]
+pub enum Expr {
+    /// An integer.
+    Int(i64),
+    /// A boolean.
+    Bool(bool),
+    /// The empty position (`0` where a position is expected).
+    EmptyPos,
+    /// A variable.
+    Local(Slot),
+    /// A constant.
+    Const(ConstId),
+    /// A list literal.
+    List(Vec<ExprId>),
+    /// A comprehension or generator.
+    Comp {
+        /// What it computes.
+        kind: CompKind,
+        /// The element expression.
+        body: ExprId,
+        /// Its clauses.
+        clauses: Vec<Clause>,
+    },
+    /// `list[index]`
+    Index(ExprId, ExprId),
+    /// `-x`
+    Neg(ExprId),
+    /// `not b`
+    Not(ExprId),
+    /// An operator on integers, booleans or (for `==`/`!=`) lists.
+    Binary(BinOp, ExprId, ExprId),
+    /// `P + Q` on positions: the disjunctive sum.
+    PosSum(ExprId, ExprId),
+    /// `lo..hi` / `lo..=hi`
+    Range {
+        /// Lower bound.
+        lo: ExprId,
+        /// Upper bound.
+        hi: ExprId,
+        /// Whether `hi` is included.
+        inclusive: bool,
+    },
+    /// `if c then a else b`
+    If(ExprId, ExprId, ExprId),
+    /// A game position `G(args)`.
+    Apply {
+        /// The game.
+        game: GameId,
+        /// One argument per parameter.
+        args: Vec<ExprId>,
+    },
+    /// A builtin call.
+    Call {
+        /// The builtin.
+        f: Builtin,
+        /// Its arguments.
+        args: Vec<ExprId>,
+    },
+    /// A bare game name (the first argument of `table`/`ppositions`).
+    GameRef(GameId),
+}

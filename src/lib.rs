@@ -1,0 +1,37 @@
+//! grundy: a language and toolkit for impartial combinatorial games.
+//!
+//! The pipeline, one module per stage (see docs/ARCHITECTURE.md):
+//!
+//! ```text
+//! text --syntax--> AST --check--> IR (ir::Program) --eval--> values --answer--> text / JSON
+//! ```
+
+/// Source spans and the table of source texts.
+pub mod span;
+
+/// Parsing: pest grammar glue and the AST.
+pub mod syntax;
+
+/// Name resolution, arity and type checking; lowering to the IR.
+pub mod check;
+
+/// The flat, index-addressed program IR.
+pub mod ir;
+
+/// Run-time values and position keys.
+pub mod value;
+
+/// The evaluator: expressions, interning, memoized Grundy values.
+pub mod eval;
+
+/// Answers as data, rendered as text or JSON.
+pub mod answer;
+
+/// Diagnostics as data, rendered by miette.
+pub mod diagnostics;
+
+/// The UI-agnostic session used by the CLI and the REPL.
+pub mod session;
+
+/// The command line.
+pub mod cli;

@@ -1,0 +1,17 @@
+//! The `grundy` binary: runs the command line on a thread with a large stack,
+//! so deeply nested (but legal) input cannot overflow it.
+
+fn main() {
+    let worker = std::thread::Builder::new()
+        .name("grundy".into())
+        .stack_size(256 << 20)
+        .spawn(grundy::cli::main);
+    let code = match worker.map(|h| h.join()) {
+        Ok(Ok(code)) => code,
+        _ => {
+            eprintln!("grundy: internal error (a bug in grundy): the worker thread failed");
+            3
+        }
+    };
+    std::process::exit(code);
+}

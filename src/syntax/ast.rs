@@ -1,0 +1,217 @@
+//! The abstract syntax tree: what the user wrote, with byte spans, no pest types.
+
+use crate::span::Span;
+
+/// A name as written, with where it was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ident {
+    /// The name.
+    pub name: String,
+    /// Where it stands in the source.
+    pub span: Span,
+}
+
+/// A whole source file (or one REPL entry): its items in order.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    /// Definitions and statements, in source order.
+    pub items: Vec<Item>,
+}
+
+/// One top-level item.
+#[derive(Clone, Debug)]
+pub enum Item {
+    /// `let NAME = EXPR`
+    Let(LetDef),
+    /// `game NAME(params) = { rules }`
+    Game(GameDef),
+    /// `print EXPR`
+    Print(Expr),
+    /// `check COND for ... if ...`
+    Check(CheckStmt),
+}
+
+/// `let NAME = EXPR`: a named constant.
+#[derive(Clone, Debug)]
+pub struct LetDef {
+    /// The constant's name.
+    pub name: Ident,
+    /// Its defining expression.
+    pub value: Expr,
+    /// The whole definition.
+    pub span: Span,
+}
+
+/// `game NAME(p1, ..., pk) = { rules }`.
+#[derive(Clone, Debug)]
+pub struct GameDef {
+    /// The game's name.
+    pub name: Ident,
+    /// Parameter names.
+    pub params: Vec<Ident>,
+    /// The move rules.
+    pub rules: Vec<Rule>,
+    /// The whole definition.
+    pub span: Span,
+}
+
+/// One move rule: a sum of positions followed by `for`/`if` clauses.
+#[derive(Clone, Debug)]
+pub struct Rule {
+    /// The position(s) a move leads to.
+    pub body: Expr,
+    /// Clauses, outermost first.
+    pub clauses: Vec<Clause>,
+    /// The whole rule.
+    pub span: Span,
+}
+
+/// `check COND for ... if ...`.
+#[derive(Clone, Debug)]
+pub struct CheckStmt {
+    /// The condition that must hold for every case.
+    pub cond: Expr,
+    /// Clauses enumerating the cases.
+    pub clauses: Vec<Clause>,
+    /// The whole statement.
+    pub span: Span,
+}
+
+/// A comprehension clause.
+#[derive(Clone, Debug)]
+pub enum Clause {
+    /// `for VAR in ITER`
+    For {
+        /// The loop variable.
+        var: Ident,
+        /// A range or a list.
+        iter: Expr,
+    },
+    /// `if COND`
+    If {
+        /// The filter.
+        cond: Expr,
+    },
+}
+
+/// An expression with its span.
+#[derive(Clone, Debug)]
+pub struct Expr {
+    /// What kind of expression.
+    pub kind: ExprKind,
+    /// Where it stands.
+    pub span: Span,
+}
+
+/// Unary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    /// `-x`
+    Neg,
+    /// `not b`
+    Not,
+}
+
+/// Binary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    BitOr,
+    BitXor,
+    BitAnd,
+    Shl,
+    Shr,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Pow,
+}
+
+impl BinOp {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Or => "or",
+            BinOp::And => "and",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::BitAnd => "&",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::Pow => "**",
+        }
+    }
+}
+
+/// The shapes of expressions.
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    /// An integer literal.
+    Int(i64),
+    /// `true` / `false`.
+    Bool(bool),
+    /// A bare name: a variable, constant or game.
+    Name(String),
+    /// `f(a, b)`: a game position or a builtin call.
+    Call {
+        /// What is called.
+        callee: Ident,
+        /// The arguments.
+        args: Vec<Expr>,
+    },
+    /// `f(E for x in I if C)`: a builtin applied to a generator.
+    Generator {
+        /// The builtin (`sum`, `min`, `max`, `any`, `all`, ...).
+        callee: Ident,
+        /// The generated element.
+        body: Box<Expr>,
+        /// Its clauses.
+        clauses: Vec<Clause>,
+    },
+    /// `[a, b, c]`
+    List(Vec<Expr>),
+    /// `[E for x in I if C]`
+    ListComp {
+        /// The element.
+        body: Box<Expr>,
+        /// Its clauses.
+        clauses: Vec<Clause>,
+    },
+    /// `xs[i]`
+    Index(Box<Expr>, Box<Expr>),
+    /// `-x`, `not b`
+    Unary(UnOp, Box<Expr>),
+    /// `a OP b`
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `a..b` or `a..=b`
+    Range {
+        /// Lower bound (included).
+        lo: Box<Expr>,
+        /// Upper bound.
+        hi: Box<Expr>,
+        /// Whether `hi` is included.
+        inclusive: bool,
+    },
+    /// `if c then a else b`
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+}

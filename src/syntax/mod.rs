@@ -1,0 +1,550 @@
+//! Parsing: the pest grammar glue and the lowering of its parse tree to the AST.
+//!
+//! Nothing outside this module sees a pest type.
+
+pub mod ast;
+
+use crate::diagnostics::Diag;
+use crate::span::Span;
+use ast::{BinOp, Clause, Expr, ExprKind, Ident, Item, UnOp};
+use pest::Parser as _;
+use pest::error::{ErrorVariant, InputLocation};
+use pest::iterators::Pair;
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use std::sync::OnceLock;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/game.pest"]
+struct GameParser;
+
+/// Brackets may nest at most this deep: deeper input is almost surely
+/// generated or broken, and the recursive-descent parser must not overflow.
+pub const MAX_NESTING: usize = 128;
+
+/// Words that cannot name anything.
+pub const KEYWORDS: &[&str] = &[
+    "let", "game", "for", "in", "if", "then", "else", "and", "or", "not", "print", "check", "true",
+    "false",
+];
+
+/// Parses a whole source text into an AST, or reports every syntax error found.
+pub fn parse(text: &str) -> Result<ast::Program, Vec<Diag>> {
+    check_nesting(text)?;
+    let mut pairs =
+        GameParser::parse(Rule::program, text).map_err(|e| vec![syntax_error(text, e)])?;
+    let program = pairs
+        .next()
+        .ok_or_else(|| vec![Diag::bug("the parser returned no program")])?;
+    let mut lower = Lower { errors: Vec::new() };
+    let mut items = Vec::new();
+    for pair in program.into_inner() {
+        match pair.as_rule() {
+            Rule::let_def => items.push(lower.let_def(pair)),
+            Rule::game_def => items.push(lower.game_def(pair)),
+            Rule::print_stmt => {
+                let mut inner = pair.into_inner();
+                let _kw = inner.next();
+                if let Some(e) = inner.next() {
+                    items.push(Item::Print(lower.expr(e)));
+                }
+            }
+            Rule::check_stmt => items.push(lower.check_stmt(pair)),
+            _ => {}
+        }
+    }
+    if lower.errors.is_empty() {
+        Ok(ast::Program { items })
+    } else {
+        Err(lower.errors)
+    }
+}
+
+/// Rejects absurdly deep bracket nesting before the recursive parser sees it.
+fn check_nesting(text: &str) -> Result<(), Vec<Diag>> {
+    let mut depth = 0usize;
+    let mut in_comment = false;
+    for (i, b) in text.bytes().enumerate() {
+        match b {
+            b'\n' => in_comment = false,
+            _ if in_comment => {}
+            b'#' => in_comment = true,
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(vec![
+                        Diag::user(
+                            "syntax",
+                            format!("brackets nested more than {MAX_NESTING} deep"),
+                        )
+                        .label(Span::new(i, i + 1), "this bracket is too deep")
+                        .help("split the expression with `let` constants"),
+                    ]);
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The human name of a grammar rule, for "expected ..." messages.
+fn rule_name(r: &Rule) -> Option<&'static str> {
+    Some(match r {
+        Rule::EOI => "end of input",
+        Rule::let_def | Rule::kw_let => "`let`",
+        Rule::game_def | Rule::kw_game => "`game`",
+        Rule::print_stmt | Rule::kw_print => "`print`",
+        Rule::check_stmt | Rule::kw_check => "`check`",
+        Rule::for_clause | Rule::kw_for => "`for`",
+        Rule::if_clause | Rule::kw_if => "`if`",
+        Rule::kw_in => "`in`",
+        Rule::kw_then => "`then`",
+        Rule::kw_else => "`else`",
+        Rule::ident => "a name",
+        Rule::int => "a number",
+        Rule::expr | Rule::cond | Rule::call | Rule::list | Rule::list_comp => "an expression",
+        Rule::true_lit | Rule::false_lit => "an expression",
+        Rule::neg | Rule::not => "an expression",
+        Rule::params => "a parameter name",
+        Rule::move_rule => "a move rule",
+        Rule::args | Rule::generator => "an argument",
+        Rule::index => "`[`",
+        Rule::or
+        | Rule::and
+        | Rule::eq
+        | Rule::ne
+        | Rule::le
+        | Rule::ge
+        | Rule::shl
+        | Rule::shr
+        | Rule::lt
+        | Rule::gt
+        | Rule::range_incl
+        | Rule::range_excl
+        | Rule::bor
+        | Rule::bxor
+        | Rule::band
+        | Rule::add
+        | Rule::sub
+        | Rule::pow
+        | Rule::mul
+        | Rule::div
+        | Rule::rem => "an operator",
+        _ => return None,
+    })
+}
+
+fn syntax_error(text: &str, e: pest::error::Error<Rule>) -> Diag {
+    let (start, end) = match e.location {
+        InputLocation::Pos(p) => (p, p),
+        InputLocation::Span((s, e)) => (s, e),
+    };
+    let (found, found_len) = token_at(text, start);
+    let message = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } => {
+            let mut names: Vec<&str> = positives.iter().filter_map(rule_name).collect();
+            names.dedup();
+            let mut seen = Vec::new();
+            names.retain(|n| {
+                let fresh = !seen.contains(n);
+                seen.push(*n);
+                fresh
+            });
+            if names.is_empty() {
+                format!("unexpected {found}")
+            } else {
+                format!("expected {}, found {found}", join_or(&names))
+            }
+        }
+        ErrorVariant::CustomError { message } => message.clone(),
+    };
+    let span = if start == end {
+        Span::new(start, start + found_len)
+    } else {
+        Span::new(start, end)
+    };
+    Diag::user("syntax", message).label(span, "here")
+}
+
+/// The token at a byte offset, for "found ..." in messages, and its length.
+fn token_at(text: &str, offset: usize) -> (String, usize) {
+    let rest = text.get(offset..).unwrap_or("");
+    let Some(first) = rest.chars().next() else {
+        return ("end of input".to_string(), 0);
+    };
+    let word_len = |pred: fn(char) -> bool| rest.find(|c: char| !pred(c)).unwrap_or(rest.len());
+    if first.is_ascii_alphabetic() || first == '_' {
+        let n = word_len(|c| c.is_ascii_alphanumeric() || c == '_');
+        let word = &rest[..n];
+        if KEYWORDS.contains(&word) {
+            (format!("keyword `{word}`"), n)
+        } else {
+            (format!("`{word}`"), n)
+        }
+    } else if first.is_ascii_digit() {
+        let n = word_len(|c| c.is_ascii_digit() || c == '_');
+        (format!("number `{}`", &rest[..n]), n)
+    } else if first == '\n' || first == '\r' {
+        ("end of line".to_string(), 1)
+    } else {
+        (format!("`{first}`"), first.len_utf8())
+    }
+}
+
+fn join_or(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} or {}", init.join(", "), last),
+    }
+}
+
+fn span_of(pair: &Pair<Rule>) -> Span {
+    let s = pair.as_span();
+    Span::new(s.start(), s.end())
+}
+
+fn pratt() -> &'static PrattParser<Rule> {
+    static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();
+    PRATT.get_or_init(|| {
+        PrattParser::new()
+            .op(Op::infix(Rule::or, Assoc::Left))
+            .op(Op::infix(Rule::and, Assoc::Left))
+            .op(Op::prefix(Rule::not))
+            .op(Op::infix(Rule::eq, Assoc::Left)
+                | Op::infix(Rule::ne, Assoc::Left)
+                | Op::infix(Rule::lt, Assoc::Left)
+                | Op::infix(Rule::le, Assoc::Left)
+                | Op::infix(Rule::gt, Assoc::Left)
+                | Op::infix(Rule::ge, Assoc::Left))
+            .op(Op::infix(Rule::range_incl, Assoc::Left) | Op::infix(Rule::range_excl, Assoc::Left))
+            .op(Op::infix(Rule::bor, Assoc::Left))
+            .op(Op::infix(Rule::bxor, Assoc::Left))
+            .op(Op::infix(Rule::band, Assoc::Left))
+            .op(Op::infix(Rule::shl, Assoc::Left) | Op::infix(Rule::shr, Assoc::Left))
+            .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
+            .op(Op::infix(Rule::mul, Assoc::Left)
+                | Op::infix(Rule::div, Assoc::Left)
+                | Op::infix(Rule::rem, Assoc::Left))
+            .op(Op::prefix(Rule::neg))
+            .op(Op::infix(Rule::pow, Assoc::Right))
+            .op(Op::postfix(Rule::index))
+    })
+}
+
+/// Lowers pest pairs to AST nodes, collecting errors (e.g. literals too large).
+struct Lower {
+    errors: Vec<Diag>,
+}
+
+impl Lower {
+    fn ident(&mut self, pair: Pair<Rule>) -> Ident {
+        Ident {
+            name: pair.as_str().to_string(),
+            span: span_of(&pair),
+        }
+    }
+
+    fn let_def(&mut self, pair: Pair<Rule>) -> Item {
+        let span = span_of(&pair);
+        let mut inner = pair.into_inner().skip(1);
+        let name = inner.next().map(|p| self.ident(p));
+        let value = inner.next().map(|p| self.expr(p));
+        match (name, value) {
+            (Some(name), Some(value)) => Item::Let(ast::LetDef { name, value, span }),
+            _ => self.malformed(span),
+        }
+    }
+
+    fn malformed(&mut self, span: Span) -> Item {
+        self.errors
+            .push(Diag::bug("the parse tree has an unexpected shape").label(span, "here"));
+        Item::Print(Expr {
+            kind: ExprKind::Int(0),
+            span,
+        })
+    }
+
+    fn game_def(&mut self, pair: Pair<Rule>) -> Item {
+        let span = span_of(&pair);
+        let mut inner = pair.into_inner().skip(1);
+        let Some(name) = inner.next().map(|p| self.ident(p)) else {
+            return self.malformed(span);
+        };
+        let mut params = Vec::new();
+        let mut rules = Vec::new();
+        for p in inner {
+            match p.as_rule() {
+                Rule::params => {
+                    for id in p.into_inner() {
+                        params.push(self.ident(id));
+                    }
+                }
+                Rule::move_rule => {
+                    let rspan = span_of(&p);
+                    let mut parts = p.into_inner();
+                    let Some(body) = parts.next().map(|b| self.expr(b)) else {
+                        continue;
+                    };
+                    let clauses = parts.map(|c| self.clause(c)).collect();
+                    rules.push(ast::Rule {
+                        body,
+                        clauses,
+                        span: rspan,
+                    });
+                }
+                _ => {}
+            }
+        }
+        Item::Game(ast::GameDef {
+            name,
+            params,
+            rules,
+            span,
+        })
+    }
+
+    fn check_stmt(&mut self, pair: Pair<Rule>) -> Item {
+        let span = span_of(&pair);
+        let mut inner = pair.into_inner().skip(1);
+        let Some(cond) = inner.next().map(|p| self.expr(p)) else {
+            return self.malformed(span);
+        };
+        let clauses = inner.map(|c| self.clause(c)).collect();
+        Item::Check(ast::CheckStmt {
+            cond,
+            clauses,
+            span,
+        })
+    }
+
+    fn clause(&mut self, pair: Pair<Rule>) -> Clause {
+        let kind = pair.as_rule();
+        let span = span_of(&pair);
+        let mut inner = pair.into_inner().skip(1);
+        match kind {
+            Rule::for_clause => {
+                let var = inner.next().map(|p| self.ident(p));
+                let _in = inner.next();
+                let iter = inner.next().map(|p| self.expr(p));
+                match (var, iter) {
+                    (Some(var), Some(iter)) => Clause::For { var, iter },
+                    _ => self.bad_clause(span),
+                }
+            }
+            _ => match inner.next() {
+                Some(c) => Clause::If { cond: self.expr(c) },
+                None => self.bad_clause(span),
+            },
+        }
+    }
+
+    fn bad_clause(&mut self, span: Span) -> Clause {
+        self.errors
+            .push(Diag::bug("the parse tree has an unexpected shape").label(span, "here"));
+        Clause::If {
+            cond: Expr {
+                kind: ExprKind::Bool(true),
+                span,
+            },
+        }
+    }
+
+    fn expr(&mut self, pair: Pair<Rule>) -> Expr {
+        // `expr` wraps a flat operator sequence; the Pratt parser builds the tree.
+        let pairs = pair.into_inner();
+        let this = std::cell::RefCell::new(self);
+        pratt()
+            .map_primary(|p| this.borrow_mut().primary(p))
+            .map_prefix(|op, e| {
+                let span = span_of(&op).to(e.span);
+                let op = if op.as_rule() == Rule::neg {
+                    UnOp::Neg
+                } else {
+                    UnOp::Not
+                };
+                // Fold `-LITERAL` so that i64::MIN is writable.
+                if let (UnOp::Neg, ExprKind::Int(v)) = (op, &e.kind) {
+                    return Expr {
+                        kind: ExprKind::Int(-*v),
+                        span,
+                    };
+                }
+                Expr {
+                    kind: ExprKind::Unary(op, Box::new(e)),
+                    span,
+                }
+            })
+            .map_postfix(|e, op| {
+                let span = e.span.to(span_of(&op));
+                let idx = match op.into_inner().next() {
+                    Some(i) => this.borrow_mut().expr(i),
+                    None => Expr {
+                        kind: ExprKind::Int(0),
+                        span,
+                    },
+                };
+                Expr {
+                    kind: ExprKind::Index(Box::new(e), Box::new(idx)),
+                    span,
+                }
+            })
+            .map_infix(|l, op, r| {
+                let span = l.span.to(r.span);
+                let bin = match op.as_rule() {
+                    Rule::range_incl | Rule::range_excl => {
+                        return Expr {
+                            kind: ExprKind::Range {
+                                lo: Box::new(l),
+                                hi: Box::new(r),
+                                inclusive: op.as_rule() == Rule::range_incl,
+                            },
+                            span,
+                        };
+                    }
+                    Rule::or => BinOp::Or,
+                    Rule::and => BinOp::And,
+                    Rule::eq => BinOp::Eq,
+                    Rule::ne => BinOp::Ne,
+                    Rule::lt => BinOp::Lt,
+                    Rule::le => BinOp::Le,
+                    Rule::gt => BinOp::Gt,
+                    Rule::ge => BinOp::Ge,
+                    Rule::bor => BinOp::BitOr,
+                    Rule::bxor => BinOp::BitXor,
+                    Rule::band => BinOp::BitAnd,
+                    Rule::shl => BinOp::Shl,
+                    Rule::shr => BinOp::Shr,
+                    Rule::add => BinOp::Add,
+                    Rule::sub => BinOp::Sub,
+                    Rule::mul => BinOp::Mul,
+                    Rule::div => BinOp::Div,
+                    Rule::rem => BinOp::Rem,
+                    _ => BinOp::Pow,
+                };
+                Expr {
+                    kind: ExprKind::Binary(bin, Box::new(l), Box::new(r)),
+                    span,
+                }
+            })
+            .parse(pairs)
+    }
+
+    fn primary(&mut self, pair: Pair<Rule>) -> Expr {
+        let span = span_of(&pair);
+        let kind = match pair.as_rule() {
+            Rule::expr => return self.expr(pair),
+            Rule::int => {
+                let digits: String = pair.as_str().chars().filter(|c| *c != '_').collect();
+                match digits.parse::<i64>() {
+                    Ok(v) => ExprKind::Int(v),
+                    Err(_) => {
+                        self.errors.push(
+                            Diag::user(
+                                "literal-too-large",
+                                "integer literal does not fit in 64 bits",
+                            )
+                            .label(span, "this number")
+                            .help(format!(
+                                "integers range from {} to {}",
+                                i64::MIN,
+                                i64::MAX
+                            )),
+                        );
+                        ExprKind::Int(0)
+                    }
+                }
+            }
+            Rule::true_lit => ExprKind::Bool(true),
+            Rule::false_lit => ExprKind::Bool(false),
+            Rule::ident => ExprKind::Name(pair.as_str().to_string()),
+            Rule::cond => {
+                let mut inner = pair.into_inner().filter(|p| p.as_rule() == Rule::expr);
+                let mut next = |s: &mut Self| match inner.next() {
+                    Some(p) => s.expr(p),
+                    None => Expr {
+                        kind: ExprKind::Int(0),
+                        span,
+                    },
+                };
+                let c = next(self);
+                let t = next(self);
+                let e = next(self);
+                ExprKind::If(Box::new(c), Box::new(t), Box::new(e))
+            }
+            Rule::call => {
+                let mut inner = pair.into_inner();
+                let callee = match inner.next() {
+                    Some(p) => self.ident(p),
+                    None => return self.bad_expr(span),
+                };
+                match inner.next() {
+                    Some(a) if a.as_rule() == Rule::generator => {
+                        let mut parts = a.into_inner();
+                        let body = match parts.next() {
+                            Some(b) => self.expr(b),
+                            None => return self.bad_expr(span),
+                        };
+                        let clauses = parts.map(|c| self.clause(c)).collect();
+                        ExprKind::Generator {
+                            callee,
+                            body: Box::new(body),
+                            clauses,
+                        }
+                    }
+                    Some(a) => ExprKind::Call {
+                        callee,
+                        args: a.into_inner().map(|e| self.expr(e)).collect(),
+                    },
+                    None => ExprKind::Call {
+                        callee,
+                        args: Vec::new(),
+                    },
+                }
+            }
+            Rule::list => ExprKind::List(pair.into_inner().map(|e| self.expr(e)).collect()),
+            Rule::list_comp => {
+                let mut parts = pair.into_inner();
+                let body = match parts.next() {
+                    Some(b) => self.expr(b),
+                    None => return self.bad_expr(span),
+                };
+                let clauses = parts.map(|c| self.clause(c)).collect();
+                ExprKind::ListComp {
+                    body: Box::new(body),
+                    clauses,
+                }
+            }
+            _ => return self.bad_expr(span),
+        };
+        Expr { kind, span }
+    }
+
+    fn bad_expr(&mut self, span: Span) -> Expr {
+        self.errors
+            .push(Diag::bug("the parse tree has an unexpected shape").label(span, "here"));
+        Expr {
+            kind: ExprKind::Int(0),
+            span,
+        }
+    }
+}
+
+/// Whether a text is an incomplete entry (open brackets at its end), for the
+/// REPL's multi-line input: an unclosed bracket asks for more lines.
+pub fn is_incomplete(text: &str) -> bool {
+    let mut depth = 0i64;
+    let mut in_comment = false;
+    for b in text.bytes() {
+        match b {
+            b'\n' => in_comment = false,
+            _ if in_comment => {}
+            b'#' => in_comment = true,
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            _ => {}
+        }
+    }
+    depth > 0
+}
