@@ -103,7 +103,9 @@ fn rule_name(r: &Rule) -> Option<&'static str> {
         Rule::kw_else => "`else`",
         Rule::ident => "a name",
         Rule::int => "a number",
-        Rule::expr | Rule::cond | Rule::call | Rule::list | Rule::list_comp => "an expression",
+        Rule::expr | Rule::cond | Rule::call | Rule::list | Rule::list_comp | Rule::paren => {
+            "an expression"
+        }
         Rule::true_lit | Rule::false_lit => "an expression",
         Rule::neg | Rule::not => "an expression",
         Rule::params => "a parameter name",
@@ -434,7 +436,16 @@ impl Lower {
     fn primary(&mut self, pair: Pair<Rule>) -> Expr {
         let span = span_of(&pair);
         let kind = match pair.as_rule() {
-            Rule::expr => return self.expr(pair),
+            Rule::paren => {
+                // Keep the parentheses in the span: messages quote them.
+                return match pair.into_inner().next() {
+                    Some(inner) => Expr {
+                        span,
+                        ..self.expr(inner)
+                    },
+                    None => self.bad_expr(span),
+                };
+            }
             Rule::int => {
                 let digits: String = pair.as_str().chars().filter(|c| *c != '_').collect();
                 match digits.parse::<i64>() {

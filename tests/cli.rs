@@ -1,0 +1,220 @@
+//! The real binary, end to end: every example with its expected output beside
+//! it, exit codes, `check`, `--json` and `--help`.
+//!
+//! `examples/NAME.out` is the exact expected standard output of
+//! `grundy examples/NAME.game`. The values in them are verified against
+//! independent sources in tests/reference.rs; regenerate the files after an
+//! intended format change with `UPDATE_EXAMPLES=1 cargo test --test cli`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn grundy(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the grundy binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn temp_file(name: &str, contents: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("grundy-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, contents).expect("write temp file");
+    path
+}
+
+#[test]
+fn examples_match_their_expected_output() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut games: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("examples/ exists")
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "game"))
+        .collect();
+    games.sort();
+    assert!(
+        games.len() >= 10,
+        "expected at least 10 examples, found {}",
+        games.len()
+    );
+    let update = std::env::var_os("UPDATE_EXAMPLES").is_some();
+    let mut failures = Vec::new();
+    for game in &games {
+        let out = grundy(&[game.to_str().expect("utf-8 path")]);
+        let stdout = text(&out.stdout);
+        let expected_path = game.with_extension("out");
+        if update {
+            std::fs::write(&expected_path, &stdout).expect("write .out");
+        }
+        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+        if out.status.code() != Some(0) {
+            failures.push(format!(
+                "{}: exit {:?}\n{}",
+                game.display(),
+                out.status.code(),
+                text(&out.stderr)
+            ));
+        } else if stdout != expected {
+            failures.push(format!(
+                "{}: output differs\n--- expected\n{expected}\n--- got\n{stdout}",
+                game.display()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn exit_codes_say_ok_failed_check_or_bad_input() {
+    let cases = [
+        (
+            "ok",
+            "game Nim(n) = { Nim(k) for k in 0..n }\nprint grundy(Nim(3))\n",
+            0,
+        ),
+        (
+            "failed-check",
+            "game Nim(n) = { Nim(k) for k in 0..n }\ncheck grundy(Nim(n)) == 0 for n in 0..5\n",
+            1,
+        ),
+        ("syntax", "game Nim(n) = { Nim(k) for k 0..n }\n", 2),
+        ("runtime", "print 1 / 0\n", 2),
+    ];
+    for (name, src, code) in cases {
+        let path = temp_file(&format!("{name}.game"), src);
+        let out = grundy(&[path.to_str().unwrap()]);
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "case {name}: stderr {}",
+            text(&out.stderr)
+        );
+    }
+    let missing = grundy(&["no/such/file.game"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(text(&missing.stderr).contains("cannot read"));
+}
+
+#[test]
+fn check_subcommand_runs_nothing() {
+    let path = temp_file(
+        "checkonly.game",
+        "game Nim(n) = { Nim(k) for k in 0..n }\nprint 1 / 0\n",
+    );
+    let out = grundy(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "");
+    let bad = temp_file("checkbad.game", "print grundy(Nmi(3))\nprint len(1, 2)\n");
+    let out = grundy(&["check", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("unknown game or function `Nmi`"), "{err}");
+    assert!(err.contains("`len` takes 1 argument"), "{err}");
+}
+
+#[test]
+fn json_prints_one_object_per_answer() {
+    let src = "game Nim(n) = { Nim(k) for k in 0..n }\n\
+               print grundy(Nim(3) + Nim(5))\n\
+               print outcome(Nim(1) + Nim(1))\n\
+               print winning(Nim(3) + Nim(4) + Nim(5))\n\
+               print table(Nim, 0..4)\n\
+               print len([1, 2])\n\
+               check grundy(Nim(n)) == n for n in 0..10\n";
+    let path = temp_file("json.game", src);
+    let out = grundy(&["--json", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    assert_eq!(lines.len(), 6);
+    assert_eq!(lines[0]["kind"], "value");
+    assert_eq!(lines[0]["json"], 6);
+    assert_eq!(lines[1]["kind"], "outcome");
+    assert_eq!(lines[1]["outcome"], "P");
+    assert_eq!(lines[2]["kind"], "winning");
+    assert_eq!(lines[2]["moves"][0]["from"], "Nim(3)");
+    assert_eq!(lines[2]["moves"][0]["to"], "Nim(1)");
+    assert_eq!(lines[3]["values"], serde_json::json!([0, 1, 2, 3]));
+    assert_eq!(lines[4]["json"], 2);
+    assert_eq!(lines[5]["kind"], "check_ok");
+    assert_eq!(lines[5]["cases"], 10);
+
+    let bad = temp_file("jsonbad.game", "print grundy(Nmi(3))\n");
+    let out = grundy(&["--json", bad.to_str().unwrap()]);
+    let err: serde_json::Value =
+        serde_json::from_str(text(&out.stdout).trim()).expect("error as JSON");
+    assert_eq!(err["kind"], "error");
+    assert_eq!(err["code"], "unknown-name");
+    assert_eq!(err["line"], 1);
+    assert_eq!(err["column"], 14);
+}
+
+#[test]
+fn help_explains_commands_and_exit_codes() {
+    let out = grundy(&["--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let help = text(&out.stdout);
+    for needle in [
+        "check",
+        "--json",
+        "--max-states",
+        "Exit codes",
+        "examples/kayles.game",
+    ] {
+        assert!(help.contains(needle), "--help lacks {needle}:\n{help}");
+    }
+}
+
+#[test]
+fn deep_recursion_and_limits_end_cleanly() {
+    // A chain a million positions deep is evaluated without recursion.
+    let chain = temp_file(
+        "chain.game",
+        "game Chain(n) = { Chain(n - 1) if n > 0 }\nprint grundy(Chain(1000000))\n",
+    );
+    let out = grundy(&[chain.to_str().unwrap()]);
+    assert_eq!(
+        text(&out.stdout),
+        "grundy(Chain(1000000)) = 0\n",
+        "{}",
+        text(&out.stderr)
+    );
+
+    let up = temp_file(
+        "up.game",
+        "game Up(n) = { Up(n + 1) }\nprint grundy(Up(0))\n",
+    );
+    let out = grundy(&["--max-states", "5000", up.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("more than 5000 positions"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // Absurd nesting is refused before the parser recurses.
+    let deep = format!("print {}1{}\n", "(".repeat(5000), ")".repeat(5000));
+    let path = temp_file("deep.game", &deep);
+    let out = grundy(&[path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("nested more than"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // A long flat operator chain is fine.
+    let long = format!("print 0{}\n", " + 1".repeat(20000));
+    let path = temp_file("long.game", &long);
+    let out = grundy(&[path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).ends_with("= 20000\n"));
+}
