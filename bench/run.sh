@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Benchmark grundy against the hand-written baselines in ../shared/baselines,
+# on the same work, in one run. Prints wall time and peak memory of each and
+# the ratios grundy / C++ baseline.
+#
+#   bench/run.sh           full sizes (the targets in docs/PERFORMANCE.md)
+#   bench/run.sh --quick   small sizes, for a smoke run
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+baselines=${BASELINES:-$root/../shared/baselines}
+out=${BENCH_DIR:-/tmp/grundy-bench}
+mkdir -p "$out"
+
+quick=0
+[ "${1:-}" = "--quick" ] && quick=1
+if [ $quick = 1 ]; then
+  N_SUB=1000000; N_KAYLES=3000; N_GRUNDY=3000; N_WYTHOFF=150
+else
+  N_SUB=10000000; N_KAYLES=20000; N_GRUNDY=20000; N_WYTHOFF=500
+fi
+
+echo "building baselines and grundy (release)..." >&2
+for f in subtraction kayles grundy wythoff; do
+  g++ -O2 -std=c++17 -o "$out/cpp_$f" "$baselines/cpp/$f.cpp"
+done
+(cd "$baselines/rust" && CARGO_TARGET_DIR="$out/target" cargo build --release -q)
+cargo build --release -q
+grundy="$root/target/release/grundy"
+
+# The same games written in the general rule language (no special cases).
+cat > "$out/sub.game" <<G
+let S = [1, 3, 4]
+game Sub(n) = { Sub(n - k) for k in S if k <= n }
+print grundy(Sub($N_SUB))
+G
+cat > "$out/kayles.game" <<G
+game Kayles(n) = { Kayles(a) + Kayles(n - r - a) for r in 1..=2 for a in 0..=n - r }
+print grundy(Kayles($N_KAYLES))
+G
+cat > "$out/grundy.game" <<G
+game Grundy(n) = { Grundy(a) + Grundy(n - a) for a in 1..n if 2 * a < n }
+print grundy(Grundy($N_GRUNDY))
+G
+cat > "$out/wythoff.game" <<G
+game Wythoff(a, b) = {
+    Wythoff(a - k, b)     for k in 1..=a
+    Wythoff(a, b - k)     for k in 1..=b
+    Wythoff(a - k, b - k) for k in 1..=min(a, b)
+}
+print grundy(Wythoff($((N_WYTHOFF - 1)), $((N_WYTHOFF - 1))))
+print sum(sum(grundy(Wythoff(a, b)) for b in 0..$N_WYTHOFF) for a in 0..$N_WYTHOFF)
+G
+
+# measure NAME CMD...: prints "seconds kilobytes" and keeps stdout in $out/NAME.out
+measure() {
+  local name=$1; shift
+  /usr/bin/time -f "%e %M" -o "$out/$name.time" "$@" > "$out/$name.out"
+  cat "$out/$name.time"
+}
+
+printf '%-22s %10s %10s %10s %12s %12s %12s %8s %8s\n' workload cpp_s rust_s grundy_s cpp_KB rust_KB grundy_KB time_x mem_x
+row() {
+  local name=$1 cpp=$2 rust=$3 g=$4
+  read -r ct cm <<<"$cpp"; read -r rt rm <<<"$rust"; read -r gt gm <<<"$g"
+  local tx mx
+  tx=$(awk -v a="$gt" -v b="$ct" 'BEGIN { if (b < 0.01) b = 0.01; printf "%.1f", a / b }')
+  mx=$(awk -v a="$gm" -v b="$cm" 'BEGIN { printf "%.1f", a / b }')
+  printf '%-22s %10s %10s %10s %12s %12s %12s %8s %8s\n' "$name" "$ct" "$rt" "$gt" "$cm" "$rm" "$gm" "$tx" "$mx"
+}
+
+row "subtraction n=$N_SUB" \
+  "$(measure sub_cpp "$out/cpp_subtraction" $N_SUB)" \
+  "$(measure sub_rust "$out/target/release/subtraction" $N_SUB)" \
+  "$(measure sub_grundy "$grundy" "$out/sub.game")"
+row "kayles n=$N_KAYLES" \
+  "$(measure kayles_cpp "$out/cpp_kayles" kayles $N_KAYLES)" \
+  "$(measure kayles_rust "$out/target/release/kayles" kayles $N_KAYLES)" \
+  "$(measure kayles_grundy "$grundy" "$out/kayles.game")"
+row "grundy n=$N_GRUNDY" \
+  "$(measure grundy_cpp "$out/cpp_grundy" $N_GRUNDY)" \
+  "$(measure grundy_rust "$out/target/release/grundy" $N_GRUNDY)" \
+  "$(measure grundy_grundy "$grundy" "$out/grundy.game")"
+row "wythoff ${N_WYTHOFF}x$N_WYTHOFF" \
+  "$(measure wythoff_cpp "$out/cpp_wythoff" $N_WYTHOFF)" \
+  "$(measure wythoff_rust "$out/target/release/wythoff" $N_WYTHOFF)" \
+  "$(measure wythoff_grundy "$grundy" "$out/wythoff.game")"
+
+# The answers must agree: g[n] from the baselines against grundy's value.
+check() {
+  local name=$1 want
+  want=$(grep -o 'g\[n\]=[0-9]*\|G\[N-1\]\[N-1\]=[0-9]*' "$out/${name}_cpp.out" | cut -d= -f2)
+  got=$(head -1 "$out/${name}_grundy.out" | sed 's/.*= //')
+  if [ "$want" != "$got" ]; then echo "MISMATCH $name: baseline $want, grundy $got"; exit 1; fi
+}
+check sub; check kayles; check grundy; check wythoff
+wsum=$(grep -o 'sum=[0-9]*' "$out/wythoff_cpp.out" | cut -d= -f2)
+gsum=$(sed -n 2p "$out/wythoff_grundy.out" | sed 's/.*= //')
+[ "$wsum" = "$gsum" ] || { echo "MISMATCH wythoff sum: baseline $wsum, grundy $gsum"; exit 1; }
+echo "values agree with the baselines"
