@@ -67,6 +67,8 @@ pub fn check(program: &ast::Program, source: SourceId) -> Result<ir::Program, Ve
         max_slot: 0,
         ctx: Ctx::Stmt,
         source,
+        unknown_at: HashMap::new(),
+        poisoned: Vec::new(),
     };
     c.declare(program);
     c.check_consts(program);
@@ -99,6 +101,10 @@ struct Checker {
     max_slot: Slot,
     ctx: Ctx,
     source: SourceId,
+    /// Unknown names already reported: index of their error, for more labels.
+    unknown_at: HashMap<String, usize>,
+    /// Names whose definition was rejected: their uses are not errors again.
+    poisoned: Vec<String>,
 }
 
 impl Checker {
@@ -108,8 +114,8 @@ impl Checker {
         let mut spans: HashMap<String, Span> = HashMap::new();
         for item in &program.items {
             let (name, span) = match item {
-                Item::Game(g) => (&g.name, g.span),
-                Item::Let(l) => (&l.name, l.span),
+                Item::Game(g) => (&g.name, g.header),
+                Item::Let(l) => (&l.name, l.name.span),
                 _ => continue,
             };
             if let Some(first) = spans.get(&name.name) {
@@ -135,6 +141,7 @@ impl Checker {
                     .label(name.span, "cannot be redefined")
                     .help("choose another name"),
                 );
+                self.poisoned.push(name.name.clone());
                 continue;
             }
             spans.insert(name.name.clone(), span);
@@ -149,6 +156,7 @@ impl Checker {
                         rules: Vec::new(),
                         slots: 0,
                         max_clauses: 0,
+                        header: g.header,
                         span: g.span,
                         source: self.source,
                     });
@@ -161,6 +169,7 @@ impl Checker {
                         name: l.name.name.clone(),
                         expr: 0,
                         slots: 0,
+                        name_span: l.name.span,
                         span: l.span,
                         source: self.source,
                     });
@@ -224,19 +233,48 @@ impl Checker {
                 }
             }
         }
+        // What is left depends on a cycle: report each cycle once, with its path.
+        let mut reported = vec![false; n];
         for i in 0..n {
-            if indegree[i] > 0
-                && let Some(l) = def_of[i]
-            {
-                self.errors.push(
-                    Diag::user(
-                        "constant-cycle",
-                        format!("constant `{}` is defined in terms of itself", l.name.name),
-                    )
-                    .label(l.name.span, "this constant depends on itself")
-                    .help("constants are evaluated once, before anything else; break the cycle"),
-                );
+            if indegree[i] == 0 || reported[i] {
+                continue;
             }
+            let mut path = vec![i];
+            let cycle = loop {
+                let cur = path[path.len() - 1];
+                let Some(&next) = deps[cur].iter().find(|&&d| indegree[d] > 0) else {
+                    break Vec::new();
+                };
+                if let Some(at) = path.iter().position(|&p| p == next) {
+                    break path[at..].to_vec();
+                }
+                path.push(next);
+            };
+            for &p in &path {
+                reported[p] = true;
+            }
+            let defs: Vec<&ast::LetDef> = cycle.iter().filter_map(|&c| def_of[c]).collect();
+            let Some(first) = defs.first() else { continue };
+            let mut names: Vec<String> =
+                defs.iter().map(|l| format!("`{}`", l.name.name)).collect();
+            let message = if defs.len() == 1 {
+                format!("constant {} is defined in terms of itself", names[0])
+            } else {
+                format!(
+                    "constants {} are defined in terms of each other",
+                    names.join(", ")
+                )
+            };
+            names.push(names[0].clone());
+            let mut d = Diag::user("constant-cycle", message)
+                .label(first.name.span, "this constant depends on itself");
+            for l in &defs[1..] {
+                d = d.label(l.name.span, "part of the cycle");
+            }
+            self.errors.push(
+                d.note(format!("cycle: {}", names.join(" -> ")))
+                    .help("constants are evaluated once, before anything else; break the cycle"),
+            );
         }
         for i in order {
             let Some(l) = def_of[i] else { continue };
@@ -581,8 +619,17 @@ impl Checker {
                 (self.push(ir::Expr::Const(id), span), ty)
             }
             Some(Global::Game(id)) => (self.push(ir::Expr::GameRef(id), span), Ty::Game),
+            None if self.poisoned.iter().any(|p| p == name) => {
+                (self.push(ir::Expr::Int(0), span), Ty::Error)
+            }
             None => {
-                if Builtin::by_name(name).is_some() || Builtin::GENERATOR_ONLY.contains(&name) {
+                if let Some(&i) = self.unknown_at.get(name) {
+                    if self.errors[i].labels.len() < 6 {
+                        self.errors[i] = self.errors[i].clone().label(span, "also used here");
+                    }
+                } else if Builtin::by_name(name).is_some()
+                    || Builtin::GENERATOR_ONLY.contains(&name)
+                {
                     self.errors.push(
                         Diag::user("builtin-not-called", format!("`{name}` is a function"))
                             .label(span, "not called")
@@ -590,6 +637,7 @@ impl Checker {
                     );
                 } else {
                     let d = self.unknown(name, span, "unknown name");
+                    self.unknown_at.insert(name.to_string(), self.errors.len());
                     self.errors.push(d);
                 }
                 (self.push(ir::Expr::Int(0), span), Ty::Error)
@@ -606,8 +654,10 @@ impl Checker {
             Diag::user("unknown-name", format!("{what} `{name}`")).label(span, "not defined");
         if let Some(s) = did_you_mean(name, known) {
             d = d.help(format!("did you mean `{s}`?"));
+        } else if what == "unknown name" {
+            d = d.help("define it with `let`, or bind it with `for`");
         } else {
-            d = d.help("define it with `let` or `game`, or bind it with `for`");
+            d = d.help(format!("define it with `game {name}(...) = {{ ... }}`"));
         }
         d
     }
@@ -858,7 +908,7 @@ impl Checker {
                     "query-not-allowed",
                     format!("`{name}` cannot be used {what}"),
                 )
-                .label(span, "needs game values")
+                .label(span, "needs Grundy values")
                 .help(help),
             );
         }
@@ -948,7 +998,14 @@ impl Checker {
                 let mut ids = Vec::new();
                 let mut game = None;
                 for (i, a) in args.iter().enumerate() {
-                    if i == 0 {
+                    if let (0, ExprKind::Name(n)) = (i, &a.kind)
+                        && self.lookup_local(n).is_none()
+                        && !self.globals.contains_key(n)
+                    {
+                        let d = self.unknown(n, a.span, "unknown game");
+                        self.errors.push(d);
+                        ids.push(self.push(ir::Expr::Int(0), a.span));
+                    } else if i == 0 {
                         let (id, ty) = self.infer(a);
                         match self.out.expr(id) {
                             ir::Expr::GameRef(g) => game = Some(*g),
@@ -1027,7 +1084,7 @@ impl Checker {
                     span,
                     format!("called with {}", plural(args.len(), "argument")),
                 )
-                .label(g.span, format!("`{}({names})` is defined here", g.name))
+                .label(g.header, format!("`{}({names})` is defined here", g.name))
                 .in_source(self.source),
             );
             for a in args {
@@ -1036,9 +1093,16 @@ impl Checker {
             return (self.push(ir::Expr::Int(0), span), Ty::Pos);
         }
         let mut ids = Vec::with_capacity(args.len());
-        for (a, p) in args.iter().zip(params) {
+        for (i, (a, p)) in args.iter().zip(params).enumerate() {
             let (id, ty) = self.infer(a);
             if !self.unify(ty, p) {
+                let game = &self.out.games[game as usize];
+                let param_note = format!(
+                    "parameter `{}` of `{}` holds {}, as its uses in the rules require",
+                    game.params[i],
+                    game.name,
+                    self.resolve(p).describe()
+                );
                 let found = self.resolve(ty);
                 let want = self.resolve(p);
                 let msg = if matches!(want, Ty::Var(_)) {
@@ -1052,7 +1116,7 @@ impl Checker {
                 self.errors.push(
                     Diag::user("type-mismatch", msg)
                         .label(a.span, format!("this is {}", found.describe()))
-                        .note("the parameter's type is fixed by how the game uses it"),
+                        .note(param_note),
                 );
             }
             ids.push(id);

@@ -189,15 +189,11 @@ pub fn render(diag: &Diag, sources: &Sources, style: Style) -> String {
         .source
         .and_then(|id| sources.get(id))
         .map(|s| miette::NamedSource::new(s.name.clone(), s.text.to_string()));
-    let mut help = diag.help.clone();
-    if !diag.notes.is_empty() {
-        let notes: Vec<String> = diag.notes.iter().map(|n| format!("note: {n}")).collect();
-        help = Some(match help {
-            Some(h) => format!("{h}\n{}", notes.join("\n")),
-            None => notes.join("\n"),
-        });
-    }
-    let report = Report { diag, source, help };
+    let report = Report {
+        diag,
+        source,
+        help: diag.help.clone(),
+    };
     let theme = match style {
         Style::Fancy => miette::GraphicalTheme::unicode(),
         Style::Plain => miette::GraphicalTheme::unicode_nocolor(),
@@ -209,12 +205,19 @@ pub fn render(diag: &Diag, sources: &Sources, style: Style) -> String {
     if handler.render_report(&mut out, &report).is_err() {
         out = format!("error: {}\n", diag.message);
     }
+    // miette has no notes; they follow the report, one per line.
+    for n in &diag.notes {
+        out.push_str(&format!("  note: {n}\n"));
+    }
     out
 }
 
 /// Finds the known name closest to `name`, for "did you mean" help.
 pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (name.chars().count() / 3).max(1);
+    // One- and two-letter names are all close to each other: suggest only a
+    // different capitalization for them.
+    let len = name.chars().count();
+    let limit = if len <= 2 { 0 } else { (len / 3).max(1) };
     known
         .into_iter()
         .filter(|k| *k != name)
@@ -224,16 +227,28 @@ pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) ->
         .map(|(_, k)| k)
 }
 
+/// Edit distance counting a swap of two adjacent letters as one edit.
 fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let subst = prev[j] + usize::from(ca != *cb);
-            cur[j + 1] = subst.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
     }
-    prev[b.len()]
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
 }

@@ -45,7 +45,8 @@ impl Default for Limits {
 /// The evaluator: a checked program, its constants, and the memo of positions.
 pub struct Machine {
     prog: Rc<ir::Program>,
-    consts: Vec<Value>,
+    /// Constant values; `None` when the definition failed.
+    consts: Vec<Option<Value>>,
     positions: IndexSet<Box<[i64]>>,
     values: Vec<u32>,
     limits: Limits,
@@ -159,8 +160,10 @@ pub enum CheckCase {
 }
 
 impl Machine {
-    /// Builds a machine for a program, evaluating its constants.
-    pub fn new(prog: ir::Program, limits: Limits) -> R<Machine> {
+    /// Builds a machine for a program, evaluating its constants. A constant
+    /// whose evaluation fails is reported in the returned list and has no
+    /// value: using it is an error, but everything else still runs.
+    pub fn new(prog: ir::Program, limits: Limits) -> (Machine, Vec<Diag>) {
         let mut m = Machine {
             prog: Rc::new(prog),
             consts: Vec::new(),
@@ -171,16 +174,18 @@ impl Machine {
             cancel: None,
             ticks: 0,
         };
-        m.consts = vec![Value::Int(0); m.prog.consts.len()];
+        m.consts = vec![None; m.prog.consts.len()];
         let prog = m.prog.clone();
+        let mut errors = Vec::new();
         for &c in &prog.const_order {
             let def = &prog.consts[c as usize];
             let mut env = vec![Value::Int(0); def.slots as usize];
-            m.consts[c as usize] = m
-                .eval(def.expr, &mut env)
-                .map_err(|d| d.in_source(def.source))?;
+            match m.eval(def.expr, &mut env) {
+                Ok(v) => m.consts[c as usize] = Some(v),
+                Err(d) => errors.push(d.in_source(def.source)),
+            }
         }
-        Ok(m)
+        (m, errors)
     }
 
     /// The program being run.
@@ -602,15 +607,17 @@ impl Machine {
     }
 
     fn too_long(&self, e: ExprId, len: u128) -> Diag {
-        Diag::user(
-            "list-limit",
-            format!("a list of {len} elements is too long"),
-        )
-        .label(self.span(e), "this list")
-        .help(format!(
-            "lists hold at most {} elements",
-            self.limits.max_list
-        ))
+        let max = self.limits.max_list;
+        let what = if len > max as u128 + 1 {
+            format!("{len} elements")
+        } else {
+            format!("more than {max} elements")
+        };
+        Diag::user("list-limit", format!("this list would hold {what}"))
+            .label(self.span(e), "too long")
+            .help(format!(
+                "lists hold at most {max} elements; raise the limit with `--max-list N`"
+            ))
     }
 
     fn make_iter(&mut self, e: ExprId, env: &mut [Value]) -> R<Iter> {
@@ -713,7 +720,20 @@ impl Machine {
                 .get(*s as usize)
                 .cloned()
                 .ok_or_else(|| Diag::bug("variable slot out of range").label(span, "here"))?,
-            ir::Expr::Const(c) => self.consts[*c as usize].clone(),
+            ir::Expr::Const(c) => match &self.consts[*c as usize] {
+                Some(v) => v.clone(),
+                None => {
+                    let name = &prog.consts[*c as usize].name;
+                    return Err(Diag::user(
+                        "constant-failed",
+                        format!("constant `{name}` has no value"),
+                    )
+                    .label(span, "used here")
+                    .note(format!(
+                        "the definition of `{name}` failed (reported above)"
+                    )));
+                }
+            },
             ir::Expr::List(items) => {
                 let mut v = Vec::with_capacity(items.len());
                 for &i in items {
@@ -837,7 +857,7 @@ impl Machine {
                     Diag::user(
                         "empty-min-max",
                         format!(
-                            "{} of nothing",
+                            "{} of an empty generator",
                             if kind == CompKind::Min { "min" } else { "max" }
                         ),
                     )
@@ -932,8 +952,11 @@ impl Machine {
             BitXor => Ok(Value::Int(x ^ y)),
             Shl | Shr => {
                 if !(0..64).contains(&y) {
-                    return Err(Diag::user("bad-shift", format!("shift by {y} bits"))
-                        .label(self.span(b), "shift amounts are 0 to 63"));
+                    return Err(Diag::user(
+                        "bad-shift",
+                        format!("shift amount {y} is out of range"),
+                    )
+                    .label(self.span(b), "shift amounts are 0 to 63"));
                 }
                 if op == Shr {
                     Ok(Value::Int(x >> y))

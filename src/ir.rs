@@ -58,6 +58,8 @@ pub struct Game {
     pub slots: u32,
     /// The largest number of clauses in one rule (iterator slots per frame).
     pub max_clauses: u32,
+    /// `Name(params)` as written.
+    pub header: Span,
     /// The whole definition.
     pub span: Span,
     /// The source it was defined in.
@@ -101,6 +103,8 @@ pub struct Const {
     pub expr: ExprId,
     /// Frame size for comprehensions inside it.
     pub slots: u32,
+    /// The constant's name as written.
+    pub name_span: Span,
     /// The definition's span.
     pub span: Span,
     /// The source it was defined in.

@@ -108,13 +108,10 @@ impl Session {
             }
         };
         let stmts = program.stmts.clone();
-        let mut machine = match Machine::new(program, self.limits.clone()) {
-            Ok(m) => m,
-            Err(d) => {
-                report(self, &mut summary, Event::Error(d));
-                return summary;
-            }
-        };
+        let (mut machine, const_errors) = Machine::new(program, self.limits.clone());
+        for d in const_errors {
+            report(self, &mut summary, Event::Error(d));
+        }
         for stmt in &stmts {
             let source = match stmt {
                 Stmt::Print { source, .. } | Stmt::Check { source, .. } => *source,

@@ -51,6 +51,8 @@ pub struct GameDef {
     pub params: Vec<Ident>,
     /// The move rules.
     pub rules: Vec<Rule>,
+    /// `Name(params)`: where diagnostics point to name the game.
+    pub header: Span,
     /// The whole definition.
     pub span: Span,
 }

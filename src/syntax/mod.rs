@@ -4,7 +4,7 @@
 
 pub mod ast;
 
-use crate::diagnostics::Diag;
+use crate::diagnostics::{Diag, did_you_mean};
 use crate::span::Span;
 use ast::{BinOp, Clause, Expr, ExprKind, Ident, Item, UnOp};
 use pest::Parser as _;
@@ -30,21 +30,21 @@ pub const KEYWORDS: &[&str] = &[
 /// Parses a whole source text into an AST, or reports every syntax error found.
 pub fn parse(text: &str) -> Result<ast::Program, Vec<Diag>> {
     check_nesting(text)?;
-    let mut pairs =
-        GameParser::parse(Rule::program, text).map_err(|e| vec![syntax_error(text, e)])?;
+    let mut pairs = GameParser::parse(Rule::program, text).map_err(|e| recover(text, e))?;
     let program = pairs
         .next()
         .ok_or_else(|| vec![Diag::bug("the parser returned no program")])?;
-    let mut lower = Lower { errors: Vec::new() };
+    let mut lower = Lower {
+        errors: Vec::new(),
+        min_literals: Vec::new(),
+    };
     let mut items = Vec::new();
     for pair in program.into_inner() {
         match pair.as_rule() {
             Rule::let_def => items.push(lower.let_def(pair)),
             Rule::game_def => items.push(lower.game_def(pair)),
             Rule::print_stmt => {
-                let mut inner = pair.into_inner();
-                let _kw = inner.next();
-                if let Some(e) = inner.next() {
+                if let Some(e) = parts(pair).next() {
                     items.push(Item::Print(lower.expr(e)));
                 }
             }
@@ -52,10 +52,62 @@ pub fn parse(text: &str) -> Result<ast::Program, Vec<Diag>> {
             _ => {}
         }
     }
+    for span in std::mem::take(&mut lower.min_literals) {
+        lower.errors.push(literal_too_large(span));
+    }
     if lower.errors.is_empty() {
         Ok(ast::Program { items })
     } else {
         Err(lower.errors)
+    }
+}
+
+/// pest stops at the first error; to report more, resume parsing at the next
+/// line that starts a top-level item (`game`, `let`, `print`, `check`).
+fn recover(text: &str, first: pest::error::Error<Rule>) -> Vec<Diag> {
+    let mut errors = vec![syntax_error(text, first)];
+    let mut from = 0usize;
+    while errors.len() < 20 {
+        let Some(at) = errors
+            .last()
+            .and_then(|d| d.primary())
+            .map(|s| s.end as usize)
+        else {
+            break;
+        };
+        let Some(next) = next_item_start(text, at.max(from + 1)) else {
+            break;
+        };
+        from = next;
+        match GameParser::parse(Rule::program, &text[next..]) {
+            Ok(_) => break,
+            Err(e) => {
+                let mut d = syntax_error(&text[next..], e);
+                for l in &mut d.labels {
+                    l.span = Span::new(l.span.start as usize + next, l.span.end as usize + next);
+                }
+                errors.push(d);
+            }
+        }
+    }
+    errors
+}
+
+/// The byte offset of the first line at or after `from` (not the line
+/// containing `from`) that begins with a top-level keyword.
+fn next_item_start(text: &str, from: usize) -> Option<usize> {
+    let mut offset = text.get(from..)?.find('\n')? + from + 1;
+    loop {
+        let line = text.get(offset..)?;
+        let trimmed = line.trim_start_matches([' ', '\t']);
+        let word: String = trimmed
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if ["game", "let", "print", "check"].contains(&word.as_str()) {
+            return Some(offset + (line.len() - trimmed.len()));
+        }
+        offset += line.find('\n')? + 1;
     }
 }
 
@@ -111,7 +163,14 @@ fn rule_name(r: &Rule) -> Option<&'static str> {
         Rule::params => "a parameter name",
         Rule::move_rule => "a move rule",
         Rule::args | Rule::generator => "an argument",
-        Rule::index => "`[`",
+        Rule::index | Rule::lbracket => "`[`",
+        Rule::assign => "`=`",
+        Rule::lparen => "`(`",
+        Rule::rparen => "`)`",
+        Rule::lbrace => "`{`",
+        Rule::rbrace => "`}`",
+        Rule::rbracket => "`]`",
+        Rule::comma => "`,`",
         Rule::or
         | Rule::and
         | Rule::eq
@@ -138,35 +197,119 @@ fn rule_name(r: &Rule) -> Option<&'static str> {
 }
 
 fn syntax_error(text: &str, e: pest::error::Error<Rule>) -> Diag {
-    let (start, end) = match e.location {
+    let (mut start, end) = match e.location {
         InputLocation::Pos(p) => (p, p),
         InputLocation::Span((s, e)) => (s, e),
     };
-    let (found, found_len) = token_at(text, start);
-    let message = match &e.variant {
-        ErrorVariant::ParsingError { positives, .. } => {
-            let mut names: Vec<&str> = positives.iter().filter_map(rule_name).collect();
-            names.dedup();
-            let mut seen = Vec::new();
-            names.retain(|n| {
-                let fresh = !seen.contains(n);
-                seen.push(*n);
-                fresh
-            });
-            if names.is_empty() {
-                format!("unexpected {found}")
-            } else {
-                format!("expected {}, found {found}", join_or(&names))
-            }
-        }
-        ErrorVariant::CustomError { message } => message.clone(),
+    // At the end of the input, point at the last token instead of past it.
+    let at_end = text.get(start..).is_none_or(|rest| rest.trim().is_empty());
+    if at_end {
+        start = text.trim_end().len();
+    }
+    let (found, found_len) = if at_end {
+        ("end of input".to_string(), 0)
+    } else {
+        token_at(text, start)
     };
-    let span = if start == end {
-        Span::new(start, start + found_len)
+    let expected: Vec<&str> = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } => {
+            let mut names: Vec<&str> = Vec::new();
+            for n in positives.iter().filter_map(rule_name) {
+                if !names.contains(&n) {
+                    names.push(n);
+                }
+            }
+            if names.contains(&"an expression") {
+                // Numbers, names, brackets and `if` all start expressions.
+                names.retain(|n| !matches!(*n, "a number" | "a name" | "`(`" | "`[`" | "`if`"));
+            }
+            if names.len() > 1 {
+                names.retain(|n| *n != "end of input");
+            }
+            names
+        }
+        ErrorVariant::CustomError { .. } => Vec::new(),
+    };
+    let rest = text.get(start..).unwrap_or("");
+    let first = rest.chars().next().unwrap_or(' ');
+    let foreign =
+        !(at_end || first.is_ascii_alphanumeric() || "_#()[]{},=+-*/%<>!&|^.".contains(first));
+    let message = if foreign {
+        format!("unexpected character `{first}`")
+    } else if expected.is_empty() {
+        format!("unexpected {found}")
+    } else {
+        format!("expected {}, found {found}", join_or(&expected))
+    };
+    let span = if at_end {
+        let last = text[..start]
+            .char_indices()
+            .next_back()
+            .map_or(0, |(i, _)| i);
+        Span::new(last, start)
+    } else if start == end {
+        Span::new(
+            start,
+            start + found_len.max(first.len_utf8().min(rest.len())),
+        )
     } else {
         Span::new(start, end)
     };
-    Diag::user("syntax", message).label(span, "here")
+    let label = if at_end {
+        "the input ends here"
+    } else {
+        "here"
+    };
+    let mut d = Diag::user("syntax", message).label(span, label);
+    // `a && b` fails at the second `&`: look one byte back for the pair.
+    let doubled = start
+        .checked_sub(1)
+        .and_then(|b| text.get(b..))
+        .filter(|t| t.starts_with("&&") || t.starts_with("||"));
+    if let Some(help) = syntax_hint(doubled.unwrap_or(rest), &found, &expected) {
+        d = d.help(help);
+    }
+    d
+}
+
+/// Help for common slips: operators from other languages, misspelled
+/// keywords, a missing closing bracket.
+fn syntax_hint(rest: &str, found: &str, expected: &[&str]) -> Option<String> {
+    const SWAPS: &[(&str, &str)] = &[
+        ("&&", "write `and`"),
+        ("||", "write `or`"),
+        ("!=", ""),
+        ("!", "write `not`"),
+        ("==", ""),
+        ("=", "to compare, write `==`"),
+        ("≤", "write `<=`"),
+        ("≥", "write `>=`"),
+        ("≠", "write `!=`"),
+        ("\"", "there are no strings in the language"),
+        ("'", "there are no strings in the language"),
+        ("//", "comments start with `#`"),
+    ];
+    if let Some((_, hint)) = SWAPS.iter().find(|(tok, _)| rest.starts_with(tok)) {
+        return (!hint.is_empty()).then(|| hint.to_string());
+    }
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    if ["game", "let", "print", "check"].contains(&word.as_str()) {
+        for (close, name) in [("`}`", "}"), ("`)`", ")"), ("`]`", "]")] {
+            if expected.contains(&close) {
+                return Some(format!("is a `{name}` missing before this line?"));
+            }
+        }
+    }
+    if !word.is_empty()
+        && !found.starts_with("keyword")
+        && let Some(k) = did_you_mean(&word, KEYWORDS.iter().copied())
+    {
+        return Some(format!("did you mean `{k}`?"));
+    }
+    None
 }
 
 /// The token at a byte offset, for "found ..." in messages, and its length.
@@ -200,6 +343,35 @@ fn join_or(names: &[&str]) -> String {
         [one] => one.to_string(),
         [init @ .., last] => format!("{} or {}", init.join(", "), last),
     }
+}
+
+/// Keywords and punctuation: structure the lowering does not need.
+fn is_token(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::kw_let
+            | Rule::kw_game
+            | Rule::kw_for
+            | Rule::kw_in
+            | Rule::kw_if
+            | Rule::kw_then
+            | Rule::kw_else
+            | Rule::kw_print
+            | Rule::kw_check
+            | Rule::assign
+            | Rule::lparen
+            | Rule::rparen
+            | Rule::lbrace
+            | Rule::rbrace
+            | Rule::lbracket
+            | Rule::rbracket
+            | Rule::comma
+    )
+}
+
+/// The children of a pair that carry meaning.
+fn parts(pair: Pair<Rule>) -> impl Iterator<Item = Pair<Rule>> {
+    pair.into_inner().filter(|p| !is_token(p.as_rule()))
 }
 
 fn span_of(pair: &Pair<Rule>) -> Span {
@@ -238,6 +410,17 @@ fn pratt() -> &'static PrattParser<Rule> {
 /// Lowers pest pairs to AST nodes, collecting errors (e.g. literals too large).
 struct Lower {
     errors: Vec<Diag>,
+    /// Literals equal to 2^63, fine only when negated.
+    min_literals: Vec<Span>,
+}
+
+fn literal_too_large(span: Span) -> Diag {
+    Diag::user(
+        "literal-too-large",
+        "integer literal does not fit in 64 bits",
+    )
+    .label(span, "this number")
+    .help(format!("integers range from {} to {}", i64::MIN, i64::MAX))
 }
 
 impl Lower {
@@ -250,7 +433,7 @@ impl Lower {
 
     fn let_def(&mut self, pair: Pair<Rule>) -> Item {
         let span = span_of(&pair);
-        let mut inner = pair.into_inner().skip(1);
+        let mut inner = parts(pair);
         let name = inner.next().map(|p| self.ident(p));
         let value = inner.next().map(|p| self.expr(p));
         match (name, value) {
@@ -270,7 +453,12 @@ impl Lower {
 
     fn game_def(&mut self, pair: Pair<Rule>) -> Item {
         let span = span_of(&pair);
-        let mut inner = pair.into_inner().skip(1);
+        let header_end = pair
+            .clone()
+            .into_inner()
+            .find(|p| p.as_rule() == Rule::rparen)
+            .map_or(span.end as usize, |p| p.as_span().end());
+        let mut inner = parts(pair);
         let Some(name) = inner.next().map(|p| self.ident(p)) else {
             return self.malformed(span);
         };
@@ -279,17 +467,17 @@ impl Lower {
         for p in inner {
             match p.as_rule() {
                 Rule::params => {
-                    for id in p.into_inner() {
+                    for id in parts(p) {
                         params.push(self.ident(id));
                     }
                 }
                 Rule::move_rule => {
                     let rspan = span_of(&p);
-                    let mut parts = p.into_inner();
-                    let Some(body) = parts.next().map(|b| self.expr(b)) else {
+                    let mut inner = parts(p);
+                    let Some(body) = inner.next().map(|b| self.expr(b)) else {
                         continue;
                     };
-                    let clauses = parts.map(|c| self.clause(c)).collect();
+                    let clauses = inner.map(|c| self.clause(c)).collect();
                     rules.push(ast::Rule {
                         body,
                         clauses,
@@ -300,6 +488,7 @@ impl Lower {
             }
         }
         Item::Game(ast::GameDef {
+            header: Span::new(name.span.start as usize, header_end),
             name,
             params,
             rules,
@@ -309,7 +498,7 @@ impl Lower {
 
     fn check_stmt(&mut self, pair: Pair<Rule>) -> Item {
         let span = span_of(&pair);
-        let mut inner = pair.into_inner().skip(1);
+        let mut inner = parts(pair);
         let Some(cond) = inner.next().map(|p| self.expr(p)) else {
             return self.malformed(span);
         };
@@ -324,11 +513,10 @@ impl Lower {
     fn clause(&mut self, pair: Pair<Rule>) -> Clause {
         let kind = pair.as_rule();
         let span = span_of(&pair);
-        let mut inner = pair.into_inner().skip(1);
+        let mut inner = parts(pair);
         match kind {
             Rule::for_clause => {
                 let var = inner.next().map(|p| self.ident(p));
-                let _in = inner.next();
                 let iter = inner.next().map(|p| self.expr(p));
                 match (var, iter) {
                     (Some(var), Some(iter)) => Clause::For { var, iter },
@@ -366,12 +554,22 @@ impl Lower {
                 } else {
                     UnOp::Not
                 };
-                // Fold `-LITERAL` so that i64::MIN is writable.
+                // Fold `-LITERAL`; `-9223372036854775808` is i64::MIN.
                 if let (UnOp::Neg, ExprKind::Int(v)) = (op, &e.kind) {
-                    return Expr {
-                        kind: ExprKind::Int(-*v),
-                        span,
-                    };
+                    let mut lower = this.borrow_mut();
+                    if let Some(i) = lower.min_literals.iter().position(|s| *s == e.span) {
+                        lower.min_literals.swap_remove(i);
+                        return Expr {
+                            kind: ExprKind::Int(i64::MIN),
+                            span,
+                        };
+                    }
+                    if let Some(n) = v.checked_neg() {
+                        return Expr {
+                            kind: ExprKind::Int(n),
+                            span,
+                        };
+                    }
                 }
                 Expr {
                     kind: ExprKind::Unary(op, Box::new(e)),
@@ -380,7 +578,7 @@ impl Lower {
             })
             .map_postfix(|e, op| {
                 let span = e.span.to(span_of(&op));
-                let idx = match op.into_inner().next() {
+                let idx = match parts(op).next() {
                     Some(i) => this.borrow_mut().expr(i),
                     None => Expr {
                         kind: ExprKind::Int(0),
@@ -438,7 +636,7 @@ impl Lower {
         let kind = match pair.as_rule() {
             Rule::paren => {
                 // Keep the parentheses in the span: messages quote them.
-                return match pair.into_inner().next() {
+                return match parts(pair).next() {
                     Some(inner) => Expr {
                         span,
                         ..self.expr(inner)
@@ -450,19 +648,13 @@ impl Lower {
                 let digits: String = pair.as_str().chars().filter(|c| *c != '_').collect();
                 match digits.parse::<i64>() {
                     Ok(v) => ExprKind::Int(v),
+                    Err(_) if digits.parse::<u64>() == Ok(1 << 63) => {
+                        // Valid only under a minus sign; checked at the end.
+                        self.min_literals.push(span);
+                        ExprKind::Int(i64::MIN)
+                    }
                     Err(_) => {
-                        self.errors.push(
-                            Diag::user(
-                                "literal-too-large",
-                                "integer literal does not fit in 64 bits",
-                            )
-                            .label(span, "this number")
-                            .help(format!(
-                                "integers range from {} to {}",
-                                i64::MIN,
-                                i64::MAX
-                            )),
-                        );
+                        self.errors.push(literal_too_large(span));
                         ExprKind::Int(0)
                     }
                 }
@@ -485,19 +677,19 @@ impl Lower {
                 ExprKind::If(Box::new(c), Box::new(t), Box::new(e))
             }
             Rule::call => {
-                let mut inner = pair.into_inner();
+                let mut inner = parts(pair);
                 let callee = match inner.next() {
                     Some(p) => self.ident(p),
                     None => return self.bad_expr(span),
                 };
                 match inner.next() {
                     Some(a) if a.as_rule() == Rule::generator => {
-                        let mut parts = a.into_inner();
-                        let body = match parts.next() {
+                        let mut inner = parts(a);
+                        let body = match inner.next() {
                             Some(b) => self.expr(b),
                             None => return self.bad_expr(span),
                         };
-                        let clauses = parts.map(|c| self.clause(c)).collect();
+                        let clauses = inner.map(|c| self.clause(c)).collect();
                         ExprKind::Generator {
                             callee,
                             body: Box::new(body),
@@ -506,7 +698,7 @@ impl Lower {
                     }
                     Some(a) => ExprKind::Call {
                         callee,
-                        args: a.into_inner().map(|e| self.expr(e)).collect(),
+                        args: parts(a).map(|e| self.expr(e)).collect(),
                     },
                     None => ExprKind::Call {
                         callee,
@@ -514,14 +706,14 @@ impl Lower {
                     },
                 }
             }
-            Rule::list => ExprKind::List(pair.into_inner().map(|e| self.expr(e)).collect()),
+            Rule::list => ExprKind::List(parts(pair).map(|e| self.expr(e)).collect()),
             Rule::list_comp => {
-                let mut parts = pair.into_inner();
-                let body = match parts.next() {
+                let mut inner = parts(pair);
+                let body = match inner.next() {
                     Some(b) => self.expr(b),
                     None => return self.bad_expr(span),
                 };
-                let clauses = parts.map(|c| self.clause(c)).collect();
+                let clauses = inner.map(|c| self.clause(c)).collect();
                 ExprKind::ListComp {
                     body: Box::new(body),
                     clauses,
