@@ -1,0 +1,1591 @@
+//! Reference tests: grundy's answers checked against independent sources, never
+//! against grundy's own output.
+//!
+//! Sources:
+//! 1. Published sequences and theorems: OEIS A002186 (Kayles), A002187 (Dawson's
+//!    chess; Dawson's Kayles 0.07 has values A002187(n-1)), A002188 (Grundy's
+//!    game), A. Flammenkamp's list of sparse values of Grundy's game, Wythoff's
+//!    P-positions (floor(k*phi), floor(k*phi) + k), Bouton's theorem for Nim,
+//!    Lasker's Nim, the P-positions of Staircase Nim and of small Chomp shapes.
+//! 2. The brute-force baselines in `../shared/baselines/` (C++, built with
+//!    `g++ -O2`); the numbers they printed are pasted below as constants, with
+//!    the command that printed them.
+//! 3. Small brute-force solvers written below in plain Rust: they search the
+//!    game tree of a whole position (a sum is searched as one game, without
+//!    using XOR) and take the mex by hand.
+//!
+//! Each test drives the real `grundy` binary with `--json` on a temporary
+//! `.game` file, collects every mismatch with the name of its case, and fails
+//! at the end listing them (the first 60, then a count).
+
+use serde_json::Value;
+use std::collections::{BTreeSet, HashMap};
+use std::fmt::Debug;
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+// ---------------------------------------------------------------------------
+// Published and baseline data
+// ---------------------------------------------------------------------------
+
+/// Kayles (octal 0.77), g(0..100). Printed by the C++ baseline
+/// `cpp_kayles kayles 200 100` (shared/baselines/cpp/kayles.cpp); identical to
+/// the first 100 terms of OEIS A002186.
+const KAYLES_100: [u32; 100] = [
+    0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7, 4, 1, 2, 8, 5, 4, 7, 2,
+    1, 8, 6, 7, 4, 1, 2, 3, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 4, 2, 7, 4, 1, 2, 8,
+    1, 4, 7, 2, 1, 8, 6, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7,
+    4, 1, 2, 8,
+];
+
+/// Dawson's Kayles (octal 0.07: remove two adjacent pins), g(0..100). Printed
+/// by `cpp_kayles dawson 200 100`; equals A002187(n - 1) (see `A002187_60`).
+const DAWSON_100: [u32; 100] = [
+    0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5,
+    2, 7, 4, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0,
+    4, 5, 3, 7, 4, 8, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 9, 3, 3, 0, 1, 1, 3, 0, 2, 1,
+    1, 0, 4, 5,
+];
+
+/// Grundy's game, g(0..100). Printed by `cpp_grundy 200 100`
+/// (shared/baselines/cpp/grundy.cpp); identical to OEIS A002188.
+const GRUNDY_100: [u32; 100] = [
+    0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4, 3, 0, 4, 1, 2, 3, 1,
+    2, 4, 1, 2, 4, 1, 2, 4, 1, 5, 4, 1, 5, 4, 1, 5, 4, 1, 0, 2, 1, 0, 2, 1, 5, 2, 1, 3, 2, 1, 3, 2,
+    4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 5, 2, 4, 5, 2, 4, 3, 7, 4, 3, 7, 4, 3, 7, 4, 3,
+    5, 2, 3, 5,
+];
+
+/// OEIS A002187 (Dawson's chess, octal 0.137), a(0..60), from the OEIS entry.
+/// Node Kayles on a path of n vertices is this game.
+const A002187_60: [u32; 60] = [
+    0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 2,
+    7, 4, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 2, 3, 3, 0, 1, 1, 3, 0, 2,
+];
+
+/// OEIS A002186, FORMULA: "From n=71 on, the sequence is periodic with period
+/// 12. The only exceptions are n=0, 3, 6, 9, 11, 15, 18, 21, 22, 28, 34, 39, 57
+/// and 70" (an exception is an n whose value differs from the periodic one).
+const KAYLES_EXCEPTIONS: [usize; 14] = [0, 3, 6, 9, 11, 15, 18, 21, 22, 28, 34, 39, 57, 70];
+
+/// OEIS A002187, FORMULA: "Has period 34 with the only exceptions at n=0, 14,
+/// 16, 17, 31, 34 and 51."
+const A002187_EXCEPTIONS: [usize; 7] = [0, 14, 16, 17, 31, 34, 51];
+
+/// A. Flammenkamp, "Sprague-Grundy Values of Grundy's Game" (linked from
+/// A002188): every n <= 231 whose value is in the sparse set (popcount of
+/// G(n) >> 1 even), with its value. All other n <= 231 are in the common set.
+const GRUNDY_SPARSE_TO_231: [(usize, u32); 48] = [
+    (0, 0),
+    (1, 0),
+    (2, 0),
+    (3, 1),
+    (4, 0),
+    (6, 1),
+    (7, 0),
+    (9, 1),
+    (10, 0),
+    (12, 1),
+    (15, 1),
+    (20, 0),
+    (23, 0),
+    (26, 0),
+    (28, 1),
+    (31, 1),
+    (34, 1),
+    (37, 1),
+    (40, 1),
+    (43, 1),
+    (46, 1),
+    (49, 1),
+    (50, 0),
+    (52, 1),
+    (53, 0),
+    (55, 1),
+    (58, 1),
+    (61, 1),
+    (87, 7),
+    (90, 7),
+    (93, 7),
+    (146, 6),
+    (149, 6),
+    (152, 6),
+    (158, 11),
+    (161, 11),
+    (164, 11),
+    (167, 11),
+    (176, 7),
+    (179, 7),
+    (181, 12),
+    (182, 7),
+    (185, 7),
+    (188, 7),
+    (190, 12),
+    (193, 12),
+    (196, 10),
+    (231, 10),
+];
+
+/// Summary lines of the C++ baselines over g(0..=n): (sum, hash) where
+/// hash = hash * 31 + g(i), wrapping at 2^64.
+/// `cpp_kayles kayles 300`: "kayles n=300 g[n]=4 sum=1159 hash=3700305452187355675"
+const KAYLES_300: (u64, u64) = (1159, 3700305452187355675);
+/// `cpp_kayles dawson 300`: "dawson n=300 g[n]=1 sum=767 hash=11489294857051599907"
+const DAWSON_300: (u64, u64) = (767, 11489294857051599907);
+/// `cpp_grundy 300`: "grundy n=300 g[n]=13 max=14 sum=1067 hash=10640880200895189871"
+const GRUNDY_300: (u64, u64) = (1067, 10640880200895189871);
+/// `cpp_subtraction 1000`: "subtraction{1,3,4} n=1000 g[n]=2 sum=1287 hash=10995233973029037823"
+const SUB134_1000: (u64, u64) = (1287, 10995233973029037823);
+/// `cpp_wythoff 30` (row-major over G[a][b], a, b < 30):
+/// "wythoff N=30 G[N-1][N-1]=23 max=47 sum=16603 hash=8673003054170796549 P_check=ok"
+const WYTHOFF_30: (u64, u64) = (16603, 8673003054170796549);
+
+/// Subtraction game {1, 3, 4}: period 7 from n = 0 (baselines README; the
+/// baseline printed `0 1 0 1 2 3 2 0 1 0 ...` for `cpp_subtraction 100 30`).
+const SUB134_PERIOD: [u32; 7] = [0, 1, 0, 1, 2, 3, 2];
+
+// ---------------------------------------------------------------------------
+// Running grundy
+// ---------------------------------------------------------------------------
+
+static FILE_COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+struct Run {
+    status: Option<i32>,
+    answers: Vec<Value>,
+    stderr: String,
+}
+
+/// Runs `grundy --json` on `src` written to a fresh temporary file.
+fn run_grundy(tag: &str, src: &str) -> Run {
+    let n = FILE_COUNTER.fetch_add(1, Ordering::SeqCst);
+    let path = std::env::temp_dir().join(format!(
+        "grundy-reference-{}-{n}-{tag}.game",
+        std::process::id()
+    ));
+    std::fs::write(&path, src).expect("write temporary .game file");
+    let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .arg("--json")
+        .arg(&path)
+        .output()
+        .expect("run the grundy binary");
+    let _ = std::fs::remove_file(&path);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let answers = stdout
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            serde_json::from_str(l)
+                .unwrap_or_else(|e| panic!("[{tag}] stdout line is not JSON ({e}): {l}"))
+        })
+        .collect();
+    Run {
+        status: out.status.code(),
+        answers,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// A `.game` file under construction: definitions, then `print` statements,
+/// each labelled with the case it checks.
+struct Script {
+    src: String,
+    cases: Vec<String>,
+}
+
+impl Script {
+    fn new(defs: &str) -> Script {
+        Script {
+            src: format!("{defs}\n"),
+            cases: Vec::new(),
+        }
+    }
+
+    fn print(&mut self, case: impl Into<String>, expr: &str) {
+        self.src.push_str(&format!("print {expr}\n"));
+        self.cases.push(case.into());
+    }
+
+    /// Runs the script; it must exit 0 and print one answer per `print`.
+    fn run(self, tag: &str) -> Vec<(String, Value)> {
+        let run = run_grundy(tag, &self.src);
+        assert_eq!(
+            run.status,
+            Some(0),
+            "[{tag}] grundy failed\nstderr:\n{}\nstdout answers: {:?}\nsource:\n{}",
+            run.stderr,
+            run.answers,
+            self.src
+        );
+        assert_eq!(
+            run.answers.len(),
+            self.cases.len(),
+            "[{tag}] expected one answer per print\nanswers: {:?}\nsource:\n{}",
+            run.answers,
+            self.src
+        );
+        self.cases.into_iter().zip(run.answers).collect()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Collecting failures
+// ---------------------------------------------------------------------------
+
+#[derive(Default)]
+struct Report {
+    checked: usize,
+    failures: Vec<String>,
+}
+
+impl Report {
+    fn eq<T: PartialEq + Debug>(&mut self, case: &str, expected: T, got: T) {
+        self.checked += 1;
+        if expected != got {
+            self.failures
+                .push(format!("{case}: expected {expected:?}, got {got:?}"));
+        }
+    }
+
+    fn truth(&mut self, case: &str, ok: bool, detail: impl FnOnce() -> String) {
+        self.checked += 1;
+        if !ok {
+            self.failures.push(format!("{case}: {}", detail()));
+        }
+    }
+
+    /// Reads an answer of the given kind, recording a failure if it is not one.
+    fn answer<T>(
+        &mut self,
+        case: &str,
+        v: &Value,
+        kind: &str,
+        read: impl FnOnce(&Value) -> Option<T>,
+    ) -> Option<T> {
+        let got = if v["kind"] == kind { read(v) } else { None };
+        if got.is_none() {
+            self.checked += 1;
+            self.failures
+                .push(format!("{case}: expected a `{kind}` answer, got {v}"));
+        }
+        got
+    }
+
+    fn int(&mut self, case: &str, v: &Value) -> Option<u64> {
+        self.answer(case, v, "value", |v| v["json"].as_u64())
+    }
+
+    /// A 1-D table, which must be over exactly `args`.
+    fn table(&mut self, case: &str, v: &Value, args: &[u64]) -> Option<Vec<u64>> {
+        let (got_args, values) = self.answer(case, v, "table", |v| {
+            Some((ints(&v["args"])?, ints(&v["values"])?))
+        })?;
+        self.eq(&format!("{case}: arguments"), args, &got_args[..]);
+        self.eq(
+            &format!("{case}: number of values"),
+            args.len(),
+            values.len(),
+        );
+        (got_args == args && values.len() == args.len()).then_some(values)
+    }
+
+    fn grid(&mut self, case: &str, v: &Value) -> Option<Vec<Vec<u64>>> {
+        self.answer(case, v, "grid", |v| {
+            v["values"].as_array()?.iter().map(ints).collect()
+        })
+    }
+
+    fn outcome(&mut self, case: &str, v: &Value) -> Option<(String, u64)> {
+        self.answer(case, v, "outcome", |v| {
+            Some((v["outcome"].as_str()?.to_string(), v["grundy"].as_u64()?))
+        })
+    }
+
+    /// The moves of a `moves` or `winning` answer as sorted (from, to
+    /// components sorted, grundy) triples, plus the position's grundy value.
+    fn move_list(&mut self, case: &str, v: &Value, kind: &str) -> Option<(u64, Vec<Move>)> {
+        self.answer(case, v, kind, |v| {
+            let mut out = Vec::new();
+            for m in v["moves"].as_array()? {
+                let to = m["to"].as_str()?;
+                out.push(Move {
+                    from: m["from"].as_str()?.to_string(),
+                    to: split_sum(to),
+                    grundy: m["grundy"].as_u64()?,
+                });
+            }
+            out.sort();
+            Some((v["grundy"].as_u64()?, out))
+        })
+    }
+
+    fn finish(self, test: &str) {
+        const SHOWN: usize = 60;
+        let more = self.failures.len().saturating_sub(SHOWN);
+        assert!(
+            self.failures.is_empty(),
+            "{test}: {} of {} checks failed:\n  {}{}",
+            self.failures.len(),
+            self.checked,
+            self.failures[..self.failures.len().min(SHOWN)].join("\n  "),
+            if more > 0 {
+                format!("\n  ... and {more} more")
+            } else {
+                String::new()
+            }
+        );
+        eprintln!("{test}: {} checks passed", self.checked);
+    }
+}
+
+fn ints(v: &Value) -> Option<Vec<u64>> {
+    v.as_array()?.iter().map(Value::as_u64).collect()
+}
+
+/// One reported move: the component moved in, what it became (the components
+/// of the new sum, sorted), and the grundy value reported with it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Move {
+    from: String,
+    to: Vec<String>,
+    grundy: u64,
+}
+
+fn split_sum(s: &str) -> Vec<String> {
+    let mut parts: Vec<String> = s.split(" + ").map(str::to_string).collect();
+    parts.sort();
+    parts
+}
+
+fn list_lit(xs: &[u32]) -> String {
+    let items: Vec<String> = xs.iter().map(u32::to_string).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// The baselines' summary of a table: (sum, hash = hash * 31 + g wrapping).
+fn summary(values: &[u64]) -> (u64, u64) {
+    let sum = values.iter().sum();
+    let hash = values
+        .iter()
+        .fold(0u64, |h, &g| h.wrapping_mul(31).wrapping_add(g));
+    (sum, hash)
+}
+
+fn mex(values: &[u32]) -> u32 {
+    let mut seen = vec![false; values.len() + 1];
+    for &v in values {
+        if (v as usize) < seen.len() {
+            seen[v as usize] = true;
+        }
+    }
+    seen.iter().position(|&s| !s).unwrap() as u32
+}
+
+// ---------------------------------------------------------------------------
+// Independent brute force
+// ---------------------------------------------------------------------------
+
+/// One component of a position, in the Rust brute force.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Comp {
+    /// A Nim heap.
+    Nim(u32),
+    /// Subtraction game {1, 3, 4}.
+    Sub(u32),
+    /// A row of Kayles pins.
+    Kayles(u32),
+    /// Chomp: row lengths, non-increasing; the poisoned square is row 0,
+    /// column 0 and is never taken (a player left with only it has lost).
+    Chomp(Vec<u32>),
+    /// Staircase Nim: coins on stairs 1, 2, ...; a move carries some coins
+    /// from a stair one step down (from stair 1 they leave the game).
+    Stair(Vec<u32>),
+    /// Node Kayles on the GRID_H x GRID_W grid: the remaining vertices.
+    NodeK(u32),
+    /// A token on vertex v of the test DAG.
+    Token(usize),
+    /// A heap that may only be split into three non-empty heaps.
+    Split3(u32),
+    /// Nim written with an explicit empty position: from n > 0 move to `0`
+    /// (the position with no moves) or to any 1..n.
+    ZNim(u32),
+}
+
+impl Comp {
+    /// The same position in the `.game` syntax of `games_src`, as grundy
+    /// prints it.
+    fn render(&self) -> String {
+        match self {
+            Comp::Nim(n) => format!("Nim({n})"),
+            Comp::Sub(n) => format!("Sub({n})"),
+            Comp::Kayles(n) => format!("Kayles({n})"),
+            Comp::Chomp(r) => format!("Chomp({})", list_lit(r)),
+            Comp::Stair(c) => format!("Stair({})", list_lit(c)),
+            Comp::NodeK(m) => format!("NK({m})"),
+            Comp::Token(v) => format!("Token({v})"),
+            Comp::Split3(n) => format!("Split3({n})"),
+            Comp::ZNim(n) => format!("Z({n})"),
+        }
+    }
+}
+
+fn render_sum(pos: &[Comp]) -> String {
+    let parts: Vec<String> = pos.iter().map(Comp::render).collect();
+    parts.join(" + ")
+}
+
+fn sorted_render(pos: &[Comp]) -> Vec<String> {
+    let mut parts: Vec<String> = pos.iter().map(Comp::render).collect();
+    parts.sort();
+    parts
+}
+
+const GRID_W: i32 = 4;
+const GRID_H: i32 = 3;
+const DAG_SIZE: usize = 24;
+
+/// Closed neighbourhoods of the GRID_H x GRID_W grid graph, vertex r * W + c.
+fn grid_neighbourhoods() -> Vec<u32> {
+    let mut out = Vec::new();
+    for r in 0..GRID_H {
+        for c in 0..GRID_W {
+            let mut mask = 0u32;
+            for (dr, dc) in [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)] {
+                let (rr, cc) = (r + dr, c + dc);
+                if (0..GRID_H).contains(&rr) && (0..GRID_W).contains(&cc) {
+                    mask |= 1 << (rr * GRID_W + cc);
+                }
+            }
+            out.push(mask);
+        }
+    }
+    out
+}
+
+/// A fixed pseudo-random DAG on `n` vertices; edges go from lower to higher
+/// numbers.
+fn test_dag(n: usize) -> Vec<Vec<usize>> {
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) % 100
+    };
+    (0..n)
+        .map(|v| (v + 1..n).filter(|_| next() < 22).collect())
+        .collect()
+}
+
+struct Brute {
+    dag: Vec<Vec<usize>>,
+    grid_nb: Vec<u32>,
+    memo: HashMap<Vec<Comp>, u32>,
+}
+
+impl Brute {
+    fn new() -> Brute {
+        Brute {
+            dag: test_dag(DAG_SIZE),
+            grid_nb: grid_neighbourhoods(),
+            memo: HashMap::new(),
+        }
+    }
+
+    /// Every move of one component: what the component is replaced by.
+    fn options(&self, c: &Comp) -> Vec<Vec<Comp>> {
+        let mut out = Vec::new();
+        match c {
+            Comp::Nim(n) => {
+                for k in 0..*n {
+                    out.push(vec![Comp::Nim(k)]);
+                }
+            }
+            Comp::Sub(n) => {
+                for k in [1, 3, 4] {
+                    if k <= *n {
+                        out.push(vec![Comp::Sub(n - k)]);
+                    }
+                }
+            }
+            Comp::Kayles(n) => {
+                // Knock down 1 or 2 adjacent pins; `left` pins stay on the left.
+                for take in 1..=2 {
+                    if take <= *n {
+                        for left in 0..=n - take {
+                            out.push(vec![Comp::Kayles(left), Comp::Kayles(n - take - left)]);
+                        }
+                    }
+                }
+            }
+            Comp::Chomp(rows) => {
+                for (i, &len) in rows.iter().enumerate() {
+                    for j in 0..len {
+                        if i == 0 && j == 0 {
+                            continue; // the poisoned square
+                        }
+                        let bitten: Vec<u32> = rows
+                            .iter()
+                            .enumerate()
+                            .map(|(k, &l)| if k >= i { l.min(j) } else { l })
+                            .collect();
+                        out.push(vec![Comp::Chomp(bitten)]);
+                    }
+                }
+            }
+            Comp::Stair(coins) => {
+                for (i, &here) in coins.iter().enumerate() {
+                    for t in 1..=here {
+                        let mut after = coins.clone();
+                        after[i] -= t;
+                        if i > 0 {
+                            after[i - 1] += t;
+                        }
+                        out.push(vec![Comp::Stair(after)]);
+                    }
+                }
+            }
+            Comp::NodeK(mask) => {
+                for (v, nb) in self.grid_nb.iter().enumerate() {
+                    if mask & (1 << v) != 0 {
+                        out.push(vec![Comp::NodeK(mask & !nb)]);
+                    }
+                }
+            }
+            Comp::Token(v) => {
+                for &w in &self.dag[*v] {
+                    out.push(vec![Comp::Token(w)]);
+                }
+            }
+            Comp::Split3(n) => {
+                // Heaps a <= b <= c, all non-empty, a + b + c = n.
+                for a in 1..=*n {
+                    for b in a..=*n {
+                        if a + b < *n && b <= n - a - b {
+                            out.push(vec![
+                                Comp::Split3(a),
+                                Comp::Split3(b),
+                                Comp::Split3(n - a - b),
+                            ]);
+                        }
+                    }
+                }
+            }
+            Comp::ZNim(n) => {
+                if *n > 0 {
+                    out.push(vec![]);
+                }
+                for k in 1..*n {
+                    out.push(vec![Comp::ZNim(k)]);
+                }
+            }
+        }
+        out
+    }
+
+    /// All positions one move away from the sum `pos`: (index of the component
+    /// moved in, what it became, the whole new position).
+    fn followers(&self, pos: &[Comp]) -> Vec<(usize, Vec<Comp>, Vec<Comp>)> {
+        let mut out = Vec::new();
+        for (i, c) in pos.iter().enumerate() {
+            for opt in self.options(c) {
+                let mut next: Vec<Comp> = pos.to_vec();
+                next.remove(i);
+                next.extend(opt.iter().cloned());
+                out.push((i, opt, next));
+            }
+        }
+        out
+    }
+
+    /// The Grundy value of the sum `pos`, by searching the whole sum as one
+    /// game (no XOR of component values).
+    fn value(&mut self, pos: &[Comp]) -> u32 {
+        // Components with no moves left change nothing; leave them out of
+        // the key so that, e.g., Kayles rows of length 0 do not multiply the
+        // number of positions.
+        let mut key: Vec<Comp> = pos
+            .iter()
+            .filter(|c| !self.options(c).is_empty())
+            .cloned()
+            .collect();
+        key.sort();
+        if let Some(&v) = self.memo.get(&key) {
+            return v;
+        }
+        let mut seen = Vec::new();
+        for (_, _, next) in self.followers(&key) {
+            seen.push(self.value(&next));
+        }
+        let v = mex(&seen);
+        self.memo.insert(key, v);
+        v
+    }
+
+    /// Every distinct move of `pos` with the value of the position it leads to.
+    fn moves(&mut self, pos: &[Comp]) -> Vec<Move> {
+        let mut out = BTreeSet::new();
+        for (i, opt, next) in self.followers(pos) {
+            // grundy prints the empty position as `0`.
+            let to = if opt.is_empty() {
+                vec!["0".to_string()]
+            } else {
+                sorted_render(&opt)
+            };
+            out.insert(Move {
+                from: pos[i].render(),
+                to,
+                grundy: u64::from(self.value(&next)),
+            });
+        }
+        out.into_iter().collect()
+    }
+
+    fn winning(&mut self, pos: &[Comp]) -> Vec<Move> {
+        self.moves(pos)
+            .into_iter()
+            .filter(|m| m.grundy == 0)
+            .collect()
+    }
+}
+
+/// The `.game` definitions of the games in `Comp`, written independently of
+/// the Rust brute force (the grid's neighbourhoods are computed by the
+/// `.game` file itself; the DAG's edges are data).
+fn games_src(brute: &Brute) -> String {
+    let edges: Vec<String> = brute
+        .dag
+        .iter()
+        .map(|ws| {
+            let ws: Vec<u32> = ws.iter().map(|&w| w as u32).collect();
+            list_lit(&ws)
+        })
+        .collect();
+    format!(
+        r#"
+game Nim(n) = {{ Nim(k) for k in 0..n }}
+let S = [1, 3, 4]
+game Sub(n) = {{ Sub(n - k) for k in S if k <= n }}
+game Kayles(n) = {{ Kayles(a) + Kayles(n - r - a) for r in 1..=2 for a in 0..=n - r }}
+# Chomp: bite at row i, column j; every row from i on is cut to length j.
+game Chomp(r) = {{
+    Chomp([if k >= i then min(r[k], j) else r[k] for k in 0..len(r)])
+        for i in 0..len(r) for j in 0..r[i] if i + j > 0
+}}
+# Staircase Nim: move t coins from stair i + 1 down to stair i (off the board from the first).
+game Stair(c) = {{
+    Stair(if i == 0 then set(c, 0, c[0] - t) else set(set(c, i, c[i] - t), i - 1, c[i - 1] + t))
+        for i in 0..len(c) for t in 1..=c[i]
+}}
+# Node Kayles on a {h} x {w} grid: a vertex goes with its neighbours.
+let W = {w}
+let H = {h}
+let NB = [(1 << v)
+          | (if v % W > 0 then 1 << (v - 1) else 0)
+          | (if v % W < W - 1 then 1 << (v + 1) else 0)
+          | (if v >= W then 1 << (v - W) else 0)
+          | (if v + W < W * H then 1 << (v + W) else 0)
+          for v in 0..W * H]
+game NK(m) = {{ NK(m - (m & NB[v])) for v in 0..W * H if ((m >> v) & 1) == 1 }}
+let E = [{edges}]
+game Token(v) = {{ Token(u) for u in E[v] }}
+# Split a heap into three non-empty heaps a <= b <= c.
+game Split3(n) = {{
+    Split3(a) + Split3(b) + Split3(n - a - b) for a in 1..n for b in a..n if a + b < n and b <= n - a - b
+}}
+# Nim with the empty position written out.
+game Z(n) = {{
+    0 if n > 0
+    Z(k) for k in 1..n
+}}
+"#,
+        w = GRID_W,
+        h = GRID_H,
+        edges = edges.join(", ")
+    )
+}
+
+// ---------------------------------------------------------------------------
+// Tests
+// ---------------------------------------------------------------------------
+
+/// Octal games and Grundy's game against OEIS and the C++ baselines.
+#[test]
+fn published_sequences() {
+    let mut s = Script::new(
+        r#"
+game Kayles(n) = { Kayles(a) + Kayles(n - r - a) for r in 1..=2 for a in 0..=n - r }
+game Dawson(n) = { Dawson(a) + Dawson(n - 2 - a) for a in 0..=n - 2 }
+game Grundy(n) = { Grundy(a) + Grundy(n - a) for a in 1..n if 2 * a < n }
+let S = [1, 3, 4]
+game Sub(n) = { Sub(n - k) for k in S if k <= n }
+# Lasker's Nim: take any number from a heap, or split a heap into two.
+game Lasker(n) = {
+    Lasker(k) for k in 0..n
+    Lasker(a) + Lasker(n - a) for a in 1..n if 2 * a <= n
+}
+# Node Kayles on a path of vertices 0..15, as a bitmask.
+game NKPath(m) = { NKPath(m - (m & ((7 << v) >> 1))) for v in 0..16 if ((m >> v) & 1) == 1 }
+"#,
+    );
+    s.print("Kayles 0..=300", "table(Kayles, 0..=300)");
+    s.print("Dawson's Kayles 0..=300", "table(Dawson, 0..=300)");
+    s.print("Grundy's game 0..=300", "table(Grundy, 0..=300)");
+    s.print("subtraction {1,3,4} 0..=1000", "table(Sub, 0..=1000)");
+    s.print("Lasker's Nim 0..=100", "table(Lasker, 0..=100)");
+    s.print(
+        "Node Kayles on paths of 0..=14 vertices",
+        "table(NKPath, [(1 << n) - 1 for n in 0..=14])",
+    );
+    s.print("grundy(Kayles(100))", "grundy(Kayles(100))");
+    s.print("grundy(Grundy(231))", "grundy(Grundy(231))");
+    s.print("grundy(Sub(100000))", "grundy(Sub(100000))");
+    s.print("Kayles P-positions 0..300", "ppositions(Kayles, 0..300)");
+    s.print("Dawson P-positions 0..100", "ppositions(Dawson, 0..100)");
+
+    let mut r = Report::default();
+    let answers = s.run("published");
+    let mut tables: HashMap<&str, Vec<u64>> = HashMap::new();
+    for (case, v) in &answers {
+        let args: Vec<u64> = match case.as_str() {
+            "Kayles 0..=300" | "Dawson's Kayles 0..=300" | "Grundy's game 0..=300" => {
+                (0..=300).collect()
+            }
+            "subtraction {1,3,4} 0..=1000" => (0..=1000).collect(),
+            "Lasker's Nim 0..=100" => (0..=100).collect(),
+            "Node Kayles on paths of 0..=14 vertices" => (0..=14).map(|n| (1 << n) - 1).collect(),
+            _ => continue,
+        };
+        if let Some(t) = r.table(case, v, &args) {
+            tables.insert(case.as_str(), t);
+        }
+    }
+
+    if let Some(k) = tables.get("Kayles 0..=300") {
+        for (n, &want) in KAYLES_100.iter().enumerate() {
+            r.eq(
+                &format!("Kayles({n}) [A002186, baseline]"),
+                u64::from(want),
+                k[n],
+            );
+        }
+        r.eq(
+            "Kayles 0..=300 (sum, hash) [cpp_kayles kayles 300]",
+            KAYLES_300,
+            summary(k),
+        );
+        let exceptions: Vec<usize> = (0..k.len())
+            .filter(|&n| k[n] != k[n + 12 * ((k.len() - 1 - n) / 12)])
+            .collect();
+        r.eq(
+            "Kayles exceptions to period 12 in 0..=300 [A002186]",
+            KAYLES_EXCEPTIONS.to_vec(),
+            exceptions,
+        );
+    }
+
+    if let Some(d) = tables.get("Dawson's Kayles 0..=300") {
+        for (n, &want) in DAWSON_100.iter().enumerate() {
+            r.eq(&format!("Dawson({n}) [baseline]"), u64::from(want), d[n]);
+        }
+        for (n, &want) in A002187_60.iter().enumerate() {
+            r.eq(
+                &format!("Dawson({}) = A002187({n})", n + 1),
+                u64::from(want),
+                d[n + 1],
+            );
+        }
+        r.eq(
+            "Dawson 0..=300 (sum, hash) [cpp_kayles dawson 300]",
+            DAWSON_300,
+            summary(d),
+        );
+        // a(m) = Dawson(m + 1) for m in 0..=299.
+        let a = &d[1..];
+        let exceptions: Vec<usize> = (0..a.len())
+            .filter(|&m| a[m] != a[m + 34 * ((a.len() - 1 - m) / 34)])
+            .collect();
+        r.eq(
+            "A002187 exceptions to period 34, via Dawson(1..=300)",
+            A002187_EXCEPTIONS.to_vec(),
+            exceptions,
+        );
+    }
+
+    if let Some(g) = tables.get("Grundy's game 0..=300") {
+        for (n, &want) in GRUNDY_100.iter().enumerate() {
+            r.eq(
+                &format!("Grundy({n}) [A002188, baseline]"),
+                u64::from(want),
+                g[n],
+            );
+        }
+        r.eq(
+            "Grundy 0..=300 (sum, hash) [cpp_grundy 300]",
+            GRUNDY_300,
+            summary(g),
+        );
+        r.eq(
+            "max of Grundy 0..=300 [cpp_grundy 300]",
+            Some(&14),
+            g.iter().max(),
+        );
+        let sparse: Vec<(usize, u32)> = (0..=231)
+            .filter(|&n| (g[n] >> 1).count_ones() % 2 == 0)
+            .map(|n| (n, g[n] as u32))
+            .collect();
+        r.eq(
+            "sparse values of Grundy's game, n <= 231 [Flammenkamp]",
+            GRUNDY_SPARSE_TO_231.to_vec(),
+            sparse,
+        );
+    }
+
+    if let Some(t) = tables.get("subtraction {1,3,4} 0..=1000") {
+        for (n, &got) in t.iter().enumerate() {
+            r.eq(
+                &format!("Sub134({n}) [period 7]"),
+                u64::from(SUB134_PERIOD[n % 7]),
+                got,
+            );
+        }
+        r.eq(
+            "Sub134 0..=1000 (sum, hash) [cpp_subtraction 1000]",
+            SUB134_1000,
+            summary(t),
+        );
+    }
+
+    if let Some(t) = tables.get("Lasker's Nim 0..=100") {
+        for (n, &got) in t.iter().enumerate() {
+            let n = n as u64;
+            // The closed form of Lasker's Nim (E. Lasker, 1931; proved by
+            // induction e.g. in T. S. Ferguson, Game Theory, Part I):
+            // G(4k+1) = 4k+1, G(4k+2) = 4k+2, G(4k+3) = 4k+4, G(4k+4) = 4k+3.
+            let want = match n % 4 {
+                0 if n == 0 => 0,
+                0 => n - 1,
+                1 | 2 => n,
+                _ => n + 1,
+            };
+            r.eq(&format!("Lasker({n})"), want, got);
+        }
+    }
+
+    if let Some(t) = tables.get("Node Kayles on paths of 0..=14 vertices") {
+        for (n, &got) in t.iter().enumerate() {
+            r.eq(
+                &format!("Node Kayles on a path of {n} = A002187({n})"),
+                u64::from(A002187_60[n]),
+                got,
+            );
+        }
+    }
+
+    for (case, v) in &answers {
+        match case.as_str() {
+            "grundy(Kayles(100))" => {
+                if let Some(g) = r.int(case, v) {
+                    // Period 12 from 71: Kayles(100) = Kayles(88) = A002186(88).
+                    r.eq(case, u64::from(KAYLES_100[88]), g);
+                }
+            }
+            "grundy(Sub(100000))" => {
+                if let Some(g) = r.int(case, v) {
+                    r.eq(case, u64::from(SUB134_PERIOD[100_000 % 7]), g);
+                }
+            }
+            "grundy(Grundy(231))" => {
+                if let Some(g) = r.int(case, v) {
+                    r.eq(case, 10, g);
+                }
+            }
+            "Kayles P-positions 0..300" => {
+                // Kayles(n) for n > 0 is a first-player win (play the middle).
+                let got = r.answer(case, v, "p_positions", |v| {
+                    v["positions"].as_array().cloned()
+                });
+                if let Some(got) = got {
+                    r.eq(case, vec![serde_json::json!([0])], got);
+                }
+            }
+            "Dawson P-positions 0..100" => {
+                let want: Vec<Value> = (0..100)
+                    .filter(|&n| DAWSON_100[n] == 0)
+                    .map(|n| serde_json::json!([n]))
+                    .collect();
+                let got = r.answer(case, v, "p_positions", |v| {
+                    v["positions"].as_array().cloned()
+                });
+                if let Some(got) = got {
+                    r.eq(case, want, got);
+                }
+            }
+            _ => {}
+        }
+    }
+    r.finish("published_sequences");
+}
+
+/// Wythoff's game: P-positions against the closed form, the table against a
+/// Rust brute force and the C++ baseline's summary.
+#[test]
+fn wythoff() {
+    const N: usize = 30;
+    let mut s = Script::new(
+        r#"
+game Wythoff(a, b) = {
+    Wythoff(a - k, b)     for k in 1..=a
+    Wythoff(a, b - k)     for k in 1..=b
+    Wythoff(a - k, b - k) for k in 1..=min(a, b)
+}
+"#,
+    );
+    s.print("P-positions 30x30", "ppositions(Wythoff, 0..30, 0..30)");
+    s.print("table 30x30", "table(Wythoff, 0..30, 0..30)");
+    s.print(
+        "table rows 5..12, cols 20..=26",
+        "table(Wythoff, 5..12, 20..=26)",
+    );
+    let probes = [
+        (4, 5),
+        (3, 5),
+        (10, 3),
+        (7, 7),
+        (0, 9),
+        (12, 20),
+        (13, 21),
+        (2, 1),
+    ];
+    for (a, b) in probes {
+        s.print(
+            format!("outcome(Wythoff({a}, {b}))"),
+            &format!("outcome(Wythoff({a}, {b}))"),
+        );
+        s.print(
+            format!("winning(Wythoff({a}, {b}))"),
+            &format!("winning(Wythoff({a}, {b}))"),
+        );
+    }
+
+    // Brute force: g[a][b] = mex over the row, column and diagonal before it.
+    let mut g = vec![vec![0u32; N]; N];
+    for a in 0..N {
+        for b in 0..N {
+            let mut opts = Vec::new();
+            for k in 1..=a {
+                opts.push(g[a - k][b]);
+            }
+            for k in 1..=b {
+                opts.push(g[a][b - k]);
+            }
+            for k in 1..=a.min(b) {
+                opts.push(g[a - k][b - k]);
+            }
+            g[a][b] = mex(&opts);
+        }
+    }
+    // Closed form: (floor(k * phi), floor(k * phi) + k) and its mirror.
+    let phi = (1.0 + 5f64.sqrt()) / 2.0;
+    let mut closed = BTreeSet::new();
+    for k in 0..N {
+        let x = (k as f64 * phi).floor() as usize;
+        let y = x + k;
+        if y < N {
+            closed.insert((x, y));
+            closed.insert((y, x));
+        }
+    }
+    let is_p = |a: usize, b: usize| closed.contains(&(a, b));
+
+    let mut r = Report::default();
+    // The brute force itself must agree with the closed form.
+    for (a, row) in g.iter().enumerate() {
+        for (b, &value) in row.iter().enumerate() {
+            r.eq(
+                &format!("brute force G({a},{b}) == 0 iff closed form"),
+                is_p(a, b),
+                value == 0,
+            );
+        }
+    }
+    for (case, v) in s.run("wythoff") {
+        match case.as_str() {
+            "P-positions 30x30" => {
+                let got = r.answer(&case, &v, "p_positions", |v| {
+                    v["positions"]
+                        .as_array()?
+                        .iter()
+                        .map(|p| Some((p[0].as_u64()? as usize, p[1].as_u64()? as usize)))
+                        .collect::<Option<BTreeSet<_>>>()
+                });
+                if let Some(got) = got {
+                    r.eq(&case, closed.clone(), got);
+                }
+            }
+            "table 30x30" => {
+                if let Some(t) = r.grid(&case, &v) {
+                    r.eq(
+                        &format!("{case}: shape"),
+                        (N, true),
+                        (t.len(), t.iter().all(|row| row.len() == N)),
+                    );
+                    for (a, row) in t.iter().enumerate().take(N) {
+                        for (b, &got) in row.iter().enumerate().take(N) {
+                            r.eq(&format!("Wythoff({a}, {b})"), u64::from(g[a][b]), got);
+                        }
+                    }
+                    let flat: Vec<u64> = t.iter().flatten().copied().collect();
+                    r.eq(
+                        "Wythoff 30x30 (sum, hash) [cpp_wythoff 30]",
+                        WYTHOFF_30,
+                        summary(&flat),
+                    );
+                    r.eq(
+                        "Wythoff max over 30x30 [cpp_wythoff 30]",
+                        Some(&47),
+                        flat.iter().max(),
+                    );
+                }
+            }
+            "table rows 5..12, cols 20..=26" => {
+                let labels = r.answer(&case, &v, "grid", |v| {
+                    Some((ints(&v["rows"])?, ints(&v["cols"])?))
+                });
+                if let Some(labels) = labels {
+                    r.eq(
+                        &format!("{case}: labels"),
+                        ((5..12).collect(), (20..=26).collect()),
+                        labels,
+                    );
+                }
+                if let Some(t) = r.grid(&case, &v) {
+                    let want: Vec<Vec<u64>> = (5..12)
+                        .map(|a| (20..=26).map(|b| u64::from(g[a][b])).collect())
+                        .collect();
+                    r.eq(&case, want, t);
+                }
+            }
+            _ => {
+                let (a, b) = probes
+                    .iter()
+                    .copied()
+                    .find(|(a, b)| case.ends_with(&format!("Wythoff({a}, {b}))")))
+                    .unwrap();
+                if case.starts_with("outcome") {
+                    if let Some(got) = r.outcome(&case, &v) {
+                        let word = if is_p(a, b) { "P" } else { "N" };
+                        r.eq(&case, (word.to_string(), u64::from(g[a][b])), got);
+                    }
+                } else if let Some(got) = r.move_list(&case, &v, "winning") {
+                    let mut want = Vec::new();
+                    let mut add = |x: usize, y: usize| {
+                        if is_p(x, y) {
+                            want.push(Move {
+                                from: format!("Wythoff({a}, {b})"),
+                                to: vec![format!("Wythoff({x}, {y})")],
+                                grundy: 0,
+                            });
+                        }
+                    };
+                    for k in 1..=a {
+                        add(a - k, b);
+                    }
+                    for k in 1..=b {
+                        add(a, b - k);
+                    }
+                    for k in 1..=a.min(b) {
+                        add(a - k, b - k);
+                    }
+                    want.sort();
+                    want.dedup();
+                    r.eq(&case, (u64::from(g[a][b]), want), got);
+                }
+            }
+        }
+    }
+    r.finish("wythoff");
+}
+
+/// Nim sums against Bouton's theorem: the value is the XOR of the heaps, the
+/// second player wins exactly when it is 0, and the winning moves are exactly
+/// the moves to XOR 0.
+#[test]
+fn nim_sums() {
+    let mut tuples: Vec<Vec<u32>> = Vec::new();
+    for a in 0..6 {
+        for b in 0..6 {
+            for c in 0..6 {
+                tuples.push(vec![a, b, c]);
+            }
+        }
+    }
+    tuples.extend([
+        vec![7, 13, 22, 30],
+        vec![31, 17, 4, 12, 25],
+        vec![9, 9],
+        vec![63, 1],
+        vec![40, 40, 40],
+        vec![1, 2, 4, 8, 16, 31],
+        vec![5],
+        vec![0],
+        vec![6, 6, 3, 3, 1],
+        vec![1000, 777, 123],
+        // Values around the machine-word boundaries of a mex bitset.
+        vec![63],
+        vec![64],
+        vec![65, 1],
+        vec![128, 63],
+        vec![127, 64, 191],
+    ]);
+    let mut s = Script::new("game Nim(n) = { Nim(k) for k in 0..n }");
+    for t in &tuples {
+        let pos = t
+            .iter()
+            .map(|h| format!("Nim({h})"))
+            .collect::<Vec<_>>()
+            .join(" + ");
+        s.print(format!("grundy({pos})"), &format!("grundy({pos})"));
+        s.print(format!("outcome({pos})"), &format!("outcome({pos})"));
+        s.print(format!("winning({pos})"), &format!("winning({pos})"));
+    }
+    // Some of the same sums through a generator.
+    let generated: Vec<&Vec<u32>> = tuples.iter().step_by(13).collect();
+    for t in &generated {
+        s.print(
+            format!("grundy(sum(Nim(h) for h in {}))", list_lit(t)),
+            &format!("grundy(sum(Nim(h) for h in {}))", list_lit(t)),
+        );
+    }
+
+    let mut r = Report::default();
+    let answers = s.run("nim");
+    let per_tuple = 3 * tuples.len();
+    for (i, (case, v)) in answers.iter().enumerate() {
+        let t = if i < per_tuple {
+            &tuples[i / 3]
+        } else {
+            generated[i - per_tuple]
+        };
+        let x = t.iter().fold(0, |acc, &h| acc ^ h);
+        if case.starts_with("grundy") {
+            if let Some(g) = r.int(case, v) {
+                r.eq(case, u64::from(x), g);
+            }
+        } else if case.starts_with("outcome") {
+            if let Some(got) = r.outcome(case, v) {
+                let word = if x == 0 { "P" } else { "N" };
+                r.eq(case, (word.to_string(), u64::from(x)), got);
+            }
+        } else if let Some(got) = r.move_list(case, v, "winning") {
+            let mut want: Vec<Move> = t
+                .iter()
+                .filter(|&&h| h ^ x < h)
+                .map(|&h| Move {
+                    from: format!("Nim({h})"),
+                    to: vec![format!("Nim({})", h ^ x)],
+                    grundy: 0,
+                })
+                .collect();
+            want.sort();
+            want.dedup();
+            r.eq(case, (u64::from(x), want), got);
+        }
+    }
+
+    // `check` statements: one that holds, one with a known first counterexample.
+    let src = r#"
+game Nim(n) = { Nim(k) for k in 0..n }
+let S = [1, 3, 4]
+game Sub(n) = { Sub(n - k) for k in S if k <= n }
+check grundy(Sub(n)) == [0, 1, 0, 1, 2, 3, 2][n % 7] for n in 0..3000
+check grundy(Nim(a) + Nim(b)) == a + b for a in 0..4 for b in 0..4
+"#;
+    let run = run_grundy("nim-check", src);
+    r.eq("a failing check exits with status 1", Some(1), run.status);
+    r.eq("check answers", 2, run.answers.len());
+    if let [ok, failed] = &run.answers[..] {
+        r.eq(
+            "check Sub134 period 7 over 0..3000",
+            "check_ok",
+            ok["kind"].as_str().unwrap_or("?"),
+        );
+        r.eq(
+            "check Sub134 period 7: cases",
+            Some(3000),
+            ok["cases"].as_u64(),
+        );
+        // (0,0) (0,1) (0,2) (0,3) (1,0) hold; (1,1) is the first with 1 ^ 1 != 1 + 1.
+        r.eq(
+            "check Nim(a)+Nim(b) == a+b: first counterexample",
+            (
+                "check_failed".to_string(),
+                serde_json::json!([["a", "1"], ["b", "1"]]),
+                Some(5),
+                serde_json::json!(["0", "2"]),
+            ),
+            (
+                failed["kind"].as_str().unwrap_or("?").to_string(),
+                failed["bindings"].clone(),
+                failed["passed"].as_u64(),
+                failed["sides"].clone(),
+            ),
+        );
+    }
+    r.finish("nim_sums");
+}
+
+/// Single games (Chomp, Staircase Nim, Node Kayles, token on a DAG, Kayles,
+/// more subtraction games) against the Rust brute force and known theorems.
+#[test]
+fn brute_force_games() {
+    let mut brute = Brute::new();
+    let mut s = Script::new(&games_src(&brute));
+
+    // Chomp: every shape with at most 4 rows and 5 columns.
+    let mut shapes = Vec::new();
+    for a in 1..=5u32 {
+        for b in 0..=a {
+            for c in 0..=b {
+                for d in 0..=c {
+                    shapes.push(vec![a, b, c, d]);
+                }
+            }
+        }
+    }
+    // Chomp with a natural number of rows too (no trailing empty rows).
+    shapes.extend([
+        vec![1],
+        vec![5],
+        vec![3, 2],
+        vec![4, 3],
+        vec![6, 5],
+        vec![3, 3, 3],
+        vec![4, 1, 1, 1],
+    ]);
+    let mut cases: Vec<Comp> = shapes.into_iter().map(Comp::Chomp).collect();
+    // Staircase Nim: every 3-stair position with at most 3 coins a stair, and
+    // every 4-stair position with at most 2.
+    for a in 0..=3 {
+        for b in 0..=3 {
+            for c in 0..=3 {
+                cases.push(Comp::Stair(vec![a, b, c]));
+            }
+        }
+    }
+    for a in 0..=2 {
+        for b in 0..=2 {
+            for c in 0..=2 {
+                for d in 0..=2 {
+                    cases.push(Comp::Stair(vec![a, b, c, d]));
+                }
+            }
+        }
+    }
+    for c in &cases {
+        let p = c.render();
+        s.print(format!("grundy({p})"), &format!("grundy({p})"));
+    }
+    s.print("NB", "NB");
+    s.print("table(NK, 0..4096)", "table(NK, 0..4096)");
+    s.print(
+        "table(Token, 0..24)",
+        &format!("table(Token, 0..{DAG_SIZE})"),
+    );
+    s.print(
+        "ppositions(Token, 0..24)",
+        &format!("ppositions(Token, 0..{DAG_SIZE})"),
+    );
+    s.print("table(Kayles, 0..=25)", "table(Kayles, 0..=25)");
+    s.print("table(Split3, 0..=24)", "table(Split3, 0..=24)");
+    s.print("table(Z, 0..12)", "table(Z, 0..12)");
+    let sub_sets: [&[u32]; 3] = [&[2, 5, 6], &[1, 2, 4, 8, 16], &[3, 4, 7, 11]];
+    for (i, set) in sub_sets.iter().enumerate() {
+        s.src.push_str(&format!(
+            "let S{i} = {}\ngame Sub{i}(n) = {{ Sub{i}(n - k) for k in S{i} if k <= n }}\n",
+            list_lit(set)
+        ));
+        s.print(
+            format!("subtraction {set:?}"),
+            &format!("table(Sub{i}, 0..=150)"),
+        );
+    }
+    let move_probes = [
+        Comp::Kayles(6),
+        Comp::Chomp(vec![3, 2, 1]),
+        Comp::Chomp(vec![4, 4]),
+        Comp::Stair(vec![2, 1, 1]),
+        Comp::NodeK(0b0000_0111_1111),
+        Comp::NodeK(4095),
+        Comp::Token(0),
+        Comp::Sub(9),
+        Comp::Split3(12),
+        Comp::ZNim(3),
+        Comp::ZNim(0),
+    ];
+    for c in &move_probes {
+        let p = c.render();
+        s.print(format!("moves({p})"), &format!("moves({p})"));
+    }
+
+    let mut r = Report::default();
+    for (case, v) in s.run("brute") {
+        if let Some(c) = cases
+            .iter()
+            .find(|c| case == format!("grundy({})", c.render()))
+        {
+            if let Some(g) = r.int(&case, &v) {
+                let want = brute.value(std::slice::from_ref(c));
+                r.eq(&case, u64::from(want), g);
+                published_facts(&mut r, c, g);
+            }
+            continue;
+        }
+        if let Some(c) = move_probes
+            .iter()
+            .find(|c| case == format!("moves({})", c.render()))
+        {
+            if let Some(got) = r.move_list(&case, &v, "moves") {
+                let pos = std::slice::from_ref(c);
+                let want = (u64::from(brute.value(pos)), brute.moves(pos));
+                r.eq(&case, want, got);
+            }
+            continue;
+        }
+        match case.as_str() {
+            "NB" => {
+                let got = r.answer(&case, &v, "value", |v| ints(&v["json"]));
+                let want: Vec<u64> = brute.grid_nb.iter().map(|&m| u64::from(m)).collect();
+                r.eq(
+                    "grid neighbourhoods computed by the .game file",
+                    Some(want),
+                    got,
+                );
+            }
+            "table(NK, 0..4096)" => {
+                if let Some(t) = r.table(&case, &v, &(0..4096).collect::<Vec<_>>()) {
+                    for (m, &got) in t.iter().enumerate() {
+                        let want = brute.value(&[Comp::NodeK(m as u32)]);
+                        r.eq(&format!("Node Kayles 3x4, NK({m})"), u64::from(want), got);
+                    }
+                }
+            }
+            "table(Token, 0..24)" => {
+                if let Some(t) = r.table(&case, &v, &(0..DAG_SIZE as u64).collect::<Vec<_>>()) {
+                    // Independent of `Brute::value`: a sweep from the last vertex back.
+                    let mut g = [0u32; DAG_SIZE];
+                    for u in (0..DAG_SIZE).rev() {
+                        let opts: Vec<u32> = brute.dag[u].iter().map(|&w| g[w]).collect();
+                        g[u] = mex(&opts);
+                    }
+                    let want: Vec<u64> = g.iter().map(|&x| u64::from(x)).collect();
+                    r.eq("token on a DAG, values", want, t.clone());
+                    for (u, &got) in t.iter().enumerate() {
+                        let want = brute.value(&[Comp::Token(u)]);
+                        r.eq(&format!("Token({u})"), u64::from(want), got);
+                    }
+                }
+            }
+            "ppositions(Token, 0..24)" => {
+                let got = r.answer(&case, &v, "p_positions", |v| {
+                    v["positions"]
+                        .as_array()?
+                        .iter()
+                        .map(|p| p[0].as_u64())
+                        .collect::<Option<Vec<u64>>>()
+                });
+                let want: Vec<u64> = (0..DAG_SIZE)
+                    .filter(|&u| brute.value(&[Comp::Token(u)]) == 0)
+                    .map(|u| u as u64)
+                    .collect();
+                r.eq(&case, Some(want), got);
+            }
+            "table(Split3, 0..=24)" | "table(Z, 0..12)" => {
+                let last = if case.contains("Split3") { 24 } else { 11 };
+                if let Some(t) = r.table(&case, &v, &(0..=last).collect::<Vec<_>>()) {
+                    for (n, &got) in t.iter().enumerate() {
+                        let c = if case.contains("Split3") {
+                            Comp::Split3(n as u32)
+                        } else {
+                            Comp::ZNim(n as u32)
+                        };
+                        let want = brute.value(std::slice::from_ref(&c));
+                        r.eq(&c.render(), u64::from(want), got);
+                    }
+                }
+            }
+            "table(Kayles, 0..=25)" => {
+                if let Some(t) = r.table(&case, &v, &(0..=25).collect::<Vec<_>>()) {
+                    for (n, &got) in t.iter().enumerate() {
+                        let want = brute.value(&[Comp::Kayles(n as u32)]);
+                        r.eq(&format!("Kayles({n}) [brute force]"), u64::from(want), got);
+                        r.eq(
+                            &format!("Kayles({n}) brute force vs A002186"),
+                            KAYLES_100[n],
+                            want,
+                        );
+                    }
+                }
+            }
+            _ => {
+                let (i, set) = sub_sets
+                    .iter()
+                    .enumerate()
+                    .find(|(_, set)| case == format!("subtraction {set:?}"))
+                    .unwrap();
+                if let Some(t) = r.table(&case, &v, &(0..=150).collect::<Vec<_>>()) {
+                    let mut g: Vec<u32> = Vec::new();
+                    for n in 0..=150u32 {
+                        let opts: Vec<u32> = set
+                            .iter()
+                            .filter(|&&k| k <= n)
+                            .map(|&k| g[(n - k) as usize])
+                            .collect();
+                        g.push(mex(&opts));
+                    }
+                    let want: Vec<u64> = g.iter().map(|&x| u64::from(x)).collect();
+                    r.eq(&format!("Sub{i} {set:?} 0..=150"), want, t);
+                }
+            }
+        }
+    }
+    r.finish("brute_force_games");
+}
+
+/// Theorems that hold for some single positions, checked on grundy's value.
+fn published_facts(r: &mut Report, c: &Comp, g: u64) {
+    match c {
+        Comp::Chomp(rows) => {
+            let rows: Vec<u32> = rows.iter().copied().filter(|&l| l > 0).collect();
+            let cells: u32 = rows.iter().sum();
+            let p = c.render();
+            // Strategy stealing: every rectangle but the poisoned square alone
+            // is a first-player win.
+            if rows.iter().all(|&l| l == rows[0]) {
+                r.truth(
+                    &format!("{p}: rectangle is N iff it has more than one cell"),
+                    (g != 0) == (cells > 1),
+                    || format!("grundy {g}"),
+                );
+            }
+            // Two rows: P exactly when the first row is one longer.
+            if rows.len() == 2 {
+                r.truth(
+                    &format!("{p}: two-row Chomp is P iff a = b + 1"),
+                    (g == 0) == (rows[0] == rows[1] + 1),
+                    || format!("grundy {g}"),
+                );
+            }
+            // An L (one row plus one column) is Nim with heaps a - 1 and h - 1.
+            if rows.iter().skip(1).all(|&l| l == 1) {
+                let want = u64::from((rows[0] - 1) ^ (rows.len() as u32 - 1));
+                r.eq(
+                    &format!(
+                        "{p}: L-shaped Chomp = Nim({}) + Nim({})",
+                        rows[0] - 1,
+                        rows.len() - 1
+                    ),
+                    want,
+                    g,
+                );
+            }
+        }
+        Comp::Stair(coins) => {
+            // Staircase Nim: P exactly when the coins on odd stairs XOR to 0.
+            let odd = coins.iter().step_by(2).fold(0, |acc, &x| acc ^ x);
+            r.truth(
+                &format!("{}: P iff odd stairs XOR to 0", c.render()),
+                (g == 0) == (odd == 0),
+                || format!("grundy {g}, odd-stair XOR {odd}"),
+            );
+        }
+        _ => {}
+    }
+}
+
+/// Disjunctive sums of different games: grundy's value, outcome and winning
+/// moves against a brute-force search of the whole sum (no XOR), and the
+/// brute force against the XOR of the components' values.
+#[test]
+fn disjunctive_sums() {
+    use Comp::*;
+    let mut brute = Brute::new();
+    let sums: Vec<Vec<Comp>> = vec![
+        vec![Kayles(3), Kayles(5)],
+        vec![Kayles(7), Nim(4)],
+        vec![Kayles(4), Kayles(4), Kayles(1)],
+        vec![Chomp(vec![3, 2]), Stair(vec![1, 2, 1])],
+        vec![Chomp(vec![4, 4]), Nim(3)],
+        vec![Chomp(vec![3, 2]), Chomp(vec![3, 2])],
+        vec![Chomp(vec![3, 3, 3]), Kayles(6)],
+        vec![NodeK(0b0000_0111_1111), Token(0)],
+        vec![NodeK(0b1001_0110_1001), Sub(7)],
+        vec![Sub(9), Kayles(4), Chomp(vec![2, 2])],
+        vec![Token(0), Token(3), Token(5)],
+        vec![Token(1), Token(1)],
+        vec![Stair(vec![2, 0, 1]), Stair(vec![1, 1])],
+        vec![Stair(vec![1, 2]), Stair(vec![1, 2])],
+        vec![Nim(5), Nim(5)],
+        vec![
+            Nim(2),
+            Sub(6),
+            Kayles(2),
+            Token(2),
+            Stair(vec![0, 1]),
+            Chomp(vec![2, 1]),
+        ],
+        vec![Split3(13), Kayles(5)],
+        vec![Split3(9), Split3(7), ZNim(3)],
+        vec![ZNim(1), Nim(1)],
+        vec![ZNim(4), Chomp(vec![3, 1]), Token(4)],
+    ];
+    let mut s = Script::new(&games_src(&brute));
+    for pos in &sums {
+        let p = render_sum(pos);
+        s.print(format!("grundy({p})"), &format!("grundy({p})"));
+        s.print(format!("outcome({p})"), &format!("outcome({p})"));
+        s.print(format!("winning({p})"), &format!("winning({p})"));
+        s.print(format!("moves({p})"), &format!("moves({p})"));
+    }
+
+    let mut r = Report::default();
+    let answers = s.run("sums");
+    for (i, (case, v)) in answers.iter().enumerate() {
+        let pos = &sums[i / 4];
+        let want = brute.value(pos);
+        match i % 4 {
+            0 => {
+                let xor = pos
+                    .iter()
+                    .fold(0, |acc, c| acc ^ brute.value(std::slice::from_ref(c)));
+                r.eq(
+                    &format!("{case}: brute force of the sum vs XOR of components"),
+                    xor,
+                    want,
+                );
+                if let Some(g) = r.int(case, v) {
+                    r.eq(case, u64::from(want), g);
+                }
+            }
+            1 => {
+                if let Some(got) = r.outcome(case, v) {
+                    let word = if want == 0 { "P" } else { "N" };
+                    r.eq(case, (word.to_string(), u64::from(want)), got);
+                }
+            }
+            2 => {
+                if let Some(got) = r.move_list(case, v, "winning") {
+                    r.eq(case, (u64::from(want), brute.winning(pos)), got);
+                }
+            }
+            _ => {
+                // Every move of the sum, each with the value of the whole
+                // position it leads to.
+                if let Some(got) = r.move_list(case, v, "moves") {
+                    r.eq(case, (u64::from(want), brute.moves(pos)), got);
+                }
+            }
+        }
+    }
+    r.finish("disjunctive_sums");
+}
