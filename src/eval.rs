@@ -1,28 +1,23 @@
 //! Evaluation: expressions, position interning, and memoized Grundy values
 //! computed without recursion on the Rust stack.
 //!
-//! Game positions are interned into dense [`PosId`]s (an `IndexSet` of compact
-//! keys); their values live in a parallel vector. [`Machine::grundy`] runs a
+//! Positions are interned by the [`Memo`] (dense arrays for small integer
+//! arguments, hashed keys otherwise). [`Machine::grundy`] runs a
 //! depth-first search over an explicit stack of frames; each frame is a
 //! suspended enumeration of one position's options (its rule, clause cursor
 //! and loop variables), so a frame waiting for a child resumes where it was.
 
 use crate::diagnostics::Diag;
 use crate::ir::{self, BinOp, Builtin, Clause, CompKind, ExprId, GameId};
+use crate::memo::{MAX_VALUE, Memo, ON_STACK, PosId, UNKNOWN};
 use crate::span::Span;
-use crate::value::{MAX_LIST_DEPTH, PosId, Value, decode_args, encode_arg, list_depth, write_list};
-use indexmap::IndexSet;
+use crate::value::{MAX_LIST_DEPTH, Value, list_depth, write_list};
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A result whose error is a diagnostic.
 pub type R<T> = Result<T, Diag>;
-
-const UNKNOWN: u32 = u32::MAX;
-const ON_STACK: u32 = u32::MAX - 1;
-/// Grundy values must stay below the sentinels.
-const MAX_VALUE: u32 = u32::MAX - 2;
 
 /// Resource limits; exceeding one ends in a diagnostic.
 #[derive(Clone, Debug)]
@@ -47,10 +42,8 @@ pub struct Machine {
     prog: Rc<ir::Program>,
     /// Constant values; `None` when the definition failed.
     consts: Vec<Option<Value>>,
-    positions: IndexSet<Box<[i64]>>,
-    values: Vec<u32>,
+    memo: Memo,
     limits: Limits,
-    key_pool: Vec<i64>,
     cancel: Option<Arc<AtomicBool>>,
     /// Options generated since the last cancellation poll.
     ticks: u32,
@@ -164,13 +157,12 @@ impl Machine {
     /// whose evaluation fails is reported in the returned list and has no
     /// value: using it is an error, but everything else still runs.
     pub fn new(prog: ir::Program, limits: Limits) -> (Machine, Vec<Diag>) {
+        let arity = prog.games.iter().map(|g| g.params.len()).collect();
         let mut m = Machine {
             prog: Rc::new(prog),
             consts: Vec::new(),
-            positions: IndexSet::new(),
-            values: Vec::new(),
+            memo: Memo::new(arity, limits.max_states),
             limits,
-            key_pool: Vec::new(),
             cancel: None,
             ticks: 0,
         };
@@ -201,59 +193,33 @@ impl Machine {
 
     /// How many distinct positions have been interned.
     pub fn state_count(&self) -> usize {
-        self.positions.len()
+        self.memo.states()
     }
 
     // ----- positions -----------------------------------------------------------
 
     /// Interns `game(args)`.
     pub fn intern(&mut self, game: GameId, args: &[Value], span: Span) -> R<PosId> {
-        let mut key = std::mem::take(&mut self.key_pool);
-        key.clear();
-        key.push(i64::from(game));
-        for a in args {
-            if encode_arg(a, &mut key).is_none() {
-                return Err(
-                    Diag::bug(format!("{} passed as a game argument", a.type_name()))
-                        .label(span, "here"),
-                );
+        match self.memo.intern(game, args) {
+            Ok(Some(id)) => Ok(id),
+            Ok(None) => {
+                Err(Diag::bug("a range or position passed as a game argument").label(span, "here"))
             }
+            Err(_) => Err(Diag::user(
+                "state-limit",
+                format!("more than {} positions reached", self.limits.max_states),
+            )
+            .label(span, "while creating this position")
+            .help("raise the limit with `--max-states N`, or ask about smaller positions")),
         }
-        let id = match self.positions.get_index_of(key.as_slice()) {
-            Some(id) => id,
-            None => {
-                if self.positions.len() >= self.limits.max_states {
-                    return Err(Diag::user(
-                        "state-limit",
-                        format!("more than {} positions reached", self.limits.max_states),
-                    )
-                    .label(span, "while creating this position")
-                    .help(
-                        "raise the limit with `--max-states N`, or ask about smaller positions",
-                    ));
-                }
-                self.values.push(UNKNOWN);
-                self.positions.insert_full(key.as_slice().into()).0
-            }
-        };
-        self.key_pool = key;
-        Ok(id as PosId)
-    }
-
-    fn key(&self, pos: PosId) -> &[i64] {
-        self.positions
-            .get_index(pos as usize)
-            .map(|k| &k[..])
-            .unwrap_or(&[])
     }
 
     fn game_of(&self, pos: PosId) -> GameId {
-        self.key(pos).first().copied().unwrap_or(0) as GameId
+        self.memo.game_of(pos)
     }
 
     /// Renders a position as `Name(arg, ...)`.
     pub fn show_pos(&self, pos: PosId) -> String {
-        let key = self.key(pos);
         let game = self.game_of(pos);
         let name = self
             .prog
@@ -262,7 +228,7 @@ impl Machine {
             .map(|g| g.name.as_str())
             .unwrap_or("?");
         let mut args = Vec::new();
-        decode_args(key.get(1..).unwrap_or(&[]), &mut args);
+        self.memo.args_of(pos, &mut args);
         let args: Vec<String> = args.iter().map(Value::to_string).collect();
         format!("{name}({})", args.join(", "))
     }
@@ -292,7 +258,7 @@ impl Machine {
 
     /// The Grundy value of one position (memoized; iterative).
     pub fn grundy(&mut self, root: PosId) -> R<u32> {
-        let v = self.values[root as usize];
+        let v = self.memo.value(root);
         if v < ON_STACK {
             return Ok(v);
         }
@@ -302,7 +268,7 @@ impl Machine {
         let result = self.run(root, &mut frames, &mut env, &mut iters);
         if result.is_err() {
             for f in &frames {
-                self.values[f.pos as usize] = UNKNOWN;
+                self.memo.set(f.pos, UNKNOWN);
             }
         }
         result
@@ -319,18 +285,13 @@ impl Machine {
         let g = &self.prog.games[game as usize];
         let env_base = env.len();
         let iter_base = iters.len();
-        let key = self
-            .positions
-            .get_index(pos as usize)
-            .map(|k| &k[1..])
-            .unwrap_or(&[]);
-        decode_args(key, env);
+        self.memo.args_of(pos, env);
         env.resize(
             env_base + g.slots.max(g.params.len() as u32) as usize,
             Value::Int(0),
         );
         iters.resize(iter_base + g.max_clauses as usize, None);
-        self.values[pos as usize] = ON_STACK;
+        self.memo.set(pos, ON_STACK);
         frames.push(Frame {
             pos,
             game,
@@ -371,10 +332,10 @@ impl Machine {
                 let mex = f.seen.mex();
                 let pos = f.pos;
                 if mex > u64::from(MAX_VALUE) {
-                    return Err(Diag::user("value-limit", "a Grundy value exceeds 2^32")
+                    return Err(Diag::user("value-limit", "a Grundy value exceeds 2^31")
                         .note(format!("while evaluating {}", self.show_pos(pos))));
                 }
-                self.values[pos as usize] = mex as u32;
+                self.memo.set(pos, mex as u32);
                 env.truncate(f.env_base);
                 iters.truncate(f.iter_base);
                 frames.pop();
@@ -383,7 +344,7 @@ impl Machine {
             let mut x = 0u32;
             let mut missing = None;
             for &c in &out {
-                match self.values[c as usize] {
+                match self.memo.value(c) {
                     UNKNOWN => {
                         missing = Some(c);
                         break;
@@ -400,7 +361,7 @@ impl Machine {
                 None => f.seen.insert(x),
             }
         }
-        Ok(self.values[root as usize])
+        Ok(self.memo.value(root))
     }
 
     /// Adds "while listing the moves of P" to an error from a rule.
@@ -529,7 +490,7 @@ impl Machine {
         let game = self.game_of(pos);
         let g = &self.prog.games[game as usize];
         let mut env = Vec::new();
-        decode_args(self.key(pos).get(1..).unwrap_or(&[]), &mut env);
+        self.memo.args_of(pos, &mut env);
         env.resize(g.slots.max(g.params.len() as u32) as usize, Value::Int(0));
         let mut o = Options {
             frame: Frame {

@@ -21,6 +21,9 @@ pub mod ir;
 /// Run-time values and position keys.
 pub mod value;
 
+/// Position interning and value storage (dense arrays or hashed keys).
+pub mod memo;
+
 /// The evaluator: expressions, interning, memoized Grundy values.
 pub mod eval;
 

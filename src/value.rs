@@ -3,8 +3,7 @@
 use std::fmt;
 use std::rc::Rc;
 
-/// Dense id of an interned game position.
-pub type PosId = u32;
+pub use crate::memo::PosId;
 
 /// A run-time value.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,0 +1,334 @@
+//! The memo: interning of positions into ids, and the Grundy value of each.
+//!
+//! Positions of games with one or two small non-negative integer arguments
+//! live in dense per-game arrays (4 bytes a position, addressed by
+//! arithmetic); every other position is interned by its compact key in an
+//! `IndexSet`. A [`PosId`] says which: the top bit marks a dense position and
+//! carries its game and arguments, so ids never change when arrays grow.
+
+use crate::ir::GameId;
+use crate::value::{Value, decode_args, encode_arg};
+use indexmap::IndexSet;
+
+/// The id of an interned position.
+pub type PosId = u64;
+
+/// Not computed yet.
+pub const UNKNOWN: u32 = u32::MAX;
+/// Being computed (on the evaluator's stack).
+pub const ON_STACK: u32 = u32::MAX - 1;
+/// Largest Grundy value stored; larger would collide with the top bit that
+/// marks the sentinels above in fast checks.
+pub const MAX_VALUE: u32 = (1 << 31) - 1;
+/// A value with this bit set is a sentinel (unknown or on the stack).
+pub const SENTINEL_BIT: u32 = 1 << 31;
+
+const DENSE: u64 = 1 << 63;
+const GAME_SHIFT: u32 = 48;
+const PAYLOAD: u64 = (1 << GAME_SHIFT) - 1;
+/// Largest coordinate of a two-argument dense position.
+const MAX_2D: i64 = (1 << 16) - 1;
+
+/// Dense storage of one game's values.
+#[derive(Clone, Debug, Default)]
+pub enum Dense {
+    /// The game is not stored densely (yet).
+    #[default]
+    Empty,
+    /// `values[n]` for `G(n)`.
+    One {
+        /// Values, `UNKNOWN` where not computed.
+        values: Vec<u32>,
+    },
+    /// `values[a * cols + b]` for `G(a, b)`.
+    Two {
+        /// Values, row by row.
+        values: Vec<u32>,
+        /// Allocated rows.
+        rows: usize,
+        /// Allocated columns (the row stride).
+        cols: usize,
+    },
+}
+
+/// The state limit was reached.
+#[derive(Clone, Copy, Debug)]
+pub struct Full;
+
+/// Interned positions and their values.
+#[derive(Default)]
+pub struct Memo {
+    keys: IndexSet<Box<[i64]>>,
+    values: Vec<u32>,
+    dense: Vec<Dense>,
+    /// Arity of each game (dense storage needs 1 or 2).
+    arity: Vec<usize>,
+    max_states: usize,
+    /// Dense positions that have been evaluated (or are being).
+    dense_states: usize,
+    /// Dense cells allocated, over all games.
+    dense_cells: usize,
+    key_buf: Vec<i64>,
+}
+
+impl Memo {
+    /// A memo for games of these arities, holding at most `max_states` positions.
+    pub fn new(arity: Vec<usize>, max_states: usize) -> Memo {
+        Memo {
+            dense: vec![Dense::Empty; arity.len()],
+            arity,
+            max_states,
+            ..Memo::default()
+        }
+    }
+
+    /// How many positions are stored.
+    pub fn states(&self) -> usize {
+        self.keys.len() + self.dense_states
+    }
+
+    fn room_for(&self, more: usize) -> Result<(), Full> {
+        if self.states().saturating_add(more) > self.max_states {
+            Err(Full)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Interns `game(args)`; `None` in the error if an argument cannot be
+    /// part of a position (ranges, positions).
+    pub fn intern(&mut self, game: GameId, args: &[Value]) -> Result<Option<PosId>, Full> {
+        let dense = match (self.arity.get(game as usize), args) {
+            (Some(1), [Value::Int(n)]) => self.dense1(game, *n)?,
+            (Some(2), [Value::Int(a), Value::Int(b)]) => self.dense2(game, *a, *b)?,
+            _ => None,
+        };
+        if let Some(p) = dense {
+            if self.states() >= self.max_states && self.value(p) == UNKNOWN {
+                return Err(Full);
+            }
+            return Ok(Some(p));
+        }
+        let mut key = std::mem::take(&mut self.key_buf);
+        key.clear();
+        key.push(i64::from(game));
+        for a in args {
+            if encode_arg(a, &mut key).is_none() {
+                self.key_buf = key;
+                return Ok(None);
+            }
+        }
+        let id = match self.keys.get_index_of(key.as_slice()) {
+            Some(id) => id,
+            None => {
+                self.room_for(1)?;
+                self.values.push(UNKNOWN);
+                self.keys.insert_full(key.as_slice().into()).0
+            }
+        };
+        self.key_buf = key;
+        Ok(Some(id as PosId))
+    }
+
+    /// Dense arrays may hold at most this many cells in all: a sparse game
+    /// with huge arguments must not allocate unbounded memory.
+    fn cell_budget(&self) -> usize {
+        self.max_states.saturating_mul(2).saturating_add(1 << 16)
+    }
+
+    /// `G(n)` as a dense position, if `n` is in the dense range.
+    pub fn dense1(&mut self, game: GameId, n: i64) -> Result<Option<PosId>, Full> {
+        let Ok(n) = usize::try_from(n) else {
+            return Ok(None);
+        };
+        if n >= self.max_states {
+            return Ok(None);
+        }
+        let budget = self.cell_budget();
+        let total = self.dense_cells;
+        let d = &mut self.dense[game as usize];
+        if let Dense::Empty = d {
+            *d = Dense::One { values: Vec::new() };
+        }
+        let Dense::One { values } = d else {
+            return Ok(None);
+        };
+        if values.len() <= n {
+            let want = (n + 1).max(values.len() * 2).max(64);
+            let grow = |len: usize| total + len - values.len() <= budget;
+            let len = if grow(want) {
+                want
+            } else if grow(n + 1) {
+                n + 1
+            } else {
+                return Err(Full);
+            };
+            self.dense_cells = total + len - values.len();
+            values.resize(len, UNKNOWN);
+        }
+        Ok(Some(DENSE | (u64::from(game) << GAME_SHIFT) | n as u64))
+    }
+
+    /// `G(a, b)` as a dense position, if both are in the dense range.
+    pub fn dense2(&mut self, game: GameId, a: i64, b: i64) -> Result<Option<PosId>, Full> {
+        if !(0..=MAX_2D).contains(&a) || !(0..=MAX_2D).contains(&b) {
+            return Ok(None);
+        }
+        let (a, b) = (a as usize, b as usize);
+        let budget = self.cell_budget();
+        let total = self.dense_cells;
+        let d = &mut self.dense[game as usize];
+        if let Dense::Empty = d {
+            *d = Dense::Two {
+                values: Vec::new(),
+                rows: 0,
+                cols: 0,
+            };
+        }
+        let Dense::Two { values, rows, cols } = d else {
+            return Ok(None);
+        };
+        if a >= *rows || b >= *cols {
+            // Grow geometrically and lay the rows out again.
+            let new_rows = if a >= *rows {
+                (a + 1).max(*rows * 2).max(16)
+            } else {
+                *rows
+            };
+            let new_cols = if b >= *cols {
+                (b + 1).max(*cols * 2).max(16)
+            } else {
+                *cols
+            };
+            let cells = new_rows.saturating_mul(new_cols);
+            if total + cells - values.len() > budget {
+                return Err(Full);
+            }
+            let mut grown = vec![UNKNOWN; cells];
+            for r in 0..*rows {
+                grown[r * new_cols..r * new_cols + *cols]
+                    .copy_from_slice(&values[r * *cols..(r + 1) * *cols]);
+            }
+            self.dense_cells = total + cells - values.len();
+            *values = grown;
+            *rows = new_rows;
+            *cols = new_cols;
+        }
+        Ok(Some(
+            DENSE | (u64::from(game) << GAME_SHIFT) | ((a as u64) << 24) | b as u64,
+        ))
+    }
+
+    fn slot(&self, p: PosId) -> Option<usize> {
+        if p & DENSE == 0 {
+            return Some(p as usize);
+        }
+        let game = ((p & !DENSE) >> GAME_SHIFT) as usize;
+        let payload = p & PAYLOAD;
+        match self.dense.get(game)? {
+            Dense::One { .. } => Some(payload as usize),
+            Dense::Two { cols, .. } => {
+                Some((payload >> 24) as usize * cols + (payload & 0xFF_FFFF) as usize)
+            }
+            Dense::Empty => None,
+        }
+    }
+
+    fn cells(&self, p: PosId) -> Option<&Vec<u32>> {
+        if p & DENSE == 0 {
+            return Some(&self.values);
+        }
+        match self.dense.get(((p & !DENSE) >> GAME_SHIFT) as usize)? {
+            Dense::One { values, .. } | Dense::Two { values, .. } => Some(values),
+            Dense::Empty => None,
+        }
+    }
+
+    /// The stored value (or `UNKNOWN` / `ON_STACK`).
+    pub fn value(&self, p: PosId) -> u32 {
+        match (self.slot(p), self.cells(p)) {
+            (Some(i), Some(cells)) => cells.get(i).copied().unwrap_or(UNKNOWN),
+            _ => UNKNOWN,
+        }
+    }
+
+    /// Stores a value (or a sentinel).
+    pub fn set(&mut self, p: PosId, v: u32) {
+        let Some(i) = self.slot(p) else { return };
+        let cells = if p & DENSE == 0 {
+            &mut self.values
+        } else {
+            match self.dense.get_mut(((p & !DENSE) >> GAME_SHIFT) as usize) {
+                Some(Dense::One { values, .. } | Dense::Two { values, .. }) => values,
+                _ => return,
+            }
+        };
+        if let Some(c) = cells.get_mut(i) {
+            if *c == UNKNOWN && v != UNKNOWN && p & DENSE != 0 {
+                self.dense_states += 1;
+            } else if *c != UNKNOWN && v == UNKNOWN && p & DENSE != 0 {
+                self.dense_states -= 1;
+            }
+            *c = v;
+        }
+    }
+
+    /// The game of a position.
+    pub fn game_of(&self, p: PosId) -> GameId {
+        if p & DENSE != 0 {
+            return ((p & !DENSE) >> GAME_SHIFT) as GameId;
+        }
+        self.keys
+            .get_index(p as usize)
+            .and_then(|k| k.first())
+            .copied()
+            .unwrap_or(0) as GameId
+    }
+
+    /// Appends the arguments of a position to `out`.
+    pub fn args_of(&self, p: PosId, out: &mut Vec<Value>) {
+        if p & DENSE != 0 {
+            let payload = p & PAYLOAD;
+            match self.dense.get(self.game_of(p) as usize) {
+                Some(Dense::One { .. }) => out.push(Value::Int(payload as i64)),
+                Some(Dense::Two { .. }) => {
+                    out.push(Value::Int((payload >> 24) as i64));
+                    out.push(Value::Int((payload & 0xFF_FFFF) as i64));
+                }
+                _ => {}
+            }
+            return;
+        }
+        if let Some(k) = self.keys.get_index(p as usize) {
+            decode_args(&k[1..], out);
+        }
+    }
+
+    /// The dense values of a one-argument game (`values[n]`), if it has any.
+    pub fn dense1_values(&self, game: GameId) -> Option<&[u32]> {
+        match self.dense.get(game as usize)? {
+            Dense::One { values, .. } => Some(values),
+            _ => None,
+        }
+    }
+
+    /// The dense values of a two-argument game as `(values, stride)`.
+    pub fn dense2_values(&self, game: GameId) -> Option<(&[u32], usize)> {
+        match self.dense.get(game as usize)? {
+            Dense::Two { values, cols, .. } => Some((values, *cols)),
+            _ => None,
+        }
+    }
+
+    /// Whether a position is a one-argument dense position, and its `(game, n)`.
+    pub fn as_dense1(&self, p: PosId) -> Option<(GameId, usize)> {
+        if p & DENSE == 0 {
+            return None;
+        }
+        let game = self.game_of(p);
+        match self.dense.get(game as usize)? {
+            Dense::One { .. } => Some((game, (p & PAYLOAD) as usize)),
+            _ => None,
+        }
+    }
+}
