@@ -9,6 +9,7 @@
 
 use crate::diagnostics::Diag;
 use crate::ir::{self, BinOp, Builtin, Clause, CompKind, ExprId, GameId};
+use crate::kernel::{self, GameKernels, SeenSet};
 use crate::memo::{MAX_VALUE, Memo, ON_STACK, PosId, UNKNOWN};
 use crate::span::Span;
 use crate::value::{MAX_LIST_DEPTH, Value, list_depth, write_list};
@@ -43,6 +44,13 @@ pub struct Machine {
     /// Constant values; `None` when the definition failed.
     consts: Vec<Option<Value>>,
     memo: Memo,
+    kernels: Rc<Vec<GameKernels>>,
+    /// Bumped whenever a fill computed values: frames then retry kernels.
+    fill_epoch: u64,
+    /// Games whose fill gave up once (their rules are not decreasing).
+    fill_disabled: Vec<bool>,
+    /// While filling: the deepest a nested search may go.
+    depth_cap: Option<usize>,
     limits: Limits,
     cancel: Option<Arc<AtomicBool>>,
     /// Options generated since the last cancellation poll.
@@ -124,6 +132,18 @@ impl Seen {
     }
 }
 
+impl SeenSet for Seen {
+    fn insert(&mut self, v: u32) {
+        Seen::insert(self, v);
+    }
+}
+
+/// How deep the search may go before values below the deepest position are
+/// filled in ascending order instead (see [`Machine::fill_towards`]).
+const FILL_DEPTH: usize = 256;
+/// How deep a nested search may go while filling.
+const FILL_NESTED_DEPTH: usize = 64;
+
 /// One position whose options are being enumerated.
 struct Frame {
     pos: PosId,
@@ -135,6 +155,8 @@ struct Frame {
     seen: Seen,
     /// An option waiting for a component's value.
     pending: Option<Vec<PosId>>,
+    /// The fill epoch when this rule's kernel was last tried.
+    kernel_epoch: u64,
 }
 
 /// Enumerates a position's options one at a time.
@@ -158,10 +180,15 @@ impl Machine {
     /// value: using it is an error, but everything else still runs.
     pub fn new(prog: ir::Program, limits: Limits) -> (Machine, Vec<Diag>) {
         let arity = prog.games.iter().map(|g| g.params.len()).collect();
+        let prog_games = prog.games.len();
         let mut m = Machine {
             prog: Rc::new(prog),
             consts: Vec::new(),
             memo: Memo::new(arity, limits.max_states),
+            kernels: Rc::new(Vec::new()),
+            fill_epoch: 0,
+            fill_disabled: vec![false; prog_games],
+            depth_cap: None,
             limits,
             cancel: None,
             ticks: 0,
@@ -177,6 +204,7 @@ impl Machine {
                 Err(d) => errors.push(d.in_source(def.source)),
             }
         }
+        m.kernels = Rc::new(kernel::compile(&m.prog, &m.consts));
         (m, errors)
     }
 
@@ -262,6 +290,10 @@ impl Machine {
         if v < ON_STACK {
             return Ok(v);
         }
+        if let Some(v) = self.kernel_value(root) {
+            self.memo.set(root, v);
+            return Ok(v);
+        }
         let mut frames: Vec<Frame> = Vec::new();
         let mut env: Vec<Value> = Vec::new();
         let mut iters: Vec<Option<Iter>> = Vec::new();
@@ -280,7 +312,10 @@ impl Machine {
         frames: &mut Vec<Frame>,
         env: &mut Vec<Value>,
         iters: &mut Vec<Option<Iter>>,
-    ) {
+    ) -> R<()> {
+        if self.depth_cap.is_some_and(|cap| frames.len() >= cap) {
+            return Err(fill_abort());
+        }
         let game = self.game_of(pos);
         let g = &self.prog.games[game as usize];
         let env_base = env.len();
@@ -301,7 +336,9 @@ impl Machine {
             iter_base,
             seen: Seen::default(),
             pending: None,
+            kernel_epoch: u64::MAX,
         });
+        Ok(())
     }
 
     fn run(
@@ -312,8 +349,24 @@ impl Machine {
         iters: &mut Vec<Option<Iter>>,
     ) -> R<u32> {
         let mut out: Vec<PosId> = Vec::new();
-        self.push_frame(root, frames, env, iters);
+        self.push_frame(root, frames, env, iters)?;
         while let Some(f) = frames.last_mut() {
+            // A kernel finishes a rule at once when its options' values are
+            // known: try it when the rule starts, and again after a fill.
+            let at_start = f.pending.is_none() && matches!(f.mode, Mode::Enter(0));
+            if (at_start || (f.pending.is_some() && f.kernel_epoch != self.fill_epoch))
+                && f.rule < self.prog.games[f.game as usize].rules.len()
+            {
+                f.kernel_epoch = self.fill_epoch;
+                let nparams = self.prog.games[f.game as usize].params.len();
+                let params = &env[f.env_base..f.env_base + nparams];
+                if self.kernel_rule(f.game, f.rule, params, &mut f.seen) {
+                    f.rule += 1;
+                    f.mode = Mode::Enter(0);
+                    f.pending = None;
+                    continue;
+                }
+            }
             let have = match f.pending.take() {
                 Some(p) => {
                     out = p;
@@ -356,12 +409,115 @@ impl Machine {
             match missing {
                 Some(c) => {
                     f.pending = Some(std::mem::take(&mut out));
-                    self.push_frame(c, frames, env, iters);
+                    if frames.len() >= FILL_DEPTH && self.depth_cap.is_none() {
+                        self.fill_towards(c);
+                        if self.memo.value(c) < ON_STACK {
+                            continue;
+                        }
+                    }
+                    self.push_frame(c, frames, env, iters)?;
                 }
                 None => f.seen.insert(x),
             }
         }
         Ok(self.memo.value(root))
+    }
+
+    /// Runs the kernel of one rule into `seen`; false if there is none or it
+    /// gave up.
+    fn kernel_rule(&self, game: GameId, rule: usize, params: &[Value], seen: &mut Seen) -> bool {
+        let Some(Some(k)) = self.kernels.get(game as usize).map(|g| g.rules.get(rule)) else {
+            return false;
+        };
+        let Some(k) = k else { return false };
+        let mut env = vec![0i64; self.kernels[game as usize].slots];
+        for (slot, p) in env.iter_mut().zip(params) {
+            match p {
+                Value::Int(v) => *slot = *v,
+                _ => return false,
+            }
+        }
+        k.run(&self.memo, &mut env, seen).is_some()
+    }
+
+    /// The value of a position computed by kernels alone, if its game has
+    /// kernels for every rule and they all succeed.
+    fn kernel_value(&mut self, pos: PosId) -> Option<u32> {
+        let game = self.game_of(pos);
+        let ks = self.kernels.get(game as usize)?;
+        if !ks.complete {
+            return None;
+        }
+        let mut params = Vec::with_capacity(2);
+        self.memo.args_of(pos, &mut params);
+        let mut seen = Seen::default();
+        for rule in 0..ks.rules.len() {
+            if !self.kernel_rule(game, rule, &params, &mut seen) {
+                return None;
+            }
+        }
+        u32::try_from(seen.mex()).ok().filter(|v| *v <= MAX_VALUE)
+    }
+
+    /// The search went deep: compute the positions of the same game below the
+    /// missing one in ascending order (a row at a time for two arguments), so
+    /// that decreasing games are evaluated bottom-up with a shallow stack and
+    /// their kernels apply. Each step is a full search, capped in depth; any
+    /// error or a deep step ends the fill silently (the search then goes on as
+    /// before and reports what is real), and disables it for that game.
+    fn fill_towards(&mut self, target: PosId) {
+        let game = self.game_of(target);
+        if self.fill_disabled[game as usize] {
+            return;
+        }
+        let mut args = Vec::new();
+        self.memo.args_of(target, &mut args);
+        let coords: Vec<i64> = args
+            .iter()
+            .filter_map(|a| match a {
+                Value::Int(v) if *v >= 0 => Some(*v),
+                _ => None,
+            })
+            .collect();
+        if coords.len() != args.len() || !(1..=2).contains(&coords.len()) {
+            return;
+        }
+        self.depth_cap = Some(FILL_NESTED_DEPTH);
+        let (rows, cols) = match coords[..] {
+            [n] => (0..=0, 0..=n),
+            [a, b] => (0..=a, 0..=b),
+            _ => (0..=0, 0..=0),
+        };
+        let mut progressed = false;
+        let mut ok = true;
+        'fill: for a in rows {
+            for b in cols.clone() {
+                let here: Vec<Value> = if coords.len() == 1 {
+                    vec![Value::Int(b)]
+                } else {
+                    vec![Value::Int(a), Value::Int(b)]
+                };
+                let Ok(Some(p)) = self.memo.intern(game, &here) else {
+                    ok = false;
+                    break 'fill;
+                };
+                if self.memo.value(p) < ON_STACK {
+                    continue;
+                }
+                if self.memo.value(p) == ON_STACK || self.grundy(p).is_err() {
+                    ok = false;
+                    break 'fill;
+                }
+                progressed = true;
+            }
+        }
+        self.depth_cap = None;
+        if !ok {
+            self.fill_disabled[game as usize] = true;
+        }
+        if progressed {
+            self.fill_epoch += 1;
+        }
     }
 
     /// Adds "while listing the moves of P" to an error from a rule.
@@ -502,6 +658,7 @@ impl Machine {
                 iter_base: 0,
                 seen: Seen::default(),
                 pending: None,
+                kernel_epoch: u64::MAX,
             },
             env,
             iters: vec![None; g.max_clauses as usize],
@@ -1104,6 +1261,11 @@ impl Machine {
         };
         Ok(CheckCase::Failed(sides))
     }
+}
+
+/// Ends a nested search during a fill (never shown to users).
+fn fill_abort() -> Diag {
+    Diag::bug("fill step too deep")
 }
 
 fn overflow(span: Span, what: String) -> Diag {

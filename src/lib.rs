@@ -24,6 +24,9 @@ pub mod value;
 /// Position interning and value storage (dense arrays or hashed keys).
 pub mod memo;
 
+/// Kernels: rules of common shapes compiled to tight loops.
+pub mod kernel;
+
 /// The evaluator: expressions, interning, memoized Grundy values.
 pub mod eval;
 

@@ -1,0 +1,679 @@
+//! Kernels: move rules of common shapes compiled to tight loops over the dense
+//! value arrays, used whenever every option's value is already known.
+//!
+//! A rule qualifies when its clauses are `for` over ranges or constant integer
+//! lists and `if` over integer arithmetic, and its body is a sum of positions
+//! of one- or two-argument games with integer arguments. Its innermost `for`
+//! is *fused* when the trailing `if`s are linear inequalities in the loop
+//! variable (folded into the loop bounds) and every argument is affine in it:
+//! the loop then reads `values[c + s·x]` directly, as hand-written code would.
+//!
+//! A kernel never reports errors: on anything unusual (an unknown value, an
+//! index outside the dense arrays, an overflow) it gives up and the general
+//! evaluator runs the rule instead, and reports whatever there is to report.
+//! Giving up after inserting some values is harmless: the mex set is a set.
+
+use crate::ir::{self, BinOp, Builtin, Clause, ExprId, GameId};
+use crate::memo::{Memo, SENTINEL_BIT};
+use crate::value::Value;
+use std::rc::Rc;
+
+/// An integer expression over the frame's integer slots.
+#[derive(Clone, Debug)]
+enum KExpr {
+    Const(i64),
+    Slot(u32),
+    Bin(BinOp, Box<KExpr>, Box<KExpr>),
+    Neg(Box<KExpr>),
+    Min(Vec<KExpr>),
+    Max(Vec<KExpr>),
+    Abs(Box<KExpr>),
+    Index(Rc<[i64]>, Box<KExpr>),
+    If(Box<KCond>, Box<KExpr>, Box<KExpr>),
+}
+
+/// A condition.
+#[derive(Clone, Debug)]
+enum KCond {
+    Const(bool),
+    Cmp(BinOp, KExpr, KExpr),
+    And(Box<KCond>, Box<KCond>),
+    Or(Box<KCond>, Box<KCond>),
+    Not(Box<KCond>),
+}
+
+#[derive(Clone, Debug)]
+enum KClause {
+    Range {
+        slot: u32,
+        lo: KExpr,
+        hi: KExpr,
+        inclusive: bool,
+    },
+    List {
+        slot: u32,
+        items: Rc<[i64]>,
+    },
+    If(KCond),
+}
+
+/// One component of an option: a position of a dense game.
+#[derive(Clone, Debug)]
+struct KComp {
+    game: GameId,
+    args: Vec<KExpr>,
+}
+
+/// `c + s·x` with `c` computed per outer iteration and `s` fixed.
+#[derive(Clone, Debug)]
+struct Affine {
+    c: KExpr,
+    s: i64,
+}
+
+/// A linear constraint `D(x) OP 0` folded into the loop bounds.
+#[derive(Clone, Debug)]
+struct Bound {
+    op: BinOp,
+    d: Affine,
+}
+
+/// The innermost loop, fused.
+#[derive(Clone, Debug)]
+struct Fused {
+    /// Linear conditions folded into the bounds.
+    bounds: Vec<Bound>,
+    /// Per component, its arguments as affine forms in the loop variable.
+    comps: Vec<(GameId, Vec<Affine>)>,
+}
+
+/// A compiled rule.
+#[derive(Clone, Debug)]
+pub struct KRule {
+    clauses: Vec<KClause>,
+    comps: Vec<KComp>,
+    fused: Option<Fused>,
+}
+
+/// The kernels of one game: one per rule that qualifies.
+#[derive(Clone, Debug, Default)]
+pub struct GameKernels {
+    /// Per rule, its kernel if it has one.
+    pub rules: Vec<Option<KRule>>,
+    /// Whether every rule has a kernel (the whole value can be computed by
+    /// kernels alone).
+    pub complete: bool,
+    /// Integer slots a frame needs.
+    pub slots: usize,
+}
+
+/// Compiles the kernels of every game. `consts` are the evaluated constants
+/// (`None` where the definition failed).
+pub fn compile(prog: &ir::Program, consts: &[Option<Value>]) -> Vec<GameKernels> {
+    prog.games
+        .iter()
+        .map(|g| {
+            let rules: Vec<Option<KRule>> = g
+                .rules
+                .iter()
+                .map(|r| Compiler { prog, consts }.rule(r))
+                .collect();
+            GameKernels {
+                complete: rules.iter().all(Option::is_some),
+                rules,
+                slots: g.slots.max(g.params.len() as u32) as usize,
+            }
+        })
+        .collect()
+}
+
+struct Compiler<'a> {
+    prog: &'a ir::Program,
+    consts: &'a [Option<Value>],
+}
+
+impl Compiler<'_> {
+    fn rule(&self, r: &ir::Rule) -> Option<KRule> {
+        let mut clauses = Vec::new();
+        for c in &r.clauses {
+            clauses.push(match *c {
+                Clause::If { cond } => KClause::If(self.cond(cond)?),
+                Clause::For { slot, iter } => match self.prog.expr(iter) {
+                    ir::Expr::Range { lo, hi, inclusive } => KClause::Range {
+                        slot,
+                        lo: self.int(*lo)?,
+                        hi: self.int(*hi)?,
+                        inclusive: *inclusive,
+                    },
+                    _ => KClause::List {
+                        slot,
+                        items: self.int_list(iter)?,
+                    },
+                },
+            });
+        }
+        let mut comps = Vec::new();
+        self.body(r.body, &mut comps)?;
+        let fused = fuse(&clauses, &comps);
+        Some(KRule {
+            clauses,
+            comps,
+            fused,
+        })
+    }
+
+    fn body(&self, e: ExprId, out: &mut Vec<KComp>) -> Option<()> {
+        match self.prog.expr(e) {
+            ir::Expr::EmptyPos => Some(()),
+            ir::Expr::PosSum(a, b) => {
+                self.body(*a, out)?;
+                self.body(*b, out)
+            }
+            ir::Expr::Apply { game, args } if (1..=2).contains(&args.len()) => {
+                let args = args
+                    .iter()
+                    .map(|&a| self.int(a))
+                    .collect::<Option<Vec<_>>>()?;
+                out.push(KComp { game: *game, args });
+                Some(())
+            }
+            _ => None,
+        }
+    }
+
+    fn int_list(&self, e: ExprId) -> Option<Rc<[i64]>> {
+        let ir::Expr::Const(c) = self.prog.expr(e) else {
+            return None;
+        };
+        let Some(Value::List(items)) = self.consts.get(*c as usize)? else {
+            return None;
+        };
+        items
+            .iter()
+            .map(|v| match v {
+                Value::Int(x) => Some(*x),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn int(&self, e: ExprId) -> Option<KExpr> {
+        Some(match self.prog.expr(e) {
+            ir::Expr::Int(v) => KExpr::Const(*v),
+            ir::Expr::Local(s) => KExpr::Slot(*s),
+            ir::Expr::Const(c) => match self.consts.get(*c as usize)? {
+                Some(Value::Int(v)) => KExpr::Const(*v),
+                _ => return None,
+            },
+            ir::Expr::Neg(x) => KExpr::Neg(Box::new(self.int(*x)?)),
+            ir::Expr::Binary(op, a, b) => match op {
+                BinOp::Add
+                | BinOp::Sub
+                | BinOp::Mul
+                | BinOp::Div
+                | BinOp::Rem
+                | BinOp::BitAnd
+                | BinOp::BitOr
+                | BinOp::BitXor => {
+                    KExpr::Bin(*op, Box::new(self.int(*a)?), Box::new(self.int(*b)?))
+                }
+                _ => return None,
+            },
+            ir::Expr::Index(l, i) => KExpr::Index(self.int_list(*l)?, Box::new(self.int(*i)?)),
+            ir::Expr::If(c, a, b) => KExpr::If(
+                Box::new(self.cond(*c)?),
+                Box::new(self.int(*a)?),
+                Box::new(self.int(*b)?),
+            ),
+            ir::Expr::Call { f, args } => match (f, args.as_slice()) {
+                (Builtin::Abs, [x]) => KExpr::Abs(Box::new(self.int(*x)?)),
+                (Builtin::Min | Builtin::Max, args) if args.len() >= 2 => {
+                    let xs = args
+                        .iter()
+                        .map(|&a| self.int(a))
+                        .collect::<Option<Vec<_>>>()?;
+                    if *f == Builtin::Min {
+                        KExpr::Min(xs)
+                    } else {
+                        KExpr::Max(xs)
+                    }
+                }
+                _ => return None,
+            },
+            _ => return None,
+        })
+    }
+
+    fn cond(&self, e: ExprId) -> Option<KCond> {
+        Some(match self.prog.expr(e) {
+            ir::Expr::Bool(b) => KCond::Const(*b),
+            ir::Expr::Not(x) => KCond::Not(Box::new(self.cond(*x)?)),
+            ir::Expr::Binary(op, a, b) => match op {
+                BinOp::And => KCond::And(Box::new(self.cond(*a)?), Box::new(self.cond(*b)?)),
+                BinOp::Or => KCond::Or(Box::new(self.cond(*a)?), Box::new(self.cond(*b)?)),
+                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne => {
+                    KCond::Cmp(*op, self.int(*a)?, self.int(*b)?)
+                }
+                _ => return None,
+            },
+            _ => return None,
+        })
+    }
+}
+
+/// Coefficients stay small so that `c + s·x` cannot overflow in `i128`.
+const MAX_COEF: i64 = 1 << 20;
+
+/// `e` as an affine form in slot `x`, if it is one.
+fn affine(e: &KExpr, x: u32) -> Option<Affine> {
+    if !mentions(e, x) {
+        return Some(Affine { c: e.clone(), s: 0 });
+    }
+    let bin = |op, a: KExpr, b: KExpr| KExpr::Bin(op, Box::new(a), Box::new(b));
+    let r = match e {
+        KExpr::Slot(s) if *s == x => Affine {
+            c: KExpr::Const(0),
+            s: 1,
+        },
+        KExpr::Neg(a) => {
+            let a = affine(a, x)?;
+            Affine {
+                c: KExpr::Neg(Box::new(a.c)),
+                s: -a.s,
+            }
+        }
+        KExpr::Bin(op @ (BinOp::Add | BinOp::Sub), a, b) => {
+            let (a, b) = (affine(a, x)?, affine(b, x)?);
+            let s = if *op == BinOp::Add {
+                a.s + b.s
+            } else {
+                a.s - b.s
+            };
+            Affine {
+                c: bin(*op, a.c, b.c),
+                s,
+            }
+        }
+        KExpr::Bin(BinOp::Mul, a, b) => match (&**a, &**b) {
+            (KExpr::Const(k), other) | (other, KExpr::Const(k)) if k.abs() <= MAX_COEF => {
+                let f = affine(other, x)?;
+                Affine {
+                    c: bin(BinOp::Mul, f.c, KExpr::Const(*k)),
+                    s: f.s * k,
+                }
+            }
+            _ => return None,
+        },
+        _ => return None,
+    };
+    (r.s.abs() <= MAX_COEF).then_some(r)
+}
+
+fn mentions(e: &KExpr, x: u32) -> bool {
+    match e {
+        KExpr::Const(_) => false,
+        KExpr::Slot(s) => *s == x,
+        KExpr::Bin(_, a, b) => mentions(a, x) || mentions(b, x),
+        KExpr::Neg(a) | KExpr::Abs(a) | KExpr::Index(_, a) => mentions(a, x),
+        KExpr::Min(xs) | KExpr::Max(xs) => xs.iter().any(|a| mentions(a, x)),
+        KExpr::If(c, a, b) => cond_mentions(c, x) || mentions(a, x) || mentions(b, x),
+    }
+}
+
+fn cond_mentions(c: &KCond, x: u32) -> bool {
+    match c {
+        KCond::Const(_) => false,
+        KCond::Cmp(_, a, b) => mentions(a, x) || mentions(b, x),
+        KCond::And(a, b) | KCond::Or(a, b) => cond_mentions(a, x) || cond_mentions(b, x),
+        KCond::Not(a) => cond_mentions(a, x),
+    }
+}
+
+/// Fuses the innermost range loop when everything after it is linear in it.
+fn fuse(clauses: &[KClause], comps: &[KComp]) -> Option<Fused> {
+    let last_for = clauses.iter().rposition(|c| !matches!(c, KClause::If(_)))?;
+    let KClause::Range { slot: x, .. } = clauses[last_for] else {
+        return None;
+    };
+    let mut bounds = Vec::new();
+    for c in &clauses[last_for + 1..] {
+        let KClause::If(cond) = c else { return None };
+        linear_bounds(cond, x, &mut bounds)?;
+    }
+    let comps = comps
+        .iter()
+        .map(|k| {
+            Some((
+                k.game,
+                k.args
+                    .iter()
+                    .map(|a| affine(a, x))
+                    .collect::<Option<Vec<_>>>()?,
+            ))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(Fused { bounds, comps })
+}
+
+fn linear_bounds(c: &KCond, x: u32, out: &mut Vec<Bound>) -> Option<()> {
+    match c {
+        KCond::And(a, b) => {
+            linear_bounds(a, x, out)?;
+            linear_bounds(b, x, out)
+        }
+        KCond::Cmp(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq), l, r) => {
+            let (l, r) = (affine(l, x)?, affine(r, x)?);
+            let d = Affine {
+                c: KExpr::Bin(BinOp::Sub, Box::new(l.c), Box::new(r.c)),
+                s: l.s - r.s,
+            };
+            out.push(Bound { op: *op, d });
+            Some(())
+        }
+        _ => None,
+    }
+}
+
+/// The mex set a kernel writes into.
+pub trait SeenSet {
+    /// Adds a value.
+    fn insert(&mut self, v: u32);
+}
+
+/// Integer slots of a kernel frame.
+pub type Env = Vec<i64>;
+
+impl KExpr {
+    fn eval(&self, env: &[i64]) -> Option<i64> {
+        Some(match self {
+            KExpr::Const(v) => *v,
+            KExpr::Slot(s) => *env.get(*s as usize)?,
+            KExpr::Bin(op, a, b) => {
+                let (a, b) = (a.eval(env)?, b.eval(env)?);
+                match op {
+                    BinOp::Add => a.checked_add(b)?,
+                    BinOp::Sub => a.checked_sub(b)?,
+                    BinOp::Mul => a.checked_mul(b)?,
+                    BinOp::Div => a.checked_div_euclid(b).filter(|_| b > 0)?,
+                    BinOp::Rem => a.checked_rem_euclid(b).filter(|_| b > 0)?,
+                    BinOp::BitAnd => a & b,
+                    BinOp::BitOr => a | b,
+                    BinOp::BitXor => a ^ b,
+                    _ => return None,
+                }
+            }
+            KExpr::Neg(a) => a.eval(env)?.checked_neg()?,
+            KExpr::Abs(a) => a.eval(env)?.checked_abs()?,
+            KExpr::Min(xs) => xs
+                .iter()
+                .map(|a| a.eval(env))
+                .collect::<Option<Vec<_>>>()?
+                .into_iter()
+                .min()?,
+            KExpr::Max(xs) => xs
+                .iter()
+                .map(|a| a.eval(env))
+                .collect::<Option<Vec<_>>>()?
+                .into_iter()
+                .max()?,
+            KExpr::Index(items, i) => *items.get(usize::try_from(i.eval(env)?).ok()?)?,
+            KExpr::If(c, a, b) => {
+                if c.eval(env)? {
+                    a.eval(env)?
+                } else {
+                    b.eval(env)?
+                }
+            }
+        })
+    }
+}
+
+impl KCond {
+    fn eval(&self, env: &[i64]) -> Option<bool> {
+        Some(match self {
+            KCond::Const(b) => *b,
+            KCond::Cmp(op, a, b) => {
+                let (a, b) = (a.eval(env)?, b.eval(env)?);
+                match op {
+                    BinOp::Lt => a < b,
+                    BinOp::Le => a <= b,
+                    BinOp::Gt => a > b,
+                    BinOp::Ge => a >= b,
+                    BinOp::Eq => a == b,
+                    _ => a != b,
+                }
+            }
+            KCond::And(a, b) => a.eval(env)? && b.eval(env)?,
+            KCond::Or(a, b) => a.eval(env)? || b.eval(env)?,
+            KCond::Not(a) => !a.eval(env)?,
+        })
+    }
+}
+
+/// Where a component's values are: a one-argument game's array, or a
+/// two-argument game's array with its row stride.
+fn values_of(memo: &Memo, game: GameId, arity: usize) -> Option<(&[u32], usize, usize)> {
+    if arity == 1 {
+        let v = memo.dense1_values(game)?;
+        Some((v, 1, v.len()))
+    } else {
+        let (v, cols) = memo.dense2_values(game)?;
+        Some((v, cols, v.len().checked_div(cols)?))
+    }
+}
+
+impl KRule {
+    /// Inserts the value of every option of this rule into `seen`. `env`
+    /// holds the parameters (and room for every slot). Returns `None` if it
+    /// gave up; the general evaluator must then run the rule.
+    pub fn run(&self, memo: &Memo, env: &mut [i64], seen: &mut impl SeenSet) -> Option<()> {
+        self.clauses_from(0, memo, env, seen)
+    }
+
+    fn clauses_from(
+        &self,
+        d: usize,
+        memo: &Memo,
+        env: &mut [i64],
+        seen: &mut impl SeenSet,
+    ) -> Option<()> {
+        let Some(clause) = self.clauses.get(d) else {
+            return self.emit(memo, env, seen);
+        };
+        let is_fused_loop = self.fused.is_some()
+            && !self.clauses[d + 1..]
+                .iter()
+                .any(|c| !matches!(c, KClause::If(_)));
+        match clause {
+            KClause::If(c) => {
+                if c.eval(env)? {
+                    self.clauses_from(d + 1, memo, env, seen)?;
+                }
+                Some(())
+            }
+            KClause::Range {
+                slot,
+                lo,
+                hi,
+                inclusive,
+            } => {
+                let lo = lo.eval(env)?;
+                let hi = hi.eval(env)?;
+                let hi = if *inclusive { hi } else { hi.checked_sub(1)? };
+                if is_fused_loop && let Some(f) = &self.fused {
+                    return fused_loop(f, lo, hi, *slot, memo, env, seen);
+                }
+                let mut x = lo;
+                while x <= hi {
+                    *env.get_mut(*slot as usize)? = x;
+                    self.clauses_from(d + 1, memo, env, seen)?;
+                    x = x.checked_add(1)?;
+                }
+                Some(())
+            }
+            KClause::List { slot, items } => {
+                for &x in items.iter() {
+                    *env.get_mut(*slot as usize)? = x;
+                    self.clauses_from(d + 1, memo, env, seen)?;
+                }
+                Some(())
+            }
+        }
+    }
+
+    fn emit(&self, memo: &Memo, env: &[i64], seen: &mut impl SeenSet) -> Option<()> {
+        let mut v = 0u32;
+        for c in &self.comps {
+            let (values, stride, rows) = values_of(memo, c.game, c.args.len())?;
+            let i = match c.args.as_slice() {
+                [n] => usize::try_from(n.eval(env)?).ok()?,
+                [a, b] => {
+                    let (a, b) = (
+                        usize::try_from(a.eval(env)?).ok()?,
+                        usize::try_from(b.eval(env)?).ok()?,
+                    );
+                    if a >= rows || b >= stride {
+                        return None;
+                    }
+                    a * stride + b
+                }
+                _ => return None,
+            };
+            v ^= *values.get(i)?;
+        }
+        if v & SENTINEL_BIT != 0 {
+            return None;
+        }
+        seen.insert(v);
+        Some(())
+    }
+}
+
+/// Floor division in `i128`.
+fn div_floor(a: i128, b: i128) -> i128 {
+    let q = a / b;
+    if (a % b != 0) && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+/// The fused innermost loop: bounds narrowed by the linear conditions, then a
+/// straight pass reading the dense arrays at affine indices.
+fn fused_loop(
+    f: &Fused,
+    lo: i64,
+    hi: i64,
+    x: u32,
+    memo: &Memo,
+    env: &mut [i64],
+    seen: &mut impl SeenSet,
+) -> Option<()> {
+    let (mut lo, mut hi) = (i128::from(lo), i128::from(hi));
+    *env.get_mut(x as usize)? = 0;
+    for b in &f.bounds {
+        // s·x + c OP 0, written as (a·x <= k) constraints.
+        let c = i128::from(b.d.c.eval(env)?);
+        let s = i128::from(b.d.s);
+        let mut le = |a: i128, k: i128| {
+            if a == 0 {
+                if k < 0 {
+                    hi = lo - 1;
+                }
+            } else if a > 0 {
+                hi = hi.min(div_floor(k, a));
+            } else {
+                lo = lo.max(-div_floor(k, -a));
+            }
+        };
+        match b.op {
+            BinOp::Lt => le(s, -c - 1),
+            BinOp::Le => le(s, -c),
+            BinOp::Gt => le(-s, c - 1),
+            BinOp::Ge => le(-s, c),
+            _ => {
+                le(s, -c);
+                le(-s, c);
+            }
+        }
+    }
+    if lo > hi {
+        return Some(());
+    }
+    // Each component: a slice and `index(x) = base + step·x`, checked at both
+    // ends (affine, so everything between is in range too).
+    let mut parts: Vec<(&[u32], i128, i128)> = Vec::with_capacity(f.comps.len());
+    for (game, args) in &f.comps {
+        let (values, stride, rows) = values_of(memo, *game, args.len())?;
+        let (stride, rows) = (stride as i128, rows as i128);
+        let mut forms = Vec::with_capacity(args.len());
+        for a in args {
+            forms.push((i128::from(a.c.eval(env)?), i128::from(a.s)));
+        }
+        let limits: &[i128] = if args.len() == 1 {
+            &[values.len() as i128]
+        } else {
+            &[rows, stride]
+        };
+        for ((c, s), lim) in forms.iter().zip(limits) {
+            for end in [lo, hi] {
+                let v = c + s * end;
+                if v < 0 || v >= *lim {
+                    return None;
+                }
+            }
+        }
+        let (base, step) = match forms.as_slice() {
+            [(c, s)] => (*c, *s),
+            [(ca, sa), (cb, sb)] => (ca * stride + cb, sa * stride + sb),
+            _ => return None,
+        };
+        parts.push((values, base, step));
+    }
+    let (lo, hi) = (i64::try_from(lo).ok()?, i64::try_from(hi).ok()?);
+    let at = |p: &(&[u32], i128, i128), x: i64| -> Option<u32> {
+        let i = p.1 + p.2 * i128::from(x);
+        p.0.get(usize::try_from(i).ok()?).copied()
+    };
+    match parts.as_slice() {
+        [] => seen.insert(0),
+        [p] => {
+            for x in lo..=hi {
+                let v = at(p, x)?;
+                if v & SENTINEL_BIT != 0 {
+                    return None;
+                }
+                seen.insert(v);
+            }
+        }
+        [p, q] => {
+            // The hot loop of take-and-break games: two reads and a XOR.
+            let (pv, pb, ps) = (p.0, p.1 as i64, p.2 as i64);
+            let (qv, qb, qs) = (q.0, q.1 as i64, q.2 as i64);
+            for x in lo..=hi {
+                let a = *pv.get((pb + ps * x) as usize)?;
+                let b = *qv.get((qb + qs * x) as usize)?;
+                let v = a ^ b;
+                if (a | b) & SENTINEL_BIT != 0 {
+                    return None;
+                }
+                seen.insert(v);
+            }
+        }
+        ps => {
+            for x in lo..=hi {
+                let mut v = 0;
+                for p in ps {
+                    let w = at(p, x)?;
+                    if w & SENTINEL_BIT != 0 {
+                        return None;
+                    }
+                    v ^= w;
+                }
+                seen.insert(v);
+            }
+        }
+    }
+    Some(())
+}
