@@ -9,7 +9,7 @@
 
 use crate::diagnostics::Diag;
 use crate::ir::{self, BinOp, Builtin, Clause, CompKind, ExprId, GameId};
-use crate::kernel::{self, GameKernels, SeenSet};
+use crate::kernel::{self, GameKernels, SeenSet, Stamped};
 use crate::memo::{MAX_VALUE, Memo, ON_STACK, PosId, UNKNOWN};
 use crate::span::Span;
 use crate::value::{MAX_LIST_DEPTH, Value, list_depth, write_list};
@@ -49,8 +49,13 @@ pub struct Machine {
     fill_epoch: u64,
     /// Games whose fill gave up once (their rules are not decreasing).
     fill_disabled: Vec<bool>,
+    /// Per game, `(rows, cols)` such that every dense position with
+    /// arguments below them is known (one-argument games use one row).
+    filled: Vec<(i64, i64)>,
     /// While filling: the deepest a nested search may go.
     depth_cap: Option<usize>,
+    /// The mex set of [`Machine::kernel_value`], reused.
+    stamped: Stamped,
     limits: Limits,
     cancel: Option<Arc<AtomicBool>>,
     /// Options generated since the last cancellation poll.
@@ -107,15 +112,34 @@ struct Seen {
 }
 
 impl Seen {
+    #[inline(always)]
     fn insert(&mut self, v: u32) {
         if v < 64 {
             self.low |= 1 << v;
         } else {
-            let i = (v as usize - 64) / 64;
-            if self.high.len() <= i {
-                self.high.resize(i + 1, 0);
-            }
-            self.high[i] |= 1 << ((v - 64) % 64);
+            self.insert_high(v);
+        }
+    }
+
+    /// Values of 64 and more; sentinels (never a value) are ignored.
+    fn insert_high(&mut self, v: u32) {
+        if v > MAX_VALUE {
+            return;
+        }
+        let i = (v as usize - 64) / 64;
+        if self.high.len() <= i {
+            self.high.resize(i + 1, 0);
+        }
+        self.high[i] |= 1 << ((v - 64) % 64);
+    }
+
+    fn union(&mut self, other: &Seen) {
+        self.low |= other.low;
+        if self.high.len() < other.high.len() {
+            self.high.resize(other.high.len(), 0);
+        }
+        for (a, b) in self.high.iter_mut().zip(&other.high) {
+            *a |= b;
         }
     }
 
@@ -133,6 +157,7 @@ impl Seen {
 }
 
 impl SeenSet for Seen {
+    #[inline(always)]
     fn insert(&mut self, v: u32) {
         Seen::insert(self, v);
     }
@@ -188,7 +213,9 @@ impl Machine {
             kernels: Rc::new(Vec::new()),
             fill_epoch: 0,
             fill_disabled: vec![false; prog_games],
+            filled: vec![(0, 0); prog_games],
             depth_cap: None,
+            stamped: Stamped::default(),
             limits,
             cancel: None,
             ticks: 0,
@@ -437,7 +464,14 @@ impl Machine {
                 _ => return false,
             }
         }
-        k.run(&self.memo, &mut env, seen).is_some()
+        // Into a scratch set: a kernel that gives up may have inserted
+        // values computed from unknown ones.
+        let mut scratch = Seen::default();
+        if k.run(&self.memo, &mut env, &mut scratch).is_none() {
+            return false;
+        }
+        seen.union(&scratch);
+        true
     }
 
     /// The value of a position computed by kernels alone, if its game has
@@ -450,13 +484,16 @@ impl Machine {
         }
         let mut params = Vec::with_capacity(2);
         self.memo.args_of(pos, &mut params);
-        let mut seen = Seen::default();
-        for rule in 0..ks.rules.len() {
-            if !self.kernel_rule(game, rule, &params, &mut seen) {
-                return None;
-            }
+        let mut env = vec![0i64; ks.slots];
+        for (slot, p) in env.iter_mut().zip(&params) {
+            let Value::Int(v) = p else { return None };
+            *slot = *v;
         }
-        u32::try_from(seen.mex()).ok().filter(|v| *v <= MAX_VALUE)
+        self.stamped.clear();
+        for k in ks.rules.iter().flatten() {
+            k.run(&self.memo, &mut env, &mut self.stamped)?;
+        }
+        Some(self.stamped.mex()).filter(|v| *v <= MAX_VALUE)
     }
 
     /// The search went deep: compute the positions of the same game below the
@@ -482,34 +519,46 @@ impl Machine {
         if coords.len() != args.len() || !(1..=2).contains(&coords.len()) {
             return;
         }
-        self.depth_cap = Some(FILL_NESTED_DEPTH);
-        let (rows, cols) = match coords[..] {
-            [n] => (0..=0, 0..=n),
-            [a, b] => (0..=a, 0..=b),
-            _ => (0..=0, 0..=0),
+        // (rows, cols) of the box to fill; one-argument games are one row.
+        let (two, rows, cols) = match coords[..] {
+            [n] => (false, 1, n + 1),
+            [a, b] => (true, a + 1, b + 1),
+            _ => return,
         };
+        let (done_rows, done_cols) = self.filled[game as usize];
+        self.depth_cap = Some(FILL_NESTED_DEPTH);
         let mut progressed = false;
         let mut ok = true;
-        'fill: for a in rows {
-            for b in cols.clone() {
-                let here: Vec<Value> = if coords.len() == 1 {
-                    vec![Value::Int(b)]
+        'fill: for a in 0..rows {
+            // Cells inside the box filled before are known: skip them.
+            let first = if a < done_rows { done_cols } else { 0 };
+            for b in first..cols {
+                let cell = if two {
+                    self.memo.dense2(game, a, b)
                 } else {
-                    vec![Value::Int(a), Value::Int(b)]
+                    self.memo.dense1(game, b)
                 };
-                let Ok(Some(p)) = self.memo.intern(game, &here) else {
+                let Ok(Some(p)) = cell else {
                     ok = false;
                     break 'fill;
                 };
-                if self.memo.value(p) < ON_STACK {
-                    continue;
+                match self.memo.value(p) {
+                    ON_STACK => {
+                        ok = false;
+                        break 'fill;
+                    }
+                    v if v < ON_STACK => continue,
+                    _ => {}
                 }
-                if self.memo.value(p) == ON_STACK || self.grundy(p).is_err() {
+                if self.grundy(p).is_err() {
                     ok = false;
                     break 'fill;
                 }
                 progressed = true;
             }
+        }
+        if ok && rows >= done_rows && cols >= done_cols {
+            self.filled[game as usize] = (rows, cols);
         }
         self.depth_cap = None;
         if !ok {

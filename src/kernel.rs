@@ -11,7 +11,8 @@
 //! A kernel never reports errors: on anything unusual (an unknown value, an
 //! index outside the dense arrays, an overflow) it gives up and the general
 //! evaluator runs the rule instead, and reports whatever there is to report.
-//! Giving up after inserting some values is harmless: the mex set is a set.
+//! A kernel may insert values computed from sentinels before it notices and
+//! gives up, so callers run it into a scratch set and keep it on success only.
 
 use crate::ir::{self, BinOp, Builtin, Clause, ExprId, GameId};
 use crate::memo::{Memo, SENTINEL_BIT};
@@ -376,8 +377,62 @@ fn linear_bounds(c: &KCond, x: u32, out: &mut Vec<Bound>) -> Option<()> {
 
 /// The mex set a kernel writes into.
 pub trait SeenSet {
-    /// Adds a value.
+    /// Adds a value (sentinel values are ignored).
     fn insert(&mut self, v: u32);
+}
+
+/// A mex set for computing one value at a time, as hand-written solvers do:
+/// `stamps[v] == stamp` marks `v` as seen, so inserting is a plain store and a
+/// new position starts with `stamp + 1` instead of clearing anything.
+#[derive(Clone, Debug, Default)]
+pub struct Stamped {
+    stamps: Vec<u32>,
+    stamp: u32,
+    /// Values beyond `stamps` (rare).
+    far: Vec<u32>,
+}
+
+impl Stamped {
+    /// Empties the set for the next position.
+    pub fn clear(&mut self) {
+        self.far.clear();
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.stamps.iter_mut().for_each(|s| *s = 0);
+            self.stamp = 1;
+        }
+        if self.stamps.is_empty() {
+            self.stamps = vec![0; 4096];
+        }
+    }
+
+    /// The least value not in the set.
+    pub fn mex(&self) -> u32 {
+        let mut v = 0u32;
+        while self.stamps.get(v as usize) == Some(&self.stamp) || self.far.contains(&v) {
+            v += 1;
+        }
+        v
+    }
+}
+
+impl Stamped {
+    #[cold]
+    fn insert_far(&mut self, v: u32) {
+        if v & SENTINEL_BIT == 0 && !self.far.contains(&v) {
+            self.far.push(v);
+        }
+    }
+}
+
+impl SeenSet for Stamped {
+    #[inline(always)]
+    fn insert(&mut self, v: u32) {
+        match self.stamps.get_mut(v as usize) {
+            Some(s) => *s = self.stamp,
+            None => self.insert_far(v),
+        }
+    }
 }
 
 /// Integer slots of a kernel frame.
@@ -549,6 +604,45 @@ impl KRule {
     }
 }
 
+/// For a step of ±1, the values read for `x = lo..=hi` as one slice, and
+/// whether it runs forwards (`true`) or backwards.
+fn unit_slice<'a>(p: &(&'a [u32], i128, i128), lo: i64, hi: i64) -> Option<(&'a [u32], bool)> {
+    let (v, base, step) = (p.0, p.1, p.2);
+    let (from, to) = match step {
+        1 => (base + i128::from(lo), base + i128::from(hi)),
+        -1 => (base - i128::from(hi), base - i128::from(lo)),
+        _ => return None,
+    };
+    let slice = v.get(usize::try_from(from).ok()?..=usize::try_from(to).ok()?)?;
+    Some((slice, step == 1))
+}
+
+/// Inserts each value; gives up if any was a sentinel.
+#[inline(always)]
+fn single_loop(values: impl Iterator<Item = u32>, seen: &mut impl SeenSet) -> Option<()> {
+    let mut read = 0u32;
+    for v in values {
+        read |= v;
+        seen.insert(v);
+    }
+    (read & SENTINEL_BIT == 0).then_some(())
+}
+
+/// Inserts `a ^ b` for each pair; gives up (after the loop, to keep the loop
+/// free of branches) if any value read was a sentinel.
+#[inline(always)]
+fn pair_loop<'a>(
+    pairs: impl Iterator<Item = (&'a u32, &'a u32)>,
+    seen: &mut impl SeenSet,
+) -> Option<()> {
+    let mut read = 0u32;
+    for (&a, &b) in pairs {
+        read |= a | b;
+        seen.insert(a ^ b);
+    }
+    (read & SENTINEL_BIT == 0).then_some(())
+}
+
 /// Floor division in `i128`.
 fn div_floor(a: i128, b: i128) -> i128 {
     let q = a / b;
@@ -638,27 +732,47 @@ fn fused_loop(
     };
     match parts.as_slice() {
         [] => seen.insert(0),
-        [p] => {
-            for x in lo..=hi {
-                let v = at(p, x)?;
-                if v & SENTINEL_BIT != 0 {
+        [p] => match unit_slice(p, lo, hi) {
+            Some((a, _)) => single_loop(a.iter().copied(), seen)?,
+            None => {
+                let (pv, pb, ps) = (p.0, p.1 as i64, p.2 as i64);
+                let mut values = (lo..=hi).map(|x| {
+                    pv.get(pb.wrapping_add(ps.wrapping_mul(x)) as usize)
+                        .copied()
+                });
+                let mut missing = false;
+                let iter = std::iter::from_fn(|| match values.next()? {
+                    Some(v) => Some(v),
+                    None => {
+                        missing = true;
+                        None
+                    }
+                });
+                single_loop(iter, seen)?;
+                if missing {
                     return None;
                 }
-                seen.insert(v);
             }
-        }
+        },
         [p, q] => {
             // The hot loop of take-and-break games: two reads and a XOR.
-            let (pv, pb, ps) = (p.0, p.1 as i64, p.2 as i64);
-            let (qv, qb, qs) = (q.0, q.1 as i64, q.2 as i64);
-            for x in lo..=hi {
-                let a = *pv.get((pb + ps * x) as usize)?;
-                let b = *qv.get((qb + qs * x) as usize)?;
-                let v = a ^ b;
-                if (a | b) & SENTINEL_BIT != 0 {
-                    return None;
+            if let (Some(a), Some(b)) = (unit_slice(p, lo, hi), unit_slice(q, lo, hi)) {
+                if a.1 == b.1 {
+                    pair_loop(a.0.iter().zip(b.0.iter()), seen)?;
+                } else {
+                    pair_loop(a.0.iter().zip(b.0.iter().rev()), seen)?;
                 }
-                seen.insert(v);
+            } else {
+                let (pv, pb, ps) = (p.0, p.1 as i64, p.2 as i64);
+                let (qv, qb, qs) = (q.0, q.1 as i64, q.2 as i64);
+                for x in lo..=hi {
+                    let a = *pv.get(pb.wrapping_add(ps.wrapping_mul(x)) as usize)?;
+                    let b = *qv.get(qb.wrapping_add(qs.wrapping_mul(x)) as usize)?;
+                    if (a | b) & SENTINEL_BIT != 0 {
+                        return None;
+                    }
+                    seen.insert(a ^ b);
+                }
             }
         }
         ps => {
