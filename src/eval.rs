@@ -54,8 +54,9 @@ pub struct Machine {
     filled: Vec<(i64, i64)>,
     /// While filling: the deepest a nested search may go.
     depth_cap: Option<usize>,
-    /// The mex set of [`Machine::kernel_value`], reused.
+    /// The mex set and integer slots of [`Machine::kernel_value`], reused.
     stamped: Stamped,
+    kenv: Vec<i64>,
     limits: Limits,
     cancel: Option<Arc<AtomicBool>>,
     /// Options generated since the last cancellation poll.
@@ -216,6 +217,7 @@ impl Machine {
             filled: vec![(0, 0); prog_games],
             depth_cap: None,
             stamped: Stamped::default(),
+            kenv: Vec::new(),
             limits,
             cancel: None,
             ticks: 0,
@@ -482,16 +484,21 @@ impl Machine {
         if !ks.complete {
             return None;
         }
-        let mut params = Vec::with_capacity(2);
-        self.memo.args_of(pos, &mut params);
-        let mut env = vec![0i64; ks.slots];
-        for (slot, p) in env.iter_mut().zip(&params) {
-            let Value::Int(v) = p else { return None };
-            *slot = *v;
-        }
-        self.stamped.clear();
-        for k in ks.rules.iter().flatten() {
-            k.run(&self.memo, &mut env, &mut self.stamped)?;
+        // Only dense positions: their arguments are integers by construction.
+        let (args, n) = self.memo.dense_args(pos)?;
+        let mut env = std::mem::take(&mut self.kenv);
+        env.clear();
+        env.resize(ks.slots.max(n), 0);
+        env[..n].copy_from_slice(&args[..n]);
+        self.stamped.clear(self.memo.max_value());
+        let ok = ks
+            .rules
+            .iter()
+            .flatten()
+            .all(|k| k.run(&self.memo, &mut env, &mut self.stamped).is_some());
+        self.kenv = env;
+        if !ok {
+            return None;
         }
         Some(self.stamped.mex()).filter(|v| *v <= MAX_VALUE)
     }

@@ -72,11 +72,95 @@ struct Affine {
     s: i64,
 }
 
+/// A loop-invariant part, as `k + Σ coef·slot` when it is linear (evaluated
+/// without walking a tree), else as an expression.
+#[derive(Clone, Debug)]
+enum Lin {
+    Sum { k: i64, terms: Vec<(u32, i64)> },
+    Expr(KExpr),
+}
+
+impl Lin {
+    fn of(e: KExpr) -> Lin {
+        fn linear(e: &KExpr) -> Option<(i64, Vec<(u32, i64)>)> {
+            Some(match e {
+                KExpr::Const(v) => (*v, Vec::new()),
+                KExpr::Slot(s) => (0, vec![(*s, 1)]),
+                KExpr::Neg(a) => {
+                    let (k, t) = linear(a)?;
+                    (
+                        k.checked_neg()?,
+                        t.into_iter()
+                            .map(|(s, c)| Some((s, c.checked_neg()?)))
+                            .collect::<Option<_>>()?,
+                    )
+                }
+                KExpr::Bin(op @ (BinOp::Add | BinOp::Sub), a, b) => {
+                    let (ka, mut ta) = linear(a)?;
+                    let (kb, tb) = linear(b)?;
+                    let sign = if *op == BinOp::Add { 1 } else { -1 };
+                    for (s, c) in tb {
+                        ta.push((s, c.checked_mul(sign)?));
+                    }
+                    (ka.checked_add(kb.checked_mul(sign)?)?, ta)
+                }
+                KExpr::Bin(BinOp::Mul, a, b) => match (&**a, &**b) {
+                    (KExpr::Const(m), other) | (other, KExpr::Const(m)) => {
+                        let (k, t) = linear(other)?;
+                        (
+                            k.checked_mul(*m)?,
+                            t.into_iter()
+                                .map(|(s, c)| Some((s, c.checked_mul(*m)?)))
+                                .collect::<Option<_>>()?,
+                        )
+                    }
+                    _ => return None,
+                },
+                _ => return None,
+            })
+        }
+        match linear(&e) {
+            Some((k, terms)) => Lin::Sum { k, terms },
+            None => Lin::Expr(e),
+        }
+    }
+
+    #[inline]
+    fn eval(&self, env: &[i64]) -> Option<i64> {
+        match self {
+            Lin::Sum { k, terms } => {
+                let mut v = *k;
+                for &(s, c) in terms {
+                    v = v.checked_add(env.get(s as usize)?.checked_mul(c)?)?;
+                }
+                Some(v)
+            }
+            Lin::Expr(e) => e.eval(env),
+        }
+    }
+}
+
+/// An affine form `c + s·x` ready to evaluate.
+#[derive(Clone, Debug)]
+struct Form {
+    c: Lin,
+    s: i64,
+}
+
+impl From<Affine> for Form {
+    fn from(a: Affine) -> Form {
+        Form {
+            c: Lin::of(a.c),
+            s: a.s,
+        }
+    }
+}
+
 /// A linear constraint `D(x) OP 0` folded into the loop bounds.
 #[derive(Clone, Debug)]
 struct Bound {
     op: BinOp,
-    d: Affine,
+    d: Form,
 }
 
 /// The innermost loop, fused.
@@ -85,7 +169,7 @@ struct Fused {
     /// Linear conditions folded into the bounds.
     bounds: Vec<Bound>,
     /// Per component, its arguments as affine forms in the loop variable.
-    comps: Vec<(GameId, Vec<Affine>)>,
+    comps: Vec<(GameId, Vec<Form>)>,
 }
 
 /// A compiled rule.
@@ -262,6 +346,9 @@ impl Compiler<'_> {
     }
 }
 
+/// Fused loops handle up to this many components per option.
+const MAX_FUSED: usize = 4;
+
 /// Coefficients stay small so that `c + s·x` cannot overflow in `i128`.
 const MAX_COEF: i64 = 1 << 20;
 
@@ -333,9 +420,12 @@ fn cond_mentions(c: &KCond, x: u32) -> bool {
 /// Fuses the innermost range loop when everything after it is linear in it.
 fn fuse(clauses: &[KClause], comps: &[KComp]) -> Option<Fused> {
     let last_for = clauses.iter().rposition(|c| !matches!(c, KClause::If(_)))?;
-    let KClause::Range { slot: x, .. } = clauses[last_for] else {
+    let (KClause::Range { slot: x, .. } | KClause::List { slot: x, .. }) = clauses[last_for] else {
         return None;
     };
+    if comps.len() > MAX_FUSED {
+        return None;
+    }
     let mut bounds = Vec::new();
     for c in &clauses[last_for + 1..] {
         let KClause::If(cond) = c else { return None };
@@ -348,7 +438,7 @@ fn fuse(clauses: &[KClause], comps: &[KComp]) -> Option<Fused> {
                 k.game,
                 k.args
                     .iter()
-                    .map(|a| affine(a, x))
+                    .map(|a| affine(a, x).map(Form::from))
                     .collect::<Option<Vec<_>>>()?,
             ))
         })
@@ -368,7 +458,10 @@ fn linear_bounds(c: &KCond, x: u32, out: &mut Vec<Bound>) -> Option<()> {
                 c: KExpr::Bin(BinOp::Sub, Box::new(l.c), Box::new(r.c)),
                 s: l.s - r.s,
             };
-            out.push(Bound { op: *op, d });
+            out.push(Bound {
+                op: *op,
+                d: d.into(),
+            });
             Some(())
         }
         _ => None,
@@ -379,59 +472,81 @@ fn linear_bounds(c: &KCond, x: u32, out: &mut Vec<Bound>) -> Option<()> {
 pub trait SeenSet {
     /// Adds a value (sentinel values are ignored).
     fn insert(&mut self, v: u32);
+
+    /// Adds the values of `(bits read, value)` pairs; returns the OR of the
+    /// bits read, so callers can tell afterwards whether a sentinel was seen.
+    #[inline(always)]
+    fn insert_all(&mut self, items: impl Iterator<Item = (u32, u32)>) -> u32 {
+        let mut read = 0;
+        for (r, v) in items {
+            read |= r;
+            self.insert(v);
+        }
+        read
+    }
 }
 
 /// A mex set for computing one value at a time, as hand-written solvers do:
 /// `stamps[v] == stamp` marks `v` as seen, so inserting is a plain store and a
-/// new position starts with `stamp + 1` instead of clearing anything.
+/// new position starts with `stamp + 1` instead of clearing anything. The
+/// array is a power of two larger than any XOR of stored values, and indices
+/// are masked: a value computed from a sentinel lands somewhere harmless, and
+/// the kernel gives up (and the set is cleared) anyway.
 #[derive(Clone, Debug, Default)]
 pub struct Stamped {
     stamps: Vec<u32>,
     stamp: u32,
-    /// Values beyond `stamps` (rare).
-    far: Vec<u32>,
 }
 
 impl Stamped {
-    /// Empties the set for the next position.
-    pub fn clear(&mut self) {
-        self.far.clear();
+    /// Empties the set for the next position, where every value stored so
+    /// far is at most `max_value`.
+    pub fn clear(&mut self, max_value: u32) {
+        let need = (2 * max_value as usize + 4).next_power_of_two().max(1024);
+        if self.stamps.len() < need {
+            self.stamps = vec![0; need];
+            self.stamp = 0;
+        }
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.stamps.iter_mut().for_each(|s| *s = 0);
             self.stamp = 1;
         }
-        if self.stamps.is_empty() {
-            self.stamps = vec![0; 4096];
-        }
     }
 
     /// The least value not in the set.
     pub fn mex(&self) -> u32 {
-        let mut v = 0u32;
-        while self.stamps.get(v as usize) == Some(&self.stamp) || self.far.contains(&v) {
+        let mut v = 0;
+        while self.stamps.get(v) == Some(&self.stamp) {
             v += 1;
         }
-        v
-    }
-}
-
-impl Stamped {
-    #[cold]
-    fn insert_far(&mut self, v: u32) {
-        if v & SENTINEL_BIT == 0 && !self.far.contains(&v) {
-            self.far.push(v);
-        }
+        v as u32
     }
 }
 
 impl SeenSet for Stamped {
     #[inline(always)]
     fn insert(&mut self, v: u32) {
-        match self.stamps.get_mut(v as usize) {
-            Some(s) => *s = self.stamp,
-            None => self.insert_far(v),
+        let mask = self.stamps.len().wrapping_sub(1);
+        if let Some(s) = self.stamps.get_mut(v as usize & mask) {
+            *s = self.stamp;
         }
+    }
+
+    #[inline(always)]
+    fn insert_all(&mut self, items: impl Iterator<Item = (u32, u32)>) -> u32 {
+        // Locals, so the stores into `stamps` cannot alias `stamp`.
+        let stamp = self.stamp;
+        let stamps = &mut self.stamps[..];
+        let mask = stamps.len().wrapping_sub(1);
+        let mut read = 0;
+        for (r, v) in items {
+            read |= r;
+            if let Some(s) = stamps.get_mut(v as usize & mask) {
+                *s = stamp;
+            }
+        }
+        read
     }
 }
 
@@ -567,6 +682,9 @@ impl KRule {
                 Some(())
             }
             KClause::List { slot, items } => {
+                if is_fused_loop && let Some(f) = &self.fused {
+                    return fused_list(f, items, *slot, memo, env, seen);
+                }
                 for &x in items.iter() {
                     *env.get_mut(*slot as usize)? = x;
                     self.clauses_from(d + 1, memo, env, seen)?;
@@ -604,6 +722,121 @@ impl KRule {
     }
 }
 
+/// One component of a fused loop, ready to read.
+#[derive(Clone, Copy)]
+struct Prepared<'a> {
+    values: &'a [u32],
+    /// Argument forms `(c, s)`, and the bound each argument must stay below.
+    forms: [(i64, i64); 2],
+    limits: [i64; 2],
+    arity: usize,
+    /// The flat index as `base + step·x`.
+    base: i64,
+    step: i64,
+}
+
+const UNPREPARED: Prepared<'static> = Prepared {
+    values: &[],
+    forms: [(0, 0); 2],
+    limits: [0; 2],
+    arity: 0,
+    base: 0,
+    step: 0,
+};
+
+/// Evaluates the per-iteration constants of every component into `out`.
+fn prepare<'a>(
+    f: &Fused,
+    memo: &'a Memo,
+    env: &[i64],
+    out: &mut [Prepared<'a>; MAX_FUSED],
+) -> Option<()> {
+    for (slot, (game, args)) in out.iter_mut().zip(&f.comps) {
+        let (values, stride, rows) = values_of(memo, *game, args.len())?;
+        let (stride, rows) = (i64::try_from(stride).ok()?, i64::try_from(rows).ok()?);
+        let mut forms = [(0i64, 0i64); 2];
+        for (form, a) in forms.iter_mut().zip(args) {
+            *form = (a.c.eval(env)?, a.s);
+        }
+        let (limits, (base, step)) = match args.len() {
+            1 => ([i64::try_from(values.len()).ok()?, 0], forms[0]),
+            2 => {
+                let [(ca, sa), (cb, sb)] = forms;
+                let base = ca.checked_mul(stride)?.checked_add(cb)?;
+                let step = sa.checked_mul(stride)?.checked_add(sb)?;
+                ([rows, stride], (base, step))
+            }
+            _ => return None,
+        };
+        *slot = Prepared {
+            values,
+            forms,
+            limits,
+            arity: args.len(),
+            base,
+            step,
+        };
+    }
+    Some(())
+}
+
+/// A fused loop over a constant list (subtraction sets): each element is
+/// checked against the folded conditions and the arrays' bounds.
+fn fused_list(
+    f: &Fused,
+    items: &[i64],
+    x: u32,
+    memo: &Memo,
+    env: &mut [i64],
+    seen: &mut impl SeenSet,
+) -> Option<()> {
+    *env.get_mut(x as usize)? = 0;
+    let mut bounds = [(BinOp::Eq, 0i128, 0i128); 8];
+    if f.bounds.len() > bounds.len() {
+        return None;
+    }
+    for (slot, b) in bounds.iter_mut().zip(&f.bounds) {
+        *slot = (b.op, i128::from(b.d.c.eval(env)?), i128::from(b.d.s));
+    }
+    let bounds = &bounds[..f.bounds.len()];
+    let mut comps = [UNPREPARED; MAX_FUSED];
+    prepare(f, memo, env, &mut comps)?;
+    let comps = &comps[..f.comps.len()];
+    'items: for &x in items {
+        let x = i128::from(x);
+        for &(op, c, s) in bounds {
+            let d = s * x + c;
+            let holds = match op {
+                BinOp::Lt => d < 0,
+                BinOp::Le => d <= 0,
+                BinOp::Gt => d > 0,
+                BinOp::Ge => d >= 0,
+                _ => d == 0,
+            };
+            if !holds {
+                continue 'items;
+            }
+        }
+        let mut v = 0u32;
+        for comp in comps {
+            for (&(c, s), &lim) in comp.forms[..comp.arity].iter().zip(&comp.limits) {
+                let a = i128::from(c) + i128::from(s) * x;
+                if a < 0 || a >= i128::from(lim) {
+                    return None;
+                }
+            }
+            let i = i128::from(comp.base) + i128::from(comp.step) * x;
+            let w = *comp.values.get(usize::try_from(i).ok()?)?;
+            if w & SENTINEL_BIT != 0 {
+                return None;
+            }
+            v ^= w;
+        }
+        seen.insert(v);
+    }
+    Some(())
+}
+
 /// For a step of ±1, the values read for `x = lo..=hi` as one slice, and
 /// whether it runs forwards (`true`) or backwards.
 fn unit_slice<'a>(p: &(&'a [u32], i128, i128), lo: i64, hi: i64) -> Option<(&'a [u32], bool)> {
@@ -620,11 +853,7 @@ fn unit_slice<'a>(p: &(&'a [u32], i128, i128), lo: i64, hi: i64) -> Option<(&'a 
 /// Inserts each value; gives up if any was a sentinel.
 #[inline(always)]
 fn single_loop(values: impl Iterator<Item = u32>, seen: &mut impl SeenSet) -> Option<()> {
-    let mut read = 0u32;
-    for v in values {
-        read |= v;
-        seen.insert(v);
-    }
+    let read = seen.insert_all(values.map(|v| (v, v)));
     (read & SENTINEL_BIT == 0).then_some(())
 }
 
@@ -635,11 +864,7 @@ fn pair_loop<'a>(
     pairs: impl Iterator<Item = (&'a u32, &'a u32)>,
     seen: &mut impl SeenSet,
 ) -> Option<()> {
-    let mut read = 0u32;
-    for (&a, &b) in pairs {
-        read |= a | b;
-        seen.insert(a ^ b);
-    }
+    let read = seen.insert_all(pairs.map(|(&a, &b)| (a | b, a ^ b)));
     (read & SENTINEL_BIT == 0).then_some(())
 }
 
@@ -697,40 +922,27 @@ fn fused_loop(
     }
     // Each component: a slice and `index(x) = base + step·x`, checked at both
     // ends (affine, so everything between is in range too).
-    let mut parts: Vec<(&[u32], i128, i128)> = Vec::with_capacity(f.comps.len());
-    for (game, args) in &f.comps {
-        let (values, stride, rows) = values_of(memo, *game, args.len())?;
-        let (stride, rows) = (stride as i128, rows as i128);
-        let mut forms = Vec::with_capacity(args.len());
-        for a in args {
-            forms.push((i128::from(a.c.eval(env)?), i128::from(a.s)));
-        }
-        let limits: &[i128] = if args.len() == 1 {
-            &[values.len() as i128]
-        } else {
-            &[rows, stride]
-        };
-        for ((c, s), lim) in forms.iter().zip(limits) {
+    let mut comps = [UNPREPARED; MAX_FUSED];
+    prepare(f, memo, env, &mut comps)?;
+    let mut parts = [(&[][..], 0i128, 0i128); MAX_FUSED];
+    for (part, comp) in parts.iter_mut().zip(&comps[..f.comps.len()]) {
+        for (&(c, s), &lim) in comp.forms[..comp.arity].iter().zip(&comp.limits) {
             for end in [lo, hi] {
-                let v = c + s * end;
-                if v < 0 || v >= *lim {
+                let v = i128::from(c) + i128::from(s) * end;
+                if v < 0 || v >= i128::from(lim) {
                     return None;
                 }
             }
         }
-        let (base, step) = match forms.as_slice() {
-            [(c, s)] => (*c, *s),
-            [(ca, sa), (cb, sb)] => (ca * stride + cb, sa * stride + sb),
-            _ => return None,
-        };
-        parts.push((values, base, step));
+        *part = (comp.values, i128::from(comp.base), i128::from(comp.step));
     }
+    let parts = &parts[..f.comps.len()];
     let (lo, hi) = (i64::try_from(lo).ok()?, i64::try_from(hi).ok()?);
     let at = |p: &(&[u32], i128, i128), x: i64| -> Option<u32> {
         let i = p.1 + p.2 * i128::from(x);
         p.0.get(usize::try_from(i).ok()?).copied()
     };
-    match parts.as_slice() {
+    match parts {
         [] => seen.insert(0),
         [p] => match unit_slice(p, lo, hi) {
             Some((a, _)) => single_loop(a.iter().copied(), seen)?,

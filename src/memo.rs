@@ -68,6 +68,8 @@ pub struct Memo {
     dense_states: usize,
     /// Dense cells allocated, over all games.
     dense_cells: usize,
+    /// The largest Grundy value stored so far.
+    max_value: u32,
     key_buf: Vec<i64>,
 }
 
@@ -263,6 +265,9 @@ impl Memo {
                 _ => return,
             }
         };
+        if v <= MAX_VALUE {
+            self.max_value = self.max_value.max(v);
+        }
         if let Some(c) = cells.get_mut(i) {
             if *c == UNKNOWN && v != UNKNOWN && p & DENSE != 0 {
                 self.dense_states += 1;
@@ -271,6 +276,11 @@ impl Memo {
             }
             *c = v;
         }
+    }
+
+    /// The largest Grundy value stored so far.
+    pub fn max_value(&self) -> u32 {
+        self.max_value
     }
 
     /// The game of a position.
@@ -317,6 +327,19 @@ impl Memo {
         match self.dense.get(game as usize)? {
             Dense::Two { values, cols, .. } => Some((values, *cols)),
             _ => None,
+        }
+    }
+
+    /// The integer arguments of a dense position, and how many there are.
+    pub fn dense_args(&self, p: PosId) -> Option<([i64; 2], usize)> {
+        if p & DENSE == 0 {
+            return None;
+        }
+        let payload = p & PAYLOAD;
+        match self.dense.get(self.game_of(p) as usize)? {
+            Dense::One { .. } => Some(([payload as i64, 0], 1)),
+            Dense::Two { .. } => Some(([(payload >> 24) as i64, (payload & 0xFF_FFFF) as i64], 2)),
+            Dense::Empty => None,
         }
     }
 
