@@ -15,7 +15,6 @@ enum Ty {
     List,
     Range,
     Pos,
-    Game,
     Report,
     /// A type variable (index into `Checker::vars`).
     Var(u32),
@@ -31,7 +30,6 @@ impl Ty {
             Ty::List => "a list",
             Ty::Range => "a range",
             Ty::Pos => "a position",
-            Ty::Game => "a game name",
             Ty::Report => "a report",
             Ty::Var(_) | Ty::Error => "a value",
         }
@@ -414,7 +412,7 @@ impl Checker {
             (Ty::Var(x), Ty::Var(y)) if x == y => true,
             (Ty::Var(x), t) | (t, Ty::Var(x)) => {
                 // Parameters hold data only: never positions, ranges or reports.
-                if matches!(t, Ty::Pos | Ty::Range | Ty::Game | Ty::Report) {
+                if matches!(t, Ty::Pos | Ty::Range | Ty::Report) {
                     return false;
                 }
                 self.vars[x as usize] = Some(t);
@@ -589,7 +587,7 @@ impl Checker {
     fn data(&mut self, e: &ast::Expr) -> ExprId {
         let (id, ty) = self.infer(e);
         let ty = self.resolve(ty);
-        if matches!(ty, Ty::Pos | Ty::Range | Ty::Game | Ty::Report) {
+        if matches!(ty, Ty::Pos | Ty::Range | Ty::Report) {
             self.errors.push(
                 Diag::user(
                     "type-mismatch",
@@ -618,7 +616,21 @@ impl Checker {
                 let ty = self.const_tys[id as usize];
                 (self.push(ir::Expr::Const(id), span), ty)
             }
-            Some(Global::Game(id)) => (self.push(ir::Expr::GameRef(id), span), Ty::Game),
+            Some(Global::Game(id)) => {
+                let g = &self.out.games[id as usize];
+                let example = format!("{}({})", g.name, g.params.join(", "));
+                self.errors.push(
+                    Diag::user(
+                        "game-without-arguments",
+                        format!("`{name}` is a game, not a value"),
+                    )
+                    .label(span, "a game name alone")
+                    .help(format!(
+                        "a position gives the game its arguments, like `{example}`"
+                    )),
+                );
+                (self.push(ir::Expr::Int(0), span), Ty::Error)
+            }
             None if self.poisoned.iter().any(|p| p == name) => {
                 (self.push(ir::Expr::Int(0), span), Ty::Error)
             }
@@ -778,7 +790,7 @@ impl Checker {
                 let (l_id, l_ty) = self.infer(l);
                 let (r_id, r_ty) = self.infer(r);
                 let lt = self.resolve(l_ty);
-                if matches!(lt, Ty::Pos | Ty::Range | Ty::Game | Ty::Report) {
+                if matches!(lt, Ty::Pos | Ty::Range | Ty::Report) {
                     self.errors.push(
                         Diag::user(
                             "type-mismatch",
@@ -1005,6 +1017,12 @@ impl Checker {
                         let d = self.unknown(n, a.span, "unknown game");
                         self.errors.push(d);
                         ids.push(self.push(ir::Expr::Int(0), a.span));
+                    } else if let (0, ExprKind::Name(n)) = (i, &a.kind)
+                        && self.lookup_local(n).is_none()
+                        && let Some(Global::Game(g)) = self.globals.get(n).copied()
+                    {
+                        game = Some(g);
+                        ids.push(self.push(ir::Expr::GameRef(g), a.span));
                     } else if i == 0 {
                         let (id, ty) = self.infer(a);
                         match self.out.expr(id) {

@@ -38,6 +38,13 @@ pub struct Opts {
     /// Stop with an error when a list or range would hold more elements.
     #[arg(long, global = true, value_name = "N", default_value_t = Limits::default().max_list)]
     max_list: usize,
+    /// Stop with an error when the search holds more positions at once.
+    #[arg(long, global = true, value_name = "N", default_value_t = Limits::default().max_depth)]
+    max_depth: usize,
+    /// Evaluate every rule with the general evaluator, without the compiled
+    /// fast paths (slower; for checking them).
+    #[arg(long, global = true)]
+    no_kernels: bool,
     /// When to color error reports.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
@@ -104,6 +111,8 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
     let limits = Limits {
         max_states: opts.max_states,
         max_list: opts.max_list,
+        max_depth: opts.max_depth,
+        kernels: !opts.no_kernels,
     };
     let mut session = Session::new(limits);
     let name = file.display().to_string();

@@ -27,6 +27,11 @@ pub struct Limits {
     pub max_states: usize,
     /// Most elements in one list or materialized range.
     pub max_list: usize,
+    /// Most positions on the search stack at once.
+    pub max_depth: usize,
+    /// Whether to use kernels (off: every rule runs in the general
+    /// evaluator; for testing them against it).
+    pub kernels: bool,
 }
 
 impl Default for Limits {
@@ -34,6 +39,8 @@ impl Default for Limits {
         Limits {
             max_states: 20_000_000,
             max_list: 10_000_000,
+            max_depth: 1_000_000,
+            kernels: true,
         }
     }
 }
@@ -49,9 +56,9 @@ pub struct Machine {
     fill_epoch: u64,
     /// Games whose fill gave up once (their rules are not decreasing).
     fill_disabled: Vec<bool>,
-    /// Per game, `(rows, cols)` such that every dense position with
-    /// arguments below them is known (one-argument games use one row).
-    filled: Vec<(i64, i64)>,
+    /// Per game and row, how many leading positions are known (one-argument
+    /// games use one row): where each row's fill goes on.
+    row_done: Vec<Vec<i64>>,
     /// While filling: the deepest a nested search may go.
     depth_cap: Option<usize>,
     /// The mex set and integer slots of [`Machine::kernel_value`], reused.
@@ -167,6 +174,8 @@ impl SeenSet for Seen {
 /// How deep the search may go before values below the deepest position are
 /// filled in ascending order instead (see [`Machine::fill_towards`]).
 const FILL_DEPTH: usize = 256;
+/// How many times a frame retries its kernel when a child is done.
+const KERNEL_RETRIES: u8 = 8;
 /// How deep a nested search may go while filling.
 const FILL_NESTED_DEPTH: usize = 64;
 
@@ -183,6 +192,8 @@ struct Frame {
     pending: Option<Vec<PosId>>,
     /// The fill epoch when this rule's kernel was last tried.
     kernel_epoch: u64,
+    /// How often a kernel was tried for this frame.
+    kernel_tries: u8,
 }
 
 /// Enumerates a position's options one at a time.
@@ -214,7 +225,7 @@ impl Machine {
             kernels: Rc::new(Vec::new()),
             fill_epoch: 0,
             fill_disabled: vec![false; prog_games],
-            filled: vec![(0, 0); prog_games],
+            row_done: vec![Vec::new(); prog_games],
             depth_cap: None,
             stamped: Stamped::default(),
             kenv: Vec::new(),
@@ -233,7 +244,9 @@ impl Machine {
                 Err(d) => errors.push(d.in_source(def.source)),
             }
         }
-        m.kernels = Rc::new(kernel::compile(&m.prog, &m.consts));
+        if m.limits.kernels {
+            m.kernels = Rc::new(kernel::compile(&m.prog, &m.consts));
+        }
         (m, errors)
     }
 
@@ -345,6 +358,9 @@ impl Machine {
         if self.depth_cap.is_some_and(|cap| frames.len() >= cap) {
             return Err(fill_abort());
         }
+        if frames.len() >= self.limits.max_depth {
+            return Err(self.too_deep(frames, pos));
+        }
         let game = self.game_of(pos);
         let g = &self.prog.games[game as usize];
         let env_base = env.len();
@@ -366,6 +382,7 @@ impl Machine {
             seen: Seen::default(),
             pending: None,
             kernel_epoch: u64::MAX,
+            kernel_tries: 0,
         });
         Ok(())
     }
@@ -381,12 +398,15 @@ impl Machine {
         self.push_frame(root, frames, env, iters)?;
         while let Some(f) = frames.last_mut() {
             // A kernel finishes a rule at once when its options' values are
-            // known: try it when the rule starts, and again after a fill.
+            // known: try it when the rule starts, when a child is done (a few
+            // times per frame, so a frame with many children stays linear),
+            // and after every fill.
             let at_start = f.pending.is_none() && matches!(f.mode, Mode::Enter(0));
-            if (at_start || (f.pending.is_some() && f.kernel_epoch != self.fill_epoch))
-                && f.rule < self.prog.games[f.game as usize].rules.len()
-            {
+            let resumed = f.pending.is_some()
+                && (f.kernel_epoch != self.fill_epoch || f.kernel_tries < KERNEL_RETRIES);
+            if (at_start || resumed) && f.rule < self.prog.games[f.game as usize].rules.len() {
                 f.kernel_epoch = self.fill_epoch;
+                f.kernel_tries = f.kernel_tries.saturating_add(1);
                 let nparams = self.prog.games[f.game as usize].params.len();
                 let params = &env[f.env_base..f.env_base + nparams];
                 if self.kernel_rule(f.game, f.rule, params, &mut f.seen) {
@@ -439,7 +459,7 @@ impl Machine {
                 Some(c) => {
                     f.pending = Some(std::mem::take(&mut out));
                     if frames.len() >= FILL_DEPTH && self.depth_cap.is_none() {
-                        self.fill_towards(c);
+                        self.fill_towards(c, frames);
                         if self.memo.value(c) < ON_STACK {
                             continue;
                         }
@@ -479,17 +499,22 @@ impl Machine {
     /// The value of a position computed by kernels alone, if its game has
     /// kernels for every rule and they all succeed.
     fn kernel_value(&mut self, pos: PosId) -> Option<u32> {
-        let game = self.game_of(pos);
+        // Only dense positions: their arguments are integers by construction.
+        let (args, n) = self.memo.dense_args(pos)?;
+        self.kernel_value_at(self.game_of(pos), &args[..n])
+    }
+
+    /// [`Machine::kernel_value`] of `game(args)`, from its arguments.
+    fn kernel_value_at(&mut self, game: GameId, args: &[i64]) -> Option<u32> {
         let ks = self.kernels.get(game as usize)?;
         if !ks.complete {
             return None;
         }
-        // Only dense positions: their arguments are integers by construction.
-        let (args, n) = self.memo.dense_args(pos)?;
+        let n = args.len();
         let mut env = std::mem::take(&mut self.kenv);
         env.clear();
         env.resize(ks.slots.max(n), 0);
-        env[..n].copy_from_slice(&args[..n]);
+        env[..n].copy_from_slice(args);
         self.stamped.clear(self.memo.max_value());
         let ok = ks
             .rules
@@ -504,76 +529,123 @@ impl Machine {
     }
 
     /// The search went deep: compute the positions of the same game below the
-    /// missing one in ascending order (a row at a time for two arguments), so
-    /// that decreasing games are evaluated bottom-up with a shallow stack and
-    /// their kernels apply. Each step is a full search, capped in depth; any
-    /// error or a deep step ends the fill silently (the search then goes on as
-    /// before and reports what is real), and disables it for that game.
-    fn fill_towards(&mut self, target: PosId) {
+    /// missing one (and below this game's positions on the stack) in
+    /// ascending order, a row at a time for two arguments, so that decreasing
+    /// games are evaluated bottom-up with a shallow stack and their kernels
+    /// apply. Each row goes on from the first position not known yet and
+    /// stops at the first one that cannot be computed in this order: it needs
+    /// a position on the stack, or (for games without complete kernels) its
+    /// capped nested search failed. Nothing here reports errors: the search
+    /// goes on afterwards and reports what is real. A failure other than
+    /// meeting the stack disables filling for the game.
+    fn fill_towards(&mut self, target: PosId, frames: &[Frame]) {
         let game = self.game_of(target);
         if self.fill_disabled[game as usize] {
             return;
         }
-        let mut args = Vec::new();
-        self.memo.args_of(target, &mut args);
-        let coords: Vec<i64> = args
-            .iter()
-            .filter_map(|a| match a {
-                Value::Int(v) if *v >= 0 => Some(*v),
-                _ => None,
-            })
-            .collect();
-        if coords.len() != args.len() || !(1..=2).contains(&coords.len()) {
+        let Some((args, n)) = self.memo.dense_args(target) else {
             return;
-        }
-        // (rows, cols) of the box to fill; one-argument games are one row.
-        let (two, rows, cols) = match coords[..] {
-            [n] => (false, 1, n + 1),
-            [a, b] => (true, a + 1, b + 1),
-            _ => return,
         };
-        let (done_rows, done_cols) = self.filled[game as usize];
+        let two = n == 2;
+        // (rows, cols) of the box; one-argument games are one row.
+        let (mut rows, mut cols) = if two {
+            (args[0] + 1, args[1] + 1)
+        } else {
+            (1, args[0] + 1)
+        };
+        for f in frames.iter().filter(|f| f.game == game) {
+            match self.memo.dense_args(f.pos) {
+                Some(([m, _], 1)) if !two => cols = cols.max(m + 1),
+                Some(([a, b], 2)) if two => {
+                    rows = rows.max(a + 1);
+                    cols = cols.max(b + 1);
+                }
+                _ => {}
+            }
+        }
+        let complete = self.kernels.get(game as usize).is_some_and(|k| k.complete);
+        let mut done = std::mem::take(&mut self.row_done[game as usize]);
+        if done.len() < rows as usize {
+            done.resize(rows as usize, 0);
+        }
         self.depth_cap = Some(FILL_NESTED_DEPTH);
         let mut progressed = false;
-        let mut ok = true;
-        'fill: for a in 0..rows {
-            // Cells inside the box filled before are known: skip them.
-            let first = if a < done_rows { done_cols } else { 0 };
-            for b in first..cols {
+        let mut disable = false;
+        'rows: for a in 0..rows {
+            let row = &mut done[a as usize];
+            for b in *row..cols {
                 let cell = if two {
                     self.memo.dense2(game, a, b)
                 } else {
                     self.memo.dense1(game, b)
                 };
                 let Ok(Some(p)) = cell else {
-                    ok = false;
-                    break 'fill;
+                    disable = true;
+                    break 'rows;
                 };
                 match self.memo.value(p) {
-                    ON_STACK => {
-                        ok = false;
-                        break 'fill;
+                    ON_STACK => break,
+                    v if v < ON_STACK => {
+                        *row = b + 1;
+                        continue;
                     }
-                    v if v < ON_STACK => continue,
                     _ => {}
                 }
-                if self.grundy(p).is_err() {
-                    ok = false;
-                    break 'fill;
+                let here: &[i64] = if two { &[a, b] } else { &[b] };
+                if let Some(v) = self.kernel_value_at(game, here) {
+                    self.memo.set(p, v);
+                } else if complete {
+                    break;
+                } else {
+                    match self.grundy(p) {
+                        Ok(_) => {}
+                        Err(d) if d.code == "cycle" => break,
+                        Err(_) => {
+                            disable = true;
+                            break 'rows;
+                        }
+                    }
                 }
+                *row = b + 1;
                 progressed = true;
             }
         }
-        if ok && rows >= done_rows && cols >= done_cols {
-            self.filled[game as usize] = (rows, cols);
-        }
+        self.row_done[game as usize] = done;
         self.depth_cap = None;
-        if !ok {
+        if disable {
             self.fill_disabled[game as usize] = true;
         }
         if progressed {
             self.fill_epoch += 1;
         }
+    }
+
+    fn too_deep(&self, frames: &[Frame], pos: PosId) -> Diag {
+        let first = frames
+            .first()
+            .map(|f| self.show_pos(f.pos))
+            .unwrap_or_default();
+        let mut d = Diag::user(
+            "depth-limit",
+            format!(
+                "the search went more than {} positions deep",
+                self.limits.max_depth
+            ),
+        )
+        .note(format!("from {first} down to {}", self.show_pos(pos)))
+        .help(
+            "does every move make the position smaller? a missing `if` guard lets arguments \
+             run past 0; raise the limit with `--max-depth N` if the game really is this deep",
+        );
+        if let Some(last) = frames.last() {
+            let g = &self.prog.games[last.game as usize];
+            if let Some(rule) = g.rules.get(last.rule) {
+                d = d
+                    .label(rule.span, "this rule keeps making new positions")
+                    .in_source(g.source);
+            }
+        }
+        d
     }
 
     /// Adds "while listing the moves of P" to an error from a rule.
@@ -715,6 +787,7 @@ impl Machine {
                 seen: Seen::default(),
                 pending: None,
                 kernel_epoch: u64::MAX,
+                kernel_tries: 0,
             },
             env,
             iters: vec![None; g.max_clauses as usize],

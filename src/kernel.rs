@@ -502,8 +502,10 @@ impl Stamped {
     /// Empties the set for the next position, where every value stored so
     /// far is at most `max_value`.
     pub fn clear(&mut self, max_value: u32) {
-        let need = (2 * max_value as usize + 4).next_power_of_two().max(1024);
-        if self.stamps.len() < need {
+        // XORs of values up to `max_value` stay below the next power of two
+        // above it; `len / 2` of a power of two is the largest value covered.
+        if max_value as usize >= self.stamps.len() / 2 {
+            let need = (2 * max_value as usize + 4).next_power_of_two().max(1024);
             self.stamps = vec![0; need];
             self.stamp = 0;
         }
@@ -837,17 +839,16 @@ fn fused_list(
     Some(())
 }
 
-/// For a step of ±1, the values read for `x = lo..=hi` as one slice, and
-/// whether it runs forwards (`true`) or backwards.
-fn unit_slice<'a>(p: &(&'a [u32], i128, i128), lo: i64, hi: i64) -> Option<(&'a [u32], bool)> {
+/// The values read for `x = lo..=hi`: a slice whose every `stride`-th
+/// element is read, and whether they come in the order of `x` (`true`) or
+/// reversed. Both ends were checked to be in range.
+fn strided<'a>(p: &(&'a [u32], i128, i128), lo: i64, hi: i64) -> Option<(&'a [u32], usize, bool)> {
     let (v, base, step) = (p.0, p.1, p.2);
-    let (from, to) = match step {
-        1 => (base + i128::from(lo), base + i128::from(hi)),
-        -1 => (base - i128::from(hi), base - i128::from(lo)),
-        _ => return None,
-    };
+    let (a, b) = (base + step * i128::from(lo), base + step * i128::from(hi));
+    let (from, to) = (a.min(b), a.max(b));
+    let stride = usize::try_from(step.unsigned_abs()).ok()?.max(1);
     let slice = v.get(usize::try_from(from).ok()?..=usize::try_from(to).ok()?)?;
-    Some((slice, step == 1))
+    Some((slice, stride, step >= 0))
 }
 
 /// Inserts each value; gives up if any was a sentinel.
@@ -944,47 +945,26 @@ fn fused_loop(
     };
     match parts {
         [] => seen.insert(0),
-        [p] => match unit_slice(p, lo, hi) {
-            Some((a, _)) => single_loop(a.iter().copied(), seen)?,
-            None => {
-                let (pv, pb, ps) = (p.0, p.1 as i64, p.2 as i64);
-                let mut values = (lo..=hi).map(|x| {
-                    pv.get(pb.wrapping_add(ps.wrapping_mul(x)) as usize)
-                        .copied()
-                });
-                let mut missing = false;
-                let iter = std::iter::from_fn(|| match values.next()? {
-                    Some(v) => Some(v),
-                    None => {
-                        missing = true;
-                        None
-                    }
-                });
-                single_loop(iter, seen)?;
-                if missing {
-                    return None;
-                }
-            }
-        },
+        [p] => {
+            // The order does not matter for a set.
+            let (a, sa, _) = strided(p, lo, hi)?;
+            single_loop(a.iter().step_by(sa).copied(), seen)?;
+        }
         [p, q] => {
             // The hot loop of take-and-break games: two reads and a XOR.
-            if let (Some(a), Some(b)) = (unit_slice(p, lo, hi), unit_slice(q, lo, hi)) {
-                if a.1 == b.1 {
-                    pair_loop(a.0.iter().zip(b.0.iter()), seen)?;
+            let (a, sa, fa) = strided(p, lo, hi)?;
+            let (b, sb, fb) = strided(q, lo, hi)?;
+            if (sa, sb) == (1, 1) {
+                // Plain slices: no stepping, and the compiler sees the bounds.
+                if fa == fb {
+                    pair_loop(a.iter().zip(b.iter()), seen)?;
                 } else {
-                    pair_loop(a.0.iter().zip(b.0.iter().rev()), seen)?;
+                    pair_loop(a.iter().zip(b.iter().rev()), seen)?;
                 }
+            } else if fa == fb {
+                pair_loop(a.iter().step_by(sa).zip(b.iter().step_by(sb)), seen)?;
             } else {
-                let (pv, pb, ps) = (p.0, p.1 as i64, p.2 as i64);
-                let (qv, qb, qs) = (q.0, q.1 as i64, q.2 as i64);
-                for x in lo..=hi {
-                    let a = *pv.get(pb.wrapping_add(ps.wrapping_mul(x)) as usize)?;
-                    let b = *qv.get(qb.wrapping_add(qs.wrapping_mul(x)) as usize)?;
-                    if (a | b) & SENTINEL_BIT != 0 {
-                        return None;
-                    }
-                    seen.insert(a ^ b);
-                }
+                pair_loop(a.iter().step_by(sa).zip(b.iter().step_by(sb).rev()), seen)?;
             }
         }
         ps => {

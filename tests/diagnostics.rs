@@ -23,6 +23,8 @@ enum Lim {
     Default,
     /// Small limits, so that the limit cases fail fast.
     Small,
+    /// A shallow search depth, for the depth-limit case.
+    Shallow,
 }
 
 /// One user mistake: a descriptive name (the snapshot's name), the source the
@@ -141,6 +143,14 @@ fn cases() -> Vec<Case> {
             ERRORS,
         ),
         case("syntax_empty_print", "print 1\nprint\n", ERRORS),
+        Case {
+            limits: Lim::Shallow,
+            ..case(
+                "missing_guard_runs_too_deep",
+                "let S = [1, 3, 4]\ngame Sub(n) = { Sub(n - k) for k in S }\nprint grundy(Sub(10))\n",
+                ERRORS,
+            )
+        },
         // i64::MIN is writable as a literal under a minus sign.
         case("literal_i64_min", "print -9223372036854775808\n", OK),
         case(
@@ -435,6 +445,11 @@ fn run(case: &Case) -> (String, i32) {
         Lim::Small => Limits {
             max_states: 1000,
             max_list: 1000,
+            ..Limits::default()
+        },
+        Lim::Shallow => Limits {
+            max_depth: 500,
+            ..Limits::default()
         },
     };
     let mut session = Session::new(limits);

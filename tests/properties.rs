@@ -170,3 +170,117 @@ proptest! {
         }
     }
 }
+
+/// Runs a source with or without kernels; every answer rendered as text.
+fn run_text(src: &str, kernels: bool) -> String {
+    let limits = Limits {
+        kernels,
+        ..Limits::default()
+    };
+    let mut session = Session::new(limits);
+    let mut out = String::new();
+    session.run("k.game", src, &mut |_, e| match e {
+        Event::Answer(a) => out.push_str(&a.to_string()),
+        Event::Error(d) => out.push_str(&format!("error: {}\n", d.message)),
+    });
+    out
+}
+
+/// Random rules in the shapes kernels compile (constant lists, ranges,
+/// linear guards with every comparison, affine arguments, splits, two
+/// arguments), so that the compiled fast path can be compared with the
+/// general evaluator on the same rules.
+fn kernel_rules() -> impl Strategy<Value = String> {
+    let list = proptest::collection::btree_set(1i64..=6, 1..=3).prop_map(|s| {
+        format!(
+            "[{}]",
+            s.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+        )
+    });
+    let guard = prop_oneof![
+        Just("k <= n"),
+        Just("n >= k"),
+        Just("n - k > 0"),
+        Just("2 * k <= n"),
+        Just("k < n + 1"),
+        Just("not (k > n)"),
+        Just("k <= n and k != 2"),
+        Just("(k == 1 and n >= 1) or k + 2 <= n"),
+    ];
+    let split = prop_oneof![
+        Just(""),
+        Just("    G(a) + G(n - k - a) for k in L if k <= n for a in 1..n - k if 2 * a < n - k\n"),
+        Just("    G(a) + G(n - k - a) for k in L if k <= n for a in 0..=n - k\n"),
+        Just("    G(n - a - 1) + G(a) + G(0) for a in 0..n if a + a >= n - 1\n"),
+        Just("    G(n / 2) if n > 1\n"),
+        Just("    G(n - 1 - a) for a in 0..n if a % 3 == 0\n"),
+    ];
+    (list, guard, split).prop_map(|(l, g, s)| {
+        format!(
+            "let L = {l}\ngame G(n) = {{\n    G(n - k) for k in L if {g}\n{s}}}\n\
+             print table(G, 0..=40)\nprint grundy(G(300))\n"
+        )
+    })
+}
+
+fn kernel_rules_2d() -> impl Strategy<Value = String> {
+    let rule = prop_oneof![
+        Just("W(a - k, b) for k in 1..=a"),
+        Just("W(a, b - k) for k in 1..=b if k <= 3"),
+        Just("W(a - k, b - k) for k in 1..=min(a, b)"),
+        Just("W(a - 1, b + 1) if a > 0 and b < 5"),
+        Just("W(b, a - 1) if a > b"),
+        Just("W(a - k, b) + W(k - 1, b) for k in 1..=a if 2 * k <= a + 1"),
+    ];
+    proptest::collection::vec(rule, 1..=3).prop_map(|rules| {
+        format!(
+            "game W(a, b) = {{\n    {}\n}}\nprint table(W, 0..=10, 0..=10)\nprint grundy(W(24, 20))\n",
+            rules.join("\n    ")
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    #[test]
+    fn kernels_agree_with_the_general_evaluator(src in kernel_rules()) {
+        prop_assert_eq!(run_text(&src, true), run_text(&src, false), "{}", src);
+    }
+
+    #[test]
+    fn kernels_agree_on_two_argument_games(src in kernel_rules_2d()) {
+        prop_assert_eq!(run_text(&src, true), run_text(&src, false), "{}", src);
+    }
+}
+
+/// Deep searches in two-argument games go through the ascending fill: the
+/// values must still match Wythoff's closed form, floor(k·φ) = (k + ⌊√(5k²)⌋) / 2.
+#[test]
+fn deep_two_argument_search_matches_wythoffs_closed_form() {
+    let isqrt = |x: u64| {
+        let mut r = (x as f64).sqrt() as u64;
+        while r * r > x {
+            r -= 1;
+        }
+        while (r + 1) * (r + 1) <= x {
+            r += 1;
+        }
+        r
+    };
+    let mut src = String::from(
+        "game W(a, b) = {\n    W(a - k, b) for k in 1..=a\n    W(a, b - k) for k in 1..=b\n    \
+         W(a - k, b - k) for k in 1..=min(a, b)\n}\n",
+    );
+    let mut expected = Vec::new();
+    for k in [100u64, 123, 150] {
+        let a = (k + isqrt(5 * k * k)) / 2;
+        let b = a + k;
+        // The P-position, and two neighbours that are not.
+        for (x, y, zero) in [(b, a, true), (a, b + 1, false), (a + 1, b, false)] {
+            src.push_str(&format!("print grundy(W({x}, {y})) == 0\n"));
+            expected.push(format!("grundy(W({x}, {y})) == 0 = {zero}\n"));
+        }
+    }
+    assert_eq!(run_text(&src, true), expected.concat());
+}
