@@ -746,7 +746,8 @@ const UNPREPARED: Prepared<'static> = Prepared {
     step: 0,
 };
 
-/// Evaluates the per-iteration constants of every component into `out`.
+/// Evaluates the per-iteration constants of every component into `out`
+/// (written in place: this runs once per position on the hottest path).
 fn prepare<'a>(
     f: &Fused,
     memo: &'a Memo,
@@ -755,29 +756,23 @@ fn prepare<'a>(
 ) -> Option<()> {
     for (slot, (game, args)) in out.iter_mut().zip(&f.comps) {
         let (values, stride, rows) = values_of(memo, *game, args.len())?;
-        let (stride, rows) = (i64::try_from(stride).ok()?, i64::try_from(rows).ok()?);
-        let mut forms = [(0i64, 0i64); 2];
-        for (form, a) in forms.iter_mut().zip(args) {
-            *form = (a.c.eval(env)?, a.s);
+        slot.values = values;
+        slot.arity = args.len();
+        for (form, a) in slot.forms.iter_mut().zip(args) {
+            form.0 = a.c.eval(env)?;
+            form.1 = a.s;
         }
-        let (limits, (base, step)) = match args.len() {
-            1 => ([i64::try_from(values.len()).ok()?, 0], forms[0]),
-            2 => {
-                let [(ca, sa), (cb, sb)] = forms;
-                let base = ca.checked_mul(stride)?.checked_add(cb)?;
-                let step = sa.checked_mul(stride)?.checked_add(sb)?;
-                ([rows, stride], (base, step))
-            }
-            _ => return None,
-        };
-        *slot = Prepared {
-            values,
-            forms,
-            limits,
-            arity: args.len(),
-            base,
-            step,
-        };
+        if args.len() == 1 {
+            slot.limits[0] = i64::try_from(values.len()).ok()?;
+            slot.base = slot.forms[0].0;
+            slot.step = slot.forms[0].1;
+        } else {
+            let (stride, rows) = (i64::try_from(stride).ok()?, i64::try_from(rows).ok()?);
+            slot.limits = [rows, stride];
+            let [(ca, sa), (cb, sb)] = slot.forms;
+            slot.base = ca.checked_mul(stride)?.checked_add(cb)?;
+            slot.step = sa.checked_mul(stride)?.checked_add(sb)?;
+        }
     }
     Some(())
 }
