@@ -77,6 +77,8 @@ pub enum Answer {
         grundy: u32,
         /// The options of value 0.
         moves: Vec<Move>,
+        /// How many moves there are in all.
+        options: usize,
     },
     /// `table(G, range)`
     Table {
@@ -186,7 +188,11 @@ impl fmt::Display for Answer {
                 position,
                 grundy,
                 moves,
+                options,
             } => {
+                if *options == 0 {
+                    return writeln!(f, "{position}: no moves at all, {}", Outcome::P.words());
+                }
                 if *grundy == 0 {
                     return writeln!(
                         f,
@@ -279,13 +285,14 @@ impl fmt::Display for Answer {
                 }
                 Ok(())
             }
-            Answer::CheckOk { condition, cases } => {
-                writeln!(
+            Answer::CheckOk { condition, cases } => match cases {
+                0 => writeln!(
                     f,
-                    "check {condition}: ok ({cases} {})",
-                    if *cases == 1 { "case" } else { "cases" }
-                )
-            }
+                    "check {condition}: nothing tested (0 cases: the ranges are empty or every case was filtered out)"
+                ),
+                1 => writeln!(f, "check {condition}: ok (1 case)"),
+                _ => writeln!(f, "check {condition}: ok ({cases} cases)"),
+            },
             Answer::CheckFailed {
                 condition,
                 passed,
@@ -298,9 +305,10 @@ impl fmt::Display for Answer {
                 } else {
                     format!(" at {}", at.join(", "))
                 };
+                let cases = if *passed == 1 { "case" } else { "cases" };
                 writeln!(
                     f,
-                    "check {condition}: FAILED{at} (after {passed} passing cases)"
+                    "check {condition}: FAILED{at} (after {passed} passing {cases})"
                 )?;
                 if let Some((l, r)) = sides {
                     writeln!(f, "  left side:  {l}")?;
@@ -312,20 +320,25 @@ impl fmt::Display for Answer {
     }
 }
 
-/// `0..=20` for a contiguous axis, else the list.
-fn describe_axis(xs: &[i64]) -> String {
-    let contiguous = xs.windows(2).all(|w| w[0].checked_add(1) == Some(w[1]));
+fn contiguous(xs: &[i64]) -> bool {
+    xs.windows(2).all(|w| w[0].checked_add(1) == Some(w[1]))
+}
+
+/// `0..=20` for a contiguous axis, else the list (`[]` when empty).
+pub fn describe_axis(xs: &[i64]) -> String {
     match (xs.first(), xs.last()) {
-        (Some(a), Some(b)) if contiguous && xs.len() > 1 => format!("{a}..={b}"),
+        (Some(a), Some(b)) if contiguous(xs) => format!("{a}..={b}"),
         _ => crate::eval::show_list(xs),
     }
 }
 
-/// Rows of ten values, each labeled with its first argument.
+/// Rows of ten values, each labeled with its first argument; one value a
+/// line when the arguments are not consecutive.
 fn table_rows(f: &mut fmt::Formatter<'_>, args: &[i64], values: &[u32]) -> fmt::Result {
     let vw = width(values.iter().map(u32::to_string));
     let aw = width(args.iter().map(i64::to_string));
-    for (chunk_args, chunk_vals) in args.chunks(10).zip(values.chunks(10)) {
+    let per_row = if contiguous(args) { 10 } else { 1 };
+    for (chunk_args, chunk_vals) in args.chunks(per_row).zip(values.chunks(per_row)) {
         let mut line = format!("  {:>aw$}:", chunk_args[0]);
         for v in chunk_vals {
             let _ = write!(line, " {v:>vw$}");

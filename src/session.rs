@@ -128,9 +128,9 @@ impl Session {
 
 /// The source text of a span, with runs of whitespace collapsed.
 fn snippet(sources: &Sources, source: SourceId, span: crate::span::Span) -> String {
-    sources
-        .snippet(source, span)
-        .split_whitespace()
+    let text = sources.snippet(source, span);
+    let code = text.lines().map(|l| l.split('#').next().unwrap_or(""));
+    code.flat_map(str::split_whitespace)
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -239,6 +239,7 @@ fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<
             let parts = m.eval_sum(args[0], env)?;
             let grundy = m.grundy_sum(&parts)?;
             let mut moves = all_moves(m, &parts, grundy)?;
+            let options = moves.len();
             if f == Builtin::Winning {
                 moves.retain(|mv| mv.grundy == 0);
             }
@@ -254,6 +255,7 @@ fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<
                     position,
                     grundy,
                     moves,
+                    options,
                 }
             })
         }
@@ -310,21 +312,16 @@ fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<
                     Ok(Answer::PPositions {
                         game: name,
                         params,
-                        ranges: axes.iter().map(|a| axis_text(a)).collect(),
+                        ranges: axes
+                            .iter()
+                            .map(|a| crate::answer::describe_axis(a))
+                            .collect(),
                         positions,
                     })
                 }
             }
         }
         _ => Err(Diag::bug(format!("`{}` is not a report", f.name()))),
-    }
-}
-
-fn axis_text(xs: &[i64]) -> String {
-    let contiguous = xs.windows(2).all(|w| w[0].checked_add(1) == Some(w[1]));
-    match (xs.first(), xs.last()) {
-        (Some(a), Some(b)) if contiguous => format!("{a}..={b}"),
-        _ => crate::eval::show_list(xs),
     }
 }
 

@@ -288,6 +288,10 @@ fn syntax_hint(rest: &str, found: &str, expected: &[&str]) -> Option<String> {
         ("\"", "there are no strings in the language"),
         ("'", "there are no strings in the language"),
         ("//", "comments start with `#`"),
+        (
+            "~",
+            "there is no `~`; the complement of `x` is `-1 ^ x`, and `m ^ (m & b)` clears the bits `b` of `m`",
+        ),
     ];
     if let Some((_, hint)) = SWAPS.iter().find(|(tok, _)| rest.starts_with(tok)) {
         return (!hint.is_empty()).then(|| hint.to_string());
