@@ -571,6 +571,22 @@ impl Machine {
         self.depth_cap = Some(FILL_NESTED_DEPTH);
         let mut progressed = false;
         let mut disable = false;
+        // Games of the simplest shapes fill their leading run in one loop.
+        let batch = self
+            .kernels
+            .get(game as usize)
+            .and_then(|k| k.batch.clone());
+        if let (false, Some(batch), Ok(Some(_))) = (two, batch, self.memo.dense1(game, cols - 1))
+            && let Some(mut array) = self.memo.take_dense1(game)
+        {
+            let from = done[0] as usize;
+            let to = (cols as usize).min(from.saturating_add(self.memo.room()));
+            let mut max_value = self.memo.max_value();
+            let (next, stored) = batch.run(&mut array, from, to, &mut self.stamped, &mut max_value);
+            self.memo.restore_dense1(game, array, stored, max_value);
+            done[0] = next as i64;
+            progressed = stored > 0;
+        }
         'rows: for a in 0..rows {
             let row = &mut done[a as usize];
             for b in *row..cols {

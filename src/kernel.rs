@@ -190,6 +190,9 @@ pub struct GameKernels {
     pub complete: bool,
     /// Integer slots a frame needs.
     pub slots: usize,
+    /// For one-argument games of the simplest shapes, the whole value
+    /// computation as one loop over positions.
+    pub batch: Option<Rc<Batch>>,
 }
 
 /// Compiles the kernels of every game. `consts` are the evaluated constants
@@ -197,16 +200,23 @@ pub struct GameKernels {
 pub fn compile(prog: &ir::Program, consts: &[Option<Value>]) -> Vec<GameKernels> {
     prog.games
         .iter()
-        .map(|g| {
+        .enumerate()
+        .map(|(id, g)| {
             let rules: Vec<Option<KRule>> = g
                 .rules
                 .iter()
                 .map(|r| Compiler { prog, consts }.rule(r))
                 .collect();
+            let batch = if g.params.len() == 1 {
+                Batch::of(id as GameId, &rules).map(Rc::new)
+            } else {
+                None
+            };
             GameKernels {
                 complete: rules.iter().all(Option::is_some),
                 rules,
                 slots: g.slots.max(g.params.len() as u32) as usize,
+                batch,
             }
         })
         .collect()
@@ -864,6 +874,32 @@ fn pair_loop<'a>(
     (read & SENTINEL_BIT == 0).then_some(())
 }
 
+/// Narrows `lo..=hi` to the `x` with `s·x + c OP 0`.
+fn fold_bound(op: BinOp, c: i128, s: i128, lo: &mut i128, hi: &mut i128) {
+    // Each case as `a·x <= k` constraints.
+    let mut le = |a: i128, k: i128| {
+        if a == 0 {
+            if k < 0 {
+                *hi = *lo - 1;
+            }
+        } else if a > 0 {
+            *hi = (*hi).min(div_floor(k, a));
+        } else {
+            *lo = (*lo).max(-div_floor(k, -a));
+        }
+    };
+    match op {
+        BinOp::Lt => le(s, -c - 1),
+        BinOp::Le => le(s, -c),
+        BinOp::Gt => le(-s, c - 1),
+        BinOp::Ge => le(-s, c),
+        _ => {
+            le(s, -c);
+            le(-s, c);
+        }
+    }
+}
+
 /// Floor division in `i128`.
 fn div_floor(a: i128, b: i128) -> i128 {
     let q = a / b;
@@ -888,30 +924,13 @@ fn fused_loop(
     let (mut lo, mut hi) = (i128::from(lo), i128::from(hi));
     *env.get_mut(x as usize)? = 0;
     for b in &f.bounds {
-        // s·x + c OP 0, written as (a·x <= k) constraints.
-        let c = i128::from(b.d.c.eval(env)?);
-        let s = i128::from(b.d.s);
-        let mut le = |a: i128, k: i128| {
-            if a == 0 {
-                if k < 0 {
-                    hi = lo - 1;
-                }
-            } else if a > 0 {
-                hi = hi.min(div_floor(k, a));
-            } else {
-                lo = lo.max(-div_floor(k, -a));
-            }
-        };
-        match b.op {
-            BinOp::Lt => le(s, -c - 1),
-            BinOp::Le => le(s, -c),
-            BinOp::Gt => le(-s, c - 1),
-            BinOp::Ge => le(-s, c),
-            _ => {
-                le(s, -c);
-                le(-s, c);
-            }
-        }
+        fold_bound(
+            b.op,
+            i128::from(b.d.c.eval(env)?),
+            i128::from(b.d.s),
+            &mut lo,
+            &mut hi,
+        );
     }
     if lo > hi {
         return Some(());
@@ -932,7 +951,17 @@ fn fused_loop(
         }
         *part = (comp.values, i128::from(comp.base), i128::from(comp.step));
     }
-    let parts = &parts[..f.comps.len()];
+    affine_loop(&parts[..f.comps.len()], lo, hi, seen)
+}
+
+/// Inserts, for each `x` in `lo..=hi`, the XOR of `values[base + step·x]`
+/// over the parts (every index was checked to be in range at both ends).
+fn affine_loop(
+    parts: &[(&[u32], i128, i128)],
+    lo: i128,
+    hi: i128,
+    seen: &mut impl SeenSet,
+) -> Option<()> {
     let (lo, hi) = (i64::try_from(lo).ok()?, i64::try_from(hi).ok()?);
     let at = |p: &(&[u32], i128, i128), x: i64| -> Option<u32> {
         let i = p.1 + p.2 * i128::from(x);
@@ -977,4 +1006,228 @@ fn fused_loop(
         }
     }
     Some(())
+}
+
+/// `k + kn·n + s·x`: affine in the position's argument `n` and the loop
+/// variable `x`.
+#[derive(Clone, Copy, Debug)]
+struct Aff2 {
+    k: i64,
+    kn: i64,
+    s: i64,
+}
+
+impl Aff2 {
+    fn of(form: &Form) -> Option<Aff2> {
+        let (k, kn) = lin_in_param(&form.c)?;
+        Some(Aff2 { k, kn, s: form.s })
+    }
+
+    /// The value at `n` (the loop-invariant part, for `x = 0`).
+    fn at(self, n: i64) -> Option<i64> {
+        self.k.checked_add(self.kn.checked_mul(n)?)
+    }
+}
+
+/// `(k, kn)` when a loop invariant is `k + kn·n` in the parameter (slot 0).
+fn lin_in_param(lin: &Lin) -> Option<(i64, i64)> {
+    let Lin::Sum { k, terms } = lin else {
+        return None;
+    };
+    let mut kn = 0i64;
+    for &(slot, c) in terms {
+        if slot != 0 {
+            return None;
+        }
+        kn = kn.checked_add(c)?;
+    }
+    Some((*k, kn))
+}
+
+#[derive(Clone, Debug)]
+enum BatchSource {
+    List(Rc<[i64]>),
+    Range { lo: Aff2, hi: Aff2, inclusive: bool },
+}
+
+#[derive(Clone, Debug)]
+struct BatchRule {
+    source: BatchSource,
+    bounds: Vec<(BinOp, Aff2)>,
+    /// Components, all positions of the game itself: `G(k + kn·n + s·x)`.
+    comps: Vec<Aff2>,
+}
+
+/// A one-argument game whose every rule is one loop (over a constant list or
+/// a range with bounds linear in `n`), with linear conditions and options
+/// `G(affine)` of the game itself: its values for a run of positions are
+/// computed in one loop, reading and writing one array, as a hand-written
+/// table solver does.
+#[derive(Clone, Debug)]
+pub struct Batch {
+    rules: Vec<BatchRule>,
+}
+
+impl Batch {
+    fn of(game: GameId, rules: &[Option<KRule>]) -> Option<Batch> {
+        let rules = rules
+            .iter()
+            .map(|r| {
+                let r = r.as_ref()?;
+                let f = r.fused.as_ref()?;
+                let (first, rest) = r.clauses.split_first()?;
+                if rest.iter().any(|c| !matches!(c, KClause::If(_))) {
+                    return None;
+                }
+                let lin = |e: &KExpr| {
+                    let (k, kn) = lin_in_param(&Lin::of(e.clone()))?;
+                    Some(Aff2 { k, kn, s: 0 })
+                };
+                let source = match first {
+                    KClause::List { items, .. } if items.iter().all(|x| x.abs() <= 1 << 40) => {
+                        BatchSource::List(items.clone())
+                    }
+                    KClause::Range {
+                        lo, hi, inclusive, ..
+                    } => BatchSource::Range {
+                        lo: lin(lo)?,
+                        hi: lin(hi)?,
+                        inclusive: *inclusive,
+                    },
+                    _ => return None,
+                };
+                let bounds = f
+                    .bounds
+                    .iter()
+                    .map(|b| Some((b.op, Aff2::of(&b.d)?)))
+                    .collect::<Option<_>>()?;
+                let comps = f
+                    .comps
+                    .iter()
+                    .map(|(g, args)| match args.as_slice() {
+                        [a] if *g == game => Aff2::of(a),
+                        _ => None,
+                    })
+                    .collect::<Option<Vec<_>>>()?;
+                (comps.len() <= MAX_FUSED).then_some(BatchRule {
+                    source,
+                    bounds,
+                    comps,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Batch { rules })
+    }
+
+    /// Computes `values[n]` for `n` in `from..to`, in order, given that every
+    /// value below `from` is known. Stops at the first position it cannot
+    /// compute (on the stack, or an option outside `0..n`) and returns it,
+    /// with how many values it stored.
+    pub fn run(
+        &self,
+        values: &mut [u32],
+        from: usize,
+        to: usize,
+        seen: &mut Stamped,
+        max_value: &mut u32,
+    ) -> (usize, usize) {
+        let mut stored = 0;
+        for n in from..to.min(values.len()) {
+            match values[n] {
+                UNKNOWN_VALUE => {}
+                v if v & SENTINEL_BIT != 0 => return (n, stored),
+                _ => continue,
+            }
+            seen.clear(*max_value);
+            let known = &values[..n];
+            if self
+                .rules
+                .iter()
+                .any(|r| r.run(known, n as i64, seen).is_none())
+            {
+                return (n, stored);
+            }
+            let v = seen.mex();
+            if v & SENTINEL_BIT != 0 {
+                return (n, stored);
+            }
+            values[n] = v;
+            *max_value = (*max_value).max(v);
+            stored += 1;
+        }
+        (to.min(values.len()), stored)
+    }
+}
+
+use crate::memo::UNKNOWN as UNKNOWN_VALUE;
+
+impl BatchRule {
+    /// Inserts the values of this rule's options at `n`; `known` is
+    /// `values[..n]`, all computed.
+    fn run(&self, known: &[u32], n: i64, seen: &mut Stamped) -> Option<()> {
+        let len = i128::from(n);
+        match &self.source {
+            BatchSource::List(items) => {
+                // Items are at most 2^40 and coefficients 2^20 (checked when
+                // compiling), so `s·x` fits; the sums are checked.
+                let mut bounds = [(BinOp::Eq, 0i64, 0i64); 8];
+                if self.bounds.len() > bounds.len() {
+                    return None;
+                }
+                for (slot, (op, a)) in bounds.iter_mut().zip(&self.bounds) {
+                    *slot = (*op, a.at(n)?, a.s);
+                }
+                let bounds = &bounds[..self.bounds.len()];
+                let mut comps = [(0i64, 0i64); MAX_FUSED];
+                for (slot, c) in comps.iter_mut().zip(&self.comps) {
+                    *slot = (c.at(n)?, c.s);
+                }
+                let comps = &comps[..self.comps.len()];
+                'items: for &x in items.iter() {
+                    for &(op, c, s) in bounds {
+                        let d = c.checked_add(s * x)?;
+                        let holds = match op {
+                            BinOp::Lt => d < 0,
+                            BinOp::Le => d <= 0,
+                            BinOp::Gt => d > 0,
+                            BinOp::Ge => d >= 0,
+                            _ => d == 0,
+                        };
+                        if !holds {
+                            continue 'items;
+                        }
+                    }
+                    let mut v = 0u32;
+                    for &(c, s) in comps {
+                        let i = c.checked_add(s * x)?;
+                        v ^= *known.get(usize::try_from(i).ok()?)?;
+                    }
+                    seen.insert(v);
+                }
+                Some(())
+            }
+            BatchSource::Range { lo, hi, inclusive } => {
+                let mut lo = i128::from(lo.at(n)?);
+                let mut hi = i128::from(hi.at(n)?) - i128::from(!*inclusive);
+                for (op, a) in &self.bounds {
+                    fold_bound(*op, i128::from(a.at(n)?), i128::from(a.s), &mut lo, &mut hi);
+                }
+                if lo > hi {
+                    return Some(());
+                }
+                let mut parts = [(&[][..], 0i128, 0i128); MAX_FUSED];
+                for (part, c) in parts.iter_mut().zip(&self.comps) {
+                    let (base, step) = (i128::from(c.at(n)?), i128::from(c.s));
+                    for end in [lo, hi] {
+                        let i = base + step * end;
+                        if i < 0 || i >= len {
+                            return None;
+                        }
+                    }
+                    *part = (known, base, step);
+                }
+                affine_loop(&parts[..self.comps.len()], lo, hi, seen)
+            }
+        }
+    }
 }

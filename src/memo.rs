@@ -89,6 +89,11 @@ impl Memo {
         self.keys.len() + self.dense_states
     }
 
+    /// How many more positions may be stored.
+    pub fn room(&self) -> usize {
+        self.max_states.saturating_sub(self.states())
+    }
+
     fn room_for(&self, more: usize) -> Result<(), Full> {
         if self.states().saturating_add(more) > self.max_states {
             Err(Full)
@@ -275,6 +280,25 @@ impl Memo {
                 self.dense_states -= 1;
             }
             *c = v;
+        }
+    }
+
+    /// Takes the value array of a one-argument dense game out (to be filled
+    /// by a batch kernel) — give it back with [`Memo::restore_dense1`].
+    pub fn take_dense1(&mut self, game: GameId) -> Option<Vec<u32>> {
+        match self.dense.get_mut(game as usize)? {
+            Dense::One { values } => Some(std::mem::take(values)),
+            _ => None,
+        }
+    }
+
+    /// Puts back an array taken by [`Memo::take_dense1`], in which `stored`
+    /// values were set and whose largest value is at most `max_value`.
+    pub fn restore_dense1(&mut self, game: GameId, array: Vec<u32>, stored: usize, max_value: u32) {
+        if let Some(Dense::One { values }) = self.dense.get_mut(game as usize) {
+            *values = array;
+            self.dense_states += stored;
+            self.max_value = self.max_value.max(max_value);
         }
     }
 
