@@ -724,10 +724,12 @@ impl KRule {
                 }
                 _ => return None,
             };
-            v ^= *values.get(i)?;
-        }
-        if v & SENTINEL_BIT != 0 {
-            return None;
+            let w = *values.get(i)?;
+            // Checked one by one: two sentinels would cancel in the XOR.
+            if w & SENTINEL_BIT != 0 {
+                return None;
+            }
+            v ^= w;
         }
         seen.insert(v);
         Some(())
@@ -1200,7 +1202,11 @@ impl BatchRule {
                     let mut v = 0u32;
                     for &(c, s) in comps {
                         let i = c.checked_add(s * x)?;
-                        v ^= *known.get(usize::try_from(i).ok()?)?;
+                        let w = *known.get(usize::try_from(i).ok()?)?;
+                        if w & SENTINEL_BIT != 0 {
+                            return None;
+                        }
+                        v ^= w;
                     }
                     seen.insert(v);
                 }

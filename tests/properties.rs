@@ -284,3 +284,90 @@ fn deep_two_argument_search_matches_wythoffs_closed_form() {
     }
     assert_eq!(run_text(&src, true), expected.concat());
 }
+
+/// A random integer expression over the given variables (with division,
+/// remainder and products, so that errors and non-affine shapes occur).
+fn int_expr(vars: &'static [&'static str]) -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![
+        proptest::sample::select(vars).prop_map(str::to_string),
+        (-3i64..=5).prop_map(|v| v.to_string()),
+    ];
+    leaf.prop_recursive(3, 12, 2, |inner| {
+        (
+            inner.clone(),
+            proptest::sample::select(&["+", "-", "*", "/", "%", "+", "-"][..]),
+            inner,
+        )
+            .prop_map(|(a, op, b)| format!("({a} {op} {b})"))
+    })
+}
+
+fn condition(vars: &'static [&'static str]) -> impl Strategy<Value = String> {
+    (
+        int_expr(vars),
+        proptest::sample::select(&["<", "<=", ">", ">=", "==", "!="][..]),
+        int_expr(vars),
+    )
+        .prop_map(|(a, op, b)| format!("{a} {op} {b}"))
+}
+
+/// A rule of a one-argument game that always decreases (arguments are
+/// clamped to `0..n`), with random loops, filters and arguments.
+fn random_rule() -> impl Strategy<Value = String> {
+    const VARS: &[&str] = &["n", "x", "y"];
+    let iter = prop_oneof![
+        (int_expr(&["n"]), int_expr(&["n"]), any::<bool>())
+            .prop_map(|(a, b, inc)| format!("{a}..{}{b}", if inc { "=" } else { "" })),
+        proptest::collection::vec(-2i64..=6, 1..=3).prop_map(|v| format!(
+            "[{}]",
+            v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+        )),
+    ];
+    (
+        proptest::collection::vec(int_expr(VARS), 1..=2),
+        iter.clone(),
+        proptest::option::of(condition(&["n", "x"])),
+        proptest::option::of(iter),
+    )
+        .prop_map(|(args, it, cond, inner)| {
+            let comps: Vec<String> = args
+                .iter()
+                .map(|a| format!("G(max(0, min(n - 1, {a})))"))
+                .collect();
+            let mut rule = format!("{} for x in {it}", comps.join(" + "));
+            if let Some(c) = cond {
+                rule.push_str(&format!(" if {c}"));
+            }
+            if let Some(i) = inner {
+                rule.push_str(&format!(" for y in {i}"));
+            }
+            rule.push_str(" if n > 0");
+            rule
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Differential test of the kernels on arbitrary arithmetic: errors
+    /// (division by zero, overflow) must come out the same, and values too.
+    #[test]
+    fn kernels_agree_on_random_arithmetic(rules in proptest::collection::vec(random_rule(), 1..=3)) {
+        let src = format!(
+            "game G(n) = {{\n    {}\n    0 if n == 1\n}}\nprint table(G, 0..=20)\nprint grundy(G(300))\n",
+            rules.join("\n    ")
+        );
+        prop_assert_eq!(run_text(&src, true), run_text(&src, false), "{}", src);
+    }
+}
+
+/// Two sentinels cancel in a XOR: a kernel must not take `G(0) + G(0)` as
+/// value 0 when `G(0)` has no value (here: its rule divides by zero).
+#[test]
+fn kernels_report_errors_in_options_that_cancel() {
+    let src = "game G(n) = {\n    G(0) for x in (1 / n)..=0\n    G(max(0, n - 1)) + G(max(0, n - 1)) if n > 0\n}\n\
+               print grundy(G(600))\nprint grundy(G(1))\n";
+    let with = run_text(src, true);
+    assert_eq!(with, run_text(src, false));
+    assert_eq!(with.matches("error: division by zero").count(), 2, "{with}");
+}
