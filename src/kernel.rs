@@ -813,18 +813,8 @@ fn fused_list(
     let comps = &comps[..f.comps.len()];
     'items: for &x in items {
         let x = i128::from(x);
-        for &(op, c, s) in bounds {
-            let d = s * x + c;
-            let holds = match op {
-                BinOp::Lt => d < 0,
-                BinOp::Le => d <= 0,
-                BinOp::Gt => d > 0,
-                BinOp::Ge => d >= 0,
-                _ => d == 0,
-            };
-            if !holds {
-                continue 'items;
-            }
+        if !bounds.iter().all(|&(op, c, s)| holds(op, s * x + c)) {
+            continue 'items;
         }
         let mut v = 0u32;
         for comp in comps {
@@ -874,6 +864,17 @@ fn pair_loop<'a>(
 ) -> Option<()> {
     let read = seen.insert_all(pairs.map(|(&a, &b)| (a | b, a ^ b)));
     (read & SENTINEL_BIT == 0).then_some(())
+}
+
+/// Whether `d OP 0` (the operators of linear bounds).
+fn holds(op: BinOp, d: i128) -> bool {
+    match op {
+        BinOp::Lt => d < 0,
+        BinOp::Le => d <= 0,
+        BinOp::Gt => d > 0,
+        BinOp::Ge => d >= 0,
+        _ => d == 0,
+    }
 }
 
 /// Narrows `lo..=hi` to the `x` with `s·x + c OP 0`.
@@ -1187,15 +1188,7 @@ impl BatchRule {
                 let comps = &comps[..self.comps.len()];
                 'items: for &x in items.iter() {
                     for &(op, c, s) in bounds {
-                        let d = c.checked_add(s * x)?;
-                        let holds = match op {
-                            BinOp::Lt => d < 0,
-                            BinOp::Le => d <= 0,
-                            BinOp::Gt => d > 0,
-                            BinOp::Ge => d >= 0,
-                            _ => d == 0,
-                        };
-                        if !holds {
+                        if !holds(op, i128::from(c.checked_add(s * x)?)) {
                             continue 'items;
                         }
                     }
