@@ -449,6 +449,12 @@ impl Checker {
         if expected == Ty::List && found == Ty::Range {
             d = d.help("a range can only be iterated; write `[x for x in a..b]` for a list");
         }
+        if expected == Ty::Int && found == Ty::Pos {
+            d = d.help("for the Grundy value of a position, write `grundy(P)`");
+        }
+        if expected == Ty::Bool && found == Ty::Int {
+            d = d.help("conditions are booleans: compare, e.g. `k % 2 == 1`");
+        }
         self.errors.push(d);
     }
 
@@ -1152,7 +1158,10 @@ fn report_misuse(span: Span) -> Diag {
         "this query produces a report, not a value",
     )
     .label(span, "only usable directly after `print`")
-    .help("print it on its own line, e.g. `print moves(Nim(3))`")
+    .help(
+        "print it on its own, e.g. `print outcome(P)`; to compute with a position, use \
+         `grundy(P)` (0 exactly when the second player wins)",
+    )
 }
 
 fn given(n: usize) -> String {
