@@ -41,8 +41,8 @@ pub struct Opts {
     /// Stop with an error when the search holds more positions at once.
     #[arg(long, global = true, value_name = "N", default_value_t = Limits::default().max_depth)]
     max_depth: usize,
-    /// Evaluate every rule with the general evaluator, without the compiled
-    /// fast paths (slower; for checking them).
+    /// Plain evaluation: every rule in the general evaluator, no compiled
+    /// fast paths and no bottom-up filling (slower; for checking them).
     #[arg(long, global = true)]
     no_kernels: bool,
     /// When to color error reports.
@@ -113,6 +113,7 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
         max_list: opts.max_list,
         max_depth: opts.max_depth,
         kernels: !opts.no_kernels,
+        fill: !opts.no_kernels,
     };
     let mut session = Session::new(limits);
     let name = file.display().to_string();

@@ -32,6 +32,8 @@ pub struct Limits {
     /// Whether to use kernels (off: every rule runs in the general
     /// evaluator; for testing them against it).
     pub kernels: bool,
+    /// Whether deep searches fill smaller positions bottom-up.
+    pub fill: bool,
 }
 
 impl Default for Limits {
@@ -41,6 +43,7 @@ impl Default for Limits {
             max_list: 10_000_000,
             max_depth: 1_000_000,
             kernels: true,
+            fill: true,
         }
     }
 }
@@ -176,6 +179,8 @@ impl SeenSet for Seen {
 const FILL_DEPTH: usize = 256;
 /// How many times a frame retries its kernel when a child is done.
 const KERNEL_RETRIES: u8 = 8;
+/// The least number of positions one fill may compute.
+const FILL_MIN: usize = 1 << 20;
 /// How deep a nested search may go while filling.
 const FILL_NESTED_DEPTH: usize = 64;
 
@@ -395,6 +400,7 @@ impl Machine {
         iters: &mut Vec<Option<Iter>>,
     ) -> R<u32> {
         let mut out: Vec<PosId> = Vec::new();
+        let mut next_fill = FILL_DEPTH;
         self.push_frame(root, frames, env, iters)?;
         while let Some(f) = frames.last_mut() {
             // A kernel finishes a rule at once when its options' values are
@@ -458,8 +464,18 @@ impl Machine {
             match missing {
                 Some(c) => {
                     f.pending = Some(std::mem::take(&mut out));
-                    if frames.len() >= FILL_DEPTH && self.depth_cap.is_none() {
-                        self.fill_towards(c, frames);
+                    // Fill when the stack is deep; after a fill, not again
+                    // before the stack is deeper by as much (or twice as
+                    // deep, when it achieved nothing), so that searches
+                    // that only go up stay linear.
+                    if frames.len() >= next_fill && self.depth_cap.is_none() && self.limits.fill {
+                        let epoch = self.fill_epoch;
+                        self.fill_towards(c, frames)?;
+                        next_fill = if self.fill_epoch != epoch {
+                            frames.len() + FILL_DEPTH
+                        } else {
+                            frames.len() * 2
+                        };
                         if self.memo.value(c) < ON_STACK {
                             continue;
                         }
@@ -535,16 +551,22 @@ impl Machine {
     /// apply. Each row goes on from the first position not known yet and
     /// stops at the first one that cannot be computed in this order: it needs
     /// a position on the stack, or (for games without complete kernels) its
-    /// capped nested search failed. Nothing here reports errors: the search
-    /// goes on afterwards and reports what is real. A failure other than
-    /// meeting the stack disables filling for the game.
-    fn fill_towards(&mut self, target: PosId, frames: &[Frame]) {
+    /// capped nested search failed.
+    ///
+    /// The work is speculative, so it is bounded: one call computes at most
+    /// as many positions as are stored already (and at least [`FILL_MIN`]),
+    /// so the total stays within a constant factor of what the search itself
+    /// needs, and it stops while a tenth of the state limit is still free.
+    /// Nothing here reports errors but an interruption: the search goes on
+    /// afterwards and reports what is real. A failure other than meeting the
+    /// stack disables filling for the game.
+    fn fill_towards(&mut self, target: PosId, frames: &[Frame]) -> R<()> {
         let game = self.game_of(target);
         if self.fill_disabled[game as usize] {
-            return;
+            return Ok(());
         }
         let Some((args, n)) = self.memo.dense_args(target) else {
-            return;
+            return Ok(());
         };
         let two = n == 2;
         // (rows, cols) of the box; one-argument games are one row.
@@ -563,33 +585,42 @@ impl Machine {
                 _ => {}
             }
         }
+        let reserve = self.limits.max_states / 10;
+        let mut budget = self.memo.states().max(FILL_MIN);
         let complete = self.kernels.get(game as usize).is_some_and(|k| k.complete);
         let mut done = std::mem::take(&mut self.row_done[game as usize]);
         if done.len() < rows as usize {
             done.resize(rows as usize, 0);
         }
-        self.depth_cap = Some(FILL_NESTED_DEPTH);
         let mut progressed = false;
         let mut disable = false;
+        let mut interrupted = None;
         // Games of the simplest shapes fill their leading run in one loop.
-        let batch = self
-            .kernels
-            .get(game as usize)
-            .and_then(|k| k.batch.clone());
-        if let (false, Some(batch), Ok(Some(_))) = (two, batch, self.memo.dense1(game, cols - 1))
+        if !two
+            && let Some(batch) = self
+                .kernels
+                .get(game as usize)
+                .and_then(|k| k.batch.clone())
+            && let Ok(Some(_)) = self.memo.dense1(game, cols - 1)
             && let Some(mut array) = self.memo.take_dense1(game)
         {
             let from = done[0] as usize;
-            let to = (cols as usize).min(from.saturating_add(self.memo.room()));
+            let room = self.memo.room().saturating_sub(reserve).min(budget);
+            let to = (cols as usize).min(from.saturating_add(room));
             let mut max_value = self.memo.max_value();
             let (next, stored) = batch.run(&mut array, from, to, &mut self.stamped, &mut max_value);
             self.memo.restore_dense1(game, array, stored, max_value);
             done[0] = next as i64;
+            budget -= stored.min(budget);
             progressed = stored > 0;
         }
+        self.depth_cap = Some(FILL_NESTED_DEPTH);
         'rows: for a in 0..rows {
             let row = &mut done[a as usize];
             for b in *row..cols {
+                if budget == 0 || self.memo.room() <= reserve {
+                    break 'rows;
+                }
                 let cell = if two {
                     self.memo.dense2(game, a, b)
                 } else {
@@ -607,6 +638,7 @@ impl Machine {
                     }
                     _ => {}
                 }
+                // Straight from the kernels when they can; else a search.
                 let here: &[i64] = if two { &[a, b] } else { &[b] };
                 if let Some(v) = self.kernel_value_at(game, here) {
                     self.memo.set(p, v);
@@ -616,6 +648,10 @@ impl Machine {
                     match self.grundy(p) {
                         Ok(_) => {}
                         Err(d) if d.code == "cycle" => break,
+                        Err(d) if d.code == "interrupted" => {
+                            interrupted = Some(d);
+                            break 'rows;
+                        }
                         Err(_) => {
                             disable = true;
                             break 'rows;
@@ -623,6 +659,7 @@ impl Machine {
                     }
                 }
                 *row = b + 1;
+                budget -= 1;
                 progressed = true;
             }
         }
@@ -634,6 +671,7 @@ impl Machine {
         if progressed {
             self.fill_epoch += 1;
         }
+        interrupted.map_or(Ok(()), Err)
     }
 
     fn too_deep(&self, frames: &[Frame], pos: PosId) -> Diag {

@@ -848,21 +848,26 @@ fn strided<'a>(p: &(&'a [u32], i128, i128), lo: i64, hi: i64) -> Option<(&'a [u3
     Some((slice, stride, step >= 0))
 }
 
-/// Inserts each value; gives up if any was a sentinel.
+/// Inserts each value XOR `fixed`; gives up if any value read was a sentinel.
 #[inline(always)]
-fn single_loop(values: impl Iterator<Item = u32>, seen: &mut impl SeenSet) -> Option<()> {
-    let read = seen.insert_all(values.map(|v| (v, v)));
+fn single_loop(
+    values: impl Iterator<Item = u32>,
+    fixed: u32,
+    seen: &mut impl SeenSet,
+) -> Option<()> {
+    let read = seen.insert_all(values.map(|v| (v, v ^ fixed)));
     (read & SENTINEL_BIT == 0).then_some(())
 }
 
-/// Inserts `a ^ b` for each pair; gives up (after the loop, to keep the loop
-/// free of branches) if any value read was a sentinel.
+/// Inserts `a ^ b ^ fixed` for each pair; gives up (after the loop, to keep
+/// the loop free of branches) if any value read was a sentinel.
 #[inline(always)]
 fn pair_loop<'a>(
     pairs: impl Iterator<Item = (&'a u32, &'a u32)>,
+    fixed: u32,
     seen: &mut impl SeenSet,
 ) -> Option<()> {
-    let read = seen.insert_all(pairs.map(|(&a, &b)| (a | b, a ^ b)));
+    let read = seen.insert_all(pairs.map(|(&a, &b)| (a | b, a ^ b ^ fixed)));
     (read & SENTINEL_BIT == 0).then_some(())
 }
 
@@ -966,16 +971,31 @@ fn affine_loop(
     seen: &mut impl SeenSet,
 ) -> Option<()> {
     let (lo, hi) = (i64::try_from(lo).ok()?, i64::try_from(hi).ok()?);
-    let at = |p: &(&[u32], i128, i128), x: i64| -> Option<u32> {
-        let i = p.1 + p.2 * i128::from(x);
-        p.0.get(usize::try_from(i).ok()?).copied()
-    };
-    match parts {
-        [] => seen.insert(0),
+    if lo > hi {
+        return Some(());
+    }
+    // Parts that do not move with `x` are read once; their XOR is `fixed`.
+    let mut fixed = 0u32;
+    let mut moving = [(&[][..], 0i128, 0i128); MAX_FUSED];
+    let mut n = 0;
+    for p in parts {
+        if p.2 == 0 {
+            let w = *p.0.get(usize::try_from(p.1).ok()?)?;
+            if w & SENTINEL_BIT != 0 {
+                return None;
+            }
+            fixed ^= w;
+        } else {
+            *moving.get_mut(n)? = *p;
+            n += 1;
+        }
+    }
+    match &moving[..n] {
+        [] => seen.insert(fixed),
         [p] => {
             // The order does not matter for a set.
             let (a, sa, _) = strided(p, lo, hi)?;
-            single_loop(a.iter().step_by(sa).copied(), seen)?;
+            single_loop(a.iter().step_by(sa).copied(), fixed, seen)?;
         }
         [p, q] => {
             // The hot loop of take-and-break games: two reads and a XOR.
@@ -984,21 +1004,26 @@ fn affine_loop(
             if (sa, sb) == (1, 1) {
                 // Plain slices: no stepping, and the compiler sees the bounds.
                 if fa == fb {
-                    pair_loop(a.iter().zip(b.iter()), seen)?;
+                    pair_loop(a.iter().zip(b.iter()), fixed, seen)?;
                 } else {
-                    pair_loop(a.iter().zip(b.iter().rev()), seen)?;
+                    pair_loop(a.iter().zip(b.iter().rev()), fixed, seen)?;
                 }
             } else if fa == fb {
-                pair_loop(a.iter().step_by(sa).zip(b.iter().step_by(sb)), seen)?;
+                pair_loop(a.iter().step_by(sa).zip(b.iter().step_by(sb)), fixed, seen)?;
             } else {
-                pair_loop(a.iter().step_by(sa).zip(b.iter().step_by(sb).rev()), seen)?;
+                pair_loop(
+                    a.iter().step_by(sa).zip(b.iter().step_by(sb).rev()),
+                    fixed,
+                    seen,
+                )?;
             }
         }
         ps => {
             for x in lo..=hi {
-                let mut v = 0;
+                let mut v = fixed;
                 for p in ps {
-                    let w = at(p, x)?;
+                    let i = p.1 + p.2 * i128::from(x);
+                    let w = *p.0.get(usize::try_from(i).ok()?)?;
                     if w & SENTINEL_BIT != 0 {
                         return None;
                     }

@@ -28,6 +28,15 @@ const GAME_SHIFT: u32 = 48;
 const PAYLOAD: u64 = (1 << GAME_SHIFT) - 1;
 /// Largest coordinate of a two-argument dense position.
 const MAX_2D: i64 = (1 << 16) - 1;
+/// One-argument dense positions have `n` below this (512 MiB of values at
+/// most, even for a sparse game when `--max-states` is raised).
+const MAX_1D: usize = 1 << 27;
+/// A two-argument game's dense array holds at most this many cells (64 MiB):
+/// a sparse game with large arguments is stored by key instead.
+const MAX_2D_CELLS: usize = 1 << 24;
+/// Games with ids from here on are stored by key only (the id layout has 15
+/// bits for the game).
+const MAX_DENSE_GAMES: GameId = 1 << 15;
 
 /// Dense storage of one game's values.
 #[derive(Clone, Debug, Default)]
@@ -70,6 +79,8 @@ pub struct Memo {
     dense_cells: usize,
     /// The largest Grundy value stored so far.
     max_value: u32,
+    /// Games whose dense arrays may not grow any more.
+    frozen: Vec<bool>,
     key_buf: Vec<i64>,
 }
 
@@ -78,6 +89,7 @@ impl Memo {
     pub fn new(arity: Vec<usize>, max_states: usize) -> Memo {
         Memo {
             dense: vec![Dense::Empty; arity.len()],
+            frozen: vec![false; arity.len()],
             arity,
             max_states,
             ..Memo::default()
@@ -140,52 +152,77 @@ impl Memo {
     /// Dense arrays may hold at most this many cells in all: a sparse game
     /// with huge arguments must not allocate unbounded memory.
     fn cell_budget(&self) -> usize {
-        self.max_states.saturating_mul(2).saturating_add(1 << 16)
+        self.max_states
+            .min(MAX_1D)
+            .saturating_mul(2)
+            .saturating_add(1 << 16)
     }
 
-    /// `G(n)` as a dense position, if `n` is in the dense range.
+    /// Whether this game's positions may be stored densely (more): games with
+    /// ids that fit the id layout, whose storage has not been frozen.
+    fn dense_allowed(&self, game: GameId) -> bool {
+        game < MAX_DENSE_GAMES && !self.frozen.get(game as usize).copied().unwrap_or(true)
+    }
+
+    /// `G(n)` as a dense position, if `n` is in the dense range. When the
+    /// array cannot grow (budget or allocation), the game's dense storage is
+    /// frozen: positions it holds stay dense, every other one is keyed, so a
+    /// position's id never depends on when it was first seen.
     pub fn dense1(&mut self, game: GameId, n: i64) -> Result<Option<PosId>, Full> {
         let Ok(n) = usize::try_from(n) else {
             return Ok(None);
         };
-        if n >= self.max_states {
+        if game >= MAX_DENSE_GAMES || n >= self.max_states.min(MAX_1D) {
             return Ok(None);
         }
+        let id = DENSE | (u64::from(game) << GAME_SHIFT) | n as u64;
+        let can_grow = self.dense_allowed(game);
         let budget = self.cell_budget();
         let total = self.dense_cells;
         let d = &mut self.dense[game as usize];
         if let Dense::Empty = d {
+            if !can_grow {
+                return Ok(None);
+            }
             *d = Dense::One { values: Vec::new() };
         }
         let Dense::One { values } = d else {
             return Ok(None);
         };
-        if values.len() <= n {
-            let want = (n + 1).max(values.len() * 2).max(64);
-            let grow = |len: usize| total + len - values.len() <= budget;
-            let len = if grow(want) {
-                want
-            } else if grow(n + 1) {
-                n + 1
-            } else {
-                return Err(Full);
-            };
-            self.dense_cells = total + len - values.len();
-            values.resize(len, UNKNOWN);
+        if n < values.len() {
+            return Ok(Some(id));
         }
-        Ok(Some(DENSE | (u64::from(game) << GAME_SHIFT) | n as u64))
+        if !can_grow {
+            return Ok(None);
+        }
+        let want = (n + 1).max(values.len() * 2).max(64);
+        let fits = |len: usize| total + len - values.len() <= budget;
+        let len = if fits(want) { want } else { n + 1 };
+        if !fits(len) || values.try_reserve_exact(len - values.len()).is_err() {
+            self.frozen[game as usize] = true;
+            return Ok(None);
+        }
+        self.dense_cells = total + len - values.len();
+        values.resize(len, UNKNOWN);
+        Ok(Some(id))
     }
 
-    /// `G(a, b)` as a dense position, if both are in the dense range.
+    /// `G(a, b)` as a dense position, if both are in the dense range (frozen
+    /// like [`Memo::dense1`] when the array cannot grow).
     pub fn dense2(&mut self, game: GameId, a: i64, b: i64) -> Result<Option<PosId>, Full> {
-        if !(0..=MAX_2D).contains(&a) || !(0..=MAX_2D).contains(&b) {
+        if game >= MAX_DENSE_GAMES || !(0..=MAX_2D).contains(&a) || !(0..=MAX_2D).contains(&b) {
             return Ok(None);
         }
         let (a, b) = (a as usize, b as usize);
+        let id = DENSE | (u64::from(game) << GAME_SHIFT) | ((a as u64) << 16) | b as u64;
+        let can_grow = self.dense_allowed(game);
         let budget = self.cell_budget();
         let total = self.dense_cells;
         let d = &mut self.dense[game as usize];
         if let Dense::Empty = d {
+            if !can_grow {
+                return Ok(None);
+            }
             *d = Dense::Two {
                 values: Vec::new(),
                 rows: 0,
@@ -195,35 +232,42 @@ impl Memo {
         let Dense::Two { values, rows, cols } = d else {
             return Ok(None);
         };
-        if a >= *rows || b >= *cols {
-            // Grow geometrically and lay the rows out again.
-            let new_rows = if a >= *rows {
-                (a + 1).max(*rows * 2).max(16)
-            } else {
-                *rows
-            };
-            let new_cols = if b >= *cols {
-                (b + 1).max(*cols * 2).max(16)
-            } else {
-                *cols
-            };
-            let cells = new_rows.saturating_mul(new_cols);
-            if total + cells - values.len() > budget {
-                return Err(Full);
-            }
-            let mut grown = vec![UNKNOWN; cells];
-            for r in 0..*rows {
-                grown[r * new_cols..r * new_cols + *cols]
-                    .copy_from_slice(&values[r * *cols..(r + 1) * *cols]);
-            }
-            self.dense_cells = total + cells - values.len();
-            *values = grown;
-            *rows = new_rows;
-            *cols = new_cols;
+        if a < *rows && b < *cols {
+            return Ok(Some(id));
         }
-        Ok(Some(
-            DENSE | (u64::from(game) << GAME_SHIFT) | ((a as u64) << 24) | b as u64,
-        ))
+        if !can_grow {
+            return Ok(None);
+        }
+        // Grow geometrically and lay the rows out again.
+        let new_rows = if a >= *rows {
+            (a + 1).max(*rows * 2).max(16)
+        } else {
+            *rows
+        };
+        let new_cols = if b >= *cols {
+            (b + 1).max(*cols * 2).max(16)
+        } else {
+            *cols
+        };
+        let cells = new_rows * new_cols;
+        let mut grown = Vec::new();
+        if cells > MAX_2D_CELLS
+            || total + cells - values.len() > budget
+            || grown.try_reserve_exact(cells).is_err()
+        {
+            self.frozen[game as usize] = true;
+            return Ok(None);
+        }
+        grown.resize(cells, UNKNOWN);
+        for r in 0..*rows {
+            grown[r * new_cols..r * new_cols + *cols]
+                .copy_from_slice(&values[r * *cols..(r + 1) * *cols]);
+        }
+        self.dense_cells = total + cells - values.len();
+        *values = grown;
+        *rows = new_rows;
+        *cols = new_cols;
+        Ok(Some(id))
     }
 
     fn slot(&self, p: PosId) -> Option<usize> {
@@ -235,7 +279,7 @@ impl Memo {
         match self.dense.get(game)? {
             Dense::One { .. } => Some(payload as usize),
             Dense::Two { cols, .. } => {
-                Some((payload >> 24) as usize * cols + (payload & 0xFF_FFFF) as usize)
+                Some((payload >> 16) as usize * cols + (payload & 0xFFFF) as usize)
             }
             Dense::Empty => None,
         }
@@ -270,10 +314,10 @@ impl Memo {
                 _ => return,
             }
         };
-        if v <= MAX_VALUE {
-            self.max_value = self.max_value.max(v);
-        }
         if let Some(c) = cells.get_mut(i) {
+            if v <= MAX_VALUE {
+                self.max_value = self.max_value.max(v);
+            }
             if *c == UNKNOWN && v != UNKNOWN && p & DENSE != 0 {
                 self.dense_states += 1;
             } else if *c != UNKNOWN && v == UNKNOWN && p & DENSE != 0 {
@@ -326,8 +370,8 @@ impl Memo {
             match self.dense.get(self.game_of(p) as usize) {
                 Some(Dense::One { .. }) => out.push(Value::Int(payload as i64)),
                 Some(Dense::Two { .. }) => {
-                    out.push(Value::Int((payload >> 24) as i64));
-                    out.push(Value::Int((payload & 0xFF_FFFF) as i64));
+                    out.push(Value::Int((payload >> 16) as i64));
+                    out.push(Value::Int((payload & 0xFFFF) as i64));
                 }
                 _ => {}
             }
@@ -362,20 +406,8 @@ impl Memo {
         let payload = p & PAYLOAD;
         match self.dense.get(self.game_of(p) as usize)? {
             Dense::One { .. } => Some(([payload as i64, 0], 1)),
-            Dense::Two { .. } => Some(([(payload >> 24) as i64, (payload & 0xFF_FFFF) as i64], 2)),
+            Dense::Two { .. } => Some(([(payload >> 16) as i64, (payload & 0xFFFF) as i64], 2)),
             Dense::Empty => None,
-        }
-    }
-
-    /// Whether a position is a one-argument dense position, and its `(game, n)`.
-    pub fn as_dense1(&self, p: PosId) -> Option<(GameId, usize)> {
-        if p & DENSE == 0 {
-            return None;
-        }
-        let game = self.game_of(p);
-        match self.dense.get(game as usize)? {
-            Dense::One { .. } => Some((game, (p & PAYLOAD) as usize)),
-            _ => None,
         }
     }
 }

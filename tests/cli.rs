@@ -211,6 +211,55 @@ fn deep_recursion_and_limits_end_cleanly() {
         text(&out.stderr)
     );
 
+    // Few positions with large arguments: stored by key when the dense
+    // arrays would be too big, never a state-limit error.
+    let wide = temp_file(
+        "wide.game",
+        "game W(a, b) = { W(a - 1, b) if a >= 1 }\nprint grundy(W(10000, 10000))\n\
+         game A(n) = { A(n / 2) if n > 0 }\nprint grundy(A(50000000000))\n",
+    );
+    let out = grundy(&["--max-states", "100000000000", wide.to_str().unwrap()]);
+    assert_eq!(
+        text(&out.stdout),
+        "grundy(W(10000, 10000)) = 0\ngrundy(A(50000000000)) = 0\n",
+        "{}",
+        text(&out.stderr)
+    );
+
+    // Filling bottom-up respects the state limit: 375 positions are needed.
+    let sparse = temp_file(
+        "every8.game",
+        "game G(n) = { G(n - 8) if n >= 8 }\nprint grundy(G(2999))\n",
+    );
+    let out = grundy(&["--max-states", "335", sparse.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("more than 335 positions"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = grundy(&["--max-states", "400", sparse.to_str().unwrap()]);
+    assert_eq!(
+        text(&out.stdout),
+        "grundy(G(2999)) = 0\n",
+        "{}",
+        text(&out.stderr)
+    );
+
+    // A long chain of moves to larger positions (nothing to fill) stays
+    // linear: 300000 deep.
+    let up = temp_file(
+        "up.game",
+        "game Up(n) = { Up(n + 1) if n < 300000 }\nprint grundy(Up(0))\n",
+    );
+    let out = grundy(&[up.to_str().unwrap()]);
+    assert_eq!(
+        text(&out.stdout),
+        "grundy(Up(0)) = 0\n",
+        "{}",
+        text(&out.stderr)
+    );
+
     // A long flat operator chain is fine.
     let long = format!("print 0{}\n", " + 1".repeat(20000));
     let path = temp_file("long.game", &long);

@@ -175,6 +175,7 @@ proptest! {
 fn run_text(src: &str, kernels: bool) -> String {
     let limits = Limits {
         kernels,
+        fill: kernels,
         ..Limits::default()
     };
     let mut session = Session::new(limits);
@@ -214,6 +215,9 @@ fn kernel_rules() -> impl Strategy<Value = String> {
         Just("    G(n - a - 1) + G(a) + G(0) for a in 0..n if a + a >= n - 1\n"),
         Just("    G(n / 2) if n > 1\n"),
         Just("    G(n - 1 - a) for a in 0..n if a % 3 == 0\n"),
+        // Parts that do not move with the loop variable.
+        Just("    G(0) + G(a) for a in 0..n\n"),
+        Just("    G(n - 1) + G(a) for a in 0..n - 1 if n >= 1\n"),
     ];
     (list, guard, split).prop_map(|(l, g, s)| {
         format!(
@@ -231,6 +235,8 @@ fn kernel_rules_2d() -> impl Strategy<Value = String> {
         Just("W(a - 1, b + 1) if a > 0 and b < 5"),
         Just("W(b, a - 1) if a > b"),
         Just("W(a - k, b) + W(k - 1, b) for k in 1..=a if 2 * k <= a + 1"),
+        Just("W(a - k, b) + W(0, 0) for k in 1..=a"),
+        Just("W(a, b - k) + W(a - 1, 0) for k in 1..=b if a >= 1"),
     ];
     proptest::collection::vec(rule, 1..=3).prop_map(|rules| {
         format!(
