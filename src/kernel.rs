@@ -178,6 +178,8 @@ pub struct KRule {
     clauses: Vec<KClause>,
     comps: Vec<KComp>,
     fused: Option<Fused>,
+    /// The domain of each slot (see [`domains`]).
+    dom: Vec<(i128, i128)>,
 }
 
 /// The kernels of one game: one per rule that qualifies.
@@ -205,7 +207,7 @@ pub fn compile(prog: &ir::Program, consts: &[Option<Value>]) -> Vec<GameKernels>
             let rules: Vec<Option<KRule>> = g
                 .rules
                 .iter()
-                .map(|r| Compiler { prog, consts }.rule(r))
+                .map(|r| Compiler { prog, consts }.rule(r, g.params.len(), g.slots as usize))
                 .collect();
             let batch = if g.params.len() == 1 {
                 Batch::of(id as GameId, &rules).map(Rc::new)
@@ -228,7 +230,7 @@ struct Compiler<'a> {
 }
 
 impl Compiler<'_> {
-    fn rule(&self, r: &ir::Rule) -> Option<KRule> {
+    fn rule(&self, r: &ir::Rule, arity: usize, slots: usize) -> Option<KRule> {
         let mut clauses = Vec::new();
         for c in &r.clauses {
             clauses.push(match *c {
@@ -249,11 +251,13 @@ impl Compiler<'_> {
         }
         let mut comps = Vec::new();
         self.body(r.body, &mut comps)?;
-        let fused = fuse(&clauses, &comps);
+        let dom = domains(&clauses, slots.max(arity), arity);
+        let fused = fuse(&clauses, &comps, &dom);
         Some(KRule {
             clauses,
             comps,
             fused,
+            dom,
         })
     }
 
@@ -393,7 +397,9 @@ fn affine(e: &KExpr, x: u32) -> Option<Affine> {
             }
         }
         KExpr::Bin(BinOp::Mul, a, b) => match (&**a, &**b) {
-            (KExpr::Const(k), other) | (other, KExpr::Const(k)) if k.abs() <= MAX_COEF => {
+            (KExpr::Const(k), other) | (other, KExpr::Const(k))
+                if k.unsigned_abs() <= MAX_COEF.unsigned_abs() =>
+            {
                 let f = affine(other, x)?;
                 Affine {
                     c: bin(BinOp::Mul, f.c, KExpr::Const(*k)),
@@ -404,7 +410,7 @@ fn affine(e: &KExpr, x: u32) -> Option<Affine> {
         },
         _ => return None,
     };
-    (r.s.abs() <= MAX_COEF).then_some(r)
+    (r.s.unsigned_abs() <= MAX_COEF.unsigned_abs()).then_some(r)
 }
 
 fn mentions(e: &KExpr, x: u32) -> bool {
@@ -428,7 +434,7 @@ fn cond_mentions(c: &KCond, x: u32) -> bool {
 }
 
 /// Fuses the innermost range loop when everything after it is linear in it.
-fn fuse(clauses: &[KClause], comps: &[KComp]) -> Option<Fused> {
+fn fuse(clauses: &[KClause], comps: &[KComp], dom: &[(i128, i128)]) -> Option<Fused> {
     let last_for = clauses.iter().rposition(|c| !matches!(c, KClause::If(_)))?;
     let (KClause::Range { slot: x, .. } | KClause::List { slot: x, .. }) = clauses[last_for] else {
         return None;
@@ -439,7 +445,14 @@ fn fuse(clauses: &[KClause], comps: &[KComp]) -> Option<Fused> {
     let mut bounds = Vec::new();
     for c in &clauses[last_for + 1..] {
         let KClause::If(cond) = c else { return None };
+        // Regrouped below: only where evaluating as written cannot overflow.
+        cond_safe(cond, dom)?;
         linear_bounds(cond, x, &mut bounds)?;
+    }
+    for k in comps {
+        for a in &k.args {
+            interval(a, dom)?;
+        }
     }
     let comps = comps
         .iter()
@@ -1108,11 +1121,14 @@ impl Batch {
                     return None;
                 }
                 let lin = |e: &KExpr| {
+                    interval(e, &r.dom)?;
                     let (k, kn) = lin_in_param(&Lin::of(e.clone()))?;
                     Some(Aff2 { k, kn, s: 0 })
                 };
                 let source = match first {
-                    KClause::List { items, .. } if items.iter().all(|x| x.abs() <= 1 << 40) => {
+                    KClause::List { items, .. }
+                        if items.iter().all(|x| x.unsigned_abs() <= 1 << 40) =>
+                    {
                         BatchSource::List(items.clone())
                     }
                     KClause::Range {
@@ -1254,4 +1270,125 @@ impl BatchRule {
             }
         }
     }
+}
+
+/// The values an integer expression can take when every slot stays within
+/// its domain, or `None` if some step of evaluating it as written could
+/// overflow. Fused and batch loops regroup arithmetic (`n + BIG - BIG` into
+/// `n`); they are only allowed where this proves the regrouping cannot hide
+/// an overflow the general evaluator would report.
+fn interval(e: &KExpr, dom: &[(i128, i128)]) -> Option<(i128, i128)> {
+    const FULL: (i128, i128) = (i64::MIN as i128, i64::MAX as i128);
+    let fits = |(lo, hi): (i128, i128)| (lo >= FULL.0 && hi <= FULL.1).then_some((lo, hi));
+    let corners = |a: (i128, i128), b: (i128, i128), f: fn(i128, i128) -> i128| {
+        let xs = [f(a.0, b.0), f(a.0, b.1), f(a.1, b.0), f(a.1, b.1)];
+        (
+            xs.into_iter().min().unwrap_or(0),
+            xs.into_iter().max().unwrap_or(0),
+        )
+    };
+    let abs_max = |a: (i128, i128)| a.0.abs().max(a.1.abs());
+    match e {
+        KExpr::Const(v) => Some((i128::from(*v), i128::from(*v))),
+        KExpr::Slot(s) => dom.get(*s as usize).copied().or(Some(FULL)),
+        KExpr::Neg(a) => {
+            let a = interval(a, dom)?;
+            fits((-a.1, -a.0))
+        }
+        KExpr::Abs(a) => {
+            let a = interval(a, dom)?;
+            let lo = if a.0 <= 0 && a.1 >= 0 {
+                0
+            } else {
+                a.0.abs().min(a.1.abs())
+            };
+            fits((lo, abs_max(a)))
+        }
+        KExpr::Bin(op, a, b) => {
+            let (a, b) = (interval(a, dom)?, interval(b, dom)?);
+            match op {
+                BinOp::Add => fits(corners(a, b, |x, y| x + y)),
+                BinOp::Sub => fits(corners(a, b, |x, y| x - y)),
+                BinOp::Mul => fits(corners(a, b, |x, y| x * y)),
+                // Division and remainder only shrink (a zero divisor is an
+                // error the kernel hands to the general evaluator anyway).
+                BinOp::Div => Some((-abs_max(a), abs_max(a))),
+                BinOp::Rem => {
+                    let m = abs_max(b).max(1) - 1;
+                    Some((-m, m))
+                }
+                // Bit operations never overflow.
+                _ => Some(FULL),
+            }
+        }
+        KExpr::Min(xs) | KExpr::Max(xs) => {
+            let ivs = xs
+                .iter()
+                .map(|x| interval(x, dom))
+                .collect::<Option<Vec<_>>>()?;
+            let lo = ivs.iter().map(|i| i.0).min()?;
+            let hi = ivs.iter().map(|i| i.1).max()?;
+            Some((lo, hi))
+        }
+        KExpr::Index(items, i) => {
+            interval(i, dom)?;
+            let lo = items.iter().min().map_or(0, |v| i128::from(*v));
+            let hi = items.iter().max().map_or(0, |v| i128::from(*v));
+            Some((lo, hi))
+        }
+        KExpr::If(c, a, b) => {
+            cond_safe(c, dom)?;
+            let (a, b) = (interval(a, dom)?, interval(b, dom)?);
+            Some((a.0.min(b.0), a.1.max(b.1)))
+        }
+    }
+}
+
+fn cond_safe(c: &KCond, dom: &[(i128, i128)]) -> Option<()> {
+    match c {
+        KCond::Const(_) => Some(()),
+        KCond::Cmp(_, a, b) => {
+            interval(a, dom)?;
+            interval(b, dom).map(|_| ())
+        }
+        KCond::And(a, b) | KCond::Or(a, b) => {
+            cond_safe(a, dom)?;
+            cond_safe(b, dom)
+        }
+        KCond::Not(a) => cond_safe(a, dom),
+    }
+}
+
+/// The domain of each slot while a rule runs on a dense position: the
+/// parameters within the dense ranges, loop variables within what their
+/// ranges or lists can produce.
+fn domains(clauses: &[KClause], slots: usize, arity: usize) -> Vec<(i128, i128)> {
+    const FULL: (i128, i128) = (i64::MIN as i128, i64::MAX as i128);
+    let param_max = if arity == 1 { 1i128 << 27 } else { 1i128 << 16 };
+    let mut dom = vec![FULL; slots];
+    for d in dom.iter_mut().take(arity) {
+        *d = (0, param_max);
+    }
+    for c in clauses {
+        match c {
+            KClause::Range { slot, lo, hi, .. } => {
+                let range = match (interval(lo, &dom), interval(hi, &dom)) {
+                    (Some(l), Some(h)) => (l.0, h.1),
+                    _ => FULL,
+                };
+                if let Some(d) = dom.get_mut(*slot as usize) {
+                    *d = range;
+                }
+            }
+            KClause::List { slot, items } => {
+                let lo = items.iter().min().map_or(0, |v| i128::from(*v));
+                let hi = items.iter().max().map_or(0, |v| i128::from(*v));
+                if let Some(d) = dom.get_mut(*slot as usize) {
+                    *d = (lo, hi);
+                }
+            }
+            KClause::If(_) => {}
+        }
+    }
+    dom
 }
