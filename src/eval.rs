@@ -84,6 +84,16 @@ enum Mode {
     Back(usize),
 }
 
+/// What [`Machine::next_option`] found.
+enum Next {
+    /// An option, written into `out`.
+    Option,
+    /// The next rule starts (and has a kernel to try).
+    Rule,
+    /// No more options.
+    Done,
+}
+
 /// An iterator of a `for` clause.
 #[derive(Clone, Debug)]
 enum Iter {
@@ -427,14 +437,19 @@ impl Machine {
                     out = p;
                     true
                 }
-                None => self
+                None => match self
                     .next_option(
                         f,
                         &mut env[f.env_base..],
                         &mut iters[f.iter_base..],
                         &mut out,
                     )
-                    .map_err(|d| self.in_position(d, f.pos))?,
+                    .map_err(|d| self.in_position(d, f.pos))?
+                {
+                    Next::Option => true,
+                    Next::Rule => continue,
+                    Next::Done => false,
+                },
             };
             if !have {
                 let mex = f.seen.mex();
@@ -754,13 +769,13 @@ impl Machine {
         env: &mut [Value],
         iters: &mut [Option<Iter>],
         out: &mut Vec<PosId>,
-    ) -> R<bool> {
+    ) -> R<Next> {
         let prog = self.prog.clone();
         let game = &prog.games[f.game as usize];
         self.poll()?;
         loop {
             let Some(rule) = game.rules.get(f.rule) else {
-                return Ok(false);
+                return Ok(Next::Done);
             };
             match f.mode {
                 Mode::Enter(d) => {
@@ -768,7 +783,7 @@ impl Machine {
                         f.mode = Mode::Back(d);
                         out.clear();
                         self.eval_pos_into(rule.body, env, out)?;
-                        return Ok(true);
+                        return Ok(Next::Option);
                     };
                     match *clause {
                         Clause::If { cond } => {
@@ -805,6 +820,14 @@ impl Machine {
                         None => {
                             f.rule += 1;
                             f.mode = Mode::Enter(0);
+                            // Back to the search, which tries the next rule's kernel.
+                            let kernel = self
+                                .kernels
+                                .get(f.game as usize)
+                                .and_then(|k| k.rules.get(f.rule));
+                            if matches!(kernel, Some(Some(_))) {
+                                return Ok(Next::Rule);
+                            }
                         }
                     }
                 }
@@ -848,13 +871,16 @@ impl Machine {
         };
         let mut all = Vec::new();
         let mut out = Vec::new();
-        while self
-            .next_option(&mut o.frame, &mut o.env, &mut o.iters, &mut out)
-            .map_err(|d| self.in_position(d, pos))?
-        {
-            all.push(out.clone());
+        loop {
+            match self
+                .next_option(&mut o.frame, &mut o.env, &mut o.iters, &mut out)
+                .map_err(|d| self.in_position(d, pos))?
+            {
+                Next::Option => all.push(out.clone()),
+                Next::Rule => {}
+                Next::Done => return Ok(all),
+            }
         }
-        Ok(all)
     }
 
     // ----- expressions ------------------------------------------------------
