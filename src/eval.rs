@@ -57,7 +57,9 @@ pub struct Machine {
     kernels: Rc<Vec<GameKernels>>,
     /// Bumped whenever a fill computed values: frames then retry kernels.
     fill_epoch: u64,
-    /// Games whose fill gave up once (their rules are not decreasing).
+    /// Games whose fill met a failure other than the stack (an error, the
+    /// depth cap of a nested search, no room for dense storage): not filled
+    /// again.
     fill_disabled: Vec<bool>,
     /// Per game and row, how many leading positions are known (one-argument
     /// games use one row): where each row's fill goes on.

@@ -363,7 +363,8 @@ impl Compiler<'_> {
 /// Fused loops handle up to this many components per option.
 const MAX_FUSED: usize = 4;
 
-/// Coefficients stay small so that `c + s·x` cannot overflow in `i128`.
+/// Coefficients stay small so that `s·x` fits in an `i64` for list items up
+/// to 2^40 (the batch kernel's list loop computes in `i64`).
 const MAX_COEF: i64 = 1 << 20;
 
 /// `e` as an affine form in slot `x`, if it is one.
@@ -1165,8 +1166,8 @@ impl Batch {
 
     /// Computes `values[n]` for `n` in `from..to`, in order, given that every
     /// value below `from` is known. Stops at the first position it cannot
-    /// compute (on the stack, or an option outside `0..n`) and returns it,
-    /// with how many values it stored.
+    /// compute (on the stack, an option outside `0..n`, or arithmetic that
+    /// would overflow) and returns it, with how many values it stored.
     pub fn run(
         &self,
         values: &mut [u32],

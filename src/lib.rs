@@ -36,7 +36,7 @@ pub mod answer;
 /// Diagnostics as data, rendered by miette.
 pub mod diagnostics;
 
-/// The UI-agnostic session used by the CLI and the REPL.
+/// The UI-agnostic session: source text in, answers and diagnostics out.
 pub mod session;
 
 /// The command line.

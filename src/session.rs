@@ -1,5 +1,5 @@
 //! The session: source text in, answers and diagnostics out. Used by the file
-//! runner and (through a thin front end) by the REPL; knows no terminal.
+//! runner today and meant for the REPL's thin front end; knows no terminal.
 
 use crate::answer::{Answer, Move, Outcome};
 use crate::check;
