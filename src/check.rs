@@ -878,7 +878,11 @@ impl Checker {
                     "not-callable",
                     format!("`{name}` is a variable, not a game or function"),
                 )
-                .label(callee.span, "called here"),
+                .label(callee.span, "called here")
+                .help(
+                    "a `(` right after a name is a call; if it starts the next rule, end this \
+                     rule with `;`",
+                ),
             );
             return (self.push(ir::Expr::Int(0), span), Ty::Error);
         }
