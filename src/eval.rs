@@ -507,26 +507,36 @@ impl Machine {
 
     /// Runs the kernel of one rule into `seen`; false if there is none or it
     /// gave up.
-    fn kernel_rule(&self, game: GameId, rule: usize, params: &[Value], seen: &mut Seen) -> bool {
-        let Some(Some(k)) = self.kernels.get(game as usize).map(|g| g.rules.get(rule)) else {
+    fn kernel_rule(
+        &mut self,
+        game: GameId,
+        rule: usize,
+        params: &[Value],
+        seen: &mut Seen,
+    ) -> bool {
+        let kernels = self.kernels.clone();
+        let Some(Some(Some(k))) = kernels.get(game as usize).map(|g| g.rules.get(rule)) else {
             return false;
         };
-        let Some(k) = k else { return false };
-        let mut env = vec![0i64; self.kernels[game as usize].slots];
-        for (slot, p) in env.iter_mut().zip(params) {
-            match p {
-                Value::Int(v) => *slot = *v,
-                _ => return false,
+        let mut env = std::mem::take(&mut self.kenv);
+        env.clear();
+        env.resize(kernels[game as usize].slots, 0);
+        let ints = env.iter_mut().zip(params).all(|(slot, p)| match p {
+            Value::Int(v) => {
+                *slot = *v;
+                true
             }
-        }
+            _ => false,
+        });
         // Into a scratch set: a kernel that gives up may have inserted
         // values computed from unknown ones.
         let mut scratch = Seen::default();
-        if k.run(&self.memo, &mut env, &mut scratch).is_none() {
-            return false;
+        let ok = ints && k.run(&self.memo, &mut env, &mut scratch).is_some();
+        self.kenv = env;
+        if ok {
+            seen.union(&scratch);
         }
-        seen.union(&scratch);
-        true
+        ok
     }
 
     /// The value of a position computed by kernels alone, if its game has

@@ -15,7 +15,7 @@
 //! gives up, so callers run it into a scratch set and keep it on success only.
 
 use crate::ir::{self, BinOp, Builtin, Clause, ExprId, GameId};
-use crate::memo::{Memo, SENTINEL_BIT};
+use crate::memo::{Memo, SENTINEL_BIT, UNKNOWN};
 use crate::value::Value;
 use std::rc::Rc;
 
@@ -178,6 +178,8 @@ pub struct KRule {
     clauses: Vec<KClause>,
     comps: Vec<KComp>,
     fused: Option<Fused>,
+    /// The index of the clause `fused` replaces, when there is one.
+    fused_at: Option<usize>,
     /// The domain of each slot (see [`domains`]).
     dom: Vec<(i128, i128)>,
 }
@@ -253,10 +255,15 @@ impl Compiler<'_> {
         self.body(r.body, &mut comps)?;
         let dom = domains(&clauses, slots.max(arity), arity);
         let fused = fuse(&clauses, &comps, &dom);
+        // The fused loop is the last `for` clause.
+        let fused_at = fused
+            .as_ref()
+            .and_then(|_| clauses.iter().rposition(|c| !matches!(c, KClause::If(_))));
         Some(KRule {
             clauses,
             comps,
             fused,
+            fused_at,
             dom,
         })
     }
@@ -676,10 +683,7 @@ impl KRule {
         let Some(clause) = self.clauses.get(d) else {
             return self.emit(memo, env, seen);
         };
-        let is_fused_loop = self.fused.is_some()
-            && !self.clauses[d + 1..]
-                .iter()
-                .any(|c| !matches!(c, KClause::If(_)));
+        let is_fused_loop = self.fused_at == Some(d);
         match clause {
             KClause::If(c) => {
                 if c.eval(env)? {
@@ -1179,7 +1183,7 @@ impl Batch {
         let mut stored = 0;
         for n in from..to.min(values.len()) {
             match values[n] {
-                UNKNOWN_VALUE => {}
+                UNKNOWN => {}
                 v if v & SENTINEL_BIT != 0 => return (n, stored),
                 _ => continue,
             }
@@ -1203,8 +1207,6 @@ impl Batch {
         (to.min(values.len()), stored)
     }
 }
-
-use crate::memo::UNKNOWN as UNKNOWN_VALUE;
 
 impl BatchRule {
     /// Inserts the values of this rule's options at `n`; `known` is
