@@ -607,18 +607,19 @@ impl KExpr {
             }
             KExpr::Neg(a) => a.eval(env)?.checked_neg()?,
             KExpr::Abs(a) => a.eval(env)?.checked_abs()?,
-            KExpr::Min(xs) => xs
-                .iter()
-                .map(|a| a.eval(env))
-                .collect::<Option<Vec<_>>>()?
-                .into_iter()
-                .min()?,
-            KExpr::Max(xs) => xs
-                .iter()
-                .map(|a| a.eval(env))
-                .collect::<Option<Vec<_>>>()?
-                .into_iter()
-                .max()?,
+            KExpr::Min(xs) | KExpr::Max(xs) => {
+                let min = matches!(self, KExpr::Min(_));
+                let mut best: Option<i64> = None;
+                for x in xs {
+                    let v = x.eval(env)?;
+                    best = Some(match best {
+                        Some(b) if min => b.min(v),
+                        Some(b) => b.max(v),
+                        None => v,
+                    });
+                }
+                best?
+            }
             KExpr::Index(items, i) => *items.get(usize::try_from(i.eval(env)?).ok()?)?,
             KExpr::If(c, a, b) => {
                 if c.eval(env)? {
