@@ -3,7 +3,7 @@
 
 use crate::diagnostics::{Diag, did_you_mean};
 use crate::ir::{self, Builtin, Clause, CompKind, ExprId, GameId, Slot};
-use crate::span::{SourceId, Span};
+use crate::span::Span;
 use crate::syntax::ast::{self, BinOp, ExprKind, Item, UnOp};
 use std::collections::HashMap;
 
@@ -51,8 +51,9 @@ enum Global {
     Const(u32),
 }
 
-/// Checks a parsed source and lowers it to IR.
-pub fn check(program: &ast::Program, source: SourceId) -> Result<ir::Program, Vec<Diag>> {
+/// Checks a parsed program and lowers it to IR. Its items may come from
+/// several sources: spans say which.
+pub fn check(program: &ast::Program) -> Result<ir::Program, Vec<Diag>> {
     let mut c = Checker {
         out: ir::Program::default(),
         errors: Vec::new(),
@@ -64,7 +65,6 @@ pub fn check(program: &ast::Program, source: SourceId) -> Result<ir::Program, Ve
         next_slot: 0,
         max_slot: 0,
         ctx: Ctx::Stmt,
-        source,
         unknown_at: HashMap::new(),
         poisoned: Vec::new(),
     };
@@ -81,7 +81,7 @@ pub fn check(program: &ast::Program, source: SourceId) -> Result<ir::Program, Ve
     if c.errors.is_empty() {
         Ok(c.out)
     } else {
-        Err(c.errors.into_iter().map(|d| d.in_source(source)).collect())
+        Err(c.errors)
     }
 }
 
@@ -98,7 +98,6 @@ struct Checker {
     next_slot: Slot,
     max_slot: Slot,
     ctx: Ctx,
-    source: SourceId,
     /// Unknown names already reported: index of their error, for more labels.
     unknown_at: HashMap<String, usize>,
     /// Names whose definition was rejected: their uses are not errors again.
@@ -156,7 +155,6 @@ impl Checker {
                         max_clauses: 0,
                         header: g.header,
                         span: g.span,
-                        source: self.source,
                     });
                     self.globals.insert(g.name.name.clone(), Global::Game(id));
                 }
@@ -169,7 +167,6 @@ impl Checker {
                         slots: 0,
                         name_span: l.name.span,
                         span: l.span,
-                        source: self.source,
                     });
                     self.globals.insert(l.name.name.clone(), Global::Const(id));
                 }
@@ -336,7 +333,6 @@ impl Checker {
             expr,
             slots: self.max_slot,
             span: e.span,
-            source: self.source,
         });
     }
 
@@ -360,7 +356,6 @@ impl Checker {
             vars,
             slots: self.max_slot,
             span: s.span,
-            source: self.source,
         });
     }
 
@@ -1112,8 +1107,7 @@ impl Checker {
                     span,
                     format!("called with {}", plural(args.len(), "argument")),
                 )
-                .label(g.header, format!("`{}({names})` is defined here", g.name))
-                .in_source(self.source),
+                .label(g.header, format!("`{}({names})` is defined here", g.name)),
             );
             for a in args {
                 self.infer(a);

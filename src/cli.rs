@@ -166,20 +166,14 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
 
 /// A diagnostic as a JSON object: code, message, file, line and column.
 fn error_json(d: &Diag, s: &Session) -> serde_json::Value {
-    let src = d.source.and_then(|id| s.sources().get(id));
-    let (line, column) = match (src, d.primary()) {
-        (Some(src), Some(span)) => {
-            let before = src.text.get(..span.start as usize).unwrap_or("");
-            let line = before.matches('\n').count() + 1;
-            let col = before
-                .rsplit('\n')
-                .next()
-                .map(|l| l.chars().count())
-                .unwrap_or(0)
-                + 1;
+    let at = d.primary().and_then(|span| s.sources().locate(span));
+    let src = at.map(|(_, src, _)| src);
+    let (line, column) = match at {
+        Some((_, src, local)) => {
+            let (line, col) = src.line_col(local.start as usize);
             (Some(line), Some(col))
         }
-        _ => (None, None),
+        None => (None, None),
     };
     serde_json::json!({
         "kind": "error",

@@ -1,7 +1,7 @@
 //! Diagnostics: the plain error record every stage produces, and its rendering
 //! as a miette report (the only module that knows miette).
 
-use crate::span::{SourceId, Sources, Span};
+use crate::span::{Sources, Span};
 use std::fmt;
 
 /// Who is at fault for an error.
@@ -37,8 +37,6 @@ pub struct DiagData {
     pub code: &'static str,
     /// The one-line message.
     pub message: String,
-    /// The source the labels point into (`None` when there is none).
-    pub source: Option<SourceId>,
     /// Labeled spans; the first is the primary one.
     pub labels: Vec<Label>,
     /// How to fix it, when we know.
@@ -67,7 +65,6 @@ impl Diag {
             fault: Fault::User,
             code,
             message: message.into(),
-            source: None,
             labels: Vec::new(),
             help: None,
             notes: Vec::new(),
@@ -102,12 +99,6 @@ impl Diag {
         self
     }
 
-    /// Sets the source the labels refer to, unless one is already set.
-    pub fn in_source(mut self, source: SourceId) -> Diag {
-        self.source.get_or_insert(source);
-        self
-    }
-
     /// The primary span, if any.
     pub fn primary(&self) -> Option<Span> {
         self.labels.first().map(|l| l.span)
@@ -124,6 +115,8 @@ impl fmt::Display for Diag {
 struct Report<'a> {
     diag: &'a Diag,
     source: Option<miette::NamedSource<String>>,
+    /// The labels in `source`, with local spans.
+    labels: Vec<Label>,
     help: Option<String>,
 }
 
@@ -161,7 +154,7 @@ impl miette::Diagnostic for Report<'_> {
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
         self.source.as_ref()?;
-        let labels = self.diag.labels.iter().enumerate().map(|(i, l)| {
+        let labels = self.labels.iter().enumerate().map(|(i, l)| {
             let span = miette::SourceSpan::from(l.span.range());
             let text = (!l.text.is_empty()).then(|| l.text.clone());
             if i == 0 {
@@ -184,14 +177,32 @@ pub enum Style {
 }
 
 /// Renders a diagnostic as a miette report.
+/// Spans are in the session's span space: the report shows the source of
+/// the primary label, and labels in other sources become notes naming
+/// where they point.
 pub fn render(diag: &Diag, sources: &Sources, style: Style) -> String {
-    let source = diag
-        .source
-        .and_then(|id| sources.get(id))
-        .map(|s| miette::NamedSource::new(s.name.clone(), s.text.to_string()));
+    let home = diag.primary().and_then(|p| sources.locate(p));
+    let mut labels = Vec::new();
+    let mut elsewhere = Vec::new();
+    for l in &diag.labels {
+        match (sources.locate(l.span), home) {
+            (Some((id, _, local)), Some((home_id, _, _))) if id == home_id => labels.push(Label {
+                span: local,
+                text: l.text.clone(),
+            }),
+            (Some(_), _) => {
+                let at = sources.position(l.span).unwrap_or_default();
+                let code = sources.text(l.span).lines().next().unwrap_or("").trim();
+                elsewhere.push(format!("{}: {at}: `{code}`", l.text))
+            }
+            (None, _) => {}
+        }
+    }
+    let source = home.map(|(_, s, _)| miette::NamedSource::new(s.name.clone(), s.text.to_string()));
     let report = Report {
         diag,
         source,
+        labels,
         help: diag.help.clone(),
     };
     let theme = match style {
@@ -206,7 +217,7 @@ pub fn render(diag: &Diag, sources: &Sources, style: Style) -> String {
         out = format!("error: {}\n", diag.message);
     }
     // miette has no notes; they follow the report, one per line.
-    for n in &diag.notes {
+    for n in elsewhere.iter().chain(&diag.notes) {
         out.push_str(&format!("  note: {n}\n"));
     }
     out

@@ -258,7 +258,7 @@ impl Machine {
             let mut env = vec![Value::Int(0); def.slots as usize];
             match m.eval(def.expr, &mut env) {
                 Ok(v) => m.consts[c as usize] = Some(v),
-                Err(d) => errors.push(d.in_source(def.source)),
+                Err(d) => errors.push(d),
             }
         }
         if m.limits.kernels {
@@ -721,9 +721,7 @@ impl Machine {
         if let Some(last) = frames.last() {
             let g = &self.prog.games[last.game as usize];
             if let Some(rule) = g.rules.get(last.rule) {
-                d = d
-                    .label(rule.span, "this rule keeps making new positions")
-                    .in_source(g.source);
+                d = d.label(rule.span, "this rule keeps making new positions");
             }
         }
         d
@@ -731,9 +729,7 @@ impl Machine {
 
     /// Adds "while listing the moves of P" to an error from a rule.
     fn in_position(&self, d: Diag, pos: PosId) -> Diag {
-        let g = &self.prog.games[self.game_of(pos) as usize];
-        d.in_source(g.source)
-            .note(format!("while listing the moves of {}", self.show_pos(pos)))
+        d.note(format!("while listing the moves of {}", self.show_pos(pos)))
     }
 
     fn cycle(&self, frames: &[Frame], target: PosId) -> Diag {
@@ -769,7 +765,6 @@ impl Machine {
                 self.show_pos(target)
             ),
         )
-        .in_source(g.source)
         .note(format!("cycle: {}", path.join(" -> ")))
         .help("Grundy values need every play to end: make each move decrease something")
     }

@@ -4,7 +4,7 @@
 //! by [`ExprId`]; variables are frame slots, games and constants are dense ids.
 //! The evaluator walks this, never the AST and never a name map.
 
-use crate::span::{SourceId, Span};
+use crate::span::Span;
 pub use crate::syntax::ast::BinOp;
 
 /// Index of an expression in [`Program::exprs`].
@@ -62,8 +62,6 @@ pub struct Game {
     pub header: Span,
     /// The whole definition.
     pub span: Span,
-    /// The source it was defined in.
-    pub source: SourceId,
 }
 
 /// One move rule.
@@ -107,8 +105,6 @@ pub struct Const {
     pub name_span: Span,
     /// The definition's span.
     pub span: Span,
-    /// The source it was defined in.
-    pub source: SourceId,
 }
 
 /// A statement to run.
@@ -122,8 +118,6 @@ pub enum Stmt {
         slots: u32,
         /// The statement's span.
         span: Span,
-        /// Its source.
-        source: SourceId,
     },
     /// `check COND for ...`
     Check {
@@ -137,8 +131,6 @@ pub enum Stmt {
         slots: u32,
         /// The statement's span.
         span: Span,
-        /// Its source.
-        source: SourceId,
     },
 }
 

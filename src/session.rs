@@ -6,7 +6,7 @@ use crate::check;
 use crate::diagnostics::Diag;
 use crate::eval::{CheckCase, Limits, Machine, R};
 use crate::ir::{self, Builtin, ExprId, Stmt};
-use crate::span::{SourceId, Sources};
+use crate::span::Sources;
 use crate::syntax;
 use crate::value::{PosId, Value};
 use std::collections::HashSet;
@@ -68,13 +68,8 @@ impl Session {
     /// Parses and checks a text without running it.
     pub fn check(&mut self, name: &str, text: &str) -> Result<ir::Program, Vec<Diag>> {
         let id = self.sources.add(name, text);
-        Self::front(text, id)
-    }
-
-    fn front(text: &str, id: SourceId) -> Result<ir::Program, Vec<Diag>> {
-        let ast = syntax::parse(text)
-            .map_err(|ds| ds.into_iter().map(|d| d.in_source(id)).collect::<Vec<_>>())?;
-        check::check(&ast, id)
+        let base = self.sources.get(id).map_or(0, |s| s.base);
+        check::check(&syntax::parse_at(text, base)?)
     }
 
     /// Runs a whole text: checks it, then runs its statements in order,
@@ -113,12 +108,9 @@ impl Session {
             report(self, &mut summary, Event::Error(d));
         }
         for stmt in &stmts {
-            let source = match stmt {
-                Stmt::Print { source, .. } | Stmt::Check { source, .. } => *source,
-            };
             let event = match run_stmt(&mut machine, stmt, &self.sources) {
                 Ok(a) => Event::Answer(a),
-                Err(d) => Event::Error(d.in_source(source)),
+                Err(d) => Event::Error(d),
             };
             report(self, &mut summary, event);
         }
@@ -127,8 +119,8 @@ impl Session {
 }
 
 /// The source text of a span, with runs of whitespace collapsed.
-fn snippet(sources: &Sources, source: SourceId, span: crate::span::Span) -> String {
-    let text = sources.snippet(source, span);
+fn snippet(sources: &Sources, span: crate::span::Span) -> String {
+    let text = sources.text(span);
     let code = text.lines().map(|l| l.split('#').next().unwrap_or(""));
     code.flat_map(str::split_whitespace)
         .collect::<Vec<_>>()
@@ -137,12 +129,7 @@ fn snippet(sources: &Sources, source: SourceId, span: crate::span::Span) -> Stri
 
 fn run_stmt(m: &mut Machine, stmt: &Stmt, sources: &Sources) -> R<Answer> {
     match stmt {
-        Stmt::Print {
-            expr,
-            slots,
-            span,
-            source,
-        } => {
+        Stmt::Print { expr, slots, span } => {
             let mut env = vec![Value::Int(0); *slots as usize];
             if let ir::Expr::Call { f, args } = m.program().expr(*expr).clone()
                 && f.is_report()
@@ -160,7 +147,7 @@ fn run_stmt(m: &mut Machine, stmt: &Stmt, sources: &Sources) -> R<Answer> {
                     }
                 }
                 v => Answer::Value {
-                    expr: snippet(sources, *source, *span),
+                    expr: snippet(sources, *span),
                     value: v.to_string(),
                     json: value_json(&v),
                 },
@@ -171,7 +158,6 @@ fn run_stmt(m: &mut Machine, stmt: &Stmt, sources: &Sources) -> R<Answer> {
             clauses,
             vars,
             slots,
-            source,
             ..
         } => {
             let mut env = vec![Value::Int(0); *slots as usize];
@@ -197,7 +183,7 @@ fn run_stmt(m: &mut Machine, stmt: &Stmt, sources: &Sources) -> R<Answer> {
                     }
                 },
             )?;
-            let condition = snippet(sources, *source, m.program().span(*cond));
+            let condition = snippet(sources, m.program().span(*cond));
             Ok(match failure {
                 None => Answer::CheckOk {
                     condition,

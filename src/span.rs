@@ -60,24 +60,43 @@ pub struct Source {
     pub name: String,
     /// The text.
     pub text: std::sync::Arc<str>,
+    /// The offset of its first byte in the session's span space.
+    pub base: u32,
 }
 
-/// Every source text a session has seen, addressed by [`SourceId`].
+impl Source {
+    /// The 1-based line and column (in characters) of a local byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let before = self.text.get(..offset).unwrap_or(&self.text);
+        let line = before.matches('\n').count() + 1;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        (line, col)
+    }
+}
+
+/// Every source text a session has seen. Sources are laid end to end in one
+/// span space (each starts one byte after the previous one ends), so a
+/// [`Span`] names its source by itself and items from several sources can be
+/// checked and evaluated together. The first source starts at 0.
 #[derive(Clone, Debug, Default)]
 pub struct Sources {
     files: Vec<Source>,
 }
 
 impl Sources {
-    /// Stores a text and returns its id.
+    /// Stores a text and returns its id; its spans start at `get(id).base`.
     pub fn add(
         &mut self,
         name: impl Into<String>,
         text: impl Into<std::sync::Arc<str>>,
     ) -> SourceId {
+        let base = self.files.last().map_or(0, |s| {
+            s.base.saturating_add(s.text.len() as u32).saturating_add(1)
+        });
         self.files.push(Source {
             name: name.into(),
             text: text.into(),
+            base,
         });
         (self.files.len() - 1) as SourceId
     }
@@ -87,10 +106,31 @@ impl Sources {
         self.files.get(id as usize)
     }
 
-    /// The text a span covers (empty if out of range).
-    pub fn snippet(&self, id: SourceId, span: Span) -> &str {
-        self.get(id)
-            .and_then(|s| s.text.get(span.range()))
+    /// The source a span starts in, and the span made local to it.
+    pub fn locate(&self, span: Span) -> Option<(SourceId, &Source, Span)> {
+        let i = self
+            .files
+            .partition_point(|s| s.base <= span.start)
+            .checked_sub(1)?;
+        let src = &self.files[i];
+        let local = Span {
+            start: span.start - src.base,
+            end: span.end.saturating_sub(src.base).min(src.text.len() as u32),
+        };
+        Some((i as SourceId, src, local))
+    }
+
+    /// The text a span covers (empty if it is not in one source).
+    pub fn text(&self, span: Span) -> &str {
+        self.locate(span)
+            .and_then(|(_, src, local)| src.text.get(local.range()))
             .unwrap_or("")
+    }
+
+    /// `name:line:column` of a span's start, for messages.
+    pub fn position(&self, span: Span) -> Option<String> {
+        let (_, src, local) = self.locate(span)?;
+        let (line, col) = src.line_col(local.start as usize);
+        Some(format!("{}:{line}:{col}", src.name))
     }
 }

@@ -29,14 +29,33 @@ pub const KEYWORDS: &[&str] = &[
 
 /// Parses a whole source text into an AST, or reports every syntax error found.
 pub fn parse(text: &str) -> Result<ast::Program, Vec<Diag>> {
-    check_nesting(text)?;
-    let mut pairs = GameParser::parse(Rule::program, text).map_err(|e| recover(text, e))?;
+    parse_at(text, 0)
+}
+
+/// Parses a text whose first byte has offset `base` in the session's span
+/// space (see [`crate::span::Sources`]): every span in the AST and in the
+/// errors is shifted by `base`.
+pub fn parse_at(text: &str, base: u32) -> Result<ast::Program, Vec<Diag>> {
+    let shift = |mut ds: Vec<Diag>| {
+        for d in &mut ds {
+            for l in &mut d.labels {
+                l.span = Span::new(
+                    l.span.start as usize + base as usize,
+                    l.span.end as usize + base as usize,
+                );
+            }
+        }
+        ds
+    };
+    check_nesting(text).map_err(shift)?;
+    let mut pairs = GameParser::parse(Rule::program, text).map_err(|e| shift(recover(text, e)))?;
     let program = pairs
         .next()
         .ok_or_else(|| vec![Diag::bug("the parser returned no program")])?;
     let mut lower = Lower {
         errors: Vec::new(),
         min_literals: Vec::new(),
+        base: base as usize,
     };
     let mut items = Vec::new();
     for pair in program.into_inner() {
@@ -378,11 +397,6 @@ fn parts(pair: Pair<Rule>) -> impl Iterator<Item = Pair<Rule>> {
     pair.into_inner().filter(|p| !is_token(p.as_rule()))
 }
 
-fn span_of(pair: &Pair<Rule>) -> Span {
-    let s = pair.as_span();
-    Span::new(s.start(), s.end())
-}
-
 fn pratt() -> &'static PrattParser<Rule> {
     static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();
     PRATT.get_or_init(|| {
@@ -416,6 +430,8 @@ struct Lower {
     errors: Vec<Diag>,
     /// Literals equal to 2^63, fine only when negated.
     min_literals: Vec<Span>,
+    /// Offset of the text in the session's span space.
+    base: usize,
 }
 
 fn literal_too_large(span: Span) -> Diag {
@@ -428,15 +444,20 @@ fn literal_too_large(span: Span) -> Diag {
 }
 
 impl Lower {
+    fn span(&self, pair: &Pair<Rule>) -> Span {
+        let s = pair.as_span();
+        Span::new(s.start() + self.base, s.end() + self.base)
+    }
+
     fn ident(&mut self, pair: Pair<Rule>) -> Ident {
         Ident {
             name: pair.as_str().to_string(),
-            span: span_of(&pair),
+            span: self.span(&pair),
         }
     }
 
     fn let_def(&mut self, pair: Pair<Rule>) -> Item {
-        let span = span_of(&pair);
+        let span = self.span(&pair);
         let mut inner = parts(pair);
         let name = inner.next().map(|p| self.ident(p));
         let value = inner.next().map(|p| self.expr(p));
@@ -456,12 +477,12 @@ impl Lower {
     }
 
     fn game_def(&mut self, pair: Pair<Rule>) -> Item {
-        let span = span_of(&pair);
+        let span = self.span(&pair);
         let header_end = pair
             .clone()
             .into_inner()
             .find(|p| p.as_rule() == Rule::rparen)
-            .map_or(span.end as usize, |p| p.as_span().end());
+            .map_or(span.end as usize, |p| p.as_span().end() + self.base);
         let mut inner = parts(pair);
         let Some(name) = inner.next().map(|p| self.ident(p)) else {
             return self.malformed(span);
@@ -476,7 +497,7 @@ impl Lower {
                     }
                 }
                 Rule::move_rule => {
-                    let rspan = span_of(&p);
+                    let rspan = self.span(&p);
                     let mut inner = parts(p);
                     let Some(body) = inner.next().map(|b| self.expr(b)) else {
                         continue;
@@ -501,7 +522,7 @@ impl Lower {
     }
 
     fn check_stmt(&mut self, pair: Pair<Rule>) -> Item {
-        let span = span_of(&pair);
+        let span = self.span(&pair);
         let mut inner = parts(pair);
         let Some(cond) = inner.next().map(|p| self.expr(p)) else {
             return self.malformed(span);
@@ -516,7 +537,7 @@ impl Lower {
 
     fn clause(&mut self, pair: Pair<Rule>) -> Clause {
         let kind = pair.as_rule();
-        let span = span_of(&pair);
+        let span = self.span(&pair);
         let mut inner = parts(pair);
         match kind {
             Rule::for_clause => {
@@ -548,11 +569,16 @@ impl Lower {
     fn expr(&mut self, pair: Pair<Rule>) -> Expr {
         // `expr` wraps a flat operator sequence; the Pratt parser builds the tree.
         let pairs = pair.into_inner();
+        let base = self.base;
+        let at = move |p: &Pair<Rule>| {
+            let s = p.as_span();
+            Span::new(s.start() + base, s.end() + base)
+        };
         let this = std::cell::RefCell::new(self);
         pratt()
             .map_primary(|p| this.borrow_mut().primary(p))
             .map_prefix(|op, e| {
-                let span = span_of(&op).to(e.span);
+                let span = at(&op).to(e.span);
                 let op = if op.as_rule() == Rule::neg {
                     UnOp::Neg
                 } else {
@@ -581,7 +607,7 @@ impl Lower {
                 }
             })
             .map_postfix(|e, op| {
-                let span = e.span.to(span_of(&op));
+                let span = e.span.to(at(&op));
                 let idx = match parts(op).next() {
                     Some(i) => this.borrow_mut().expr(i),
                     None => Expr {
@@ -636,7 +662,7 @@ impl Lower {
     }
 
     fn primary(&mut self, pair: Pair<Rule>) -> Expr {
-        let span = span_of(&pair);
+        let span = self.span(&pair);
         let kind = match pair.as_rule() {
             Rule::paren => {
                 // Keep the parentheses in the span: messages quote them.
