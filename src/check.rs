@@ -426,6 +426,10 @@ impl Checker {
     fn mismatch(&mut self, span: Span, expected: Ty, found: Ty, why: &str) {
         let found = self.resolve(found);
         let expected = self.resolve(expected);
+        // An earlier error explains this one already.
+        if found == Ty::Error || expected == Ty::Error {
+            return;
+        }
         let mut d = Diag::user(
             "type-mismatch",
             format!(

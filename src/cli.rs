@@ -1,7 +1,7 @@
 //! The command line: argument parsing, reading files, printing answers and
 //! reports, exit codes.
 
-use crate::diagnostics::{self, Diag, Style};
+use crate::diagnostics::{self, Style};
 use crate::eval::Limits;
 use crate::session::{Event, Session, Summary};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -15,7 +15,7 @@ use std::path::PathBuf;
 #[derive(Parser, Debug)]
 #[command(name = "grundy", version, args_conflicts_with_subcommands = true)]
 #[command(
-    after_help = "Examples:\n  grundy examples/kayles.game          run a file's statements\n  grundy check examples/kayles.game    only parse and check it\n  grundy --json examples/nim.game      one JSON object per answer"
+    after_help = "Examples:\n  grundy examples/kayles.game          run a file's statements\n  grundy check examples/kayles.game    only parse and check it\n  grundy --json examples/nim.game      one JSON object per answer\n  grundy repl examples/kayles.game     load a file, then explore interactively\n  grundy                               the REPL (a script when input is piped)"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -73,6 +73,12 @@ enum Command {
         /// The .game file.
         file: PathBuf,
     },
+    /// An interactive session (`:help` inside); with piped input, runs it
+    /// as a script without prompts.
+    Repl {
+        /// Files to load first.
+        files: Vec<PathBuf>,
+    },
 }
 
 /// Parses the process arguments and runs; returns the exit code.
@@ -81,17 +87,38 @@ pub fn main() -> i32 {
     let (file, check_only) = match cli.command {
         Some(Command::Run { file }) => (file, false),
         Some(Command::Check { file }) => (file, true),
+        Some(Command::Repl { files }) => return repl(&files, &cli.opts),
         None => match cli.file {
             Some(file) => (file, false),
-            None => {
-                eprintln!(
-                    "grundy: no file given; try `grundy examples/kayles.game` or `grundy --help`"
-                );
-                return 2;
-            }
+            None => return repl(&[], &cli.opts),
         },
     };
     run_file(&file, check_only, &cli.opts)
+}
+
+fn repl(files: &[PathBuf], opts: &Opts) -> i32 {
+    crate::repl::line::run(files, opts.limits(), opts.style())
+}
+
+impl Opts {
+    fn limits(&self) -> Limits {
+        Limits {
+            max_states: self.max_states,
+            max_list: self.max_list,
+            max_depth: self.max_depth,
+            kernels: !self.no_kernels,
+            fill: !self.no_kernels,
+        }
+    }
+
+    fn style(&self) -> Style {
+        match self.color {
+            ColorChoice::Always => Style::Fancy,
+            ColorChoice::Never => Style::Plain,
+            ColorChoice::Auto if std::io::stderr().is_terminal() => Style::Fancy,
+            ColorChoice::Auto => Style::Plain,
+        }
+    }
 }
 
 fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
@@ -102,20 +129,8 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
             return 2;
         }
     };
-    let style = match opts.color {
-        ColorChoice::Always => Style::Fancy,
-        ColorChoice::Never => Style::Plain,
-        ColorChoice::Auto if std::io::stderr().is_terminal() => Style::Fancy,
-        ColorChoice::Auto => Style::Plain,
-    };
-    let limits = Limits {
-        max_states: opts.max_states,
-        max_list: opts.max_list,
-        max_depth: opts.max_depth,
-        kernels: !opts.no_kernels,
-        fill: !opts.no_kernels,
-    };
-    let mut session = Session::new(limits);
+    let style = opts.style();
+    let mut session = Session::new(opts.limits());
     let name = file.display().to_string();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -132,7 +147,7 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
             Event::Error(d) => {
                 let _ = out.flush();
                 if json {
-                    let _ = writeln!(out, "{}", error_json(&d, s));
+                    let _ = writeln!(out, "{}", diagnostics::to_json(&d, s.sources()));
                 }
                 eprint!("{}", diagnostics::render(&d, s.sources(), style));
             }
@@ -162,28 +177,4 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
         session.run(&name, &text, &mut print)
     };
     summary.exit_code()
-}
-
-/// A diagnostic as a JSON object: code, message, file, line and column.
-fn error_json(d: &Diag, s: &Session) -> serde_json::Value {
-    let at = d.primary().and_then(|span| s.sources().locate(span));
-    let src = at.map(|(_, src, _)| src);
-    let (line, column) = match at {
-        Some((_, src, local)) => {
-            let (line, col) = src.line_col(local.start as usize);
-            (Some(line), Some(col))
-        }
-        None => (None, None),
-    };
-    serde_json::json!({
-        "kind": "error",
-        "fault": d.fault,
-        "code": d.code,
-        "message": d.message,
-        "file": src.map(|s| s.name.clone()),
-        "line": line,
-        "column": column,
-        "help": d.help,
-        "notes": d.notes,
-    })
 }

@@ -192,8 +192,7 @@ pub fn render(diag: &Diag, sources: &Sources, style: Style) -> String {
             }),
             (Some(_), _) => {
                 let at = sources.position(l.span).unwrap_or_default();
-                let code = sources.text(l.span).lines().next().unwrap_or("").trim();
-                elsewhere.push(format!("{}: {at}: `{code}`", l.text))
+                elsewhere.push(format!("{} ({at})", l.text))
             }
             (None, _) => {}
         }
@@ -221,6 +220,30 @@ pub fn render(diag: &Diag, sources: &Sources, style: Style) -> String {
         out.push_str(&format!("  note: {n}\n"));
     }
     out
+}
+
+/// A diagnostic as a JSON object: code, message, file, line and column.
+pub fn to_json(d: &Diag, sources: &Sources) -> serde_json::Value {
+    let at = d.primary().and_then(|span| sources.locate(span));
+    let src = at.map(|(_, src, _)| src);
+    let (line, column) = match at {
+        Some((_, src, local)) => {
+            let (line, col) = src.line_col(local.start as usize);
+            (Some(line), Some(col))
+        }
+        None => (None, None),
+    };
+    serde_json::json!({
+        "kind": "error",
+        "fault": d.fault,
+        "code": d.code,
+        "message": d.message,
+        "file": src.map(|s| s.name.clone()),
+        "line": line,
+        "column": column,
+        "help": d.help,
+        "notes": d.notes,
+    })
 }
 
 /// Finds the known name closest to `name`, for "did you mean" help.

@@ -8,7 +8,7 @@
 //! and loop variables), so a frame waiting for a child resumes where it was.
 
 use crate::diagnostics::Diag;
-use crate::ir::{self, BinOp, Builtin, Clause, CompKind, ExprId, GameId};
+use crate::ir::{self, BinOp, Builtin, Clause, CompKind, ConstId, ExprId, GameId};
 use crate::kernel::{self, GameKernels, SeenSet, Stamped};
 use crate::memo::{MAX_VALUE, Memo, ON_STACK, PosId, UNKNOWN};
 use crate::span::Span;
@@ -193,6 +193,9 @@ const FILL_DEPTH: usize = 256;
 const KERNEL_RETRIES: u8 = 8;
 /// The least number of positions one fill may compute.
 const FILL_MIN: usize = 1 << 20;
+/// How many positions a batch kernel computes between looks at the
+/// cancellation flag.
+const BATCH_CHUNK: usize = 1 << 16;
 /// How deep a nested search may go while filling.
 const FILL_NESTED_DEPTH: usize = 64;
 
@@ -233,16 +236,14 @@ impl Machine {
     /// whose evaluation fails is reported in the returned list and has no
     /// value: using it is an error, but everything else still runs.
     pub fn new(prog: ir::Program, limits: Limits) -> (Machine, Vec<Diag>) {
-        let arity = prog.games.iter().map(|g| g.params.len()).collect();
-        let prog_games = prog.games.len();
         let mut m = Machine {
-            prog: Rc::new(prog),
+            prog: Rc::new(ir::Program::default()),
             consts: Vec::new(),
-            memo: Memo::new(arity, limits.max_states),
+            memo: Memo::new(Vec::new(), limits.max_states),
             kernels: Rc::new(Vec::new()),
             fill_epoch: 0,
-            fill_disabled: vec![false; prog_games],
-            row_done: vec![Vec::new(); prog_games],
+            fill_disabled: Vec::new(),
+            row_done: Vec::new(),
             depth_cap: None,
             stamped: Stamped::default(),
             kenv: Vec::new(),
@@ -250,21 +251,64 @@ impl Machine {
             cancel: None,
             ticks: 0,
         };
-        m.consts = vec![None; m.prog.consts.len()];
-        let prog = m.prog.clone();
+        let errors = m.update(prog, &[], &[]);
+        (m, errors.into_iter().map(|(_, d)| d).collect())
+    }
+
+    /// Moves to a new version of the program (the REPL's next entry),
+    /// keeping what is still valid: `games[n]` is the old id of new game `n`
+    /// if its definition and everything it uses are unchanged, so its values
+    /// carry over; `consts[c]` likewise for constants. Everything else is
+    /// dropped and constants not kept are evaluated again; their failures are
+    /// returned.
+    pub fn update(
+        &mut self,
+        prog: ir::Program,
+        games: &[Option<GameId>],
+        consts: &[Option<ConstId>],
+    ) -> Vec<(ConstId, Diag)> {
+        let arity = prog.games.iter().map(|g| g.params.len()).collect();
+        let moved = self.memo.remap(games, arity);
+        let n = prog.games.len();
+        self.fill_disabled = carry(games, &self.fill_disabled, n);
+        self.row_done = carry(games, &self.row_done, n);
+        self.depth_cap = None;
+        self.prog = Rc::new(prog);
+        // Kernels are compiled for the new program once constants are known.
+        self.kernels = Rc::new(Vec::new());
+        let mut old = std::mem::take(&mut self.consts);
+        self.consts = vec![None; self.prog.consts.len()];
+        let prog = self.prog.clone();
         let mut errors = Vec::new();
         for &c in &prog.const_order {
+            let kept = consts
+                .get(c as usize)
+                .copied()
+                .flatten()
+                .and_then(|o| old.get_mut(o as usize));
+            match kept {
+                Some(v) if !(moved && v.as_ref().is_some_and(Value::has_pos)) => {
+                    self.consts[c as usize] = v.take();
+                    continue;
+                }
+                _ => {}
+            }
             let def = &prog.consts[c as usize];
             let mut env = vec![Value::Int(0); def.slots as usize];
-            match m.eval(def.expr, &mut env) {
-                Ok(v) => m.consts[c as usize] = Some(v),
-                Err(d) => errors.push(d),
+            match self.eval(def.expr, &mut env) {
+                Ok(v) => self.consts[c as usize] = Some(v),
+                Err(d) => errors.push((c, d)),
             }
         }
-        if m.limits.kernels {
-            m.kernels = Rc::new(kernel::compile(&m.prog, &m.consts));
+        if self.limits.kernels {
+            self.kernels = Rc::new(kernel::compile(&self.prog, &self.consts));
         }
-        (m, errors)
+        errors
+    }
+
+    /// The value of a constant (`None` if its definition failed).
+    pub fn constant(&self, id: ConstId) -> Option<&Value> {
+        self.consts.get(id as usize)?.as_ref()
     }
 
     /// The program being run.
@@ -635,7 +679,21 @@ impl Machine {
             let room = self.memo.room().saturating_sub(reserve).min(budget);
             let to = (cols as usize).min(from.saturating_add(room));
             let mut max_value = self.memo.max_value();
-            let (next, stored) = batch.run(&mut array, from, to, &mut self.stamped, &mut max_value);
+            // In chunks, to notice Ctrl-C between them.
+            let (mut next, mut stored) = (from, 0);
+            while next < to {
+                let end = to.min(next.saturating_add(BATCH_CHUNK));
+                let (at, more) =
+                    batch.run(&mut array, next, end, &mut self.stamped, &mut max_value);
+                (next, stored) = (at, stored + more);
+                if at < end {
+                    break;
+                }
+                if self.cancelled() {
+                    interrupted = Some(interrupted_diag());
+                    break;
+                }
+            }
             self.memo.restore_dense1(game, array, stored, max_value);
             done[0] = next as i64;
             budget -= stored.min(budget);
@@ -643,9 +701,16 @@ impl Machine {
         }
         self.depth_cap = Some(FILL_NESTED_DEPTH);
         'rows: for a in 0..rows {
+            if interrupted.is_some() {
+                break;
+            }
             let row = &mut done[a as usize];
             for b in *row..cols {
                 if budget == 0 || self.memo.room() <= reserve {
+                    break 'rows;
+                }
+                if let Err(d) = self.poll() {
+                    interrupted = Some(d);
                     break 'rows;
                 }
                 let cell = if two {
@@ -842,15 +907,20 @@ impl Machine {
         }
     }
 
+    /// Every 1024 calls, looks at the cancellation flag.
     fn poll(&mut self) -> R<()> {
         self.ticks = self.ticks.wrapping_add(1);
-        if self.ticks.is_multiple_of(1024)
-            && let Some(flag) = &self.cancel
-            && flag.swap(false, Ordering::Relaxed)
-        {
-            return Err(Diag::user("interrupted", "interrupted"));
+        if self.ticks.is_multiple_of(1024) && self.cancelled() {
+            return Err(interrupted_diag());
         }
         Ok(())
+    }
+
+    /// Whether Ctrl-C was pressed (the flag is cleared once seen).
+    fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|flag| flag.swap(false, Ordering::Relaxed))
     }
 
     /// Every option of one position, in rule order (used by `moves`/`winning`).
@@ -1480,6 +1550,25 @@ impl Machine {
 }
 
 /// Ends a nested search during a fill (never shown to users).
+/// Per-game data for `n` new games: carried over from the old game in
+/// `keep`, or fresh.
+fn carry<T: Clone + Default>(keep: &[Option<GameId>], old: &[T], n: usize) -> Vec<T> {
+    (0..n)
+        .map(|i| {
+            keep.get(i)
+                .copied()
+                .flatten()
+                .and_then(|o| old.get(o as usize).cloned())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+fn interrupted_diag() -> Diag {
+    Diag::user("interrupted", "interrupted")
+        .help("the values computed so far are kept: asking again goes on from there")
+}
+
 fn fill_abort() -> Diag {
     Diag::bug("fill step too deep")
 }

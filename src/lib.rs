@@ -39,5 +39,8 @@ pub mod diagnostics;
 /// The UI-agnostic session: source text in, answers and diagnostics out.
 pub mod session;
 
+/// The REPL: a UI-agnostic core and its rustyline front end.
+pub mod repl;
+
 /// The command line.
 pub mod cli;

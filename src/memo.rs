@@ -96,6 +96,53 @@ impl Memo {
         }
     }
 
+    /// Moves to a new set of games: `keep[n]` is the old id of new game `n`
+    /// whose values carry over (its definition is unchanged), `arity[n]` its
+    /// arity. The positions of every other old game are dropped. Returns
+    /// whether ids changed: ids carry the game id (dense ones) or an index
+    /// (keyed ones), so a [`PosId`] held outside the memo is stale when a
+    /// game is dropped or moves.
+    pub fn remap(&mut self, keep: &[Option<GameId>], arity: Vec<usize>) -> bool {
+        let old = self.arity.len();
+        let identity = (0..old).all(|g| keep.get(g) == Some(&Some(g as GameId)))
+            && keep[old.min(keep.len())..].iter().all(Option::is_none);
+        if identity {
+            self.dense.resize(arity.len(), Dense::Empty);
+            self.frozen.resize(arity.len(), false);
+            self.arity = arity;
+            return false;
+        }
+        let mut old_dense = std::mem::take(&mut self.dense);
+        let old_frozen = std::mem::take(&mut self.frozen);
+        let mut new_of = vec![None; old];
+        self.dense = vec![Dense::Empty; arity.len()];
+        self.frozen = vec![false; arity.len()];
+        for (n, o) in keep.iter().enumerate() {
+            if let Some(o) = o.filter(|o| (*o as usize) < old && n < arity.len()) {
+                self.dense[n] = std::mem::take(&mut old_dense[o as usize]);
+                self.frozen[n] = old_frozen[o as usize];
+                new_of[o as usize] = Some(n as i64);
+            }
+        }
+        for d in old_dense {
+            if let Dense::One { values } | Dense::Two { values, .. } = d {
+                self.dense_cells -= values.len();
+                self.dense_states -= values.iter().filter(|v| **v != UNKNOWN).count();
+            }
+        }
+        self.arity = arity;
+        let keys = std::mem::take(&mut self.keys);
+        let values = std::mem::take(&mut self.values);
+        for (mut key, v) in keys.into_iter().zip(values) {
+            if let Some(Some(n)) = key.first().and_then(|g| new_of.get(*g as usize)) {
+                key[0] = *n;
+                self.keys.insert(key);
+                self.values.push(v);
+            }
+        }
+        true
+    }
+
     /// How many positions are stored.
     pub fn states(&self) -> usize {
         self.keys.len() + self.dense_states

@@ -1,15 +1,19 @@
-//! The session: source text in, answers and diagnostics out. Used by the file
-//! runner today and meant for the REPL's thin front end; knows no terminal.
+//! The session: source text in, answers and diagnostics out. Definitions
+//! persist from one entry to the next (the REPL), and values already computed
+//! are kept for every game an edit does not touch. Knows no terminal.
 
 use crate::answer::{Answer, Move, Outcome};
 use crate::check;
 use crate::diagnostics::Diag;
 use crate::eval::{CheckCase, Limits, Machine, R};
 use crate::ir::{self, Builtin, ExprId, Stmt};
-use crate::span::Sources;
-use crate::syntax;
+use crate::span::{SourceId, Sources, Span};
+use crate::syntax::{self, ast};
 use crate::value::{PosId, Value};
-use std::collections::HashSet;
+use indexmap::IndexMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What running a statement produced.
 #[derive(Clone, Debug)]
@@ -20,8 +24,21 @@ pub enum Event {
     Error(Diag),
 }
 
-/// Totals of a run, for the exit code.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// What an entry did to one definition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// A new name.
+    Added,
+    /// Defined again with a different text.
+    Changed,
+    /// Defined again with the same text (its values are kept).
+    Unchanged,
+    /// Gone from the file it came from (on reloading it).
+    Removed,
+}
+
+/// Totals of a run, for the exit code, and what it defined.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
     /// Answers produced.
     pub answers: usize,
@@ -29,6 +46,10 @@ pub struct Summary {
     pub failed_checks: usize,
     /// Errors reported.
     pub errors: usize,
+    /// Definitions the entry made, in order (empty when it was rejected).
+    pub defined: Vec<(String, Change)>,
+    /// Whether Ctrl-C stopped it.
+    pub interrupted: bool,
 }
 
 impl Summary {
@@ -44,11 +65,44 @@ impl Summary {
     }
 }
 
-/// A session: the sources seen so far and the limits to evaluate under.
-#[derive(Default)]
+/// A definition in force.
+#[derive(Clone, Debug)]
+struct Def {
+    item: ast::Item,
+    /// Its text without comments and with whitespace collapsed: equal keys,
+    /// equal definitions.
+    key: String,
+    /// The name of the source it came from (a path, or `<repl:N>`).
+    origin: String,
+}
+
+/// A game or constant as the session knows it, for listings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DefInfo {
+    /// Its name.
+    pub name: String,
+    /// Parameter names for a game; `None` for a constant.
+    pub params: Option<Vec<String>>,
+    /// Where it was defined: `file:line:column`.
+    pub at: String,
+    /// Its source text as written.
+    pub text: String,
+}
+
+/// A session: the definitions in force, the sources seen so far, and the
+/// evaluator with its memo.
 pub struct Session {
     sources: Sources,
     limits: Limits,
+    defs: IndexMap<String, Def>,
+    machine: Option<Machine>,
+    cancel: Arc<AtomicBool>,
+}
+
+impl Default for Session {
+    fn default() -> Session {
+        Session::new(Limits::default())
+    }
 }
 
 impl Session {
@@ -57,6 +111,9 @@ impl Session {
         Session {
             sources: Sources::default(),
             limits,
+            defs: IndexMap::new(),
+            machine: None,
+            cancel: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -65,19 +122,101 @@ impl Session {
         &self.sources
     }
 
-    /// Parses and checks a text without running it.
-    pub fn check(&mut self, name: &str, text: &str) -> Result<ir::Program, Vec<Diag>> {
-        let id = self.sources.add(name, text);
-        let base = self.sources.get(id).map_or(0, |s| s.base);
-        check::check(&syntax::parse_at(text, base)?)
+    /// The flag that interrupts a running evaluation when set (from a
+    /// Ctrl-C handler); each entry clears it when it starts.
+    pub fn cancel_flag(&self) -> Arc<AtomicBool> {
+        self.cancel.clone()
     }
 
-    /// Runs a whole text: checks it, then runs its statements in order,
-    /// handing each answer or error to `emit` as soon as it is known.
+    /// How many positions the memo holds.
+    pub fn state_count(&self) -> usize {
+        self.machine.as_ref().map_or(0, Machine::state_count)
+    }
+
+    /// Forgets every definition and value (sources stay, for old reports).
+    pub fn clear(&mut self) {
+        self.defs.clear();
+        self.machine = None;
+    }
+
+    /// The games and constants in force, in definition order.
+    pub fn definitions(&self) -> Vec<DefInfo> {
+        self.defs
+            .iter()
+            .map(|(name, d)| {
+                let (params, span) = match &d.item {
+                    ast::Item::Game(g) => (
+                        Some(g.params.iter().map(|p| p.name.clone()).collect()),
+                        g.span,
+                    ),
+                    ast::Item::Let(l) => (None, l.span),
+                    _ => (None, Span::default()),
+                };
+                DefInfo {
+                    name: name.clone(),
+                    params,
+                    at: self.sources.position(span).unwrap_or_default(),
+                    text: self.sources.text(span).to_string(),
+                }
+            })
+            .collect()
+    }
+
+    /// The value of a constant in force, rendered (`None` if there is no
+    /// such constant or its definition failed).
+    pub fn constant(&self, name: &str) -> Option<String> {
+        let m = self.machine.as_ref()?;
+        let id = m.program().consts.iter().position(|c| c.name == name)?;
+        Some(match m.constant(id as u32)? {
+            Value::Pos(parts) => m.show_sum(parts),
+            v => v.to_string(),
+        })
+    }
+
+    /// Parses and checks a text without running it or keeping it.
+    pub fn check(&mut self, name: &str, text: &str) -> Result<ir::Program, Vec<Diag>> {
+        let id = self.sources.add(name, text);
+        check::check(&syntax::parse_at(text, self.base(id))?)
+    }
+
+    fn base(&self, id: SourceId) -> u32 {
+        self.sources.get(id).map_or(0, |s| s.base)
+    }
+
+    /// Runs a file's text: its definitions join the session, then its
+    /// statements run in order, each answer or error handed to `emit` as soon
+    /// as it is known. Definitions that came from an earlier text of the
+    /// same name and are gone from this one are removed (a reload).
     pub fn run(
         &mut self,
         name: &str,
         text: &str,
+        emit: &mut dyn FnMut(&Session, Event),
+    ) -> Summary {
+        let id = self.sources.add(name, text);
+        let parsed = syntax::parse_at(text, self.base(id));
+        self.submit(name, id, parsed, true, emit)
+    }
+
+    /// Runs one REPL entry: like [`Session::run`], and a bare expression is
+    /// answered as if printed.
+    pub fn entry(
+        &mut self,
+        name: &str,
+        text: &str,
+        emit: &mut dyn FnMut(&Session, Event),
+    ) -> Summary {
+        let id = self.sources.add(name, text);
+        let parsed = syntax::parse_entry(text, self.base(id));
+        self.submit(name, id, parsed, false, emit)
+    }
+
+    fn submit(
+        &mut self,
+        origin: &str,
+        id: SourceId,
+        parsed: Result<ast::Program, Vec<Diag>>,
+        reload: bool,
         emit: &mut dyn FnMut(&Session, Event),
     ) -> Summary {
         let mut summary = Summary::default();
@@ -93,7 +232,7 @@ impl Session {
             }
             emit(s, e);
         };
-        let program = match self.check(name, text) {
+        let entry = match parsed {
             Ok(p) => p,
             Err(diags) => {
                 for d in diags {
@@ -102,29 +241,229 @@ impl Session {
                 return summary;
             }
         };
-        let stmts = program.stmts.clone();
-        let (mut machine, const_errors) = Machine::new(program, self.limits.clone());
-        for d in const_errors {
+        let (defs, defined) = self.merge(origin, reload, &entry);
+        let mut items: Vec<ast::Item> = defs.values().map(|d| d.item.clone()).collect();
+        // A name defined twice in the entry stays an error for the checker.
+        let mut firsts = HashSet::new();
+        for item in &entry.items {
+            match def_name(item) {
+                Some(n) if firsts.insert(n) => {}
+                _ => items.push(item.clone()),
+            }
+        }
+        let program = match check::check(&ast::Program { items }) {
+            Ok(p) => p,
+            Err(diags) => {
+                for mut d in diags {
+                    let home = d.primary().and_then(|p| self.sources.locate(p));
+                    if home.is_some_and(|(src, _, _)| src != id) {
+                        d = d.note(
+                            "this definition was accepted before and no longer checks with \
+                             the new one: nothing was run, and the definitions stay as they \
+                             were (change both in one entry)",
+                        );
+                    }
+                    report(self, &mut summary, Event::Error(d));
+                }
+                return summary;
+            }
+        };
+        let errors = self.install(program, &defs, &defined);
+        self.defs = defs;
+        summary.defined = defined;
+        for d in errors {
             report(self, &mut summary, Event::Error(d));
         }
+        let Some(mut machine) = self.machine.take() else {
+            return summary;
+        };
+        let stmts = machine.program().stmts.clone();
         for stmt in &stmts {
-            let event = match run_stmt(&mut machine, stmt, &self.sources) {
+            self.cancel.store(false, Ordering::Relaxed);
+            let result = run_stmt(&mut machine, stmt, &self.sources);
+            let stop = matches!(&result, Err(d) if d.code == "interrupted");
+            self.machine = Some(machine);
+            let event = match result {
                 Ok(a) => Event::Answer(a),
                 Err(d) => Event::Error(d),
             };
             report(self, &mut summary, event);
+            machine = match self.machine.take() {
+                Some(m) => m,
+                None => return summary,
+            };
+            if stop {
+                summary.interrupted = true;
+                break;
+            }
         }
+        self.machine = Some(machine);
         summary
+    }
+
+    /// The definitions after an entry: the current ones with the entry's
+    /// replacing them in place, new ones at the end, and (on a `reload`)
+    /// those that came from `origin` before but are not in it any more
+    /// removed.
+    fn merge(
+        &self,
+        origin: &str,
+        reload: bool,
+        entry: &ast::Program,
+    ) -> (IndexMap<String, Def>, Vec<(String, Change)>) {
+        let mut defs = self.defs.clone();
+        let mut defined = Vec::new();
+        let mut seen = HashSet::new();
+        for item in &entry.items {
+            let Some(name) = def_name(item) else { continue };
+            if !seen.insert(name) {
+                continue;
+            }
+            let key = normalize(self.sources.text(item_span(item)));
+            let change = match defs.get(name) {
+                None => Change::Added,
+                Some(d) if d.key == key => Change::Unchanged,
+                Some(_) => Change::Changed,
+            };
+            defined.push((name.to_string(), change));
+            defs.insert(
+                name.to_string(),
+                Def {
+                    item: item.clone(),
+                    key,
+                    origin: origin.to_string(),
+                },
+            );
+        }
+        defs.retain(|name, d| {
+            let gone = reload && d.origin == origin && !seen.contains(name.as_str());
+            if gone {
+                defined.push((name.clone(), Change::Removed));
+            }
+            !gone
+        });
+        (defs, defined)
+    }
+
+    /// Hands a newly checked program to the machine, keeping the values of
+    /// every game whose definition and dependencies did not change. Returns
+    /// the failures of constants evaluated anew.
+    fn install(
+        &mut self,
+        program: ir::Program,
+        defs: &IndexMap<String, Def>,
+        defined: &[(String, Change)],
+    ) -> Vec<Diag> {
+        let Some(machine) = self.machine.as_mut() else {
+            let (mut m, errors) = Machine::new(program, self.limits.clone());
+            m.set_cancel(self.cancel.clone());
+            self.machine = Some(m);
+            return errors;
+        };
+        let stale = stale(defs, defined);
+        let old = machine.program();
+        let old_games: HashMap<&str, u32> = old
+            .games
+            .iter()
+            .enumerate()
+            .map(|(i, g)| (g.name.as_str(), i as u32))
+            .collect();
+        let old_consts: HashMap<&str, u32> = old
+            .consts
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.name.as_str(), i as u32))
+            .collect();
+        let games: Vec<Option<u32>> = program
+            .games
+            .iter()
+            .map(|g| {
+                old_games
+                    .get(g.name.as_str())
+                    .copied()
+                    .filter(|_| !stale.contains(g.name.as_str()))
+            })
+            .collect();
+        let consts: Vec<Option<u32>> = program
+            .consts
+            .iter()
+            .map(|c| {
+                old_consts
+                    .get(c.name.as_str())
+                    .copied()
+                    .filter(|_| !stale.contains(c.name.as_str()))
+            })
+            .collect();
+        machine
+            .update(program, &games, &consts)
+            .into_iter()
+            .map(|(_, d)| d)
+            .collect()
     }
 }
 
-/// The source text of a span, with runs of whitespace collapsed.
-fn snippet(sources: &Sources, span: crate::span::Span) -> String {
-    let text = sources.text(span);
+/// The name an item defines, if it is a definition.
+fn def_name(item: &ast::Item) -> Option<&str> {
+    match item {
+        ast::Item::Game(g) => Some(&g.name.name),
+        ast::Item::Let(l) => Some(&l.name.name),
+        _ => None,
+    }
+}
+
+fn item_span(item: &ast::Item) -> Span {
+    match item {
+        ast::Item::Game(g) => g.span,
+        ast::Item::Let(l) => l.span,
+        ast::Item::Print(e) => e.span,
+        ast::Item::Check(c) => c.span,
+    }
+}
+
+/// A definition's text without comments, whitespace collapsed.
+fn normalize(text: &str) -> String {
     let code = text.lines().map(|l| l.split('#').next().unwrap_or(""));
     code.flat_map(str::split_whitespace)
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The definitions whose values cannot be kept: those new or changed by the
+/// entry, and every definition that uses one of them (names are found in
+/// the text, so a local variable named like a global only costs a
+/// recomputation).
+fn stale<'a>(defs: &'a IndexMap<String, Def>, defined: &[(String, Change)]) -> HashSet<&'a str> {
+    let mut users: HashMap<&str, Vec<&str>> = HashMap::new();
+    for (name, d) in defs {
+        for word in d
+            .key
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        {
+            if word != name && defs.contains_key(word) {
+                users
+                    .entry(defs.get_key_value(word).map_or("", |(k, _)| k.as_str()))
+                    .or_default()
+                    .push(name);
+            }
+        }
+    }
+    let mut out = HashSet::new();
+    let mut work: Vec<&str> = defined
+        .iter()
+        .filter(|(_, c)| matches!(c, Change::Added | Change::Changed | Change::Removed))
+        .filter_map(|(n, _)| defs.get_key_value(n.as_str()).map(|(k, _)| k.as_str()))
+        .collect();
+    while let Some(n) = work.pop() {
+        if out.insert(n) {
+            work.extend(users.get(n).into_iter().flatten().copied());
+        }
+    }
+    out
+}
+
+/// The source text of a span, with runs of whitespace collapsed.
+fn snippet(sources: &Sources, span: Span) -> String {
+    normalize(sources.text(span))
 }
 
 fn run_stmt(m: &mut Machine, stmt: &Stmt, sources: &Sources) -> R<Answer> {

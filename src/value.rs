@@ -21,6 +21,15 @@ pub enum Value {
 }
 
 impl Value {
+    /// Whether a position occurs in the value (its ids depend on the memo).
+    pub fn has_pos(&self) -> bool {
+        match self {
+            Value::Pos(_) => true,
+            Value::List(xs) => xs.iter().any(Value::has_pos),
+            _ => false,
+        }
+    }
+
     /// A short name of the value's type, for error messages.
     pub fn type_name(&self) -> &'static str {
         match self {

@@ -32,21 +32,56 @@ pub fn parse(text: &str) -> Result<ast::Program, Vec<Diag>> {
     parse_at(text, 0)
 }
 
+/// Moves the spans of errors found in a text at offset `base`.
+fn shift(base: u32, mut ds: Vec<Diag>) -> Vec<Diag> {
+    for d in &mut ds {
+        for l in &mut d.labels {
+            l.span = Span::new(
+                l.span.start as usize + base as usize,
+                l.span.end as usize + base as usize,
+            );
+        }
+    }
+    ds
+}
+
+/// Parses one REPL entry at offset `base`: items as in a file, or a bare
+/// expression, which becomes a `print`. An entry that starts with an item
+/// keyword is an item; anything else is read as an expression, so that an
+/// error points into the expression rather than saying "expected `print`".
+pub fn parse_entry(text: &str, base: u32) -> Result<ast::Program, Vec<Diag>> {
+    let first: String = text
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    let code = text.lines().any(|l| {
+        let l = l.trim_start();
+        !l.is_empty() && !l.starts_with('#')
+    });
+    if !code || ["let", "game", "print", "check"].contains(&first.as_str()) {
+        return parse_at(text, base);
+    }
+    check_nesting(text).map_err(|ds| shift(base, ds))?;
+    let mut pairs = GameParser::parse(Rule::bare_expr, text)
+        .map_err(|e| shift(base, vec![syntax_error(text, e)]))?;
+    let mut lower = Lower {
+        errors: Vec::new(),
+        min_literals: Vec::new(),
+        base: base as usize,
+    };
+    let Some(e) = pairs.next().and_then(|p| parts(p).next()) else {
+        return Err(vec![Diag::bug("the parser returned no expression")]);
+    };
+    let e = lower.expr(e);
+    lower.finish(vec![Item::Print(e)])
+}
+
 /// Parses a text whose first byte has offset `base` in the session's span
 /// space (see [`crate::span::Sources`]): every span in the AST and in the
 /// errors is shifted by `base`.
 pub fn parse_at(text: &str, base: u32) -> Result<ast::Program, Vec<Diag>> {
-    let shift = |mut ds: Vec<Diag>| {
-        for d in &mut ds {
-            for l in &mut d.labels {
-                l.span = Span::new(
-                    l.span.start as usize + base as usize,
-                    l.span.end as usize + base as usize,
-                );
-            }
-        }
-        ds
-    };
+    let shift = |ds| shift(base, ds);
     check_nesting(text).map_err(shift)?;
     let mut pairs = GameParser::parse(Rule::program, text).map_err(|e| shift(recover(text, e)))?;
     let program = pairs
@@ -71,14 +106,7 @@ pub fn parse_at(text: &str, base: u32) -> Result<ast::Program, Vec<Diag>> {
             _ => {}
         }
     }
-    for span in std::mem::take(&mut lower.min_literals) {
-        lower.errors.push(literal_too_large(span));
-    }
-    if lower.errors.is_empty() {
-        Ok(ast::Program { items })
-    } else {
-        Err(lower.errors)
-    }
+    lower.finish(items)
 }
 
 /// pest stops at the first error; to report more, resume parsing at the next
@@ -444,6 +472,18 @@ fn literal_too_large(span: Span) -> Diag {
 }
 
 impl Lower {
+    /// The program, or the errors found while lowering it.
+    fn finish(mut self, items: Vec<Item>) -> Result<ast::Program, Vec<Diag>> {
+        for span in std::mem::take(&mut self.min_literals) {
+            self.errors.push(literal_too_large(span));
+        }
+        if self.errors.is_empty() {
+            Ok(ast::Program { items })
+        } else {
+            Err(self.errors)
+        }
+    }
+
     fn span(&self, pair: &Pair<Rule>) -> Span {
         let s = pair.as_span();
         Span::new(s.start() + self.base, s.end() + self.base)

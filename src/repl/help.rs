@@ -1,0 +1,80 @@
+//! The text of `:help` and its topics.
+
+use super::COMMANDS;
+
+/// Topics `:help` knows.
+pub const TOPICS: &[&str] = &["commands", "language", "queries", "keys"];
+
+/// The help for a topic (empty: the overview).
+pub fn text(topic: &str) -> String {
+    match topic {
+        "" => OVERVIEW.to_string() + &commands(),
+        "commands" => commands(),
+        "language" => LANGUAGE.to_string(),
+        "queries" => QUERIES.to_string(),
+        "keys" => KEYS.to_string(),
+        other => format!("no help on `{other}`; topics: {}\n", TOPICS.join(", ")),
+    }
+}
+
+fn commands() -> String {
+    let width = COMMANDS
+        .iter()
+        .map(|(c, a, _)| c.len() + a.len() + 1)
+        .max()
+        .unwrap_or(0);
+    let mut out = String::from("commands:\n");
+    for (c, args, what) in COMMANDS {
+        let head = if args.is_empty() {
+            c.to_string()
+        } else {
+            format!("{c} {args}")
+        };
+        out.push_str(&format!("  {head:width$}  {what}\n"));
+    }
+    out
+}
+
+const OVERVIEW: &str = "\
+Type definitions and statements of the .game language, or an expression:
+  game Kayles(n) = { Kayles(a) + Kayles(n - r - a) for r in 1..=2 for a in 0..=n - r }
+  Kayles(7) + Kayles(9)          a position: its Grundy value and who wins
+  table(Kayles, 0..=20)          any query (`:help queries`)
+Definitions stay for the session; defining a name again replaces it.
+An entry may span lines while a bracket is open.
+";
+
+const LANGUAGE: &str = "\
+the language (docs/language.md has all of it):
+  game NAME(p, q) = { RULE  RULE ... }   a game; each rule yields options
+  RULE:   POSITION for x in RANGE if COND ...
+          e.g. Nim(n - k) for k in 1..=n
+  0                                     the empty position (no moves)
+  P + Q                                 a sum: play in one component per move
+  let NAME = EXPR                       a constant
+  print EXPR                            an answer (a bare expression does the same)
+  check COND for n in 0..100            a claim, tested case by case
+values: integers (checked, 64-bit), booleans, lists [1, 2], ranges a..b and
+a..=b, comprehensions [x * x for x in 0..10 if x % 2 == 0], if c then a else b
+";
+
+const QUERIES: &str = "\
+queries:
+  grundy(P)                   the Grundy value of a position or sum
+  outcome(P)                  who wins: P (previous player) or N (next player)
+  moves(P)                    every move and the value after it
+  winning(P)                  the moves to a P-position
+  table(G, 0..=30)            values of a one-parameter game
+  table(G, 0..=8, 0..=8)      a grid for a two-parameter game
+  ppositions(G, 0..=30)       the positions whose value is 0
+  check grundy(G(n)) == n % 3 for n in 0..100
+";
+
+const KEYS: &str = "\
+keys:
+  Tab          complete names, builtins, :commands, and paths after :load
+  Enter        run the entry, or start a new line while a bracket is open
+  Up / Down    history (kept across sessions)
+  Ctrl-C       stop a running computation; at the prompt, clear the line
+  Ctrl-D       leave
+";

@@ -1,0 +1,625 @@
+//! The REPL's core: commands, entries, completion and highlighting as plain
+//! data, with no terminal; [`line`] is the thin rustyline front end.
+
+mod help;
+pub mod line;
+
+use crate::diagnostics::{self, Style, did_you_mean};
+use crate::eval::Limits;
+use crate::ir::Builtin;
+use crate::session::{Change, Event, Session, Summary};
+use crate::syntax;
+use std::ops::Range;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// Where the REPL writes: answers and messages to `out`, reports to `err`.
+pub trait Output {
+    /// Answers and messages (standard output).
+    fn out(&mut self, text: &str);
+    /// Error reports (standard error).
+    fn err(&mut self, text: &str);
+}
+
+/// A transcript of output, for tests and for capturing.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Transcript {
+    /// Everything written, in order; reports are included as written.
+    pub text: String,
+}
+
+impl Output for Transcript {
+    fn out(&mut self, text: &str) {
+        self.text.push_str(text);
+    }
+    fn err(&mut self, text: &str) {
+        self.text.push_str(text);
+    }
+}
+
+/// Whether to go on reading input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next input.
+    Continue,
+    /// `:quit` was entered.
+    Quit,
+}
+
+/// The commands, with a one-line summary each (for `:help` and completion).
+pub const COMMANDS: &[(&str, &str, &str)] = &[
+    (
+        ":help",
+        "[TOPIC]",
+        "this help; topics: language, queries, commands, keys",
+    ),
+    (
+        ":load",
+        "FILE...",
+        "run files; their definitions join the session",
+    ),
+    (
+        ":reload",
+        "",
+        "read the loaded files again and say what changed",
+    ),
+    (":games", "", "the games and constants defined, and where"),
+    (":show", "NAME", "the definition of a game or constant"),
+    (
+        ":time",
+        "",
+        "toggle timing and position counts after each answer",
+    ),
+    (":json", "", "toggle answers as JSON objects"),
+    (":clear", "", "forget every definition and computed value"),
+    (":quit", "", "leave (also Ctrl-D)"),
+];
+
+/// What a stretch of an input line is, for highlighting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Token {
+    /// A keyword of the language.
+    Keyword,
+    /// An integer literal.
+    Number,
+    /// The name of a game defined in the session.
+    Game,
+    /// A builtin function or query.
+    Builtin,
+    /// A `:command`.
+    Command,
+    /// A `#` comment.
+    Comment,
+}
+
+/// An interactive session: the [`Session`] plus the REPL's own state.
+pub struct Repl {
+    session: Session,
+    style: Style,
+    entries: usize,
+    loaded: Vec<String>,
+    timing: bool,
+    json: bool,
+    /// Lines of a script entry still waiting for its brackets to close.
+    pending: String,
+    /// The worst exit code so far (2 errors, 1 failed check), for scripts.
+    status: i32,
+}
+
+impl Repl {
+    /// A REPL with these limits, rendering reports in this style.
+    pub fn new(limits: Limits, style: Style) -> Repl {
+        Repl {
+            session: Session::new(limits),
+            style,
+            entries: 0,
+            loaded: Vec::new(),
+            timing: false,
+            json: false,
+            pending: String::new(),
+            status: 0,
+        }
+    }
+
+    /// The session (definitions, sources).
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The flag a Ctrl-C handler sets to interrupt the running computation.
+    pub fn cancel_flag(&self) -> Arc<AtomicBool> {
+        self.session.cancel_flag()
+    }
+
+    /// The worst outcome so far as an exit code: 2 after an error, 1 after a
+    /// failed check, else 0.
+    pub fn status(&self) -> i32 {
+        self.status
+    }
+
+    /// Whether an input needs more lines (a bracket is still open). Commands
+    /// are always one line.
+    pub fn is_incomplete(text: &str) -> bool {
+        !text.trim_start().starts_with(':') && syntax::is_incomplete(text)
+    }
+
+    /// Feeds one line of a script: lines are gathered until the brackets
+    /// close, then run as one entry.
+    pub fn feed(&mut self, line: &str, out: &mut dyn Output) -> Flow {
+        if !self.pending.is_empty() {
+            self.pending.push('\n');
+        }
+        self.pending.push_str(line);
+        if Repl::is_incomplete(&self.pending) {
+            return Flow::Continue;
+        }
+        let input = std::mem::take(&mut self.pending);
+        self.handle(&input, out)
+    }
+
+    /// Ends a script: an entry still open is run (and reported unclosed).
+    pub fn finish(&mut self, out: &mut dyn Output) {
+        let input = std::mem::take(&mut self.pending);
+        if !input.trim().is_empty() {
+            self.handle(&input, out);
+        }
+    }
+
+    /// Handles one complete input: a `:command` or an entry of the language.
+    pub fn handle(&mut self, input: &str, out: &mut dyn Output) -> Flow {
+        let trimmed = input.trim();
+        if trimmed.is_empty() {
+            return Flow::Continue;
+        }
+        if let Some(command) = trimmed.strip_prefix(':') {
+            return self.command(command, out);
+        }
+        self.entries += 1;
+        let name = format!("<repl:{}>", self.entries);
+        let summary = self.run(&name, input, false, out);
+        self.report_definitions(&summary, out);
+        Flow::Continue
+    }
+
+    /// Runs a text as an entry (`file` false) or a file, printing answers
+    /// and reports as they come.
+    fn run(&mut self, name: &str, text: &str, file: bool, out: &mut dyn Output) -> Summary {
+        let (style, json, timing) = (self.style, self.json, self.timing);
+        let mut last = Instant::now();
+        let mut states = self.session.state_count();
+        let mut emit = |s: &Session, e: Event| match e {
+            Event::Answer(a) => {
+                if json {
+                    out.out(&format!("{}\n", a.to_json()));
+                } else {
+                    out.out(&a.to_string());
+                }
+                if timing {
+                    let now = s.state_count();
+                    let new = now.saturating_sub(states);
+                    out.out(&format!(
+                        "  ({}, {} new position{}, {} stored)\n",
+                        show_duration(last.elapsed()),
+                        group(new),
+                        if new == 1 { "" } else { "s" },
+                        group(now)
+                    ));
+                    states = now;
+                    last = Instant::now();
+                }
+            }
+            Event::Error(d) => {
+                if json {
+                    out.out(&format!("{}\n", diagnostics::to_json(&d, s.sources())));
+                }
+                out.err(&diagnostics::render(&d, s.sources(), style));
+                last = Instant::now();
+            }
+        };
+        let summary = if file {
+            self.session.run(name, text, &mut emit)
+        } else {
+            self.session.entry(name, text, &mut emit)
+        };
+        self.status = self.status.max(summary.exit_code());
+        summary
+    }
+
+    /// "defined Kayles(n)", "N = 10": what an entry defined.
+    fn report_definitions(&self, summary: &Summary, out: &mut dyn Output) {
+        if self.json {
+            return;
+        }
+        for (name, change) in &summary.defined {
+            let what = self.describe(name);
+            let game = what != *name;
+            let line = match (change, self.session.constant(name)) {
+                (Change::Removed, _) => format!("removed {name}"),
+                (Change::Unchanged, _) => format!("{what} unchanged"),
+                (_, Some(value)) => format!("{name} = {value}"),
+                // A constant whose definition failed: reported already.
+                (_, None) if !game => continue,
+                (Change::Added, None) => format!("defined {what}"),
+                (Change::Changed, None) => format!("redefined {what}"),
+            };
+            out.out(&format!("{line}\n"));
+        }
+    }
+
+    /// `Kayles(n)` for a game, the bare name otherwise.
+    fn describe(&self, name: &str) -> String {
+        self.session
+            .definitions()
+            .into_iter()
+            .find(|d| d.name == name)
+            .and_then(|d| d.params.map(|p| format!("{name}({})", p.join(", "))))
+            .unwrap_or_else(|| name.to_string())
+    }
+
+    fn command(&mut self, command: &str, out: &mut dyn Output) -> Flow {
+        let (word, rest) = command
+            .split_once(char::is_whitespace)
+            .unwrap_or((command, ""));
+        let rest = rest.trim();
+        match word {
+            "help" | "h" | "?" => out.out(&help::text(rest)),
+            "load" | "l" => {
+                if rest.is_empty() {
+                    self.fail(out, "`:load` needs a file: `:load examples/kayles.game`");
+                }
+                for path in rest.split_whitespace() {
+                    self.load(path, out);
+                }
+            }
+            "reload" | "r" => self.reload(out),
+            "games" => self.games(out),
+            "show" => self.show(rest, out),
+            "time" => {
+                self.timing = !self.timing;
+                out.out(&format!("timing {}\n", on_off(self.timing)));
+            }
+            "json" => {
+                self.json = !self.json;
+                out.out(&format!("JSON answers {}\n", on_off(self.json)));
+            }
+            "clear" => {
+                self.session.clear();
+                self.loaded.clear();
+                out.out("cleared: no definitions, no computed values\n");
+            }
+            "quit" | "q" | "exit" => return Flow::Quit,
+            _ => {
+                let names = COMMANDS.iter().map(|(c, _, _)| &c[1..]);
+                let hint = did_you_mean(word, names)
+                    .map(|n| format!("; did you mean `:{n}`?"))
+                    .unwrap_or_else(|| "; `:help` lists the commands".into());
+                self.fail(out, &format!("unknown command `:{word}`{hint}"));
+            }
+        }
+        Flow::Continue
+    }
+
+    /// Reports a problem with a command (not an error of the language).
+    fn fail(&mut self, out: &mut dyn Output, message: &str) {
+        out.err(&format!("error: {message}\n"));
+        self.status = 2;
+    }
+
+    /// Runs a file; its definitions join the session.
+    pub fn load(&mut self, path: &str, out: &mut dyn Output) {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                self.fail(out, &format!("cannot read {path}: {e}"));
+                return;
+            }
+        };
+        let summary = self.run(path, &text, true, out);
+        if !self.loaded.iter().any(|p| p == path) {
+            self.loaded.push(path.to_string());
+        }
+        if self.json {
+            return;
+        }
+        if summary.errors > 0 && summary.defined.is_empty() {
+            out.out(&format!("{path}: not loaded (errors above)\n"));
+            return;
+        }
+        let names: Vec<String> = summary
+            .defined
+            .iter()
+            .filter(|(_, c)| *c != Change::Removed)
+            .map(|(n, _)| self.describe(n))
+            .collect();
+        out.out(&format!("loaded {path}: {}\n", list_or_nothing(&names)));
+    }
+
+    fn reload(&mut self, out: &mut dyn Output) {
+        if self.loaded.is_empty() {
+            out.out("no files loaded; `:load FILE` first\n");
+            return;
+        }
+        for path in self.loaded.clone() {
+            let text = match std::fs::read_to_string(&path) {
+                Ok(t) => t,
+                Err(e) => {
+                    self.fail(out, &format!("cannot read {path}: {e}"));
+                    continue;
+                }
+            };
+            let summary = self.run(&path, &text, true, out);
+            if self.json {
+                continue;
+            }
+            if summary.errors > 0 && summary.defined.is_empty() {
+                out.out(&format!(
+                    "{path}: not reloaded (errors above); the old definitions stay\n"
+                ));
+                continue;
+            }
+            let pick = |want: Change| -> Vec<String> {
+                summary
+                    .defined
+                    .iter()
+                    .filter(|(_, c)| *c == want)
+                    .map(|(n, _)| n.clone())
+                    .collect()
+            };
+            let mut parts = Vec::new();
+            for (label, change) in [
+                ("changed", Change::Changed),
+                ("added", Change::Added),
+                ("removed", Change::Removed),
+                ("unchanged", Change::Unchanged),
+            ] {
+                let names = pick(change);
+                if !names.is_empty() {
+                    parts.push(format!("{label} {}", names.join(", ")));
+                }
+            }
+            out.out(&format!("reloaded {path}: {}\n", list_or_nothing(&parts)));
+        }
+    }
+
+    fn games(&self, out: &mut dyn Output) {
+        let defs = self.session.definitions();
+        if defs.is_empty() {
+            out.out("nothing defined yet; `:help language` shows how\n");
+            return;
+        }
+        let rows: Vec<(String, String)> = defs
+            .iter()
+            .map(|d| match &d.params {
+                Some(p) => (format!("{}({})", d.name, p.join(", ")), d.at.clone()),
+                None => (format!("let {}", d.name), d.at.clone()),
+            })
+            .collect();
+        let width = rows
+            .iter()
+            .map(|(n, _)| n.chars().count())
+            .max()
+            .unwrap_or(0);
+        for (name, at) in rows {
+            out.out(&format!("{name:width$}  {at}\n"));
+        }
+    }
+
+    fn show(&mut self, name: &str, out: &mut dyn Output) {
+        if name.is_empty() {
+            self.fail(out, "`:show` needs a name: `:show Kayles`");
+            return;
+        }
+        let defs = self.session.definitions();
+        match defs.iter().find(|d| d.name == name) {
+            Some(d) => out.out(&format!("# {}\n{}\n", d.at, d.text)),
+            None => {
+                let hint = did_you_mean(name, defs.iter().map(|d| d.name.as_str()))
+                    .map(|n| format!("; did you mean `{n}`?"))
+                    .unwrap_or_default();
+                self.fail(out, &format!("nothing named `{name}` is defined{hint}"));
+            }
+        }
+    }
+
+    /// Names a word may complete to: games, constants, builtins, keywords.
+    fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .session
+            .definitions()
+            .into_iter()
+            .map(|d| d.name)
+            .collect();
+        names.extend(Builtin::ALL.iter().map(|(n, _)| n.to_string()));
+        names.extend(Builtin::GENERATOR_ONLY.iter().map(|n| n.to_string()));
+        names.extend(syntax::KEYWORDS.iter().map(|n| n.to_string()));
+        names
+    }
+
+    /// Completions for the word before `pos`: where it starts and the
+    /// candidates, sorted.
+    pub fn complete(&self, line: &str, pos: usize) -> (usize, Vec<String>) {
+        let before = line.get(..pos).unwrap_or(line);
+        let trimmed = before.trim_start();
+        if let Some(command) = trimmed.strip_prefix(':') {
+            let start = pos - command.len();
+            return match command.split_once(char::is_whitespace) {
+                None => (
+                    start - 1,
+                    sorted(
+                        COMMANDS
+                            .iter()
+                            .map(|(c, _, _)| c.to_string())
+                            .filter(|c| c.starts_with(trimmed)),
+                    ),
+                ),
+                Some(("load" | "l", _)) => complete_path(before),
+                Some(("help" | "h" | "?", arg)) => {
+                    let word = arg.rsplit(char::is_whitespace).next().unwrap_or("");
+                    (
+                        pos - word.len(),
+                        sorted(
+                            help::TOPICS
+                                .iter()
+                                .map(|t| t.to_string())
+                                .filter(|t| t.starts_with(word)),
+                        ),
+                    )
+                }
+                Some(("show", arg)) => {
+                    let word = arg.rsplit(char::is_whitespace).next().unwrap_or("");
+                    let defs = self.session.definitions().into_iter().map(|d| d.name);
+                    (
+                        pos - word.len(),
+                        sorted(defs.filter(|n| n.starts_with(word))),
+                    )
+                }
+                Some(_) => (pos, Vec::new()),
+            };
+        }
+        let word_len = before
+            .chars()
+            .rev()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .count();
+        let word = &before[before.len() - word_len..];
+        if word.is_empty() || word.starts_with(|c: char| c.is_ascii_digit()) {
+            return (pos, Vec::new());
+        }
+        let mut names = sorted(self.names().into_iter().filter(|n| n.starts_with(word)));
+        names.dedup();
+        (pos - word_len, names)
+    }
+
+    /// The highlighted stretches of a line: keywords, numbers, names of
+    /// games and builtins, commands and comments.
+    pub fn tokens(&self, line: &str) -> Vec<(Range<usize>, Token)> {
+        let games: Vec<String> = self
+            .session
+            .definitions()
+            .into_iter()
+            .filter(|d| d.params.is_some())
+            .map(|d| d.name)
+            .collect();
+        let mut out = Vec::new();
+        if line.trim_start().starts_with(':') {
+            let start = line.len() - line.trim_start().len();
+            let end = line[start..]
+                .find(char::is_whitespace)
+                .map_or(line.len(), |e| start + e);
+            out.push((start..end, Token::Command));
+            return out;
+        }
+        let bytes = line.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let c = bytes[i];
+            if c == b'#' {
+                let end = line[i..].find('\n').map_or(line.len(), |e| i + e);
+                out.push((i..end, Token::Comment));
+                i = end;
+            } else if c.is_ascii_digit() {
+                let end = i + line[i..]
+                    .find(|c: char| !(c.is_ascii_digit() || c == '_'))
+                    .unwrap_or(line.len() - i);
+                out.push((i..end, Token::Number));
+                i = end;
+            } else if c.is_ascii_alphabetic() || c == b'_' {
+                let end = i + line[i..]
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(line.len() - i);
+                let word = &line[i..end];
+                let kind = if syntax::KEYWORDS.contains(&word) {
+                    Some(Token::Keyword)
+                } else if games.iter().any(|g| g == word) {
+                    Some(Token::Game)
+                } else if Builtin::by_name(word).is_some()
+                    || Builtin::GENERATOR_ONLY.contains(&word)
+                {
+                    Some(Token::Builtin)
+                } else {
+                    None
+                };
+                if let Some(kind) = kind {
+                    out.push((i..end, kind));
+                }
+                i = end;
+            } else {
+                i += line[i..].chars().next().map_or(1, char::len_utf8);
+            }
+        }
+        out
+    }
+}
+
+/// Completes the last word of a `:load` line as a path: directories and
+/// `.game` files.
+fn complete_path(before: &str) -> (usize, Vec<String>) {
+    let word = before.rsplit(char::is_whitespace).next().unwrap_or("");
+    let start = before.len() - word.len();
+    let (dir, prefix) = match word.rfind('/') {
+        Some(i) => (&word[..=i], &word[i + 1..]),
+        None => ("", word),
+    };
+    let Ok(entries) = std::fs::read_dir(if dir.is_empty() { "." } else { dir }) else {
+        return (start, Vec::new());
+    };
+    let names = entries.filter_map(|e| {
+        let e = e.ok()?;
+        let name = e.file_name().into_string().ok()?;
+        if !name.starts_with(prefix) || (name.starts_with('.') && !prefix.starts_with('.')) {
+            return None;
+        }
+        if e.file_type().ok()?.is_dir() {
+            Some(format!("{dir}{name}/"))
+        } else if name.ends_with(".game") {
+            Some(format!("{dir}{name}"))
+        } else {
+            None
+        }
+    });
+    (start, sorted(names))
+}
+
+fn sorted(names: impl Iterator<Item = String>) -> Vec<String> {
+    let mut v: Vec<String> = names.collect();
+    v.sort();
+    v
+}
+
+fn on_off(b: bool) -> &'static str {
+    if b { "on" } else { "off" }
+}
+
+fn list_or_nothing(items: &[String]) -> String {
+    if items.is_empty() {
+        "no definitions".into()
+    } else {
+        items.join(", ")
+    }
+}
+
+/// `12.3 ms`, `1.25 s`.
+fn show_duration(d: Duration) -> String {
+    let ms = d.as_secs_f64() * 1000.0;
+    if ms < 1.0 {
+        format!("{:.0} µs", ms * 1000.0)
+    } else if ms < 1000.0 {
+        format!("{ms:.1} ms")
+    } else {
+        format!("{:.2} s", ms / 1000.0)
+    }
+}
+
+/// `1234567` as `1,234,567`.
+fn group(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -1,0 +1,435 @@
+//! The REPL, tested through its UI-agnostic core with scripted transcripts,
+//! through the session API (what is kept across edits, Ctrl-C), through the
+//! binary with piped input, and once in a real pseudo-terminal (completion,
+//! multi-line input, Ctrl-C during a long computation).
+//!
+//! A transcript (`tests/repl/*.transcript`, and every ```repl block in the
+//! docs) is what a user sees: `grundy> INPUT` lines, the lines that continue
+//! an entry while a bracket is open, then the expected output (reports
+//! rendered without color). Timings in `:time` lines are replaced by `T`.
+
+use grundy::diagnostics::Style;
+use grundy::eval::Limits;
+use grundy::repl::{Flow, Repl, Transcript};
+use grundy::session::{Event, Session};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+const PROMPT: &str = "grundy> ";
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `  (1.2 ms, 3 new positions, 9 stored)` → `  (T, 3 new positions, 9 stored)`.
+fn normalize(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let line = line.trim_end();
+        match line.strip_prefix("  (").and_then(|r| r.split_once(", ")) {
+            Some((_, rest)) if rest.contains(" stored)") => {
+                out.push_str(&format!("  (T, {rest}"));
+            }
+            _ => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Runs a transcript; returns the mismatches, described, and the transcript
+/// as it came out (written back with `UPDATE_TRANSCRIPTS=1`, to review).
+fn run_transcript(name: &str, text: &str) -> (Vec<String>, String) {
+    std::env::set_current_dir(root()).expect("cd to the crate");
+    let mut repl = Repl::new(Limits::default(), Style::Plain);
+    let lines: Vec<&str> = text.lines().collect();
+    let mut failures = Vec::new();
+    let mut actual = String::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let Some(first) = lines[i].strip_prefix(PROMPT) else {
+            failures.push(format!("{name}:{}: expected a `{PROMPT}` line", i + 1));
+            i += 1;
+            continue;
+        };
+        let at = i + 1;
+        let mut input = first.to_string();
+        i += 1;
+        while Repl::is_incomplete(&input) && i < lines.len() {
+            input.push('\n');
+            input.push_str(lines[i]);
+            i += 1;
+        }
+        let mut expected = String::new();
+        while i < lines.len() && !lines[i].starts_with(PROMPT) {
+            expected.push_str(lines[i]);
+            expected.push('\n');
+            i += 1;
+        }
+        let mut out = Transcript::default();
+        let flow = repl.handle(&input, &mut out);
+        let got = normalize(&out.text);
+        actual.push_str(&format!("{PROMPT}{input}\n{got}"));
+        if got != normalize(&expected) {
+            failures.push(format!(
+                "{name}:{at}: `{input}`\n--- expected\n{expected}--- got\n{got}"
+            ));
+        }
+        if flow == Flow::Quit && i < lines.len() {
+            failures.push(format!("{name}:{at}: the session quit before the end"));
+            break;
+        }
+    }
+    (failures, actual)
+}
+
+/// ```repl blocks in README.md and docs/*.md, with where they are.
+fn doc_transcripts() -> Vec<(String, String)> {
+    let mut files = vec![root().join("README.md")];
+    let mut docs: Vec<PathBuf> = std::fs::read_dir(root().join("docs"))
+        .expect("docs/ exists")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    files.extend(docs);
+    let mut out = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("readable doc");
+        let mut lines = text.lines().enumerate();
+        while let Some((n, line)) = lines.next() {
+            if line.trim() != "```repl" {
+                continue;
+            }
+            let mut body = String::new();
+            for (_, l) in lines.by_ref() {
+                if l.starts_with("```") {
+                    break;
+                }
+                body.push_str(l);
+                body.push('\n');
+            }
+            let name = format!("{}:{}", file.display(), n + 1);
+            out.push((name, body));
+        }
+    }
+    out
+}
+
+#[test]
+fn transcripts_match() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("tests/repl"))
+        .expect("tests/repl exists")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "transcript"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 3, "the transcripts are found");
+    let update = std::env::var_os("UPDATE_TRANSCRIPTS").is_some();
+    let mut failures = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("readable transcript");
+        let (failed, actual) = run_transcript(&f.display().to_string(), &text);
+        if update {
+            std::fs::write(f, actual).expect("write transcript");
+        } else {
+            failures.extend(failed);
+        }
+    }
+    let docs = doc_transcripts();
+    assert!(!docs.is_empty(), "docs/repl.md has transcripts");
+    for (name, text) in &docs {
+        failures.extend(run_transcript(name, text).0);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Runs entries in a session, returning the answers' text (errors prefixed
+/// with `error:`).
+fn entry(s: &mut Session, text: &str) -> String {
+    let mut out = String::new();
+    s.entry("<test>", text, &mut |_, e| match e {
+        Event::Answer(a) => out.push_str(&a.to_string()),
+        Event::Error(d) => out.push_str(&format!("error: {}\n", d.message)),
+    });
+    out
+}
+
+#[test]
+fn edits_keep_the_values_of_games_they_do_not_touch() {
+    let mut s = Session::default();
+    entry(
+        &mut s,
+        "game Kayles(n) = { Kayles(a) + Kayles(n - r - a) for r in 1..=2 for a in 0..=n - r }",
+    );
+    assert_eq!(
+        entry(&mut s, "grundy(Kayles(2000))"),
+        "grundy(Kayles(2000)) = 1\n"
+    );
+    let kept = s.state_count();
+    assert!(kept > 2000, "Kayles(0..=2000) are stored: {kept}");
+
+    // An unrelated definition, and a constant: nothing is recomputed.
+    entry(&mut s, "game Nim(n) = { Nim(k) for k in 0..n }\nlet N = 7");
+    assert_eq!(
+        entry(&mut s, "grundy(Kayles(2000))"),
+        "grundy(Kayles(2000)) = 1\n"
+    );
+    assert_eq!(s.state_count(), kept);
+
+    // The same text again (even reformatted) keeps the values too.
+    entry(
+        &mut s,
+        "game Kayles(n) = {\n  Kayles(a) + Kayles(n - r - a)  # knock down r pins\n    for r in 1..=2 for a in 0..=n - r\n}",
+    );
+    assert_eq!(
+        entry(&mut s, "grundy(Kayles(2000))"),
+        "grundy(Kayles(2000)) = 1\n"
+    );
+    assert_eq!(s.state_count(), kept);
+
+    // Redefined to knock down exactly two adjacent pins (octal game 0.07,
+    // OEIS A002187): the old values are dropped, the answers are the new
+    // game's.
+    entry(
+        &mut s,
+        "game Kayles(n) = { Kayles(a) + Kayles(n - 2 - a) for a in 0..=n - 2 }",
+    );
+    assert!(s.state_count() < kept, "the old values are dropped");
+    assert_eq!(
+        entry(&mut s, "[grundy(Kayles(n)) for n in 0..12]"),
+        "[grundy(Kayles(n)) for n in 0..12] = [0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3]\n"
+    );
+}
+
+#[test]
+fn editing_a_game_drops_the_values_of_the_games_that_use_it() {
+    let mut s = Session::default();
+    entry(
+        &mut s,
+        "game B(n) = { B(k) for k in 0..n }\ngame A(n) = { B(n) + B(1) }\ngame C(n) = { C(k) for k in 0..n }",
+    );
+    // A(n) has one option, B(n) + B(1), of value n ^ 1: A(n) = 1 only for n = 1.
+    assert_eq!(
+        entry(&mut s, "[grundy(A(n)) for n in 0..5]"),
+        "[grundy(A(n)) for n in 0..5] = [0, 1, 0, 0, 0]\n"
+    );
+    assert_eq!(entry(&mut s, "grundy(C(40))"), "grundy(C(40)) = 40\n");
+    let c_states = s.state_count();
+    // B loses its moves: every B is 0, so A(n) = mex{0} = 1 everywhere.
+    entry(&mut s, "game B(n) = { }");
+    assert_eq!(
+        entry(&mut s, "[grundy(A(n)) for n in 0..5]"),
+        "[grundy(A(n)) for n in 0..5] = [1, 1, 1, 1, 1]\n"
+    );
+    // C is untouched: still stored.
+    let before = s.state_count();
+    assert_eq!(entry(&mut s, "grundy(C(40))"), "grundy(C(40)) = 40\n");
+    assert_eq!(s.state_count(), before);
+    assert!(before >= 41 && c_states >= 41);
+    // Constants a game uses count as what it depends on.
+    entry(
+        &mut s,
+        "let S = [1, 2]\ngame Sub(n) = { Sub(n - s) for s in S if s <= n }",
+    );
+    assert_eq!(entry(&mut s, "grundy(Sub(10))"), "grundy(Sub(10)) = 1\n");
+    entry(&mut s, "let S = [1, 2, 3]");
+    assert_eq!(entry(&mut s, "grundy(Sub(10))"), "grundy(Sub(10)) = 2\n");
+}
+
+#[test]
+fn a_rejected_entry_changes_nothing() {
+    let mut s = Session::default();
+    entry(
+        &mut s,
+        "game Nim(n) = { Nim(k) for k in 0..n }\ngame Twice(n) = { Nim(n) + Nim(n) }",
+    );
+    // Nim with two parameters would break Twice: the whole entry is refused.
+    let out = entry(&mut s, "game Nim(a, b) = { Nim(a - 1, b) if a > 0 }");
+    assert!(out.starts_with("error:"), "{out}");
+    assert_eq!(entry(&mut s, "grundy(Nim(5))"), "grundy(Nim(5)) = 5\n");
+    let names: Vec<String> = s.definitions().into_iter().map(|d| d.name).collect();
+    assert_eq!(names, ["Nim", "Twice"]);
+}
+
+#[test]
+fn ctrl_c_interrupts_and_the_session_stays_consistent() {
+    for limits in [
+        Limits::default(),
+        Limits {
+            kernels: false,
+            fill: false,
+            ..Limits::default()
+        },
+    ] {
+        let kernels = limits.kernels;
+        let mut s = Session::new(limits);
+        entry(&mut s, "game S(n) = { S(n - k) for k in [1, 2] if k <= n }");
+        // Keep pressing Ctrl-C until the entry stops.
+        let flag = s.cancel_flag();
+        let done = Arc::new(AtomicBool::new(false));
+        let presser = {
+            let (flag, done) = (flag.clone(), done.clone());
+            std::thread::spawn(move || {
+                while !done.load(Ordering::Relaxed) {
+                    flag.store(true, Ordering::Relaxed);
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+            })
+        };
+        let n = if kernels { 3_000_000 } else { 200_000 };
+        let mut events = Vec::new();
+        let summary = s.entry(
+            "<test>",
+            &format!("print grundy(S({n}))\nprint grundy(S(1))"),
+            &mut |_, e| events.push(e),
+        );
+        done.store(true, Ordering::Relaxed);
+        presser.join().expect("the presser thread ends");
+        assert!(summary.interrupted, "kernels {kernels}: {events:?}");
+        assert_eq!(events.len(), 1, "the entry stops at the interruption");
+        assert!(matches!(&events[0], Event::Error(d) if d.code == "interrupted"));
+        // Asked again, the answer is right (S(n) = n mod 3) and so are the
+        // values around it.
+        let deep = n.min(100_000);
+        let got = entry(
+            &mut s,
+            &format!("[grundy(S(x)) for x in [{deep}, 7, 8, 9, {}]]", deep - 1),
+        );
+        assert!(
+            got.ends_with(&format!("= [{}, 1, 2, 0, {}]\n", deep % 3, (deep - 1) % 3)),
+            "{got}"
+        );
+    }
+}
+
+fn grundy_piped(args: &[&str], input: &str) -> (String, String, i32) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .current_dir(root())
+        .env("GRUNDY_HISTORY", "")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("grundy starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write stdin");
+    let out = child.wait_with_output().expect("grundy ends");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn piped_input_runs_as_a_script() {
+    let (out, err, code) = grundy_piped(
+        &[],
+        "game Nim(n) = {\n  Nim(k) for k in 0..n\n}\nNim(3) + Nim(5)\n:quit\nNim(1)\n",
+    );
+    assert_eq!(
+        out,
+        "defined Nim(n)\nNim(3) + Nim(5): first player wins (N), grundy 6\n"
+    );
+    assert_eq!((err.as_str(), code), ("", 0));
+
+    // `repl FILE` loads it first; an error makes the exit code 2 and the
+    // script goes on.
+    let (out, err, code) =
+        grundy_piped(&["repl", "examples/nim.game"], "Nimm(3)\nNim(4) + Nim(4)\n");
+    assert!(out.contains("loaded examples/nim.game: Nim(n)"), "{out}");
+    assert!(
+        out.ends_with("Nim(4) + Nim(4): second player wins (P), grundy 0\n"),
+        "{out}"
+    );
+    assert!(
+        err.contains("<repl:1>") && err.contains("did you mean `Nim`?"),
+        "{err}"
+    );
+    assert_eq!(code, 2);
+
+    // An entry left open at the end of input is reported.
+    let (_, err, code) = grundy_piped(&[], "game G(n) = {\n");
+    assert!(err.contains("grundy::syntax"), "{err}");
+    assert_eq!(code, 2);
+}
+
+/// Waits for an empty prompt: the editor is reading keys again (typing
+/// earlier could be lost while the terminal switches modes).
+fn ready(p: &mut rexpect::session::PtySession, what: &str) {
+    p.exp_string("grundy> \r\x1b[8C").expect(what);
+}
+
+/// Types keys into the terminal (rexpect buffers writes).
+fn keys(p: &mut rexpect::session::PtySession, text: &str, what: &str) {
+    p.send(text).expect(what);
+    p.flush().expect(what);
+}
+
+#[test]
+fn a_real_terminal_session() {
+    use rexpect::session::spawn_command;
+    let dir = std::env::temp_dir().join(format!("grundy-pty-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let history = dir.join("history");
+    let _ = std::fs::remove_file(&history);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    cmd.current_dir(root())
+        .env("GRUNDY_HISTORY", &history)
+        .env("TERM", "xterm")
+        .args(["repl", "examples/kayles.game"]);
+    let mut p = spawn_command(cmd, Some(20_000)).expect("spawn in a pty");
+    p.exp_string("loaded examples/kayles.game").expect("loads");
+    ready(&mut p, "first prompt");
+
+    // Tab completes a game name.
+    keys(&mut p, "Kay", "type");
+    keys(&mut p, "\t", "tab");
+    keys(&mut p, "(7) + Kayles(9)\r", "enter");
+    p.exp_string("Kayles(7) + Kayles(9): first player wins (N), grundy 6")
+        .expect("completed and answered");
+    ready(&mut p, "prompt after an answer");
+
+    // An open brace asks for more lines.
+    keys(&mut p, "game G(n) = {\r", "first line");
+    keys(&mut p, "  G(n - 1) if n > 0\r", "second line");
+    keys(&mut p, "}\r", "closing line");
+    p.exp_string("defined G(n)").expect("multi-line definition");
+    ready(&mut p, "prompt after a definition");
+
+    // Ctrl-C stops a long computation, and the session goes on.
+    keys(
+        &mut p,
+        "check grundy(G(n % 2)) == n % 2 for n in 0..10**15\r",
+        "long check",
+    );
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    p.send_control('c').expect("ctrl-c");
+    p.exp_string("interrupted").expect("interrupted");
+    ready(&mut p, "prompt after an interruption");
+    keys(&mut p, "6 * 7\r", "next entry");
+    p.exp_string("6 * 7 = 42").expect("still running");
+    ready(&mut p, "prompt after an answer");
+
+    // Ctrl-C at the prompt clears the line; Ctrl-D leaves.
+    keys(&mut p, "garbage", "type");
+    p.send_control('c').expect("ctrl-c");
+    ready(&mut p, "a cleared prompt");
+    keys(&mut p, "1 + 1\r", "enter");
+    p.exp_string("1 + 1 = 2").expect("the line was cleared");
+    ready(&mut p, "prompt after an answer");
+    p.send_control('d').expect("ctrl-d");
+    p.exp_eof().expect("exits");
+
+    let saved = std::fs::read_to_string(&history).expect("history saved");
+    assert!(saved.contains("6 * 7"), "{saved}");
+}
