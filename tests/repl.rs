@@ -305,6 +305,87 @@ fn ctrl_c_interrupts_and_the_session_stays_consistent() {
     }
 }
 
+#[test]
+fn completion_offers_what_can_come_next() {
+    std::env::set_current_dir(root()).expect("cd to the crate");
+    let mut repl = Repl::new(Limits::default(), Style::Plain);
+    let mut out = Transcript::default();
+    repl.handle(
+        "game Kayles(n) = { Kayles(n - 1) if n > 0 }\nlet KMAX = 9\ngame Nim(n) = { Nim(k) for k in 0..n }",
+        &mut out,
+    );
+    let complete = |line: &str| {
+        let (start, names) = repl.complete(line, line.len());
+        (start, names)
+    };
+    // Names: games, constants, builtins and keywords, by prefix.
+    assert_eq!(complete("K"), (0, vec!["KMAX".into(), "Kayles".into()]));
+    assert_eq!(complete("grundy(Kay"), (7, vec!["Kayles".into()]));
+    assert_eq!(complete("Nim(3) + N"), (9, vec!["Nim".into()]));
+    assert_eq!(complete("win"), (0, vec!["winning".into()]));
+    assert_eq!(complete("for x i"), (6, vec!["if".into(), "in".into()]));
+    assert_eq!(complete("12"), (2, vec![]));
+    // Commands, help topics, names to show, files to load.
+    assert_eq!(complete(":re"), (0, vec![":reload".into()]));
+    assert_eq!(complete(":help q"), (6, vec!["queries".into()]));
+    assert_eq!(complete(":show Ka"), (6, vec!["Kayles".into()]));
+    let (start, files) = complete(":load examples/ka");
+    assert_eq!((start, files), (6, vec!["examples/kayles.game".into()]));
+    let (_, dirs) = complete(":load ex");
+    assert_eq!(dirs, vec!["examples/".to_string()]);
+    // Completion in the middle of a line looks at the word before the cursor.
+    assert_eq!(repl.complete("Ni + Kayles(2)", 2), (0, vec!["Nim".into()]));
+}
+
+#[test]
+fn highlighting_marks_words_without_changing_the_text() {
+    use grundy::repl::Token;
+    let mut repl = Repl::new(Limits::default(), Style::Plain);
+    repl.handle(
+        "game G(n) = { G(n - 1) if n > 0 }",
+        &mut Transcript::default(),
+    );
+    let line = "check grundy(G(12)) == 0 for n in 0..3 # ok";
+    let tokens = repl.tokens(line);
+    let words: Vec<(&str, Token)> = tokens.iter().map(|(r, t)| (&line[r.clone()], *t)).collect();
+    assert_eq!(
+        words,
+        [
+            ("check", Token::Keyword),
+            ("grundy", Token::Builtin),
+            ("G", Token::Game),
+            ("12", Token::Number),
+            ("0", Token::Number),
+            ("for", Token::Keyword),
+            ("in", Token::Keyword),
+            ("0", Token::Number),
+            ("3", Token::Number),
+            ("# ok", Token::Comment),
+        ]
+    );
+    // Spans are in order, never overlap, and fall on character boundaries.
+    let line = "Gé(1) + G(2) # é";
+    let mut at = 0;
+    for (r, _) in repl.tokens(line) {
+        assert!(r.start >= at && line.get(r.clone()).is_some());
+        at = r.end;
+    }
+    assert_eq!(repl.tokens(":load x"), [(0..5, Token::Command)]);
+}
+
+#[test]
+fn a_name_defined_twice_in_one_entry_is_an_error() {
+    let mut s = Session::default();
+    entry(&mut s, "game G(n) = { }");
+    let out = entry(&mut s, "game G(n) = { G(n - 1) if n > 0 }\ngame G(n) = { }");
+    assert_eq!(out, "error: `G` is defined twice\n");
+    // Redefining a name from an earlier entry is not.
+    assert_eq!(
+        entry(&mut s, "game G(n) = { G(n - 1) if n > 0 }\nG(5)"),
+        "G(5): first player wins (N), grundy 1\n"
+    );
+}
+
 fn grundy_piped(args: &[&str], input: &str) -> (String, String, i32) {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
@@ -432,4 +513,19 @@ fn a_real_terminal_session() {
 
     let saved = std::fs::read_to_string(&history).expect("history saved");
     assert!(saved.contains("6 * 7"), "{saved}");
+
+    // No usable home: the REPL runs without history.
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    cmd.current_dir(root())
+        .env_remove("GRUNDY_HISTORY")
+        .env_remove("XDG_DATA_HOME")
+        .env("HOME", "/proc/no-such-home")
+        .env("TERM", "xterm");
+    let mut p = spawn_command(cmd, Some(20_000)).expect("spawn in a pty");
+    ready(&mut p, "a prompt without a home");
+    keys(&mut p, "2 + 2\r", "enter");
+    p.exp_string("2 + 2 = 4").expect("answers");
+    ready(&mut p, "prompt after an answer");
+    keys(&mut p, ":quit\r", "quit");
+    p.exp_eof().expect("exits");
 }

@@ -45,45 +45,42 @@ fn shift(base: u32, mut ds: Vec<Diag>) -> Vec<Diag> {
     ds
 }
 
-/// Parses one REPL entry at offset `base`: items as in a file, or a bare
-/// expression, which becomes a `print`. An entry that starts with an item
-/// keyword is an item; anything else is read as an expression, so that an
-/// error points into the expression rather than saying "expected `print`".
+/// Parses one REPL entry at offset `base`: items as in a file, optionally
+/// ending with a bare expression, which becomes a `print`. An entry that
+/// starts with an item keyword and fails is reported as a file would be
+/// (several errors); otherwise the one error points into the expression.
 pub fn parse_entry(text: &str, base: u32) -> Result<ast::Program, Vec<Diag>> {
-    let first: String = text
-        .trim_start()
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect();
-    let code = text.lines().any(|l| {
-        let l = l.trim_start();
-        !l.is_empty() && !l.starts_with('#')
-    });
-    if !code || ["let", "game", "print", "check"].contains(&first.as_str()) {
-        return parse_at(text, base);
-    }
-    check_nesting(text).map_err(|ds| shift(base, ds))?;
-    let mut pairs = GameParser::parse(Rule::bare_expr, text)
-        .map_err(|e| shift(base, vec![syntax_error(text, e)]))?;
-    let mut lower = Lower {
-        errors: Vec::new(),
-        min_literals: Vec::new(),
-        base: base as usize,
-    };
-    let Some(e) = pairs.next().and_then(|p| parts(p).next()) else {
-        return Err(vec![Diag::bug("the parser returned no expression")]);
-    };
-    let e = lower.expr(e);
-    lower.finish(vec![Item::Print(e)])
+    parse_with(text, base, Rule::entry).or_else(|errors| {
+        let first: String = text
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if ["let", "game", "print", "check"].contains(&first.as_str()) {
+            parse_at(text, base)
+        } else {
+            Err(errors)
+        }
+    })
 }
 
 /// Parses a text whose first byte has offset `base` in the session's span
 /// space (see [`crate::span::Sources`]): every span in the AST and in the
 /// errors is shifted by `base`.
 pub fn parse_at(text: &str, base: u32) -> Result<ast::Program, Vec<Diag>> {
+    parse_with(text, base, Rule::program)
+}
+
+fn parse_with(text: &str, base: u32, rule: Rule) -> Result<ast::Program, Vec<Diag>> {
     let shift = |ds| shift(base, ds);
     check_nesting(text).map_err(shift)?;
-    let mut pairs = GameParser::parse(Rule::program, text).map_err(|e| shift(recover(text, e)))?;
+    let mut pairs = GameParser::parse(rule, text).map_err(|e| {
+        shift(if rule == Rule::program {
+            recover(text, e)
+        } else {
+            vec![syntax_error(text, e)]
+        })
+    })?;
     let program = pairs
         .next()
         .ok_or_else(|| vec![Diag::bug("the parser returned no program")])?;
@@ -103,6 +100,8 @@ pub fn parse_at(text: &str, base: u32) -> Result<ast::Program, Vec<Diag>> {
                 }
             }
             Rule::check_stmt => items.push(lower.check_stmt(pair)),
+            // A REPL entry's closing bare expression.
+            Rule::expr => items.push(Item::Print(lower.expr(pair))),
             _ => {}
         }
     }
