@@ -101,3 +101,51 @@ wsum=$(grep -o 'sum=[0-9]*' "$out/wythoff_cpp.out" | cut -d= -f2)
 gsum=$("$grundy" "$out/wythoff_sum.game" | sed -n 2p | sed 's/.*= //')
 [ "$wsum" = "$gsum" ] || { echo "MISMATCH wythoff sum: baseline $wsum, grundy $gsum"; exit 1; }
 echo "values agree with the baselines"
+
+# REPL latency: start-up to the first prompt, and answers on small games, in
+# a real pseudo-terminal (python3's pty), best of 10; and a piped script from
+# start to exit. Targets: well under 100 ms.
+echo
+echo "REPL latency (best of 10, milliseconds)"
+for i in $(seq 10); do
+  s=$(date +%s%N)
+  printf 'game Nim(n) = { Nim(k) for k in 0..n }\nNim(3) + Nim(5)\n' | "$grundy" > /dev/null
+  echo $(( ($(date +%s%N) - s) / 1000000 ))
+done | sort -n | head -1 | xargs printf '%-48s %6s\n' "piped script, start to exit"
+if command -v python3 > /dev/null; then
+  python3 - "$grundy" <<'PY'
+import os, pty, select, sys, time
+def session():
+    t0 = time.perf_counter()
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ["GRUNDY_HISTORY"] = ""
+        os.execv(sys.argv[1], [sys.argv[1], "repl", "examples/kayles.game"])
+    buf = b""
+    def wait(needle):
+        nonlocal buf
+        while needle not in buf:
+            r, _, _ = select.select([fd], [], [], 5)
+            if not r:
+                raise SystemExit("no " + repr(needle))
+            buf += os.read(fd, 65536)
+        buf = buf[buf.index(needle) + len(needle):]
+    wait(b"grundy> \r\x1b[8C")
+    first = time.perf_counter() - t0
+    times = []
+    for q, a in [(b"Kayles(7) + Kayles(9)\r", b"grundy 6\r\n"), (b"winning(Kayles(30) + Kayles(20))\r", b"Kayles(18)\r\n"), (b"table(Kayles, 0..=200)\r", b"200:")]:
+        t = time.perf_counter()
+        os.write(fd, q)
+        wait(a)
+        times.append(time.perf_counter() - t)
+        wait(b"grundy> \r\x1b[8C")
+    os.write(fd, b"\x04")
+    os.waitpid(pid, 0)
+    return first, times
+runs = [session() for _ in range(10)]
+best = lambda xs: min(xs) * 1000
+print("%-48s %6.0f" % ("terminal, start (loading kayles.game) to prompt", best([r[0] for r in runs])))
+for i, name in enumerate(["outcome of a Kayles sum", "winning moves of a Kayles sum", "table(Kayles, 0..=200)"]):
+    print("%-48s %6.1f" % ("terminal, " + name, best([r[1][i] for r in runs])))
+PY
+fi
