@@ -386,6 +386,64 @@ fn a_name_defined_twice_in_one_entry_is_an_error() {
     );
 }
 
+#[test]
+fn reload_reports_what_changed_in_the_file() {
+    let dir = std::env::temp_dir().join(format!("grundy-reload-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("rules.game");
+    let path = file.display().to_string();
+    std::fs::write(
+        &file,
+        "let S = [1, 2]\ngame Sub(n) = { Sub(n - s) for s in S if s <= n }\ngame Old(n) = { }\n",
+    )
+    .expect("write");
+    let mut repl = Repl::new(Limits::default(), Style::Plain);
+    let mut out = Transcript::default();
+    repl.handle(&format!(":load {path}"), &mut out);
+    assert_eq!(out.text, format!("loaded {path}: S, Sub(n), Old(n)\n"));
+    let mut out = Transcript::default();
+    repl.handle("grundy(Sub(10))", &mut out);
+    assert_eq!(out.text, "grundy(Sub(10)) = 1\n");
+
+    // Edit the file: a new set, Old gone, New added, Sub as it was.
+    std::fs::write(
+        &file,
+        "let S = [1, 2, 3]\ngame Sub(n) = { Sub(n - s) for s in S if s <= n }\ngame New(n) = { New(n - 1) if n > 0 }\nprint grundy(Sub(10))\n",
+    )
+    .expect("write");
+    let mut out = Transcript::default();
+    repl.handle(":reload", &mut out);
+    assert_eq!(
+        out.text,
+        format!(
+            "grundy(Sub(10)) = 2\nreloaded {path}: changed S, added New, removed Old, unchanged Sub\n"
+        )
+    );
+    let names: Vec<String> = repl
+        .session()
+        .definitions()
+        .into_iter()
+        .map(|d| d.name)
+        .collect();
+    assert_eq!(names, ["S", "Sub", "New"]);
+
+    // A file that no longer checks leaves the session as it was.
+    std::fs::write(&file, "game Sub(n) = { Sub(n - s) for s in T if s <= n }\n").expect("write");
+    let mut out = Transcript::default();
+    repl.handle(":reload", &mut out);
+    assert!(out.text.contains("unknown name `T`"), "{}", out.text);
+    assert!(
+        out.text.ends_with(&format!(
+            "{path}: not reloaded (errors above); the old definitions stay\n"
+        )),
+        "{}",
+        out.text
+    );
+    let mut out = Transcript::default();
+    repl.handle("grundy(Sub(10)) + grundy(New(3))", &mut out);
+    assert_eq!(out.text, "grundy(Sub(10)) + grundy(New(3)) = 3\n");
+}
+
 fn grundy_piped(args: &[&str], input: &str) -> (String, String, i32) {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
