@@ -97,7 +97,7 @@ pub fn main() -> i32 {
 }
 
 fn repl(files: &[PathBuf], opts: &Opts) -> i32 {
-    crate::repl::line::run(files, opts.limits(), opts.style())
+    crate::repl::line::run(files, opts.limits(), opts.style(), opts.json)
 }
 
 impl Opts {

@@ -192,7 +192,11 @@ pub fn render(diag: &Diag, sources: &Sources, style: Style) -> String {
             }),
             (Some(_), _) => {
                 let at = sources.position(l.span).unwrap_or_default();
-                elsewhere.push(format!("{} ({at})", l.text))
+                elsewhere.push(if l.text.is_empty() {
+                    format!("see {at}")
+                } else {
+                    format!("{} ({at})", l.text)
+                })
             }
             (None, _) => {}
         }

@@ -53,6 +53,9 @@ pub struct Machine {
     prog: Rc<ir::Program>,
     /// Constant values; `None` when the definition failed.
     consts: Vec<Option<Value>>,
+    /// Constants whose evaluation was interrupted (evaluated again on the
+    /// next update).
+    const_stopped: Vec<bool>,
     memo: Memo,
     kernels: Rc<Vec<GameKernels>>,
     /// Bumped whenever a fill computed values: frames then retry kernels.
@@ -236,9 +239,18 @@ impl Machine {
     /// whose evaluation fails is reported in the returned list and has no
     /// value: using it is an error, but everything else still runs.
     pub fn new(prog: ir::Program, limits: Limits) -> (Machine, Vec<Diag>) {
-        let mut m = Machine {
+        let mut m = Machine::empty(limits);
+        let errors = m.update(prog, &[], &[]);
+        (m, errors.into_iter().map(|(_, d)| d).collect())
+    }
+
+    /// A machine with an empty program: [`Machine::update`] gives it one
+    /// (after [`Machine::set_cancel`], so that constants can be interrupted).
+    pub fn empty(limits: Limits) -> Machine {
+        Machine {
             prog: Rc::new(ir::Program::default()),
             consts: Vec::new(),
+            const_stopped: Vec::new(),
             memo: Memo::new(Vec::new(), limits.max_states),
             kernels: Rc::new(Vec::new()),
             fill_epoch: 0,
@@ -250,9 +262,7 @@ impl Machine {
             limits,
             cancel: None,
             ticks: 0,
-        };
-        let errors = m.update(prog, &[], &[]);
-        (m, errors.into_iter().map(|(_, d)| d).collect())
+        }
     }
 
     /// Moves to a new version of the program (the REPL's next entry),
@@ -277,7 +287,9 @@ impl Machine {
         // Kernels are compiled for the new program once constants are known.
         self.kernels = Rc::new(Vec::new());
         let mut old = std::mem::take(&mut self.consts);
+        let old_stopped = std::mem::take(&mut self.const_stopped);
         self.consts = vec![None; self.prog.consts.len()];
+        self.const_stopped = vec![false; self.prog.consts.len()];
         let prog = self.prog.clone();
         let mut errors = Vec::new();
         for &c in &prog.const_order {
@@ -285,9 +297,11 @@ impl Machine {
                 .get(c as usize)
                 .copied()
                 .flatten()
-                .and_then(|o| old.get_mut(o as usize));
+                .and_then(|o| Some((old.get_mut(o as usize)?, *old_stopped.get(o as usize)?)));
+            // Evaluated again: a constant that was interrupted, and a value
+            // holding positions when ids moved.
             match kept {
-                Some(v) if !(moved && v.as_ref().is_some_and(Value::has_pos)) => {
+                Some((v, false)) if !v.as_ref().is_some_and(|v| moved && v.has_pos()) => {
                     self.consts[c as usize] = v.take();
                     continue;
                 }
@@ -297,7 +311,10 @@ impl Machine {
             let mut env = vec![Value::Int(0); def.slots as usize];
             match self.eval(def.expr, &mut env) {
                 Ok(v) => self.consts[c as usize] = Some(v),
-                Err(d) => errors.push((c, d)),
+                Err(d) => {
+                    self.const_stopped[c as usize] = d.code == "interrupted";
+                    errors.push((c, d));
+                }
             }
         }
         if self.limits.kernels {
@@ -1549,7 +1566,6 @@ impl Machine {
     }
 }
 
-/// Ends a nested search during a fill (never shown to users).
 /// Per-game data for `n` new games: carried over from the old game in
 /// `keep`, or fresh.
 fn carry<T: Clone + Default>(keep: &[Option<GameId>], old: &[T], n: usize) -> Vec<T> {
@@ -1564,11 +1580,13 @@ fn carry<T: Clone + Default>(keep: &[Option<GameId>], old: &[T], n: usize) -> Ve
         .collect()
 }
 
-fn interrupted_diag() -> Diag {
+/// The report of a computation stopped by Ctrl-C.
+pub fn interrupted_diag() -> Diag {
     Diag::user("interrupted", "interrupted")
         .help("the values computed so far are kept: asking again goes on from there")
 }
 
+/// Ends a nested search during a fill (never shown to users).
 fn fill_abort() -> Diag {
     Diag::bug("fill step too deep")
 }

@@ -5,7 +5,7 @@
 use crate::answer::{Answer, Move, Outcome};
 use crate::check;
 use crate::diagnostics::Diag;
-use crate::eval::{CheckCase, Limits, Machine, R};
+use crate::eval::{CheckCase, Limits, Machine, R, interrupted_diag};
 use crate::ir::{self, Builtin, ExprId, Stmt};
 use crate::span::{SourceId, Sources, Span};
 use crate::syntax::{self, ast};
@@ -123,7 +123,8 @@ impl Session {
     }
 
     /// The flag that interrupts a running evaluation when set (from a
-    /// Ctrl-C handler); each entry clears it when it starts.
+    /// Ctrl-C handler); each entry clears it when it starts, and stops at
+    /// the first statement boundary or poll that finds it set.
     pub fn cancel_flag(&self) -> Arc<AtomicBool> {
         self.cancel.clone()
     }
@@ -137,6 +138,14 @@ impl Session {
     pub fn clear(&mut self) {
         self.defs.clear();
         self.machine = None;
+    }
+
+    /// The names in force, in definition order, each with whether it is a
+    /// game (cheap: for completion and highlighting on every key).
+    pub fn names(&self) -> impl Iterator<Item = (&str, bool)> {
+        self.defs
+            .iter()
+            .map(|(n, d)| (n.as_str(), matches!(d.item, ast::Item::Game(_))))
     }
 
     /// The games and constants in force, in definition order.
@@ -268,10 +277,13 @@ impl Session {
                 return summary;
             }
         };
+        // Ctrl-C pressed before this entry is not for it.
+        self.cancel.store(false, Ordering::Relaxed);
         let errors = self.install(program, &defs, &defined);
         self.defs = defs;
         summary.defined = defined;
         for d in errors {
+            summary.interrupted |= d.code == "interrupted";
             report(self, &mut summary, Event::Error(d));
         }
         let Some(mut machine) = self.machine.take() else {
@@ -279,7 +291,16 @@ impl Session {
         };
         let stmts = machine.program().stmts.clone();
         for stmt in &stmts {
-            self.cancel.store(false, Ordering::Relaxed);
+            if summary.interrupted {
+                break;
+            }
+            // Pressed after the last look of the previous statement.
+            if self.cancel.swap(false, Ordering::Relaxed) {
+                self.machine = Some(machine);
+                summary.interrupted = true;
+                report(self, &mut summary, Event::Error(interrupted_diag()));
+                return summary;
+            }
             let result = run_stmt(&mut machine, stmt, &self.sources);
             let stop = matches!(&result, Err(d) if d.code == "interrupted");
             self.machine = Some(machine);
@@ -355,10 +376,11 @@ impl Session {
         defined: &[(String, Change)],
     ) -> Vec<Diag> {
         let Some(machine) = self.machine.as_mut() else {
-            let (mut m, errors) = Machine::new(program, self.limits.clone());
+            let mut m = Machine::empty(self.limits.clone());
             m.set_cancel(self.cancel.clone());
+            let errors = m.update(program, &[], &[]);
             self.machine = Some(m);
-            return errors;
+            return errors.into_iter().map(|(_, d)| d).collect();
         };
         let stale = stale(defs, defined);
         let old = machine.program();
@@ -384,6 +406,7 @@ impl Session {
                     .filter(|_| !stale.contains(g.name.as_str()))
             })
             .collect();
+        let again: HashSet<&str> = defined.iter().map(|(n, _)| n.as_str()).collect();
         let consts: Vec<Option<u32>> = program
             .consts
             .iter()
@@ -392,6 +415,8 @@ impl Session {
                     .get(c.name.as_str())
                     .copied()
                     .filter(|_| !stale.contains(c.name.as_str()))
+                    // A failed constant entered again is evaluated again.
+                    .filter(|o| !again.contains(c.name.as_str()) || machine.constant(*o).is_some())
             })
             .collect();
         machine

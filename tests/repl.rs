@@ -444,7 +444,46 @@ fn reload_reports_what_changed_in_the_file() {
     assert_eq!(out.text, "grundy(Sub(10)) + grundy(New(3)) = 3\n");
 }
 
-fn grundy_piped(args: &[&str], input: &str) -> (String, String, i32) {
+/// Keeps pressing Ctrl-C (setting the flag) while `f` runs.
+fn pressing_ctrl_c<T>(flag: Arc<AtomicBool>, f: impl FnOnce() -> T) -> T {
+    let done = Arc::new(AtomicBool::new(false));
+    let presser = {
+        let done = done.clone();
+        std::thread::spawn(move || {
+            while !done.load(Ordering::Relaxed) {
+                flag.store(true, Ordering::Relaxed);
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+        })
+    };
+    let out = f();
+    done.store(true, Ordering::Relaxed);
+    presser.join().expect("the presser thread ends");
+    out
+}
+
+#[test]
+fn an_interrupted_constant_is_evaluated_again_and_a_stray_ctrl_c_is_ignored() {
+    let mut s = Session::default();
+    let flag = s.cancel_flag();
+    let slow = "let x = any(n < 0 for n in 0..10**6)\nprint 1";
+    let out = pressing_ctrl_c(flag.clone(), || entry(&mut s, slow));
+    // The statements after an interrupted constant do not run.
+    assert_eq!(out, "error: interrupted\n");
+    assert_eq!(s.constant("x"), None);
+    // The next entry evaluates it again, undisturbed.
+    assert_eq!(entry(&mut s, "x"), "x = false\n");
+    // A press that nobody consumed does not stop the next entry.
+    flag.store(true, Ordering::Relaxed);
+    assert_eq!(entry(&mut s, "let y = 6 * 7\ny"), "y = 42\n");
+    // A constant that failed for good is reported again when entered again,
+    // and not on every later entry.
+    assert!(entry(&mut s, "let z = 1 / 0").starts_with("error: division by zero"));
+    assert_eq!(entry(&mut s, "1 + 1"), "1 + 1 = 2\n");
+    assert!(entry(&mut s, "let z = 1 / 0").starts_with("error: division by zero"));
+}
+
+fn grundy_piped(args: &[&str], input: impl AsRef<[u8]>) -> (String, String, i32) {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
         .args(args)
@@ -459,7 +498,7 @@ fn grundy_piped(args: &[&str], input: &str) -> (String, String, i32) {
         .stdin
         .take()
         .expect("stdin")
-        .write_all(input.as_bytes())
+        .write_all(input.as_ref())
         .expect("write stdin");
     let out = child.wait_with_output().expect("grundy ends");
     (
@@ -500,6 +539,35 @@ fn piped_input_runs_as_a_script() {
     let (_, err, code) = grundy_piped(&[], "game G(n) = {\n");
     assert!(err.contains("grundy::syntax"), "{err}");
     assert_eq!(code, 2);
+
+    // A syntax error inside an open bracket is reported at once, and the
+    // lines after it are entries of their own.
+    let (out, err, code) = grundy_piped(&[], "print (1 +* 2\nprint 3\n");
+    assert!(err.contains("expected an expression, found `*`"), "{err}");
+    assert_eq!((out.as_str(), code), ("3 = 3\n", 2));
+
+    // An indented line continues the entry before it, as in a file.
+    let (out, err, code) =
+        grundy_piped(&[], "let x =\n  5\ncheck x + n > 4\n    for n in 0..3\nx\n");
+    assert_eq!(out, "x = 5\ncheck x + n > 4: ok (3 cases)\nx = 5\n");
+    assert_eq!((err.as_str(), code), ("", 0));
+
+    // Bytes that are not UTF-8 are an error, not the end of the script.
+    let (out, err, code) = grundy_piped(&[], b"1 + 1\n\xff\n2 + 2\n");
+    assert!(
+        out.starts_with("1 + 1 = 2\n") && out.ends_with("2 + 2 = 4\n"),
+        "{out}"
+    );
+    assert!(err.contains("grundy::syntax"), "{err}");
+    assert_eq!(code, 2);
+
+    // `--json` starts in JSON mode.
+    let (out, _, code) = grundy_piped(&["repl", "--json"], "6 * 7\n");
+    assert_eq!(
+        out,
+        "{\"expr\":\"6 * 7\",\"json\":42,\"kind\":\"value\",\"value\":\"42\"}\n"
+    );
+    assert_eq!(code, 0);
 }
 
 /// Waits for an empty prompt: the editor is reading keys again (typing

@@ -38,23 +38,50 @@ impl Output for Stdio {
 /// Runs the REPL: loads `files`, then reads entries from the terminal, or
 /// from piped standard input as a script. Returns the exit code (a script's
 /// worst outcome; 0 for an interactive session).
-pub fn run(files: &[PathBuf], limits: Limits, style: Style) -> i32 {
+pub fn run(files: &[PathBuf], limits: Limits, style: Style, json: bool) -> i32 {
     let mut repl = Repl::new(limits, style);
+    repl.set_json(json);
     let mut out = Stdio;
+    let terminal = std::io::stdin().is_terminal();
+    if terminal {
+        let flag = repl.cancel_flag();
+        // Ctrl-C while computing: rustyline reads it as a key at the
+        // prompt, so the signal only arrives while an entry runs. A second
+        // press before the first was noticed (a loop that does not look)
+        // leaves.
+        let _ = ctrlc::set_handler(move || {
+            if flag.swap(true, Ordering::Relaxed) {
+                std::process::exit(130);
+            }
+        });
+    }
     for f in files {
         repl.load(&f.display().to_string(), &mut out);
     }
-    if !std::io::stdin().is_terminal() {
+    if !terminal {
         return script(repl, &mut out);
     }
     interactive(repl, &mut out)
 }
 
-/// Piped input: every line is input, no prompts, no editing.
+/// Piped input: every line is input, no prompts, no editing. Bytes that are
+/// not UTF-8 are replaced (and then reported by the parser).
 fn script(mut repl: Repl, out: &mut Stdio) -> i32 {
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
-        if repl.feed(&line, out) == Flow::Quit {
+    let mut input = std::io::stdin().lock();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => {
+                eprintln!("grundy: cannot read standard input: {e}");
+                return 2;
+            }
+        }
+        let line = String::from_utf8_lossy(&buf);
+        let line = line.trim_end_matches(['\n', '\r']);
+        if repl.feed(line, out) == Flow::Quit {
             return repl.status();
         }
     }
@@ -63,10 +90,6 @@ fn script(mut repl: Repl, out: &mut Stdio) -> i32 {
 }
 
 fn interactive(repl: Repl, out: &mut Stdio) -> i32 {
-    let flag = repl.cancel_flag();
-    // Ctrl-C while computing: rustyline reads it as a key at the prompt, so
-    // the signal only arrives while an entry runs.
-    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
     let repl = Rc::new(RefCell::new(repl));
     let config = Config::builder()
         .auto_add_history(false)

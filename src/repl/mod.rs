@@ -101,7 +101,7 @@ pub struct Repl {
     loaded: Vec<String>,
     timing: bool,
     json: bool,
-    /// Lines of a script entry still waiting for its brackets to close.
+    /// Lines of a script entry still waiting for more (see [`Repl::feed`]).
     pending: String,
     /// The worst exit code so far (2 errors, 1 failed check), for scripts.
     status: i32,
@@ -144,18 +144,34 @@ impl Repl {
         !text.trim_start().starts_with(':') && syntax::is_incomplete(text)
     }
 
-    /// Feeds one line of a script: lines are gathered until the brackets
-    /// close, then run as one entry.
+    /// Turns JSON answers on or off (`:json`).
+    pub fn set_json(&mut self, on: bool) {
+        self.json = on;
+    }
+
+    /// Feeds one line of a script. Lines are gathered while the entry is
+    /// incomplete; a complete entry waits for the next line, which joins it
+    /// when it is indented (a clause on a line of its own, as in files), and
+    /// runs otherwise.
     pub fn feed(&mut self, line: &str, out: &mut dyn Output) -> Flow {
+        let continues = line.starts_with([' ', '\t']) && !line.trim().is_empty();
+        let held = !self.pending.is_empty() && !Repl::is_incomplete(&self.pending);
+        if held && !continues {
+            let input = std::mem::take(&mut self.pending);
+            if self.handle(&input, out) == Flow::Quit {
+                return Flow::Quit;
+            }
+        }
         if !self.pending.is_empty() {
             self.pending.push('\n');
         }
         self.pending.push_str(line);
-        if Repl::is_incomplete(&self.pending) {
-            return Flow::Continue;
+        // Commands run at once: nothing continues them.
+        if self.pending.trim_start().starts_with(':') {
+            let input = std::mem::take(&mut self.pending);
+            return self.handle(&input, out);
         }
-        let input = std::mem::take(&mut self.pending);
-        self.handle(&input, out)
+        Flow::Continue
     }
 
     /// Ends a script: an entry still open is run (and reported unclosed).
@@ -424,12 +440,7 @@ impl Repl {
 
     /// Names a word may complete to: games, constants, builtins, keywords.
     fn names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self
-            .session
-            .definitions()
-            .into_iter()
-            .map(|d| d.name)
-            .collect();
+        let mut names: Vec<String> = self.session.names().map(|(n, _)| n.to_string()).collect();
         names.extend(Builtin::ALL.iter().map(|(n, _)| n.to_string()));
         names.extend(Builtin::GENERATOR_ONLY.iter().map(|n| n.to_string()));
         names.extend(syntax::KEYWORDS.iter().map(|n| n.to_string()));
@@ -468,7 +479,7 @@ impl Repl {
                 }
                 Some(("show", arg)) => {
                     let word = arg.rsplit(char::is_whitespace).next().unwrap_or("");
-                    let defs = self.session.definitions().into_iter().map(|d| d.name);
+                    let defs = self.session.names().map(|(n, _)| n.to_string());
                     (
                         pos - word.len(),
                         sorted(defs.filter(|n| n.starts_with(word))),
@@ -494,12 +505,10 @@ impl Repl {
     /// The highlighted stretches of a line: keywords, numbers, names of
     /// games and builtins, commands and comments.
     pub fn tokens(&self, line: &str) -> Vec<(Range<usize>, Token)> {
-        let games: Vec<String> = self
+        let games: Vec<&str> = self
             .session
-            .definitions()
-            .into_iter()
-            .filter(|d| d.params.is_some())
-            .map(|d| d.name)
+            .names()
+            .filter_map(|(n, game)| game.then_some(n))
             .collect();
         let mut out = Vec::new();
         if line.trim_start().starts_with(':') {
@@ -531,7 +540,7 @@ impl Repl {
                 let word = &line[i..end];
                 let kind = if syntax::KEYWORDS.contains(&word) {
                     Some(Token::Keyword)
-                } else if games.iter().any(|g| g == word) {
+                } else if games.contains(&word) {
                     Some(Token::Game)
                 } else if Builtin::by_name(word).is_some()
                     || Builtin::GENERATOR_ONLY.contains(&word)

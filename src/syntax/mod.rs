@@ -803,20 +803,33 @@ impl Lower {
     }
 }
 
-/// Whether a text is an incomplete entry (open brackets at its end), for the
-/// REPL's multi-line input: an unclosed bracket asks for more lines.
+/// Whether a REPL entry needs more lines: it does not parse, and the parser
+/// stopped at its end (an open bracket, a trailing operator, `let x =`). An
+/// error anywhere before the end is a real one, to report at once.
 pub fn is_incomplete(text: &str) -> bool {
-    let mut depth = 0i64;
+    // The end of the code: trailing blanks and comments do not count.
+    let mut end = 0;
     let mut in_comment = false;
-    for b in text.bytes() {
+    for (i, b) in text.bytes().enumerate() {
         match b {
             b'\n' => in_comment = false,
             _ if in_comment => {}
             b'#' => in_comment = true,
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth -= 1,
-            _ => {}
+            b' ' | b'\t' | b'\r' => {}
+            _ => end = i + 1,
         }
     }
-    depth > 0
+    if end == 0 || check_nesting(text).is_err() {
+        return false;
+    }
+    match GameParser::parse(Rule::entry, text) {
+        Ok(_) => false,
+        Err(e) => {
+            let at = match e.location {
+                pest::error::InputLocation::Pos(p) => p,
+                pest::error::InputLocation::Span((p, _)) => p,
+            };
+            at >= end
+        }
+    }
 }
