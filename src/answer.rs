@@ -115,6 +115,22 @@ pub enum Answer {
         /// The argument tuples of value 0.
         positions: Vec<Vec<i64>>,
     },
+    /// `describe(G)`: the moves in words.
+    Describe {
+        /// The lines.
+        lines: Vec<String>,
+    },
+    /// `period(G)`.
+    Period {
+        /// The game.
+        game: String,
+        /// What was found (`None`: no period within the budget).
+        found: Option<crate::analysis::Period>,
+        /// Values computed.
+        computed: i64,
+        /// Why no proof applies, when none does.
+        why: Option<String>,
+    },
     /// A `check` that held.
     CheckOk {
         /// The condition as written.
@@ -285,6 +301,58 @@ impl fmt::Display for Answer {
                 }
                 Ok(())
             }
+            Answer::Describe { lines } => {
+                for l in lines {
+                    writeln!(f, "{l}")?;
+                }
+                Ok(())
+            }
+            Answer::Period {
+                game,
+                found,
+                computed,
+                why,
+            } => match found {
+                None => {
+                    writeln!(
+                        f,
+                        "period of {game}: none found in {game}(0..{computed}) (the search budget)"
+                    )?;
+                    if let Some(why) = why {
+                        writeln!(f, "  and no proof could apply: {why}")?;
+                    }
+                    writeln!(
+                        f,
+                        "  search further with period({game}, N) or --period-budget N"
+                    )
+                }
+                Some(p) => {
+                    let pre = if p.preperiod == 0 {
+                        "purely periodic".to_string()
+                    } else {
+                        format!("pre-period {}", p.preperiod)
+                    };
+                    match &p.basis {
+                        crate::analysis::Basis::Proven { theorem, from, to } => {
+                            writeln!(f, "period of {game}: {}, {pre} (proven)", p.period)?;
+                            writeln!(f, "  {theorem};")?;
+                            writeln!(
+                                f,
+                                "  checked G(n + {}) = G(n) for {from} <= n < {to} ({} values computed)",
+                                p.period, p.computed
+                            )
+                        }
+                        crate::analysis::Basis::Observed { why } => {
+                            writeln!(
+                                f,
+                                "period of {game}: {}, {pre} (observed in {game}(0..{}), not proven)",
+                                p.period, p.computed
+                            )?;
+                            writeln!(f, "  {why}")
+                        }
+                    }
+                }
+            },
             Answer::CheckOk { condition, cases } => match cases {
                 0 => writeln!(
                     f,

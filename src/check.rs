@@ -155,6 +155,7 @@ impl Checker {
                         max_clauses: 0,
                         header: g.header,
                         span: g.span,
+                        shorthand: g.shorthand.clone(),
                     });
                     self.globals.insert(g.name.name.clone(), Global::Game(id));
                 }
@@ -1012,6 +1013,43 @@ impl Checker {
                 };
                 (ids, ty)
             }
+            Builtin::Describe | Builtin::Period => {
+                let (min, max, want) = if f == Builtin::Describe {
+                    (1, 1, "a game name")
+                } else {
+                    (1, 2, "a game name and optionally a budget of positions")
+                };
+                if !(min..=max).contains(&args.len()) {
+                    sig_err(self, want);
+                }
+                let mut ids = Vec::new();
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        ids.push(self.check_ty(a, Ty::Int, "a budget is a number of positions"));
+                        continue;
+                    }
+                    let (id, game) = self.game_arg(a, name);
+                    if f == Builtin::Period
+                        && let Some(g) = game
+                        && self.game_params[g as usize].len() != 1
+                    {
+                        let gname = &self.out.games[g as usize].name;
+                        self.errors.push(
+                            Diag::user(
+                                "wrong-arity",
+                                format!(
+                                    "`period` needs a game of one parameter; `{gname}` has {}",
+                                    plural(self.game_params[g as usize].len(), "parameter")
+                                ),
+                            )
+                            .label(a.span, "this game")
+                            .help("periods are of value sequences G(0), G(1), ..."),
+                        );
+                    }
+                    ids.push(id);
+                }
+                (ids, Ty::Report)
+            }
             Builtin::Table | Builtin::PPositions => {
                 if !(2..=3).contains(&args.len()) {
                     sig_err(self, "a game and 1 or 2 ranges");
@@ -1090,6 +1128,32 @@ impl Checker {
             }
         };
         (self.push(ir::Expr::Call { f, args: ids }, span), ty)
+    }
+
+    /// A builtin's first argument that must name a game.
+    fn game_arg(&mut self, a: &ast::Expr, name: &str) -> (ExprId, Option<GameId>) {
+        if let ExprKind::Name(n) = &a.kind
+            && self.lookup_local(n).is_none()
+        {
+            match self.globals.get(n).copied() {
+                Some(Global::Game(g)) => return (self.push(ir::Expr::GameRef(g), a.span), Some(g)),
+                None => {
+                    let d = self.unknown(n, a.span, "unknown game");
+                    self.errors.push(d);
+                    return (self.push(ir::Expr::Int(0), a.span), None);
+                }
+                Some(Global::Const(_)) => {}
+            }
+        }
+        let (id, ty) = self.infer(a);
+        if ty != Ty::Error {
+            self.errors.push(
+                Diag::user("type-mismatch", format!("`{name}` needs a game name"))
+                    .label(a.span, format!("this is {}", self.resolve(ty).describe()))
+                    .help(format!("write e.g. `{name}(Kayles)`")),
+            );
+        }
+        (id, None)
     }
 
     fn apply(&mut self, game: GameId, args: &[ast::Expr], span: Span) -> (ExprId, Ty) {

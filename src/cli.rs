@@ -41,6 +41,10 @@ pub struct Opts {
     /// Stop with an error when the search holds more positions at once.
     #[arg(long, global = true, value_name = "N", default_value_t = Limits::default().max_depth)]
     max_depth: usize,
+    /// Most values a period search computes (for `period(G)` and for
+    /// positions too large to compute directly).
+    #[arg(long, global = true, value_name = "N", default_value_t = Limits::default().period_budget)]
+    period_budget: i64,
     /// Plain evaluation: every rule in the general evaluator, no compiled
     /// fast paths and no bottom-up filling (slower; for checking them).
     #[arg(long, global = true)]
@@ -108,6 +112,7 @@ impl Opts {
             max_depth: self.max_depth,
             kernels: !self.no_kernels,
             fill: !self.no_kernels,
+            period_budget: self.period_budget,
         }
     }
 

@@ -34,6 +34,8 @@ pub struct Limits {
     pub kernels: bool,
     /// Whether deep searches fill smaller positions bottom-up.
     pub fill: bool,
+    /// Most values a period search computes.
+    pub period_budget: i64,
 }
 
 impl Default for Limits {
@@ -44,6 +46,7 @@ impl Default for Limits {
             max_depth: 1_000_000,
             kernels: true,
             fill: true,
+            period_budget: crate::analysis::DEFAULT_BUDGET,
         }
     }
 }
@@ -69,6 +72,9 @@ pub struct Machine {
     row_done: Vec<Vec<i64>>,
     /// While filling: the deepest a nested search may go.
     depth_cap: Option<usize>,
+    /// Per game, what a period search found: a proven `(preperiod,
+    /// period)`, or why there is none (`None`: not searched).
+    periods: Vec<Option<Result<(i64, i64), String>>>,
     /// The mex set and integer slots of [`Machine::kernel_value`], reused.
     stamped: Stamped,
     kenv: Vec<i64>,
@@ -257,6 +263,7 @@ impl Machine {
             fill_disabled: Vec::new(),
             row_done: Vec::new(),
             depth_cap: None,
+            periods: Vec::new(),
             stamped: Stamped::default(),
             kenv: Vec::new(),
             limits,
@@ -282,6 +289,7 @@ impl Machine {
         let n = prog.games.len();
         self.fill_disabled = carry(games, &self.fill_disabled, n);
         self.row_done = carry(games, &self.row_done, n);
+        self.periods = carry(games, &self.periods, n);
         self.depth_cap = None;
         self.prog = Rc::new(prog);
         // Kernels are compiled for the new program once constants are known.
@@ -323,6 +331,11 @@ impl Machine {
         errors
     }
 
+    /// The limits it runs under.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
     /// The value of a constant (`None` if its definition failed).
     pub fn constant(&self, id: ConstId) -> Option<&Value> {
         self.consts.get(id as usize)?.as_ref()
@@ -337,6 +350,11 @@ impl Machine {
     /// "interrupted" diagnostic.
     pub fn set_cancel(&mut self, flag: Arc<AtomicBool>) {
         self.cancel = Some(flag);
+    }
+
+    /// How many more positions the state limit allows.
+    pub fn room(&self) -> usize {
+        self.memo.room()
     }
 
     /// How many distinct positions have been interned.
@@ -364,6 +382,13 @@ impl Machine {
 
     fn game_of(&self, pos: PosId) -> GameId {
         self.memo.game_of(pos)
+    }
+
+    /// A position's game and arguments.
+    pub fn position(&self, pos: PosId) -> (GameId, Vec<Value>) {
+        let mut args = Vec::new();
+        self.memo.args_of(pos, &mut args);
+        (self.game_of(pos), args)
     }
 
     /// Renders a position as `Name(arg, ...)`.
@@ -410,6 +435,9 @@ impl Machine {
         if v < ON_STACK {
             return Ok(v);
         }
+        if let Some(v) = self.periodic_value(root)? {
+            return Ok(v);
+        }
         if let Some(v) = self.kernel_value(root) {
             self.memo.set(root, v);
             return Ok(v);
@@ -424,6 +452,68 @@ impl Machine {
             }
         }
         result
+    }
+
+    /// The value of a one-parameter position from a proven period: used
+    /// when one is known and applies, and searched for when the position is
+    /// too large to compute (more positions below it than the state limit).
+    fn periodic_value(&mut self, pos: PosId) -> R<Option<u32>> {
+        let game = self.game_of(pos);
+        if self.prog.games[game as usize].params.len() != 1 || self.memo.dense_args(pos).is_some() {
+            return Ok(None);
+        }
+        let mut args = Vec::new();
+        self.memo.args_of(pos, &mut args);
+        let [Value::Int(n)] = args[..] else {
+            return Ok(None);
+        };
+        let huge = n >= self.limits.max_states as i64;
+        let span = self.prog.games[game as usize].header;
+        if huge && self.periods[game as usize].is_none() {
+            // Without a take-and-break shape no period can be proven: the
+            // position is computed directly (a game may need few positions).
+            if crate::analysis::shape::shape(self, game).is_err() {
+                return Ok(None);
+            }
+            let budget = self.limits.period_budget;
+            let found = match crate::analysis::period(self, game, budget, span)? {
+                crate::analysis::Search::Found(p) if p.is_proven() => Ok((p.preperiod, p.period)),
+                crate::analysis::Search::Found(p) => Err(format!(
+                    "its values look periodic (period {} from n = {}) in the {} computed, \
+                     but that is not proven",
+                    p.period, p.preperiod, p.computed
+                )),
+                crate::analysis::Search::NotFound { computed, why } => Err(match why {
+                    Some(why) => format!("no period is in sight, and none could be proven: {why}"),
+                    None => format!(
+                        "no period found in its first {computed} values (the period budget or \
+                         the state limit; raise them with --period-budget N and --max-states N)"
+                    ),
+                }),
+            };
+            self.periods[game as usize] = Some(found);
+        }
+        match self.periods[game as usize].clone() {
+            Some(Ok((e, p))) if n >= e + p => {
+                let r = e + (n - e) % p;
+                let q = self.intern(game, &[Value::Int(r)], span)?;
+                self.grundy(q).map(Some)
+            }
+            Some(Err(why)) if huge => Err(crate::analysis::too_large(
+                &self.prog.games[game as usize].name,
+                n,
+                &why,
+                span,
+            )),
+            _ => Ok(None),
+        }
+    }
+
+    /// Records what a period search found for a game.
+    pub fn set_period(&mut self, game: GameId, found: Result<(i64, i64), String>) {
+        if let Some(slot) = self.periods.get_mut(game as usize) {
+            *slot = Some(found);
+        }
     }
 
     fn push_frame(
@@ -1497,7 +1587,9 @@ impl Machine {
             | Builtin::Moves
             | Builtin::Winning
             | Builtin::Table
-            | Builtin::PPositions => Err(Diag::bug(format!(
+            | Builtin::PPositions
+            | Builtin::Describe
+            | Builtin::Period => Err(Diag::bug(format!(
                 "report `{}` evaluated as a value",
                 f.name()
             ))

@@ -62,6 +62,8 @@ pub struct Game {
     pub header: Span,
     /// The whole definition.
     pub span: Span,
+    /// The shorthand it was written as, if any.
+    pub shorthand: Option<crate::syntax::ast::Shorthand>,
 }
 
 /// One move rule.
@@ -186,6 +188,10 @@ pub enum Builtin {
     Table,
     /// `ppositions(G, range[, range])`
     PPositions,
+    /// `describe(G)`: the moves of a game in words.
+    Describe,
+    /// `period(G[, budget])`: pre-period and period, and how it is known.
+    Period,
 }
 
 impl Builtin {
@@ -206,6 +212,8 @@ impl Builtin {
         ("winning", Builtin::Winning),
         ("table", Builtin::Table),
         ("ppositions", Builtin::PPositions),
+        ("describe", Builtin::Describe),
+        ("period", Builtin::Period),
     ];
 
     /// Builtins usable only with a generator argument.
@@ -238,12 +246,13 @@ impl Builtin {
                 | Builtin::Winning
                 | Builtin::Table
                 | Builtin::PPositions
+                | Builtin::Period
         )
     }
 
     /// Whether this builtin produces a report (printable only, not a value).
     pub fn is_report(self) -> bool {
-        self.is_query() && self != Builtin::Grundy
+        (self.is_query() && self != Builtin::Grundy) || self == Builtin::Describe
     }
 }
 

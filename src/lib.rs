@@ -30,6 +30,9 @@ pub mod kernel;
 /// The evaluator: expressions, interning, memoized Grundy values.
 pub mod eval;
 
+/// Analysis of one-parameter games: shapes, periods and proofs.
+pub mod analysis;
+
 /// Answers as data, rendered as text or JSON.
 pub mod answer;
 

@@ -671,6 +671,43 @@ fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<
                 }
             }
         }
+        Builtin::Describe | Builtin::Period => {
+            let ir::Expr::GameRef(game) = *m.program().expr(args[0]) else {
+                return Err(Diag::bug("describe/period without a game"));
+            };
+            if f == Builtin::Describe {
+                return Ok(Answer::Describe {
+                    lines: crate::analysis::describe(m, game),
+                });
+            }
+            let budget = match args.get(1) {
+                Some(&b) => m.eval_int(b, env)?,
+                None => m.limits().period_budget,
+            };
+            if budget < 1 {
+                return Err(Diag::user(
+                    "bad-budget",
+                    "a period search needs a budget of at least 1",
+                )
+                .label(m.program().span(args[1]), "this budget"));
+            }
+            let name = m.program().games[game as usize].name.clone();
+            let span = m.program().span(args[0]);
+            Ok(match crate::analysis::period(m, game, budget, span)? {
+                crate::analysis::Search::Found(p) => Answer::Period {
+                    game: name,
+                    computed: p.computed,
+                    found: Some(p),
+                    why: None,
+                },
+                crate::analysis::Search::NotFound { computed, why } => Answer::Period {
+                    game: name,
+                    found: None,
+                    computed,
+                    why,
+                },
+            })
+        }
         _ => Err(Diag::bug(format!("`{}` is not a report", f.name()))),
     }
 }

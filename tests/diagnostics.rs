@@ -433,6 +433,27 @@ fn cases() -> Vec<Case> {
              print 1 / (xs[0] - 3)\n",
             ERRORS,
         ),
+        // ---- shorthands and periods ----
+        case(
+            "octal_bad_digits",
+            "octal A = 0.79\noctal B = 12.3\noctal C = 3.07\nprint grundy(A(3))\n",
+            ERRORS,
+        ),
+        case(
+            "subtraction_bad_set",
+            "subtraction S = {0, 2, 5, 2}\n",
+            ERRORS,
+        ),
+        case(
+            "period_needs_one_parameter",
+            "game W(a, b) = { W(a - 1, b) if a > 0 }\nprint period(W)\nprint describe(3)\n",
+            ERRORS,
+        ),
+        small(
+            "huge_position_without_a_proven_period",
+            "octal T = 0.007\nprint grundy(T(10**18))\n",
+            ERRORS,
+        ),
     ];
     cases.sort_by_key(|c| c.name);
     cases

@@ -1589,3 +1589,261 @@ fn disjunctive_sums() {
     }
     r.finish("disjunctive_sums");
 }
+
+// ---------------------------------------------------------------------------
+// Shorthands and periods (issue 4), through the library: octal and
+// subtraction games against brute force written here from the definitions,
+// periods against published results and against the brute-force sequences.
+// ---------------------------------------------------------------------------
+
+/// Values of an octal game straight from the definition of its code.
+fn octal_brute(code: &str, n_max: usize) -> Vec<u32> {
+    let (whole, frac) = code.split_once('.').unwrap_or((code, ""));
+    let mut digits: Vec<u8> = vec![whole.parse().unwrap_or(0)];
+    digits.extend(frac.bytes().map(|b| b - b'0'));
+    let mut g = vec![0u32; n_max + 1];
+    for n in 0..=n_max {
+        let mut seen = Vec::new();
+        for (k, &d) in digits.iter().enumerate().filter(|(k, _)| *k <= n) {
+            let rest = n - k;
+            if d & 1 != 0 && rest == 0 {
+                seen.push(0);
+            }
+            if d & 2 != 0 && rest > 0 && k > 0 {
+                seen.push(g[rest]);
+            }
+            if d & 4 != 0 {
+                for a in 1..rest {
+                    if a <= rest - a {
+                        seen.push(g[a] ^ g[rest - a]);
+                    }
+                }
+            }
+        }
+        g[n] = mex(&seen);
+    }
+    g
+}
+
+/// Values of a subtraction game (or its all-but form) from the definition.
+fn subtraction_brute(set: &[usize], all_but: bool, n_max: usize) -> Vec<u32> {
+    let mut g = vec![0u32; n_max + 1];
+    for n in 0..=n_max {
+        let seen: Vec<u32> = (1..=n)
+            .filter(|k| set.contains(k) != all_but)
+            .map(|k| g[n - k])
+            .collect();
+        g[n] = mex(&seen);
+    }
+    g
+}
+
+/// The smallest period of a sequence's tail, with its pre-period, by the
+/// definition (a candidate must repeat at least four times).
+fn naive_period(g: &[u32]) -> Option<(usize, usize)> {
+    let len = g.len();
+    (1..len / 5).find_map(|p| {
+        let mut e = len - p;
+        while e > 0 && g[e - 1] == g[e - 1 + p] {
+            e -= 1;
+        }
+        (len - p - e >= 4 * p).then_some((e, p))
+    })
+}
+
+fn session_answers(src: &str) -> Vec<grundy::answer::Answer> {
+    let mut s = grundy::session::Session::default();
+    let mut out = Vec::new();
+    s.run("shorthands.game", src, &mut |_, e| match e {
+        grundy::session::Event::Answer(a) => out.push(a),
+        grundy::session::Event::Error(d) => panic!("error: {} ({:?})\n{src}", d.message, d.labels),
+    });
+    out
+}
+
+fn table_values(a: &grundy::answer::Answer) -> Vec<u32> {
+    match a {
+        grundy::answer::Answer::Table { values, .. } => values.clone(),
+        other => panic!("not a table: {other:?}"),
+    }
+}
+
+#[test]
+fn shorthands_define_the_games_they_name() {
+    let codes = [
+        "0.77",
+        "0.07",
+        "0.137",
+        "0.007",
+        "4.07",
+        "0.6",
+        "0.16",
+        "0.51",
+        "0.3",
+        "0.14",
+        "4.7",
+        "0.4",
+        "0.123456701",
+        "0.0000007",
+    ];
+    let mut src = String::new();
+    for (i, c) in codes.iter().enumerate() {
+        src.push_str(&format!("octal O{i} = {c}\nprint table(O{i}, 0..=90)\n"));
+    }
+    let sets: [(&[usize], bool); 6] = [
+        (&[1, 3, 4], false),
+        (&[1, 4], false),
+        (&[2, 5, 7], false),
+        (&[3], false),
+        (&[2, 3], true),
+        (&[1], true),
+    ];
+    for (i, (set, all_but)) in sets.iter().enumerate() {
+        let list: Vec<String> = set.iter().map(usize::to_string).collect();
+        let but = if *all_but { "all but " } else { "" };
+        src.push_str(&format!(
+            "subtraction S{i} = {but}{{{}}}\nprint table(S{i}, 0..=90)\n",
+            list.join(", ")
+        ));
+    }
+    let answers = session_answers(&src);
+    for (i, c) in codes.iter().enumerate() {
+        assert_eq!(table_values(&answers[i]), octal_brute(c, 90), "octal {c}");
+    }
+    for (i, (set, all_but)) in sets.iter().enumerate() {
+        assert_eq!(
+            table_values(&answers[codes.len() + i]),
+            subtraction_brute(set, *all_but, 90),
+            "subtraction {set:?} (all but: {all_but})"
+        );
+    }
+    // Kayles and Dawson's Kayles as octal games are the published sequences.
+    assert_eq!(&octal_brute("0.77", 99)[..], &KAYLES_100[..]);
+    // OEIS A002187 is Dawson's chess, 0.137; 0.07 is the same shifted by one.
+    assert_eq!(&octal_brute("0.137", 59)[..], &A002187_60[..]);
+    assert_eq!(&octal_brute("0.07", 60)[1..], &A002187_60[..]);
+}
+
+fn period_of(a: &grundy::answer::Answer) -> (i64, i64, bool) {
+    match a {
+        grundy::answer::Answer::Period { found: Some(p), .. } => {
+            (p.preperiod, p.period, p.is_proven())
+        }
+        other => panic!("no period: {other:?}"),
+    }
+}
+
+#[test]
+fn periods_are_found_and_proven() {
+    // (definition, published (pre-period, period)).
+    let published = [
+        ("subtraction S = {1, 3, 4}", (0, 7)),
+        ("subtraction S = {1, 4}", (0, 5)),
+        ("octal S = 0.07", (53, 34)),
+        ("octal S = 0.77", (71, 12)),
+        ("octal S = 0.137", (52, 34)),
+        // Kayles written as a general rule gets the proof of 0.77.
+        (
+            "game S(n) = { S(a) + S(n - r - a) for r in 1..=2 for a in 0..=n - r }",
+            (71, 12),
+        ),
+        // Dawson's Kayles as "knock down two adjacent pins".
+        (
+            "game S(n) = { S(a) + S(n - 2 - a) for a in 0..=n - 2 }",
+            (53, 34),
+        ),
+    ];
+    for (def, want) in published {
+        let answers = session_answers(&format!("{def}\nprint period(S)\n"));
+        assert_eq!(period_of(&answers[0]), (want.0, want.1, true), "{def}");
+    }
+    // Against the brute-force sequences, including pre-periods where the
+    // first repeated window is not the period.
+    let cases: [(&str, Vec<u32>); 7] = [
+        ("octal S = 4.07", octal_brute("4.07", 3000)),
+        ("octal S = 0.51", octal_brute("0.51", 3000)),
+        ("octal S = 0.53", octal_brute("0.53", 3000)),
+        ("octal S = 0.34", octal_brute("0.34", 3000)),
+        ("octal S = 0.3", octal_brute("0.3", 3000)),
+        (
+            "subtraction S = {2, 5, 7}",
+            subtraction_brute(&[2, 5, 7], false, 3000),
+        ),
+        (
+            "subtraction S = {3, 4, 9}",
+            subtraction_brute(&[3, 4, 9], false, 3000),
+        ),
+    ];
+    for (def, brute) in cases {
+        let (e, p) = naive_period(&brute).expect("the brute force sees a period");
+        let answers = session_answers(&format!("{def}\nprint period(S)\n"));
+        assert_eq!(period_of(&answers[0]), (e as i64, p as i64, true), "{def}");
+    }
+    // Grundy's game: no theorem, and nothing claimed beyond what is seen.
+    let answers = session_answers(
+        "game G(n) = { G(a) + G(n - a) for a in 1..n if 2 * a < n }\nprint period(G, 3000)\n",
+    );
+    match &answers[0] {
+        grundy::answer::Answer::Period {
+            found: None,
+            computed,
+            why,
+            ..
+        } => {
+            assert_eq!(*computed, 3000);
+            assert!(
+                why.as_deref().is_some_and(|w| w.contains("split")),
+                "{why:?}"
+            );
+        }
+        other => panic!("Grundy's game has no known period: {other:?}"),
+    }
+    // Treblecross (0.007) has no known period: none is claimed.
+    let answers = session_answers("octal T = 0.007\nprint period(T, 2000)\n");
+    assert!(matches!(
+        &answers[0],
+        grundy::answer::Answer::Period {
+            found: None,
+            computed: 2000,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn huge_positions_come_from_proven_periods() {
+    let kayles = octal_brute("0.77", 200);
+    let dawson = octal_brute("0.07", 200);
+    let sub = subtraction_brute(&[1, 3, 4], false, 50);
+    let reduce = |n: u64, e: u64, p: u64| if n < e + p { n } else { e + (n - e) % p } as usize;
+    let n: u64 = 1_000_000_000_000_000_000;
+    let m: u64 = 1 << 62;
+    let src = format!(
+        "octal Kayles = 0.77\noctal Dawson = 0.07\nsubtraction S = {{1, 3, 4}}\n\
+         game K(n) = {{ K(a) + K(n - r - a) for r in 1..=2 for a in 0..=n - r }}\n\
+         print grundy(Kayles({n}))\nprint grundy(K(2**62))\nprint grundy(S({n}) + Dawson({m}))\n\
+         print table(Dawson, {n}..{n} + 40)\nprint outcome(Kayles({n}) + Kayles({n} + 1))\n"
+    );
+    let answers = session_answers(&src);
+    let value = |a: &grundy::answer::Answer| match a {
+        grundy::answer::Answer::Value { value, .. } => value.parse::<u32>().expect("a number"),
+        other => panic!("not a value: {other:?}"),
+    };
+    assert_eq!(value(&answers[0]), kayles[reduce(n, 71, 12)]);
+    assert_eq!(value(&answers[1]), kayles[reduce(m, 71, 12)]);
+    assert_eq!(
+        value(&answers[2]),
+        sub[reduce(n, 0, 7)] ^ dawson[reduce(m, 53, 34)]
+    );
+    let want: Vec<u32> = (n..n + 40).map(|x| dawson[reduce(x, 53, 34)]).collect();
+    assert_eq!(table_values(&answers[3]), want);
+    match &answers[4] {
+        grundy::answer::Answer::Outcome { grundy, .. } => {
+            assert_eq!(
+                *grundy,
+                kayles[reduce(n, 71, 12)] ^ kayles[reduce(n + 1, 71, 12)]
+            )
+        }
+        other => panic!("not an outcome: {other:?}"),
+    }
+}

@@ -55,6 +55,26 @@ pub struct GameDef {
     pub header: Span,
     /// The whole definition.
     pub span: Span,
+    /// The shorthand it was written as (`octal`, `subtraction`), if any;
+    /// `rules` are then generated from it.
+    pub shorthand: Option<Shorthand>,
+}
+
+/// A game written as a shorthand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Shorthand {
+    /// `octal NAME = d0.d1d2...`: `digits[k]` is the digit for taking k.
+    Octal {
+        /// The digits, `digits[0]` before the point.
+        digits: Vec<u8>,
+    },
+    /// `subtraction NAME = {..}` or `= all but {..}`.
+    Subtraction {
+        /// The numbers in the set, as written.
+        set: Vec<i64>,
+        /// Whether it is `all but` the set.
+        all_but: bool,
+    },
 }
 
 /// One move rule: a sum of positions followed by `for`/`if` clauses.

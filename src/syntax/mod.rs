@@ -3,6 +3,7 @@
 //! Nothing outside this module sees a pest type.
 
 pub mod ast;
+pub mod shorthand;
 
 use crate::diagnostics::{Diag, did_you_mean};
 use crate::span::Span;
@@ -23,9 +24,26 @@ pub const MAX_NESTING: usize = 128;
 
 /// Words that cannot name anything.
 pub const KEYWORDS: &[&str] = &[
-    "let", "game", "for", "in", "if", "then", "else", "and", "or", "not", "print", "check", "true",
+    "let",
+    "game",
+    "for",
+    "in",
+    "if",
+    "then",
+    "else",
+    "and",
+    "or",
+    "not",
+    "print",
+    "check",
+    "true",
     "false",
+    "octal",
+    "subtraction",
 ];
+
+/// The keywords that start a top-level item.
+pub const ITEM_KEYWORDS: &[&str] = &["let", "game", "octal", "subtraction", "print", "check"];
 
 /// Parses a whole source text into an AST, or reports every syntax error found.
 pub fn parse(text: &str) -> Result<ast::Program, Vec<Diag>> {
@@ -56,7 +74,7 @@ pub fn parse_entry(text: &str, base: u32) -> Result<ast::Program, Vec<Diag>> {
             .chars()
             .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
             .collect();
-        if ["let", "game", "print", "check"].contains(&first.as_str()) {
+        if ITEM_KEYWORDS.contains(&first.as_str()) {
             parse_at(text, base)
         } else {
             Err(errors)
@@ -94,6 +112,7 @@ fn parse_with(text: &str, base: u32, rule: Rule) -> Result<ast::Program, Vec<Dia
         match pair.as_rule() {
             Rule::let_def => items.push(lower.let_def(pair)),
             Rule::game_def => items.push(lower.game_def(pair)),
+            Rule::octal_def | Rule::subtraction_def => items.push(lower.shorthand(pair)),
             Rule::print_stmt => {
                 if let Some(e) = parts(pair).next() {
                     items.push(Item::Print(lower.expr(e)));
@@ -150,7 +169,7 @@ fn next_item_start(text: &str, from: usize) -> Option<usize> {
             .chars()
             .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
             .collect();
-        if ["game", "let", "print", "check"].contains(&word.as_str()) {
+        if ITEM_KEYWORDS.contains(&word.as_str()) {
             return Some(offset + (line.len() - trimmed.len()));
         }
         offset += line.find('\n')? + 1;
@@ -194,6 +213,12 @@ fn rule_name(r: &Rule) -> Option<&'static str> {
         Rule::game_def | Rule::kw_game => "`game`",
         Rule::print_stmt | Rule::kw_print => "`print`",
         Rule::check_stmt | Rule::kw_check => "`check`",
+        Rule::octal_def | Rule::kw_octal => "`octal`",
+        Rule::subtraction_def | Rule::kw_subtraction => "`subtraction`",
+        Rule::octal_code => "an octal code like 0.07",
+        Rule::int_set => "a set like {1, 3, 4}",
+        Rule::all_but | Rule::kw_all => "`all but`",
+        Rule::kw_but => "`but`",
         Rule::for_clause | Rule::kw_for => "`for`",
         Rule::if_clause | Rule::kw_if => "`if`",
         Rule::kw_in => "`in`",
@@ -408,6 +433,10 @@ fn is_token(rule: Rule) -> bool {
             | Rule::kw_else
             | Rule::kw_print
             | Rule::kw_check
+            | Rule::kw_octal
+            | Rule::kw_subtraction
+            | Rule::kw_all
+            | Rule::kw_but
             | Rule::assign
             | Rule::lparen
             | Rule::rparen
@@ -557,7 +586,54 @@ impl Lower {
             params,
             rules,
             span,
+            shorthand: None,
         })
+    }
+
+    /// `octal NAME = CODE` or `subtraction NAME = [all but] {...}`.
+    fn shorthand(&mut self, pair: Pair<Rule>) -> Item {
+        let span = self.span(&pair);
+        let octal = pair.as_rule() == Rule::octal_def;
+        let mut inner = parts(pair);
+        let Some(name) = inner.next().map(|p| self.ident(p)) else {
+            return self.malformed(span);
+        };
+        let result = if octal {
+            let Some(code) = inner.next() else {
+                return self.malformed(span);
+            };
+            let at = code.as_span().start() + self.base;
+            shorthand::octal(name, code.as_str(), at, span)
+        } else {
+            let mut all_but = false;
+            let mut set = Vec::new();
+            for p in inner {
+                match p.as_rule() {
+                    Rule::all_but => all_but = true,
+                    Rule::int_set => {
+                        for i in parts(p).filter(|i| i.as_rule() == Rule::int) {
+                            let at = self.span(&i);
+                            match i.as_str().replace('_', "").parse::<i64>() {
+                                Ok(v) => set.push((v, at)),
+                                Err(_) => self.errors.push(literal_too_large(at)),
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            shorthand::subtraction(name, set, all_but, span)
+        };
+        match result {
+            Ok(g) => Item::Game(g),
+            Err(errors) => {
+                self.errors.extend(errors);
+                Item::Print(Expr {
+                    kind: ExprKind::Int(0),
+                    span,
+                })
+            }
+        }
     }
 
     fn check_stmt(&mut self, pair: Pair<Rule>) -> Item {

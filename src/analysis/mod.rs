@@ -1,0 +1,314 @@
+//! Analysis of one-parameter games: the shape of their moves (derived from
+//! the rules), periods of their value sequences with proofs where a theorem
+//! allows, and descriptions in words.
+
+pub mod shape;
+
+use crate::diagnostics::Diag;
+use crate::eval::{Machine, R};
+use crate::ir::GameId;
+use crate::span::Span;
+use crate::syntax::shorthand;
+use crate::value::Value;
+pub use shape::{Family, Shape};
+
+/// How a period is known.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Basis {
+    /// A theorem applies to the game's shape and the values were checked
+    /// over the window it asks for.
+    Proven {
+        /// Which theorem, in words.
+        theorem: String,
+        /// The window checked: G(n + p) = G(n) for `from <= n < to`.
+        from: i64,
+        /// End of the window (exclusive).
+        to: i64,
+    },
+    /// Seen in the values computed, without a theorem for this game.
+    Observed {
+        /// Why no theorem applies.
+        why: String,
+    },
+}
+
+/// A period of a value sequence G(0), G(1), ...
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Period {
+    /// The smallest n from which the values repeat.
+    pub preperiod: i64,
+    /// The fundamental period.
+    pub period: i64,
+    /// How many values were computed (G(0) .. G(computed - 1)).
+    pub computed: i64,
+    /// How it is known.
+    pub basis: Basis,
+}
+
+impl Period {
+    /// Whether a theorem backs it.
+    pub fn is_proven(&self) -> bool {
+        matches!(self.basis, Basis::Proven { .. })
+    }
+}
+
+/// The result of a period search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Search {
+    /// A period was found (proven or observed).
+    Found(Period),
+    /// None within the budget.
+    NotFound {
+        /// Values computed.
+        computed: i64,
+        /// Why no proof could apply, if the shape is not known.
+        why: Option<String>,
+    },
+}
+
+/// The default number of values a period search may compute.
+pub const DEFAULT_BUDGET: i64 = 1 << 18;
+/// The least number of values computed before anything is called periodic.
+const FIRST_STEP: i64 = 256;
+/// Values computed before an observed period (without a theorem) is given.
+const OBSERVE: i64 = 4096;
+
+/// Searches a period of `game`'s values, computing at most `budget` of
+/// them (doubling the range until a period is proven, or the budget ends).
+pub fn period(m: &mut Machine, game: GameId, budget: i64, span: Span) -> R<Search> {
+    let shape = shape::shape(m, game);
+    // The state limit ends the search too, with its answer rather than an
+    // error.
+    let budget = budget
+        .min(m.state_count().saturating_add(m.room()) as i64 / 2)
+        .max(1);
+    let mut values: Vec<u32> = Vec::new();
+    let mut target = FIRST_STEP.min(budget.max(1));
+    loop {
+        extend(m, game, &mut values, target, span)?;
+        let found = search(&values, shape.as_ref().ok());
+        match found {
+            Some(p) if p.is_proven() => {
+                m.set_period(game, Ok((p.preperiod, p.period)));
+                return Ok(Search::Found(p));
+            }
+            // No theorem: what is seen over a few thousand values is all
+            // there is to say.
+            Some(mut p) if target >= OBSERVE && shape.is_err() => {
+                p.basis = Basis::Observed {
+                    why: shape.err().unwrap_or_default(),
+                };
+                return Ok(Search::Found(p));
+            }
+            _ if target >= budget => {
+                return Ok(match found {
+                    Some(mut p) if shape.is_err() => {
+                        p.basis = Basis::Observed {
+                            why: shape.err().unwrap_or_default(),
+                        };
+                        Search::Found(p)
+                    }
+                    // A shape with a theorem but no proof yet: the period
+                    // seen so far may still be one.
+                    Some(p) => Search::Found(p),
+                    None => Search::NotFound {
+                        computed: values.len() as i64,
+                        why: shape.err(),
+                    },
+                });
+            }
+            _ => target = target.saturating_mul(2).min(budget),
+        }
+    }
+}
+
+/// Computes G(n) for n below `to`.
+fn extend(m: &mut Machine, game: GameId, values: &mut Vec<u32>, to: i64, span: Span) -> R<()> {
+    for n in values.len() as i64..to {
+        let p = m.intern(game, &[Value::Int(n)], span)?;
+        values.push(m.grundy(p)?);
+    }
+    Ok(())
+}
+
+/// The smallest period visible in `values`, with the pre-period it needs,
+/// proven when the shape allows. A tail of the sequence is p-periodic from
+/// e when the reversed sequence is p-periodic on its first len − e values:
+/// the Z-function of the reversed sequence gives e for every p at once.
+fn search(values: &[u32], shape: Option<&Shape>) -> Option<Period> {
+    let len = values.len();
+    let rev: Vec<u32> = values.iter().rev().copied().collect();
+    let z = z_function(&rev);
+    let computed = len as i64;
+    let mut observed = None;
+    for (p, &zp) in z.iter().enumerate().skip(1) {
+        // rev[i] = rev[i + p] for i < z[p]: values[n] = values[n + p] for
+        // len − p − z[p] <= n < len − p.
+        let e = (len - p - zp) as i64;
+        let p = p as i64;
+        if let Some(shape) = shape {
+            let (r, t) = (i64::from(shape.max_heaps().max(1)), shape.max_take());
+            let start = e.max(1).max(shape.from);
+            // Guy–Smith, generalized to r heaps: from n = r·e + (r − 1)·p + t
+            // on, the largest heap of every option of G(n + p) is at least
+            // e + p, so the options of G(n + p) and G(n) have equal values.
+            let to = r
+                .saturating_mul(start)
+                .saturating_add((r - 1).saturating_mul(p))
+                .saturating_add(t)
+                .max(start + 1);
+            if to.saturating_add(p) <= computed {
+                return Some(Period {
+                    preperiod: e,
+                    period: p,
+                    computed,
+                    basis: Basis::Proven {
+                        theorem: theorem(shape),
+                        from: e,
+                        to,
+                    },
+                });
+            }
+        }
+        // Seen repeating at least three times, over at least a third of
+        // what was computed.
+        if observed.is_none() && (computed - e) >= 3 * p && (computed - e) * 3 >= computed {
+            observed = Some(Period {
+                preperiod: e,
+                period: p,
+                computed,
+                basis: Basis::Observed {
+                    why: "the values computed so far do not reach the window a proof needs".into(),
+                },
+            });
+            if shape.is_none() {
+                return observed;
+            }
+        }
+    }
+    observed
+}
+
+fn theorem(shape: &Shape) -> String {
+    let t = shape.max_take();
+    if shape.is_subtraction() {
+        format!(
+            "every move takes at most {t} token{} and leaves at most one heap (a subtraction game): \
+             {} repeating means all do",
+            if t == 1 { "" } else { "s" },
+            if t == 1 {
+                "one value".to_string()
+            } else {
+                format!("{t} consecutive values")
+            }
+        )
+    } else {
+        format!(
+            "every move takes at most {t} token{} and leaves at most {} heaps (Guy–Smith for \
+             take-and-break games)",
+            if t == 1 { "" } else { "s" },
+            shape.max_heaps()
+        )
+    }
+}
+
+/// `z[i]`: the length of the longest common prefix of `s` and `s[i..]`.
+fn z_function(s: &[u32]) -> Vec<usize> {
+    let n = s.len();
+    let mut z = vec![0; n];
+    if n > 0 {
+        z[0] = n;
+    }
+    let (mut l, mut r) = (0, 0);
+    for i in 1..n {
+        if i < r {
+            z[i] = (r - i).min(z[i - l]);
+        }
+        while i + z[i] < n && s[z[i]] == s[i + z[i]] {
+            z[i] += 1;
+        }
+        if i + z[i] > r {
+            l = i;
+            r = i + z[i];
+        }
+    }
+    z
+}
+
+/// A game's moves in words: a shorthand's own description, or the shape
+/// derived from its rules.
+pub fn describe(m: &mut Machine, game: GameId) -> Vec<String> {
+    let g = m.program().games[game as usize].clone();
+    if let Some(s) = &g.shorthand {
+        return shorthand::describe(&g.name, s);
+    }
+    let head = format!("{}({})", g.name, g.params.join(", "));
+    let rules = format!(
+        "{head}: {} rule{}",
+        g.rules.len(),
+        if g.rules.len() == 1 { "" } else { "s" }
+    );
+    if g.params.len() != 1 {
+        return vec![rules];
+    }
+    match shape::shape(m, game) {
+        Err(why) => vec![rules, format!("  no take-and-break shape: {why}")],
+        Ok(shape) => {
+            let mut lines = vec![format!(
+                "{rules}; for n >= {} a move takes tokens from one heap:",
+                shape.from
+            )];
+            for f in &shape.families {
+                lines.push(format!("  {}", family_words(f)));
+            }
+            match shape::exact_octal(m, game, &shape) {
+                Some(digits) => lines.push(format!(
+                    "  exactly the moves of octal {} (for every n)",
+                    shorthand::octal_code(&digits)
+                )),
+                None if !shape.families.iter().any(|f| f.heaps == 0) => lines.push(format!(
+                    "  from n = {} on, the moves of octal {}",
+                    shape.from,
+                    shorthand::octal_code(&shape.digits())
+                )),
+                None => {}
+            }
+            lines
+        }
+    }
+}
+
+fn family_words(f: &Family) -> String {
+    let take = match f.take {
+        0 => "take none".to_string(),
+        1 => "take 1 token".to_string(),
+        t => format!("take {t} tokens"),
+    };
+    match f.heaps {
+        0 => "move to the empty position".into(),
+        1 => format!("{take}, leaving one heap"),
+        _ => format!("{take}, leaving two non-empty heaps (in every way)"),
+    }
+}
+
+/// The value of G(n) for a huge n from a proven period, or why not.
+pub fn reduce(period: &Period, n: i64) -> i64 {
+    if n < period.preperiod + period.period {
+        return n;
+    }
+    period.preperiod + (n - period.preperiod) % period.period
+}
+
+/// An error for a position too large to compute without a proven period.
+pub fn too_large(name: &str, n: i64, why: &str, span: Span) -> Diag {
+    Diag::user(
+        "too-large",
+        format!("{name}({n}) is too large to compute, and no period of {name} is proven"),
+    )
+    .label(span, "the game has no proven period")
+    .note(why.to_string())
+    .help(format!(
+        "ask `period({name})` to see what is known, or a smaller position"
+    ))
+}

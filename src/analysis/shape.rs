@@ -1,0 +1,694 @@
+//! The shape of a one-parameter game's moves, derived from its rules: for
+//! every n from some threshold on, the options of G(n) are exactly the
+//! take-and-break families "take t tokens, leave j heaps" (j ≤ 2), whatever
+//! way the rules are written. This is what the periodicity theorems need.
+//!
+//! The rules are read symbolically: arguments and conditions must be affine
+//! in the parameter `n` and in at most one "split" loop variable whose range
+//! depends on `n`; every other loop runs over constants and is unrolled.
+//! Everything the reading cannot follow makes the shape unknown (and
+//! periods only observed), never wrong.
+
+use crate::eval::Machine;
+use crate::ir::{BinOp, Clause, Expr, ExprId, GameId};
+use crate::value::Value;
+use std::collections::BTreeSet;
+
+/// A move family, valid for every n from [`Shape::from`] on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Family {
+    /// Tokens taken.
+    pub take: i64,
+    /// Heaps left: 0 (the move empties everything), 1 (one heap of
+    /// `n - take`), 2 (two non-empty heaps that add up to `n - take`, in
+    /// every way).
+    pub heaps: u8,
+}
+
+/// The shape of a game's moves for large n.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// The move families, sorted.
+    pub families: Vec<Family>,
+    /// From this n on, the options of G(n) are exactly the families'.
+    pub from: i64,
+}
+
+impl Shape {
+    /// The most tokens a move takes.
+    pub fn max_take(&self) -> i64 {
+        self.families.iter().map(|f| f.take).max().unwrap_or(0)
+    }
+
+    /// The most heaps a move leaves.
+    pub fn max_heaps(&self) -> u8 {
+        self.families.iter().map(|f| f.heaps).max().unwrap_or(0)
+    }
+
+    /// Whether every move leaves at most one heap: G(n - c), c from a
+    /// finite set (a subtraction game, for large n).
+    pub fn is_subtraction(&self) -> bool {
+        self.max_heaps() <= 1
+    }
+
+    /// The octal digits of the families (bits 2 and 4 only: bit 1 concerns
+    /// a heap of exactly k, below the threshold).
+    pub fn digits(&self) -> Vec<u8> {
+        let mut digits = vec![0u8; self.max_take() as usize + 1];
+        for f in &self.families {
+            match f.heaps {
+                1 => digits[f.take as usize] |= 2,
+                2 => digits[f.take as usize] |= 4,
+                _ => {}
+            }
+        }
+        digits
+    }
+}
+
+/// An affine form `k + n·N + a·A` in the parameter N and the split
+/// variable A.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Aff {
+    k: i64,
+    n: i64,
+    a: i64,
+}
+
+impl Aff {
+    fn konst(k: i64) -> Aff {
+        Aff { k, n: 0, a: 0 }
+    }
+    fn is_const(self) -> bool {
+        self.n == 0 && self.a == 0
+    }
+    fn add(self, o: Aff) -> Option<Aff> {
+        Some(Aff {
+            k: self.k.checked_add(o.k)?,
+            n: self.n.checked_add(o.n)?,
+            a: self.a.checked_add(o.a)?,
+        })
+    }
+    fn scale(self, c: i64) -> Option<Aff> {
+        Some(Aff {
+            k: self.k.checked_mul(c)?,
+            n: self.n.checked_mul(c)?,
+            a: self.a.checked_mul(c)?,
+        })
+    }
+    fn sub(self, o: Aff) -> Option<Aff> {
+        self.add(o.scale(-1)?)
+    }
+}
+
+/// A linear condition on (N, A).
+#[derive(Clone, Copy, Debug)]
+enum Cons {
+    /// `form >= 0`
+    Ge(Aff),
+    /// `form == 0`
+    Eq(Aff),
+    /// `form != 0`
+    Ne(Aff),
+}
+
+/// One case of a rule, after unrolling its constant loops.
+#[derive(Clone, Debug)]
+struct Piece {
+    split: bool,
+    cons: Vec<Cons>,
+    comps: Vec<Aff>,
+}
+
+/// Most cases the unrolling may produce.
+const MAX_PIECES: usize = 4096;
+/// Thresholds beyond this are not worth a proof.
+const MAX_FROM: i64 = 1 << 24;
+
+/// Why a shape could not be derived (shown to users).
+pub type Why = String;
+
+/// Derives the shape of a one-parameter game, or says why not.
+pub fn shape(m: &mut Machine, game: GameId) -> Result<Shape, Why> {
+    let prog = m.program().clone();
+    let g = &prog.games[game as usize];
+    if g.params.len() != 1 {
+        return Err(format!("`{}` has {} parameters", g.name, g.params.len()));
+    }
+    let mut pieces = Vec::new();
+    for rule in &g.rules {
+        let mut env: Vec<Option<Aff>> = vec![None; g.slots.max(1) as usize];
+        env[0] = Some(Aff { k: 0, n: 1, a: 0 });
+        let reader = Reader { m, game };
+        reader.unroll(
+            &rule.clauses,
+            rule.body,
+            &mut env,
+            false,
+            Vec::new(),
+            &mut pieces,
+        )?;
+    }
+    // A component G(0) is harmless when G(0) has no move: it adds nothing.
+    let g0_terminal = {
+        let p = m
+            .intern(game, &[Value::Int(0)], g.header)
+            .map_err(|d| d.message.clone())?;
+        m.options(p).map(|o| o.is_empty()).unwrap_or(false)
+    };
+    let mut families = BTreeSet::new();
+    let mut from = 0i64;
+    for piece in pieces {
+        classify(&piece, g0_terminal, &mut families, &mut from)?;
+    }
+    if from > MAX_FROM {
+        return Err(format!(
+            "the rules settle into a regular shape only from n = {from} on"
+        ));
+    }
+    Ok(Shape {
+        families: families.into_iter().collect(),
+        from,
+    })
+}
+
+struct Reader<'a> {
+    m: &'a Machine,
+    game: GameId,
+}
+
+impl Reader<'_> {
+    fn unroll(
+        &self,
+        clauses: &[Clause],
+        body: ExprId,
+        env: &mut Vec<Option<Aff>>,
+        split: bool,
+        cons: Vec<Cons>,
+        out: &mut Vec<Piece>,
+    ) -> Result<(), Why> {
+        if out.len() > MAX_PIECES {
+            return Err("its loops over constants have too many cases".into());
+        }
+        let Some((clause, rest)) = clauses.split_first() else {
+            let mut comps = Vec::new();
+            self.components(body, env, &mut comps)?;
+            out.push(Piece { split, cons, comps });
+            return Ok(());
+        };
+        match *clause {
+            Clause::If { cond } => {
+                let mut cons = cons;
+                if self.condition(cond, env, &mut cons)? {
+                    self.unroll(rest, body, env, split, cons, out)?;
+                }
+                Ok(())
+            }
+            Clause::For { slot, iter } => {
+                let prog = self.m.program();
+                let slot = slot as usize;
+                if slot >= env.len() {
+                    env.resize(slot + 1, None);
+                }
+                match prog.expr(iter).clone() {
+                    Expr::Range { lo, hi, inclusive } => {
+                        let lo = self.aff(lo, env).ok_or_else(unsupported)?;
+                        let hi = self.aff(hi, env).ok_or_else(unsupported)?;
+                        let hi = if inclusive {
+                            hi
+                        } else {
+                            hi.sub(Aff::konst(1)).ok_or_else(unsupported)?
+                        };
+                        if lo.is_const() && hi.is_const() {
+                            if hi.k.saturating_sub(lo.k) > MAX_PIECES as i64 {
+                                return Err("a loop over constants is too long".into());
+                            }
+                            for v in lo.k..=hi.k {
+                                env[slot] = Some(Aff::konst(v));
+                                self.unroll(rest, body, env, split, cons.clone(), out)?;
+                            }
+                            return Ok(());
+                        }
+                        if split || lo.a != 0 || hi.a != 0 {
+                            return Err("it has two loops whose ranges depend on n".into());
+                        }
+                        let a = Aff { k: 0, n: 0, a: 1 };
+                        let mut cons = cons;
+                        cons.push(Cons::Ge(a.sub(lo).ok_or_else(unsupported)?));
+                        cons.push(Cons::Ge(hi.sub(a).ok_or_else(unsupported)?));
+                        env[slot] = Some(a);
+                        self.unroll(rest, body, env, true, cons, out)
+                    }
+                    _ => {
+                        let values = self.constant_list(iter, env).ok_or_else(unsupported)?;
+                        for v in values {
+                            env[slot] = Some(Aff::konst(v));
+                            self.unroll(rest, body, env, split, cons.clone(), out)?;
+                        }
+                        Ok(())
+                    }
+                }
+            }
+        }
+    }
+
+    /// A list of integers that does not depend on n.
+    fn constant_list(&self, e: ExprId, env: &[Option<Aff>]) -> Option<Vec<i64>> {
+        match self.m.program().expr(e) {
+            Expr::Const(c) => match self.m.constant(*c)? {
+                Value::List(xs) => xs
+                    .iter()
+                    .map(|x| match x {
+                        Value::Int(v) => Some(*v),
+                        _ => None,
+                    })
+                    .collect(),
+                Value::Range(lo, hi) if hi.saturating_sub(*lo) <= MAX_PIECES as i64 => {
+                    Some((*lo..=*hi).collect())
+                }
+                _ => None,
+            },
+            Expr::List(items) => items
+                .iter()
+                .map(|i| self.aff(*i, env).filter(|a| a.is_const()).map(|a| a.k))
+                .collect(),
+            _ => None,
+        }
+    }
+
+    fn aff(&self, e: ExprId, env: &[Option<Aff>]) -> Option<Aff> {
+        match self.m.program().expr(e) {
+            Expr::Int(v) => Some(Aff::konst(*v)),
+            Expr::Local(s) => *env.get(*s as usize)?,
+            Expr::Const(c) => match self.m.constant(*c)? {
+                Value::Int(v) => Some(Aff::konst(*v)),
+                _ => None,
+            },
+            Expr::Neg(x) => self.aff(*x, env)?.scale(-1),
+            Expr::Binary(BinOp::Add, x, y) => self.aff(*x, env)?.add(self.aff(*y, env)?),
+            Expr::Binary(BinOp::Sub, x, y) => self.aff(*x, env)?.sub(self.aff(*y, env)?),
+            Expr::Binary(BinOp::Mul, x, y) => {
+                let (x, y) = (self.aff(*x, env)?, self.aff(*y, env)?);
+                if x.is_const() {
+                    y.scale(x.k)
+                } else if y.is_const() {
+                    x.scale(y.k)
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Adds a condition's constraints; `false` when it never holds.
+    fn condition(&self, e: ExprId, env: &[Option<Aff>], cons: &mut Vec<Cons>) -> Result<bool, Why> {
+        let prog = self.m.program();
+        let (op, x, y) = match prog.expr(e) {
+            Expr::Bool(b) => return Ok(*b),
+            Expr::Binary(BinOp::And, x, y) => {
+                let (x, y) = (*x, *y);
+                return Ok(self.condition(x, env, cons)? && self.condition(y, env, cons)?);
+            }
+            Expr::Binary(op, x, y) => (*op, *x, *y),
+            _ => return Err(unsupported()),
+        };
+        let (x, y) = (
+            self.aff(x, env).ok_or_else(unsupported)?,
+            self.aff(y, env).ok_or_else(unsupported)?,
+        );
+        let d = x.sub(y).ok_or_else(unsupported)?;
+        let one = Aff::konst(1);
+        let c = match op {
+            BinOp::Lt => Cons::Ge(
+                d.scale(-1)
+                    .and_then(|d| d.sub(one))
+                    .ok_or_else(unsupported)?,
+            ),
+            BinOp::Le => Cons::Ge(d.scale(-1).ok_or_else(unsupported)?),
+            BinOp::Gt => Cons::Ge(d.sub(one).ok_or_else(unsupported)?),
+            BinOp::Ge => Cons::Ge(d),
+            BinOp::Eq => Cons::Eq(d),
+            BinOp::Ne => Cons::Ne(d),
+            _ => return Err(unsupported()),
+        };
+        // Decide constant conditions now.
+        if d.is_const() {
+            return Ok(match c {
+                Cons::Ge(f) => f.k >= 0,
+                Cons::Eq(f) => f.k == 0,
+                Cons::Ne(f) => f.k != 0,
+            });
+        }
+        cons.push(c);
+        Ok(true)
+    }
+
+    fn components(&self, e: ExprId, env: &[Option<Aff>], out: &mut Vec<Aff>) -> Result<(), Why> {
+        match self.m.program().expr(e) {
+            Expr::EmptyPos | Expr::Int(0) => Ok(()),
+            Expr::PosSum(x, y) => {
+                let (x, y) = (*x, *y);
+                self.components(x, env, out)?;
+                self.components(y, env, out)
+            }
+            Expr::Apply { game, args } if *game == self.game && args.len() == 1 => {
+                out.push(self.aff(args[0], env).ok_or_else(unsupported)?);
+                Ok(())
+            }
+            Expr::Apply { .. } => Err("a move leads to another game".into()),
+            _ => Err(unsupported()),
+        }
+    }
+}
+
+fn unsupported() -> Why {
+    "its rules use arithmetic that is not linear in n (or not written with ranges, constant lists and comparisons)".into()
+}
+
+/// Where a condition on n alone settles, for large n: `Ok(Some(t))` true
+/// from t on, `Ok(None)` false from some point (returned as its last n).
+fn settle(c: &Cons) -> Result<Result<i64, i64>, Why> {
+    let (f, kind) = match c {
+        Cons::Ge(f) => (f, 0),
+        Cons::Eq(f) => (f, 1),
+        Cons::Ne(f) => (f, 2),
+    };
+    debug_assert!(f.a == 0);
+    let (cn, k) = (f.n as i128, f.k as i128);
+    let clamp = |v: i128| v.clamp(-(1 << 62), 1 << 62) as i64;
+    Ok(match kind {
+        // cn·n + k >= 0
+        0 if cn > 0 => Ok(clamp(div_ceil(-k, cn))),
+        0 => Err(clamp(div_floor(k, -cn))),
+        // true at one n at most
+        1 => Err(clamp(div_floor(-k, cn).max(div_ceil(-k, cn)))),
+        _ => Ok(clamp(div_floor(-k, cn).max(div_ceil(-k, cn)) + 1)),
+    })
+}
+
+fn div_floor(a: i128, b: i128) -> i128 {
+    let q = a / b;
+    if (a % b != 0) && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+fn div_ceil(a: i128, b: i128) -> i128 {
+    -div_floor(-a, b)
+}
+
+/// `floor((p·n + q) / r)`, r > 0.
+#[derive(Clone, Copy, Debug)]
+struct Lin {
+    p: i128,
+    q: i128,
+    r: i128,
+}
+
+impl Lin {
+    fn at(self, n: i128) -> i128 {
+        div_floor(self.p * n + self.q, self.r)
+    }
+    /// `s - self` where `s = n - t`: `floor(x) = -ceil(-x)` makes it
+    /// `ceil((r·(n − t) − p·n − q) / r)`.
+    fn reflect(self, t: i128) -> Lin {
+        let p = self.r - self.p;
+        let q = -self.r * t - self.q;
+        Lin {
+            p,
+            q: q + self.r - 1,
+            r: self.r,
+        }
+    }
+}
+
+/// From which n on any two of these functions keep their order (with a
+/// margin of 3): their difference grows beyond the offsets.
+fn crossing(fs: &[Lin]) -> i128 {
+    let mut n0 = 0;
+    for (i, f) in fs.iter().enumerate() {
+        for g in &fs[i + 1..] {
+            let d = (f.p * g.r - g.p * f.r).abs();
+            if d != 0 {
+                let num = f.q.abs() * g.r + g.q.abs() * f.r + 5 * f.r * g.r;
+                n0 = n0.max(num / d + 1);
+            }
+        }
+    }
+    n0
+}
+
+fn classify(
+    piece: &Piece,
+    g0_terminal: bool,
+    families: &mut BTreeSet<Family>,
+    from: &mut i64,
+) -> Result<(), Why> {
+    // Conditions on n alone.
+    let mut start = 0i64;
+    let mut xcons = Vec::new();
+    for c in &piece.cons {
+        let f = match c {
+            Cons::Ge(f) | Cons::Eq(f) | Cons::Ne(f) => f,
+        };
+        if f.a != 0 {
+            xcons.push(*c);
+            continue;
+        }
+        match settle(c)? {
+            Ok(t) => start = start.max(t),
+            Err(last) => {
+                // This case stops applying after `last`: the shape holds
+                // beyond it.
+                *from = (*from).max(last.saturating_add(1));
+                return Ok(());
+            }
+        }
+    }
+    *from = (*from).max(start);
+    let mut comps: Vec<Aff> = Vec::new();
+    for c in &piece.comps {
+        if c.is_const() && c.k == 0 && g0_terminal {
+            continue;
+        }
+        comps.push(*c);
+    }
+    if !piece.split {
+        return match comps.as_slice() {
+            [] => {
+                families.insert(Family { take: 0, heaps: 0 });
+                Ok(())
+            }
+            [c] if c.n == 1 && c.k < 0 => {
+                families.insert(Family {
+                    take: -c.k,
+                    heaps: 1,
+                });
+                *from = (*from).max(-c.k);
+                Ok(())
+            }
+            [c] if c.n == 1 => Err("a move does not make the heap smaller".into()),
+            _ => Err("a move leaves heaps whose sizes do not add up to at most n".into()),
+        };
+    }
+    // A split: x = ±A + k1 and y = N − x − t.
+    let [c1, c2] = comps.as_slice() else {
+        return Err("a move over a range leaves other than two heaps".into());
+    };
+    let (x, y) = if c1.n == 0 { (c1, c2) } else { (c2, c1) };
+    if x.n != 0 || y.n != 1 || x.a.abs() != 1 || x.a + y.a != 0 {
+        return Err("a split does not share out what is left of the heap".into());
+    }
+    let t = -(x.k.checked_add(y.k).ok_or_else(unsupported)?);
+    if t < 0 {
+        return Err("a split makes the heaps bigger".into());
+    }
+    // Rewrite the constraints in x: A = s·(x − k1) with s = x.a.
+    let (s, k1) = (x.a as i128, x.k as i128);
+    let mut lower = Vec::new();
+    let mut upper = Vec::new();
+    for c in xcons {
+        let Cons::Ge(f) = c else {
+            return Err("a split's range has an `==` or `!=` condition".into());
+        };
+        // f.k + f.n·N + f.a·A = (f.k − f.a·s·k1) + f.n·N + (f.a·s)·x
+        let cx = f.a as i128 * s;
+        let k = f.k as i128 - f.a as i128 * s * k1;
+        let cn = f.n as i128;
+        if cx > 0 {
+            // x >= ceil((−k − cn·N) / cx) = floor((−k − cn·N + cx − 1) / cx)
+            lower.push(Lin {
+                p: -cn,
+                q: -k + cx - 1,
+                r: cx,
+            });
+        } else {
+            // x <= floor((k + cn·N) / −cx)
+            upper.push(Lin {
+                p: cn,
+                q: k,
+                r: -cx,
+            });
+        }
+    }
+    if lower.is_empty() || upper.is_empty() {
+        return Err("a split's range is not bounded".into());
+    }
+    let t128 = t as i128;
+    let s_fn = Lin {
+        p: 1,
+        q: -t128,
+        r: 1,
+    };
+    let half = Lin {
+        p: 1,
+        q: -t128,
+        r: 2,
+    };
+    let mut fs = vec![
+        s_fn,
+        half,
+        half.reflect(t128),
+        Lin { p: 0, q: 0, r: 1 },
+        Lin { p: 0, q: 1, r: 1 },
+    ];
+    for f in lower.iter().chain(&upper) {
+        fs.push(*f);
+        fs.push(f.reflect(t128));
+    }
+    let n0 = crossing(&fs).max(*from as i128).max(t128 + 2);
+    if n0 > MAX_FROM as i128 {
+        return Err(format!("a split's range settles only from n = {n0} on"));
+    }
+    let period = fs.iter().fold(2i128, |acc, f| lcm(acc, f.r)).min(1 << 16);
+    let mut m_lo = None;
+    for n in n0..n0 + period {
+        let sz = n - t128;
+        let lo = lower.iter().map(|f| f.at(n)).max().unwrap_or(0);
+        let hi = upper.iter().map(|f| f.at(n)).min().unwrap_or(0);
+        if lo < 0 || hi > sz {
+            return Err("a split can leave a heap of negative size".into());
+        }
+        let h = sz / 2;
+        // The smaller heap of each split: x itself up to h, s − x above.
+        let mut parts = Vec::new();
+        if lo <= hi.min(h) {
+            parts.push((lo, hi.min(h)));
+        }
+        let above = lo.max(h + 1);
+        if above <= hi {
+            parts.push((sz - hi, sz - above));
+        }
+        parts.sort();
+        let (mut a, mut b) = match parts.first() {
+            Some(p) => *p,
+            None => return Err("a split's range is empty".into()),
+        };
+        for &(c, d) in &parts[1..] {
+            if c > b + 1 {
+                return Err("a split leaves out some ways to share the heap".into());
+            }
+            a = a.min(c);
+            b = b.max(d);
+        }
+        if b != h || a > 1 || m_lo.is_some_and(|m| m != a) {
+            return Err("a split does not cover every way to share the heap in two".into());
+        }
+        m_lo = Some(a);
+    }
+    if m_lo == Some(0) && t == 0 {
+        return Err("a split without taking leaves the whole heap: a move to itself".into());
+    }
+    if m_lo == Some(0) {
+        families.insert(Family { take: t, heaps: 1 });
+    }
+    families.insert(Family { take: t, heaps: 2 });
+    *from = (*from).max(n0 as i64);
+    Ok(())
+}
+
+fn lcm(a: i128, b: i128) -> i128 {
+    fn gcd(a: i128, b: i128) -> i128 {
+        if b == 0 { a.abs() } else { gcd(b, a % b) }
+    }
+    if a == 0 || b == 0 {
+        return a.max(b);
+    }
+    (a / gcd(a, b) * b).abs()
+}
+
+/// The octal code whose moves are exactly this game's, for every n: the
+/// shape's digits for large n, bit 1 read from the options of G(k), and the
+/// options of every G(n) below the threshold compared with the code's.
+pub fn exact_octal(m: &mut Machine, game: GameId, shape: &Shape) -> Option<Vec<u8>> {
+    if shape.families.iter().any(|f| f.heaps == 0) {
+        return None;
+    }
+    let span = m.program().games[game as usize].header;
+    let mut digits = shape.digits();
+    // The heaps of each option of G(n), sorted, zeros dropped.
+    let heaps_of = |m: &mut Machine, n: i64| -> Option<BTreeSet<Vec<i64>>> {
+        let p = m.intern(game, &[Value::Int(n)], span).ok()?;
+        let mut out = BTreeSet::new();
+        for opt in m.options(p).ok()? {
+            let mut hs = Vec::new();
+            for c in opt {
+                match m.position(c) {
+                    (g, args) if g == game => match args[..] {
+                        [Value::Int(0)] => {}
+                        [Value::Int(h)] => hs.push(h),
+                        _ => return None,
+                    },
+                    _ => return None,
+                }
+            }
+            hs.sort_unstable();
+            out.insert(hs);
+        }
+        Some(out)
+    };
+    let g0 = heaps_of(m, 0)?;
+    if !g0.is_empty() {
+        return None;
+    }
+    for (k, d) in digits.iter_mut().enumerate().skip(1) {
+        if heaps_of(m, k as i64)?.contains(&Vec::new()) {
+            *d |= 1;
+        }
+    }
+    let last = shape
+        .from
+        .saturating_add(shape.max_take())
+        .saturating_add(2);
+    for n in 1..=last.min(4096) {
+        let want = octal_options(&digits, n);
+        if heaps_of(m, n)? != want {
+            return None;
+        }
+    }
+    Some(digits)
+}
+
+/// The options of a heap of n in the octal game with these digits, as
+/// sorted lists of the heaps left.
+fn octal_options(digits: &[u8], n: i64) -> BTreeSet<Vec<i64>> {
+    let mut out = BTreeSet::new();
+    for (k, &d) in digits.iter().enumerate() {
+        let rest = n - k as i64;
+        if d & 1 != 0 && rest == 0 {
+            out.insert(Vec::new());
+        }
+        if d & 2 != 0 && rest > 0 && k > 0 {
+            out.insert(vec![rest]);
+        }
+        if d & 4 != 0 {
+            for a in 1..=rest / 2 {
+                out.insert(vec![a, rest - a]);
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,347 @@
+//! The `octal` and `subtraction` shorthands, lowered to ordinary game rules
+//! (so they work everywhere a game does), and described in words.
+
+use super::ast::{BinOp, Clause, Expr, ExprKind, GameDef, Ident, Rule, Shorthand};
+use crate::diagnostics::Diag;
+use crate::span::Span;
+
+/// Longest octal code accepted (digits after the point).
+const MAX_OCTAL_DIGITS: usize = 1000;
+
+/// Builds AST nodes that all point at one span (the part of the shorthand
+/// they come from).
+struct At(Span);
+
+impl At {
+    fn expr(&self, kind: ExprKind) -> Expr {
+        Expr { kind, span: self.0 }
+    }
+    fn int(&self, v: i64) -> Expr {
+        self.expr(ExprKind::Int(v))
+    }
+    fn var(&self, name: &str) -> Expr {
+        self.expr(ExprKind::Name(name.into()))
+    }
+    fn bin(&self, op: BinOp, a: Expr, b: Expr) -> Expr {
+        self.expr(ExprKind::Binary(op, Box::new(a), Box::new(b)))
+    }
+    fn call(&self, game: &str, args: Vec<Expr>) -> Expr {
+        self.expr(ExprKind::Call {
+            callee: self.ident(game),
+            args,
+        })
+    }
+    fn ident(&self, name: &str) -> Ident {
+        Ident {
+            name: name.into(),
+            span: self.0,
+        }
+    }
+    fn rule(&self, body: Expr, clauses: Vec<Clause>) -> Rule {
+        Rule {
+            body,
+            clauses,
+            span: self.0,
+        }
+    }
+    fn when(&self, cond: Expr) -> Clause {
+        Clause::If { cond }
+    }
+    fn each(&self, var: &str, iter: Expr) -> Clause {
+        Clause::For {
+            var: self.ident(var),
+            iter,
+        }
+    }
+    /// `n - k`, or `n` when `k` is 0.
+    fn n_minus(&self, k: i64) -> Expr {
+        if k == 0 {
+            self.var("n")
+        } else {
+            self.bin(BinOp::Sub, self.var("n"), self.int(k))
+        }
+    }
+}
+
+/// `octal NAME = CODE`: checks the code (`code_at` is where it starts) and
+/// writes its moves as rules. Digit `d_k` (k tokens removed) allows: bit 1,
+/// taking a whole heap of k; bit 2, leaving one smaller heap; bit 4,
+/// leaving two non-empty heaps. The digit before the point is for k = 0,
+/// where only 4 (splitting a heap) makes sense.
+pub fn octal(name: Ident, code: &str, code_at: usize, span: Span) -> Result<GameDef, Vec<Diag>> {
+    let mut errors = Vec::new();
+    let at = |i: usize, len: usize| Span::new(code_at + i, code_at + i + len);
+    let (whole, frac) = code.split_once('.').unwrap_or((code, ""));
+    let mut digits = Vec::new();
+    for (i, c) in code.char_indices() {
+        if c.is_ascii_digit() && c > '7' {
+            errors.push(
+                Diag::user("bad-octal", format!("`{c}` is not an octal digit"))
+                    .label(at(i, 1), "octal digits are 0 to 7")
+                    .help("each digit is a sum of 1 (take a whole heap), 2 (leave one heap) and 4 (leave two heaps)"),
+            );
+        }
+    }
+    let d0 = match whole {
+        "" => 0,
+        w if w.len() == 1 => w.as_bytes()[0] - b'0',
+        w => {
+            errors.push(
+                Diag::user("bad-octal", "an octal code has one digit before the point")
+                    .label(
+                        at(0, w.len()),
+                        "one digit here: 0, or 4 to allow splitting a heap",
+                    )
+                    .help("codes look like `0.07`, `0.137` or `4.07`"),
+            );
+            0
+        }
+    };
+    if matches!(d0, 1..=3 | 5..=7) {
+        errors.push(
+            Diag::user(
+                "bad-octal",
+                format!("`{d0}` before the point makes no sense"),
+            )
+            .label(at(0, 1), "taking 0 tokens can only split a heap")
+            .help("use 0, or 4: split a heap into two non-empty heaps without taking any"),
+        );
+    }
+    if frac.len() > MAX_OCTAL_DIGITS {
+        errors.push(
+            Diag::user(
+                "bad-octal",
+                format!("an octal code of {} digits is too long", frac.len()),
+            )
+            .label(at(whole.len() + 1, frac.len()), "this part")
+            .help(format!(
+                "codes of up to {MAX_OCTAL_DIGITS} digits are accepted"
+            )),
+        );
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    digits.push(d0);
+    digits.extend(frac.bytes().map(|b| b - b'0'));
+    let g = name.name.clone();
+    let mut rules = Vec::new();
+    let frac_at = whole.len() + 1;
+    for (k, &d) in digits.iter().enumerate() {
+        let here = if k == 0 {
+            At(at(0, whole.len().max(1)))
+        } else {
+            At(at(frac_at + k - 1, 1))
+        };
+        let k = k as i64;
+        if d & 1 != 0 {
+            // Take a whole heap of exactly k.
+            let cond = here.bin(BinOp::Eq, here.var("n"), here.int(k));
+            rules.push(here.rule(here.int(0), vec![here.when(cond)]));
+        }
+        if d & 2 != 0 {
+            // Take k, leaving one heap.
+            let cond = here.bin(BinOp::Gt, here.var("n"), here.int(k));
+            rules.push(here.rule(here.call(&g, vec![here.n_minus(k)]), vec![here.when(cond)]));
+        }
+        if d & 4 != 0 {
+            // Take k, leaving heaps a and n - k - a, both non-empty; each
+            // unordered pair once.
+            let rest = here.bin(BinOp::Sub, here.n_minus(k), here.var("a"));
+            let body = here.bin(
+                BinOp::Add,
+                here.call(&g, vec![here.var("a")]),
+                here.call(&g, vec![rest]),
+            );
+            let range = here.expr(ExprKind::Range {
+                lo: Box::new(here.int(1)),
+                hi: Box::new(here.n_minus(k)),
+                inclusive: false,
+            });
+            let half = here.bin(
+                BinOp::Le,
+                here.bin(BinOp::Mul, here.int(2), here.var("a")),
+                here.n_minus(k),
+            );
+            rules.push(here.rule(body, vec![here.each("a", range), here.when(half)]));
+        }
+    }
+    Ok(game(name, rules, span, Shorthand::Octal { digits }))
+}
+
+/// `subtraction NAME = {s1, ..., sk}` (take one of these numbers of tokens)
+/// or `subtraction NAME = all but {...}` (any positive number but these).
+pub fn subtraction(
+    name: Ident,
+    set: Vec<(i64, Span)>,
+    all_but: bool,
+    span: Span,
+) -> Result<GameDef, Vec<Diag>> {
+    let mut errors = Vec::new();
+    for (i, &(s, at)) in set.iter().enumerate() {
+        if s < 1 {
+            errors.push(
+                Diag::user("bad-subtraction-set", format!("`{s}` cannot be subtracted"))
+                    .label(at, "a move takes a positive number of tokens")
+                    .help("the set holds the numbers of tokens a move may take: 1, 2, ..."),
+            );
+        }
+        if let Some(&(_, first)) = set[..i].iter().find(|(t, _)| *t == s) {
+            errors.push(
+                Diag::user(
+                    "bad-subtraction-set",
+                    format!("`{s}` appears twice in the set"),
+                )
+                .label(at, "again here")
+                .label(first, "first here"),
+            );
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let g = name.name.clone();
+    let here = At(span);
+    let numbers: Vec<i64> = set.iter().map(|(s, _)| *s).collect();
+    let rule = if all_but {
+        // Take k for every k in 1..=n but the excluded ones.
+        let range = here.expr(ExprKind::Range {
+            lo: Box::new(here.int(1)),
+            hi: Box::new(here.var("n")),
+            inclusive: true,
+        });
+        let mut clauses = vec![here.each("k", range)];
+        for &(s, at) in &set {
+            let at = At(at);
+            clauses.push(at.when(at.bin(BinOp::Ne, at.var("k"), at.int(s))));
+        }
+        let body = here.call(&g, vec![here.bin(BinOp::Sub, here.var("n"), here.var("k"))]);
+        here.rule(body, clauses)
+    } else {
+        let list = here.expr(ExprKind::List(
+            set.iter().map(|&(s, at)| At(at).int(s)).collect(),
+        ));
+        let fits = here.bin(BinOp::Le, here.var("s"), here.var("n"));
+        let body = here.call(&g, vec![here.bin(BinOp::Sub, here.var("n"), here.var("s"))]);
+        here.rule(body, vec![here.each("s", list), here.when(fits)])
+    };
+    Ok(game(
+        name,
+        vec![rule],
+        span,
+        Shorthand::Subtraction {
+            set: numbers,
+            all_but,
+        },
+    ))
+}
+
+fn game(name: Ident, rules: Vec<Rule>, span: Span, shorthand: Shorthand) -> GameDef {
+    let n = Ident {
+        name: "n".into(),
+        span: name.span,
+    };
+    GameDef {
+        header: name.span,
+        name,
+        params: vec![n],
+        rules,
+        span,
+        shorthand: Some(shorthand),
+    }
+}
+
+/// A shorthand's moves in plain words, one line each.
+pub fn describe(name: &str, shorthand: &Shorthand) -> Vec<String> {
+    match shorthand {
+        Shorthand::Octal { digits } => {
+            let code = octal_code(digits);
+            let mut lines = vec![format!(
+                "{name}(n) = octal {code}: heaps of tokens; a move takes tokens from one heap"
+            )];
+            for (k, &d) in digits.iter().enumerate() {
+                if d == 0 {
+                    continue;
+                }
+                let mut ways = Vec::new();
+                if d & 1 != 0 {
+                    ways.push("the whole heap".to_string());
+                }
+                if d & 2 != 0 {
+                    ways.push("leaving one smaller heap".to_string());
+                }
+                if d & 4 != 0 {
+                    ways.push("leaving two non-empty heaps".to_string());
+                }
+                let what = if k == 0 {
+                    "take none: split a heap into two non-empty heaps".to_string()
+                } else {
+                    format!(
+                        "take {k} token{}: {}",
+                        if k == 1 { "" } else { "s" },
+                        join_or(&ways)
+                    )
+                };
+                lines.push(format!("  digit {d} at position {k}: {what}"));
+            }
+            if lines.len() == 1 {
+                lines.push("  no digit allows a move: every position is terminal".into());
+            }
+            lines
+        }
+        Shorthand::Subtraction { set, all_but } => {
+            let numbers: Vec<String> = set.iter().map(i64::to_string).collect();
+            let list = join_or(&numbers);
+            vec![if *all_but {
+                if set.is_empty() {
+                    format!(
+                        "{name}(n) = subtraction all but {{}}: a move takes any positive number of tokens from the heap"
+                    )
+                } else {
+                    format!(
+                        "{name}(n) = subtraction all but {{{}}}: a move takes any positive number of tokens from the heap except {}",
+                        numbers.join(", "),
+                        join_and(&numbers)
+                    )
+                }
+            } else if set.is_empty() {
+                format!("{name}(n) = subtraction {{}}: no move at all")
+            } else {
+                format!(
+                    "{name}(n) = subtraction {{{}}}: a move takes {} token{} from the heap (at most what it holds)",
+                    numbers.join(", "),
+                    list,
+                    if set == &[1] { "" } else { "s" }
+                )
+            }]
+        }
+    }
+}
+
+/// `0.07`, `4.07`: the digits in standard notation.
+pub fn octal_code(digits: &[u8]) -> String {
+    let mut code = format!("{}.", digits.first().copied().unwrap_or(0));
+    for d in digits.iter().skip(1) {
+        code.push((b'0' + d) as char);
+    }
+    if digits.len() <= 1 {
+        code.push('0');
+    }
+    code
+}
+
+fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+fn join_or(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{}, or {last}", init.join(", ")),
+    }
+}
