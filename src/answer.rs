@@ -115,6 +115,33 @@ pub enum Answer {
         /// The argument tuples of value 0.
         positions: Vec<Vec<i64>>,
     },
+    /// `outcome(P, misere)`.
+    MisereOutcome {
+        /// The position.
+        position: String,
+        /// Who wins when the last player to move loses.
+        outcome: Outcome,
+    },
+    /// `winning(P, misere)`.
+    MisereWinning {
+        /// The position.
+        position: String,
+        /// The moves to a misère P-position: (component, what it becomes).
+        moves: Vec<(String, String)>,
+        /// How many options the position has.
+        options: usize,
+    },
+    /// `graph(P)`: the state graph.
+    Graph {
+        /// The position drawn.
+        position: String,
+        /// Graphviz DOT.
+        dot: String,
+        /// Nodes (distinct sums reachable).
+        nodes: usize,
+        /// Edges (moves).
+        edges: usize,
+    },
     /// `describe(G)`: the moves in words.
     Describe {
         /// The lines.
@@ -301,6 +328,29 @@ impl fmt::Display for Answer {
                 }
                 Ok(())
             }
+            Answer::MisereOutcome { position, outcome } => {
+                writeln!(f, "{position}: {} in misère play", outcome.words())
+            }
+            Answer::MisereWinning {
+                position,
+                moves,
+                options,
+            } => {
+                if moves.is_empty() {
+                    let why = if *options == 0 {
+                        "no move at all: the player to move has already won".to_string()
+                    } else {
+                        "every move leads to a misère N-position".to_string()
+                    };
+                    return writeln!(f, "{position}: no winning move in misère play ({why})");
+                }
+                writeln!(f, "winning moves from {position} in misère play:")?;
+                for (from, to) in moves {
+                    writeln!(f, "  {from} -> {to}")?;
+                }
+                Ok(())
+            }
+            Answer::Graph { dot, .. } => f.write_str(dot),
             Answer::Describe { lines } => {
                 for l in lines {
                     writeln!(f, "{l}")?;

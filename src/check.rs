@@ -998,20 +998,66 @@ impl Checker {
                     .collect();
                 (ids, Ty::List)
             }
-            Builtin::Grundy | Builtin::Outcome | Builtin::Moves | Builtin::Winning => {
+            Builtin::Outcome | Builtin::Winning
+                if args.len() == 2
+                    && matches!(&args[1].kind, ExprKind::Name(n) if n == "misere")
+                    && self.lookup_local("misere").is_none() =>
+            {
+                let p = self.check_ty(&args[0], Ty::Pos, &format!("`{name}` takes a position"));
+                let f = if f == Builtin::Outcome {
+                    Builtin::MisereOutcome
+                } else {
+                    Builtin::MisereWinning
+                };
+                return (
+                    self.push(ir::Expr::Call { f, args: vec![p] }, span),
+                    Ty::Report,
+                );
+            }
+            Builtin::Grundy
+            | Builtin::Outcome
+            | Builtin::Moves
+            | Builtin::Winning
+            | Builtin::MisereGrundy
+            | Builtin::MisereOutcome
+            | Builtin::MisereWinning => {
                 if args.len() != 1 {
-                    sig_err(self, "1 argument (a position)");
+                    sig_err(
+                        self,
+                        if matches!(f, Builtin::Outcome | Builtin::Winning) {
+                            "a position, and optionally `misere`"
+                        } else {
+                            "1 argument (a position)"
+                        },
+                    );
                 }
                 let ids = args
                     .iter()
                     .map(|a| self.check_ty(a, Ty::Pos, &format!("`{name}` takes a position")))
                     .collect();
-                let ty = if f == Builtin::Grundy {
+                let ty = if matches!(f, Builtin::Grundy | Builtin::MisereGrundy) {
                     Ty::Int
                 } else {
                     Ty::Report
                 };
                 (ids, ty)
+            }
+            Builtin::Graph => {
+                if !(1..=2).contains(&args.len()) {
+                    sig_err(
+                        self,
+                        "a position, and optionally the most positions to draw",
+                    );
+                }
+                let mut ids = Vec::new();
+                for (i, a) in args.iter().enumerate() {
+                    ids.push(if i == 0 {
+                        self.check_ty(a, Ty::Pos, "`graph` draws a position")
+                    } else {
+                        self.check_ty(a, Ty::Int, "a limit is a number of positions")
+                    });
+                }
+                (ids, Ty::Report)
             }
             Builtin::Describe | Builtin::Period => {
                 let (min, max, want) = if f == Builtin::Describe {

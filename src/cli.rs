@@ -15,7 +15,8 @@ use std::path::PathBuf;
 #[derive(Parser, Debug)]
 #[command(name = "grundy", version, args_conflicts_with_subcommands = true)]
 #[command(
-    after_help = "Examples:\n  grundy examples/kayles.game          run a file's statements\n  grundy check examples/kayles.game    only parse and check it\n  grundy --json examples/nim.game      one JSON object per answer\n  grundy repl examples/kayles.game     load a file, then explore interactively\n  grundy                               the REPL (a script when input is piped)"
+    after_help = "Examples:\n  grundy examples/kayles.game          run a file's statements\n  grundy check examples/kayles.game    only parse and check it\n  grundy --json examples/nim.game      one JSON object per answer\n  grundy --out g.dot graph.game        write graph(...) answers as Graphviz DOT
+  grundy repl examples/kayles.game     load a file, then explore interactively\n  grundy                               the REPL (a script when input is piped)"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -45,6 +46,10 @@ pub struct Opts {
     /// positions too large to compute directly).
     #[arg(long, global = true, value_name = "N", default_value_t = Limits::default().period_budget)]
     period_budget: i64,
+    /// Write the DOT of `graph(...)` answers to this file (all of them,
+    /// one after another) instead of standard output.
+    #[arg(long, global = true, value_name = "FILE")]
+    out: Option<PathBuf>,
     /// Plain evaluation: every rule in the general evaluator, no compiled
     /// fast paths and no bottom-up filling (slower; for checking them).
     #[arg(long, global = true)]
@@ -140,8 +145,36 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let json = opts.json;
+    // Graphs go to --out when given: the file is started afresh.
+    let mut graphs = match &opts.out {
+        Some(path) => match std::fs::File::create(path) {
+            Ok(f) => Some((path.display().to_string(), f)),
+            Err(e) => {
+                eprintln!("grundy: cannot write {}: {e}", path.display());
+                return 2;
+            }
+        },
+        None => None,
+    };
     let mut print = |s: &Session, e: Event| {
         match e {
+            Event::Answer(crate::answer::Answer::Graph {
+                position,
+                dot,
+                nodes,
+                edges,
+            }) if graphs.is_some() => {
+                if let Some((path, file)) = graphs.as_mut() {
+                    let written = file.write_all(dot.as_bytes());
+                    let _ = match written {
+                        Ok(()) => writeln!(
+                            out,
+                            "graph of {position}: {nodes} positions, {edges} moves, written to {path}"
+                        ),
+                        Err(e) => writeln!(out, "graph of {position}: cannot write {path}: {e}"),
+                    };
+                }
+            }
             Event::Answer(a) => {
                 let _ = if json {
                     writeln!(out, "{}", a.to_json())

@@ -72,6 +72,8 @@ pub struct Machine {
     row_done: Vec<Vec<i64>>,
     /// While filling: the deepest a nested search may go.
     depth_cap: Option<usize>,
+    /// The misère search's memo (dropped when game ids change).
+    misere: crate::misere::Misere,
     /// Per game, what a period search found: a proven `(preperiod,
     /// period)`, or why there is none (`None`: not searched).
     periods: Vec<Option<Result<(i64, i64), String>>>,
@@ -264,6 +266,7 @@ impl Machine {
             row_done: Vec::new(),
             depth_cap: None,
             periods: Vec::new(),
+            misere: crate::misere::Misere::default(),
             stamped: Stamped::default(),
             kenv: Vec::new(),
             limits,
@@ -286,6 +289,9 @@ impl Machine {
     ) -> Vec<(ConstId, Diag)> {
         let arity = prog.games.iter().map(|g| g.params.len()).collect();
         let moved = self.memo.remap(games, arity);
+        if moved {
+            self.misere = crate::misere::Misere::default();
+        }
         let n = prog.games.len();
         self.fill_disabled = carry(games, &self.fill_disabled, n);
         self.row_done = carry(games, &self.row_done, n);
@@ -507,6 +513,17 @@ impl Machine {
             )),
             _ => Ok(None),
         }
+    }
+
+    /// Runs `f` with the misère search's memo.
+    pub fn with_misere<T>(
+        &mut self,
+        f: impl FnOnce(&mut crate::misere::Misere, &mut Machine) -> R<T>,
+    ) -> R<T> {
+        let mut memo = std::mem::take(&mut self.misere);
+        let result = f(&mut memo, self);
+        self.misere = memo;
+        result
     }
 
     /// Records what a period search found for a game.
@@ -1583,7 +1600,19 @@ impl Machine {
                 self.eval_pos_into(arg(0)?, env, &mut parts)?;
                 Ok(Value::Int(i64::from(self.grundy_sum(&parts)?)))
             }
+            Builtin::MisereGrundy => {
+                let mut parts = Vec::new();
+                self.eval_pos_into(arg(0)?, env, &mut parts)?;
+                let v = self.with_misere(|ms, m| {
+                    let s = ms.state(m, &parts)?;
+                    ms.value(m, s)
+                })?;
+                Ok(Value::Int(i64::from(v)))
+            }
             Builtin::Outcome
+            | Builtin::Graph
+            | Builtin::MisereOutcome
+            | Builtin::MisereWinning
             | Builtin::Moves
             | Builtin::Winning
             | Builtin::Table

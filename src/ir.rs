@@ -190,6 +190,14 @@ pub enum Builtin {
     PPositions,
     /// `describe(G)`: the moves of a game in words.
     Describe,
+    /// `outcome(P, misere)`
+    MisereOutcome,
+    /// `winning(P, misere)`
+    MisereWinning,
+    /// `misere_grundy(P)`: the misère value of P played as one game.
+    MisereGrundy,
+    /// `graph(P[, limit])`: the state graph as Graphviz DOT.
+    Graph,
     /// `period(G[, budget])`: pre-period and period, and how it is known.
     Period,
 }
@@ -213,6 +221,8 @@ impl Builtin {
         ("table", Builtin::Table),
         ("ppositions", Builtin::PPositions),
         ("describe", Builtin::Describe),
+        ("misere_grundy", Builtin::MisereGrundy),
+        ("graph", Builtin::Graph),
         ("period", Builtin::Period),
     ];
 
@@ -229,6 +239,11 @@ impl Builtin {
 
     /// The builtin's name.
     pub fn name(self) -> &'static str {
+        match self {
+            Builtin::MisereOutcome => return "outcome",
+            Builtin::MisereWinning => return "winning",
+            _ => {}
+        }
         Builtin::ALL
             .iter()
             .find(|(_, b)| *b == self)
@@ -247,12 +262,17 @@ impl Builtin {
                 | Builtin::Table
                 | Builtin::PPositions
                 | Builtin::Period
+                | Builtin::MisereOutcome
+                | Builtin::MisereWinning
+                | Builtin::MisereGrundy
+                | Builtin::Graph
         )
     }
 
     /// Whether this builtin produces a report (printable only, not a value).
     pub fn is_report(self) -> bool {
-        (self.is_query() && self != Builtin::Grundy) || self == Builtin::Describe
+        (self.is_query() && !matches!(self, Builtin::Grundy | Builtin::MisereGrundy))
+            || self == Builtin::Describe
     }
 }
 

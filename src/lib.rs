@@ -30,6 +30,12 @@ pub mod kernel;
 /// The evaluator: expressions, interning, memoized Grundy values.
 pub mod eval;
 
+/// The state graph of a position as Graphviz DOT.
+pub mod graph;
+
+/// Misère play: exact search on sums, and misère Nim.
+pub mod misere;
+
 /// Analysis of one-parameter games: shapes, periods and proofs.
 pub mod analysis;
 

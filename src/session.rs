@@ -671,6 +671,46 @@ fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<
                 }
             }
         }
+        Builtin::Graph => {
+            let parts = m.eval_sum(args[0], env)?;
+            let limit = match args.get(1) {
+                Some(&l) => m.eval_int(l, env)?,
+                None => crate::graph::DEFAULT_NODES,
+            };
+            let g = crate::graph::graph(m, &parts, limit, m.program().span(args[0]))?;
+            Ok(Answer::Graph {
+                position: m.show_sum(&parts),
+                dot: g.dot,
+                nodes: g.nodes,
+                edges: g.edges,
+            })
+        }
+        Builtin::MisereOutcome | Builtin::MisereWinning => {
+            let parts = m.eval_sum(args[0], env)?;
+            let position = m.show_sum(&parts);
+            m.with_misere(|ms, m| {
+                let state = ms.state(m, &parts)?;
+                if f == Builtin::MisereOutcome {
+                    let next = ms.next_wins(m, &state)?;
+                    return Ok(Answer::MisereOutcome {
+                        position,
+                        outcome: if next { Outcome::N } else { Outcome::P },
+                    });
+                }
+                let options = ms.options(m, &state)?;
+                let mut moves = Vec::new();
+                for (from, to, next) in &options {
+                    if !ms.next_wins(m, next)? {
+                        moves.push((m.show_pos(*from), m.show_sum(to)));
+                    }
+                }
+                Ok(Answer::MisereWinning {
+                    position,
+                    moves,
+                    options: options.len(),
+                })
+            })
+        }
         Builtin::Describe | Builtin::Period => {
             let ir::Expr::GameRef(game) = *m.program().expr(args[0]) else {
                 return Err(Diag::bug("describe/period without a game"));

@@ -269,3 +269,38 @@ fn deep_recursion_and_limits_end_cleanly() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stdout).ends_with("= 20000\n"));
 }
+
+#[test]
+fn graphs_are_dot_that_graphviz_accepts() {
+    let game = temp_file(
+        "graph.game",
+        "octal Kayles = 0.77\ngame Nim(n) = { Nim(k) for k in 0..n }\n\
+         print graph(Kayles(3) + Kayles(1))\nprint graph(Nim(2) + Nim(2))\n",
+    );
+    let dot_file = game.with_extension("dot");
+    let out = grundy(&["--out", dot_file.to_str().unwrap(), game.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "graph of Kayles(3) + Kayles(1): 8 positions, 15 moves, written to {0}\n\
+             graph of Nim(2) + Nim(2): 6 positions, 9 moves, written to {0}\n",
+            dot_file.display()
+        )
+    );
+    let dot = std::fs::read_to_string(&dot_file).expect("the DOT file");
+    assert_eq!(dot.matches("digraph grundy {").count(), 2);
+    // Kayles(1) + Kayles(1) and the empty position are the P-positions of
+    // the first graph; Nim(1) + Nim(1), Nim(2) + Nim(2) and 0 of the second.
+    assert_eq!(dot.matches("peripheries=2").count(), 5, "{dot}");
+    match Command::new("dot").arg("-Tsvg").arg(&dot_file).output() {
+        Ok(svg) => {
+            assert!(svg.status.success(), "{}", text(&svg.stderr));
+            assert!(text(&svg.stdout).contains("<svg"));
+        }
+        Err(e) => assert!(
+            std::env::var_os("GRUNDY_REQUIRE_DOT").is_none(),
+            "graphviz is required here: {e}"
+        ),
+    }
+}

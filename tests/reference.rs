@@ -1847,3 +1847,107 @@ fn huge_positions_come_from_proven_periods() {
         other => panic!("not an outcome: {other:?}"),
     }
 }
+
+/// Misère outcome by brute force over multisets of heaps: `moves` lists
+/// what one heap can become (each a list of heaps).
+fn misere_next_wins(
+    heaps: &[usize],
+    moves: &dyn Fn(usize) -> Vec<Vec<usize>>,
+    memo: &mut std::collections::HashMap<Vec<usize>, bool>,
+) -> bool {
+    let mut key: Vec<usize> = heaps
+        .iter()
+        .copied()
+        .filter(|&h| !moves(h).is_empty())
+        .collect();
+    key.sort_unstable();
+    if let Some(&w) = memo.get(&key) {
+        return w;
+    }
+    // No move: the player to move has won (the last mover lost).
+    let mut wins = key.is_empty();
+    for i in 0..key.len() {
+        for to in moves(key[i]) {
+            let mut next: Vec<usize> = key[..i].iter().chain(&key[i + 1..]).copied().collect();
+            next.extend(to);
+            if !misere_next_wins(&next, moves, memo) {
+                wins = true;
+            }
+        }
+    }
+    memo.insert(key, wins);
+    wins
+}
+
+#[test]
+fn misere_outcomes_of_small_sums() {
+    let nim = |h: usize| -> Vec<Vec<usize>> { (0..h).map(|k| vec![k]).collect() };
+    let kayles = |h: usize| -> Vec<Vec<usize>> {
+        let mut out = Vec::new();
+        for r in 1..=2.min(h) {
+            for a in 0..=h - r {
+                out.push(vec![a, h - r - a]);
+            }
+        }
+        out
+    };
+    let mut sums: Vec<Vec<usize>> = Vec::new();
+    for a in 0..=5 {
+        sums.push(vec![a]);
+        for b in 0..=a {
+            sums.push(vec![a, b]);
+            for c in 0..=b {
+                sums.push(vec![a, b, c]);
+                if c <= 3 {
+                    sums.push(vec![a, b, c, 1]);
+                }
+            }
+        }
+    }
+    let mut src = String::from(
+        "game Nim(n) = { Nim(k) for k in 0..n }\noctal Kayles = 0.77\n\
+         game K(n) = { K(a) + K(n - r - a) for r in 1..=2 for a in 0..=n - r }\n",
+    );
+    let sum_of = |g: &str, hs: &[usize]| -> String {
+        hs.iter()
+            .map(|h| format!("{g}({h})"))
+            .collect::<Vec<_>>()
+            .join(" + ")
+    };
+    for hs in &sums {
+        for g in ["Nim", "Kayles", "K"] {
+            src.push_str(&format!("print outcome({}, misere)\n", sum_of(g, hs)));
+        }
+        // The exact search on Nim sums, against the closed rule above.
+        src.push_str(&format!(
+            "print misere_grundy({}) == 0\n",
+            sum_of("Nim", hs)
+        ));
+    }
+    let answers = session_answers(&src);
+    let (mut nim_memo, mut kayles_memo) = (Default::default(), Default::default());
+    let next = |a: &grundy::answer::Answer| match a {
+        grundy::answer::Answer::MisereOutcome { outcome, .. } => {
+            *outcome == grundy::answer::Outcome::N
+        }
+        other => panic!("not a misère outcome: {other:?}"),
+    };
+    for (i, hs) in sums.iter().enumerate() {
+        let want_nim = misere_next_wins(hs, &nim, &mut nim_memo);
+        let want_kayles = misere_next_wins(hs, &kayles, &mut kayles_memo);
+        let a = &answers[4 * i..4 * i + 4];
+        assert_eq!(next(&a[0]), want_nim, "misère Nim {hs:?}");
+        assert_eq!(next(&a[1]), want_kayles, "misère Kayles (octal) {hs:?}");
+        assert_eq!(next(&a[2]), want_kayles, "misère Kayles (rule) {hs:?}");
+        match &a[3] {
+            grundy::answer::Answer::Value { value, .. } => {
+                assert_eq!(
+                    value == "true",
+                    !want_nim,
+                    "misère Nim by exact search {hs:?}"
+                )
+            }
+            other => panic!("not a value: {other:?}"),
+        }
+    }
+}

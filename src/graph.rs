@@ -1,0 +1,84 @@
+//! The state graph of a position as Graphviz DOT: one node per reachable
+//! sum (components without moves dropped), labeled with the sum and its
+//! Grundy value, P-positions drawn double; one edge per distinct option.
+
+use crate::diagnostics::Diag;
+use crate::eval::{Machine, R};
+use crate::misere::State;
+use crate::value::PosId;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+/// The default largest graph drawn.
+pub const DEFAULT_NODES: i64 = 500;
+
+/// A drawn graph.
+pub struct Graph {
+    /// The DOT text.
+    pub dot: String,
+    /// Nodes drawn.
+    pub nodes: usize,
+    /// Edges drawn.
+    pub edges: usize,
+}
+
+/// Draws the graph of the sum `parts`, with at most `limit` nodes.
+pub fn graph(m: &mut Machine, parts: &[PosId], limit: i64, span: crate::span::Span) -> R<Graph> {
+    m.with_misere(|ms, m| {
+        let root = ms.state(m, parts)?;
+        let mut ids: HashMap<State, usize> = HashMap::new();
+        let mut order: Vec<State> = vec![root.clone()];
+        ids.insert(root, 0);
+        let mut edges = Vec::new();
+        let mut next = 0;
+        while next < order.len() {
+            let s = order[next].clone();
+            for (_, _, o) in ms.options(m, &s)? {
+                let id = match ids.get(&o) {
+                    Some(&id) => id,
+                    None => {
+                        if order.len() as i64 >= limit {
+                            return Err(Diag::user(
+                                "graph-too-large",
+                                format!("the graph has more than {limit} positions"),
+                            )
+                            .label(span, "this position")
+                            .help("draw a smaller position, or raise the limit: `graph(P, N)`"));
+                        }
+                        order.push(o.clone());
+                        ids.insert(o, order.len() - 1);
+                        order.len() - 1
+                    }
+                };
+                edges.push((next, id));
+            }
+            next += 1;
+        }
+        let mut dot = String::from(
+            "digraph grundy {\n  rankdir=TB;\n  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n",
+        );
+        for (i, s) in order.iter().enumerate() {
+            let g = m.grundy_sum(s)?;
+            let label = format!("{}\\ngrundy {g}", escape(&m.show_sum(s)));
+            let mark = if g == 0 {
+                ", peripheries=2, style=\"rounded,filled\", fillcolor=\"#e8e8e8\""
+            } else {
+                ""
+            };
+            let _ = writeln!(dot, "  n{i} [label=\"{label}\"{mark}];");
+        }
+        for (a, b) in &edges {
+            let _ = writeln!(dot, "  n{a} -> n{b};");
+        }
+        dot.push_str("}\n");
+        Ok(Graph {
+            dot,
+            nodes: order.len(),
+            edges: edges.len(),
+        })
+    })
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}

@@ -1,0 +1,272 @@
+//! Misère play (the player who makes the last move loses): exact search on
+//! sums, whose states are multisets of component positions, and the closed
+//! rule for sums of Nim heaps.
+//!
+//! A state is the sorted list of its components, without components that
+//! have no move (they add nothing). Its misère value is the mex of its
+//! options' values, and 1 for a state with no move at all: value 0 means the
+//! player to move loses. The search is iterative, memoized per state, and
+//! bounded by the state limit.
+
+use crate::diagnostics::Diag;
+use crate::eval::{Machine, R};
+use crate::value::PosId;
+use std::collections::HashMap;
+
+/// A sum as a canonical state: sorted components, none terminal.
+pub type State = Box<[PosId]>;
+
+/// The misère search: memo of states and of components.
+#[derive(Default)]
+pub struct Misere {
+    values: HashMap<State, u32>,
+    /// Components with no move.
+    terminal: HashMap<PosId, bool>,
+    /// Components misère-equivalent to a Nim heap, with its size.
+    heap: HashMap<PosId, Option<u32>>,
+}
+
+/// Being computed (a state on the search stack).
+const ON_STACK: u32 = u32::MAX;
+
+impl Misere {
+    fn is_terminal(&mut self, m: &mut Machine, c: PosId) -> R<bool> {
+        if let Some(&t) = self.terminal.get(&c) {
+            return Ok(t);
+        }
+        let t = m.options(c)?.is_empty();
+        self.terminal.insert(c, t);
+        Ok(t)
+    }
+
+    /// The canonical state of a sum.
+    pub fn state(&mut self, m: &mut Machine, parts: &[PosId]) -> R<State> {
+        let mut v = Vec::with_capacity(parts.len());
+        for &c in parts {
+            if !self.is_terminal(m, c)? {
+                v.push(c);
+            }
+        }
+        v.sort_unstable();
+        Ok(v.into_boxed_slice())
+    }
+
+    /// The options of a state, each once, with the component that moved
+    /// and what it became.
+    pub fn options(&mut self, m: &mut Machine, s: &State) -> R<Vec<(PosId, Vec<PosId>, State)>> {
+        let mut out = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for (i, &c) in s.iter().enumerate() {
+            if i > 0 && s[i - 1] == c {
+                continue;
+            }
+            for opt in m.options(c)? {
+                let mut parts: Vec<PosId> = s[..i].iter().chain(&s[i + 1..]).copied().collect();
+                parts.extend(&opt);
+                let next = self.state(m, &parts)?;
+                if seen.insert(next.clone()) {
+                    out.push((c, opt, next));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The misère value of a sum played as one game (0: the player to move
+    /// loses).
+    pub fn value(&mut self, m: &mut Machine, root: State) -> R<u32> {
+        if let Some(&v) = self.values.get(&root).filter(|v| **v != ON_STACK) {
+            return Ok(v);
+        }
+        struct Frame {
+            state: State,
+            options: Vec<State>,
+            next: usize,
+            seen: Vec<u32>,
+        }
+        let mut stack: Vec<Frame> = Vec::new();
+        let push = |this: &mut Misere,
+                    m: &mut Machine,
+                    stack: &mut Vec<Frame>,
+                    s: State|
+         -> R<()> {
+            if this.values.len() >= m.limits().max_states {
+                return Err(Diag::user(
+                    "state-limit",
+                    format!(
+                        "the misère search reached {} sums of positions",
+                        m.limits().max_states
+                    ),
+                )
+                .help("misère play is searched exactly, sum by sum: ask about smaller sums, or raise `--max-states N`"));
+            }
+            let options = this
+                .options(m, &s)?
+                .into_iter()
+                .map(|(_, _, o)| o)
+                .collect();
+            this.values.insert(s.clone(), ON_STACK);
+            stack.push(Frame {
+                state: s,
+                options,
+                next: 0,
+                seen: Vec::new(),
+            });
+            Ok(())
+        };
+        let result = (|| -> R<u32> {
+            push(self, m, &mut stack, root.clone())?;
+            while let Some(f) = stack.last_mut() {
+                if let Some(o) = f.options.get(f.next) {
+                    match self.values.get(o).copied() {
+                        Some(ON_STACK) => {
+                            return Err(Diag::user(
+                                "cycle",
+                                "a sum can be reached from itself: misère play needs every play to end",
+                            ));
+                        }
+                        Some(v) => {
+                            f.seen.push(v);
+                            f.next += 1;
+                        }
+                        None => {
+                            let o = o.clone();
+                            push(self, m, &mut stack, o)?;
+                        }
+                    }
+                    continue;
+                }
+                let v = if f.options.is_empty() {
+                    // No move: the player to move has already won.
+                    1
+                } else {
+                    mex(&f.seen)
+                };
+                let done = stack.pop().map(|f| f.state);
+                if let Some(s) = done {
+                    self.values.insert(s, v);
+                }
+                if stack.is_empty() {
+                    return Ok(v);
+                }
+            }
+            Err(Diag::bug("the misère search ended without a value"))
+        })();
+        if result.is_err() {
+            for f in &stack {
+                self.values.remove(&f.state);
+            }
+        }
+        result
+    }
+
+    /// Whether the player to move wins the sum in misère play: by the Nim
+    /// rule when every component is a Nim heap, else by exact search.
+    pub fn next_wins(&mut self, m: &mut Machine, s: &State) -> R<bool> {
+        if let Some(heaps) = self.nim_heaps(m, s)? {
+            return Ok(misere_nim_next_wins(&heaps));
+        }
+        Ok(self.value(m, s.clone())? != 0)
+    }
+
+    /// The Nim heap sizes of a state whose components are all Nim heaps.
+    fn nim_heaps(&mut self, m: &mut Machine, s: &State) -> R<Option<Vec<u32>>> {
+        let mut heaps = Vec::with_capacity(s.len());
+        for &c in s.iter() {
+            match self.heap_size(m, c)? {
+                Some(h) => heaps.push(h),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(heaps))
+    }
+
+    /// Whether a position is a Nim heap in misère play too: each option is
+    /// a single Nim heap (or nothing), and their sizes are exactly
+    /// 0, 1, ..., g − 1. Such a position's misère canonical form is *g.
+    fn heap_size(&mut self, m: &mut Machine, root: PosId) -> R<Option<u32>> {
+        if let Some(&h) = self.heap.get(&root) {
+            return Ok(h);
+        }
+        // Post-order over the positions below, without recursion.
+        let mut stack = vec![(root, false)];
+        while let Some((c, expanded)) = stack.pop() {
+            if self.heap.contains_key(&c) {
+                continue;
+            }
+            let options = m.options(c)?;
+            let mut singles = Vec::with_capacity(options.len());
+            for o in &options {
+                let mut live = Vec::new();
+                for &p in o {
+                    if !self.is_terminal(m, p)? {
+                        live.push(p);
+                    }
+                }
+                match live.as_slice() {
+                    [] => singles.push(None),
+                    [p] => singles.push(Some(*p)),
+                    _ => {
+                        singles.clear();
+                        self.heap.insert(c, None);
+                        break;
+                    }
+                }
+            }
+            if self.heap.contains_key(&c) {
+                continue;
+            }
+            let unknown: Vec<PosId> = singles
+                .iter()
+                .flatten()
+                .copied()
+                .filter(|p| !self.heap.contains_key(p))
+                .collect();
+            if !unknown.is_empty() {
+                if expanded {
+                    return Err(Diag::bug("a cycle among positions in the Nim-heap test"));
+                }
+                stack.push((c, true));
+                stack.extend(unknown.into_iter().map(|p| (p, false)));
+                continue;
+            }
+            let mut sizes = Vec::with_capacity(singles.len());
+            let mut ok = true;
+            for s in &singles {
+                match s {
+                    None => sizes.push(0),
+                    Some(p) => match self.heap.get(p).copied().flatten() {
+                        Some(h) => sizes.push(h),
+                        None => ok = false,
+                    },
+                }
+            }
+            sizes.sort_unstable();
+            sizes.dedup();
+            let g = sizes.len() as u32;
+            let is_heap = ok && sizes.iter().enumerate().all(|(i, &h)| h == i as u32);
+            self.heap.insert(c, is_heap.then_some(g));
+        }
+        Ok(self.heap.get(&root).copied().flatten())
+    }
+}
+
+/// Misère Nim: with every heap of size 0 or 1, the player to move wins when
+/// the number of 1-heaps is even; otherwise as in normal play (XOR ≠ 0).
+pub fn misere_nim_next_wins(heaps: &[u32]) -> bool {
+    if heaps.iter().all(|&h| h <= 1) {
+        heaps.iter().filter(|&&h| h == 1).count() % 2 == 0
+    } else {
+        heaps.iter().fold(0, |x, &h| x ^ h) != 0
+    }
+}
+
+fn mex(values: &[u32]) -> u32 {
+    let mut v: Vec<u32> = values.to_vec();
+    v.sort_unstable();
+    v.dedup();
+    v.iter()
+        .enumerate()
+        .find(|(i, x)| **x != *i as u32)
+        .map_or(v.len() as u32, |(i, _)| i as u32)
+}
