@@ -74,9 +74,11 @@ pub struct Machine {
     depth_cap: Option<usize>,
     /// The misère search's memo (dropped when game ids change).
     misere: crate::misere::Misere,
-    /// Per game, what a period search found: a proven `(preperiod,
-    /// period)`, or why there is none (`None`: not searched).
-    periods: Vec<Option<Result<(i64, i64), String>>>,
+    /// Per game, what period searches found.
+    periods: Vec<PeriodState>,
+    /// The game whose period is being searched (its positions are computed
+    /// directly meanwhile).
+    searching: Option<GameId>,
     /// The mex set and integer slots of [`Machine::kernel_value`], reused.
     stamped: Stamped,
     kenv: Vec<i64>,
@@ -204,6 +206,29 @@ const FILL_DEPTH: usize = 256;
 const KERNEL_RETRIES: u8 = 8;
 /// The least number of positions one fill may compute.
 const FILL_MIN: usize = 1 << 20;
+/// Positions of one-parameter games from this size on are worth a period
+/// search (smaller ones are computed directly at once).
+pub const PERIOD_FROM: i64 = 1024;
+
+/// What period searches found for one game.
+#[derive(Clone, Debug, Default)]
+struct PeriodState {
+    /// A proven `(preperiod, period)`, or why there is none; `None` while
+    /// a larger search may still find one.
+    found: Option<Result<(i64, i64), NoPeriod>>,
+    /// The largest budget tried.
+    tried: i64,
+}
+
+/// Why a game has no proven period.
+#[derive(Clone, Debug)]
+struct NoPeriod {
+    text: String,
+    /// Whether the game has a shape a theorem applies to (so that the only
+    /// way to its huge positions is a period).
+    proof_possible: bool,
+}
+
 /// How many positions a batch kernel computes between looks at the
 /// cancellation flag.
 const BATCH_CHUNK: usize = 1 << 16;
@@ -266,6 +291,7 @@ impl Machine {
             row_done: Vec::new(),
             depth_cap: None,
             periods: Vec::new(),
+            searching: None,
             misere: crate::misere::Misere::default(),
             stamped: Stamped::default(),
             kenv: Vec::new(),
@@ -460,59 +486,95 @@ impl Machine {
         result
     }
 
-    /// The value of a one-parameter position from a proven period: used
-    /// when one is known and applies, and searched for when the position is
-    /// too large to compute (more positions below it than the state limit).
+    /// The value of a one-parameter position from a proven period. A
+    /// period is searched for (once the game has a take-and-break shape)
+    /// when a position from [`PERIOD_FROM`] on is asked for: with a budget of
+    /// n values, which computing G(n) directly would need anyway, doubled
+    /// each time, and with the whole budget for positions too large to
+    /// compute (more positions below them than the state limit).
     fn periodic_value(&mut self, pos: PosId) -> R<Option<u32>> {
         let game = self.game_of(pos);
-        if self.prog.games[game as usize].params.len() != 1 || self.memo.dense_args(pos).is_some() {
+        if self.prog.games[game as usize].params.len() != 1 || self.searching == Some(game) {
             return Ok(None);
         }
-        let mut args = Vec::new();
-        self.memo.args_of(pos, &mut args);
-        let [Value::Int(n)] = args[..] else {
-            return Ok(None);
+        let n = match self.memo.dense_args(pos) {
+            Some(([n, _], 1)) => n,
+            Some(_) => return Ok(None),
+            None => {
+                let mut args = Vec::new();
+                self.memo.args_of(pos, &mut args);
+                match args[..] {
+                    [Value::Int(n)] => n,
+                    _ => return Ok(None),
+                }
+            }
         };
+        if n < PERIOD_FROM {
+            return Ok(None);
+        }
         let huge = n >= self.limits.max_states as i64;
         let span = self.prog.games[game as usize].header;
-        if huge && self.periods[game as usize].is_none() {
-            // Without a take-and-break shape no period can be proven: the
-            // position is computed directly (a game may need few positions).
-            if crate::analysis::shape::shape(self, game).is_err() {
-                return Ok(None);
+        let full = self.limits.period_budget;
+        let budget = if huge { full } else { n.min(full) };
+        let state = self.periods[game as usize].clone();
+        if state.found.is_none() && budget >= state.tried.saturating_mul(2).max(1) {
+            let found = self.search_period(game, budget, span)?;
+            let slot = &mut self.periods[game as usize];
+            slot.tried = budget;
+            if found.is_ok() || budget >= full || huge {
+                slot.found = Some(found);
             }
-            let budget = self.limits.period_budget;
-            let found = match crate::analysis::period(self, game, budget, span)? {
-                crate::analysis::Search::Found(p) if p.is_proven() => Ok((p.preperiod, p.period)),
-                crate::analysis::Search::Found(p) => Err(format!(
-                    "its values look periodic (period {} from n = {}) in the {} computed, \
-                     but that is not proven",
-                    p.period, p.preperiod, p.computed
-                )),
-                crate::analysis::Search::NotFound { computed, why } => Err(match why {
-                    Some(why) => format!("no period is in sight, and none could be proven: {why}"),
-                    None => format!(
-                        "no period found in its first {computed} values (the period budget or \
-                         the state limit; raise them with --period-budget N and --max-states N)"
-                    ),
-                }),
-            };
-            self.periods[game as usize] = Some(found);
         }
-        match self.periods[game as usize].clone() {
+        match self.periods[game as usize].found.clone() {
             Some(Ok((e, p))) if n >= e + p => {
                 let r = e + (n - e) % p;
                 let q = self.intern(game, &[Value::Int(r)], span)?;
                 self.grundy(q).map(Some)
             }
-            Some(Err(why)) if huge => Err(crate::analysis::too_large(
+            Some(Err(why)) if huge && why.proof_possible => Err(crate::analysis::too_large(
                 &self.prog.games[game as usize].name,
                 n,
-                &why,
+                &why.text,
                 span,
             )),
             _ => Ok(None),
         }
+    }
+
+    /// Runs a period search for a game (not for the positions it computes).
+    fn search_period(
+        &mut self,
+        game: GameId,
+        budget: i64,
+        span: Span,
+    ) -> R<Result<(i64, i64), NoPeriod>> {
+        // Without a take-and-break shape no period can be proven: positions
+        // are computed directly (a game may need few of them).
+        if let Err(why) = crate::analysis::shape::shape(self, game) {
+            return Ok(Err(NoPeriod {
+                text: why,
+                proof_possible: false,
+            }));
+        }
+        self.searching = Some(game);
+        let result = crate::analysis::period(self, game, budget, span);
+        self.searching = None;
+        Ok(match result? {
+            crate::analysis::Search::Found(p) if p.is_proven() => Ok((p.preperiod, p.period)),
+            crate::analysis::Search::Found(p) => Err(format!(
+                "its values look periodic (period {} from n = {}) in the {} computed, \
+                 but that is not proven",
+                p.period, p.preperiod, p.computed
+            )),
+            crate::analysis::Search::NotFound { computed, .. } => Err(format!(
+                "no period found in its first {computed} values (the period budget or the state \
+                 limit; raise them with --period-budget N and --max-states N)"
+            )),
+        }
+        .map_err(|text| NoPeriod {
+            text,
+            proof_possible: true,
+        }))
     }
 
     /// Runs `f` with the misère search's memo.
@@ -526,10 +588,18 @@ impl Machine {
         result
     }
 
-    /// Records what a period search found for a game.
-    pub fn set_period(&mut self, game: GameId, found: Result<(i64, i64), String>) {
+    /// The proven `(preperiod, period)` of a game, if a search found one.
+    pub fn known_period(&self, game: GameId) -> Option<(i64, i64)> {
+        match self.periods.get(game as usize)?.found {
+            Some(Ok(ep)) => Some(ep),
+            _ => None,
+        }
+    }
+
+    /// Records a proven period of a game.
+    pub fn set_period(&mut self, game: GameId, preperiod: i64, period: i64) {
         if let Some(slot) = self.periods.get_mut(game as usize) {
-            *slot = Some(found);
+            slot.found = Some(Ok((preperiod, period)));
         }
     }
 

@@ -784,6 +784,18 @@ fn all_moves(m: &mut Machine, parts: &[PosId], total: u32) -> R<Vec<Move>> {
             continue;
         }
         let gc = m.grundy(c)?;
+        // A huge heap of a game with a proven period: its moves by family,
+        // splits grouped by residue.
+        if let Some(groups) = crate::analysis::huge_moves(m, c)? {
+            for (to, value) in groups {
+                moves.push(Move {
+                    from: m.show_pos(c),
+                    to,
+                    grundy: total ^ gc ^ value,
+                });
+            }
+            continue;
+        }
         let mut seen = HashSet::new();
         for opt in m.options(c)? {
             let mut canon = opt.clone();

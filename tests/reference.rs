@@ -1951,3 +1951,54 @@ fn misere_outcomes_of_small_sums() {
         }
     }
 }
+
+#[test]
+fn winning_moves_of_huge_heaps_are_grouped_and_complete() {
+    // n above the size where moves are grouped, small enough to enumerate
+    // here by brute force (with the published period of Kayles).
+    let k = octal_brute("0.77", 200);
+    let g = |x: usize| if x < 83 { k[x] } else { k[71 + (x - 71) % 12] };
+    for (n, other) in [(70_001usize, 5usize), (70_000, 0), (123_457, 7)] {
+        let src = format!(
+            "octal Kayles = 0.77\nprint winning(Kayles({n}){})\n",
+            if other > 0 {
+                format!(" + Kayles({other})")
+            } else {
+                String::new()
+            }
+        );
+        let answers = session_answers(&src);
+        let grundy::answer::Answer::Winning { moves, .. } = &answers[0] else {
+            panic!("not winning moves: {:?}", answers[0]);
+        };
+        let total = g(n) ^ g(other);
+        // Brute force: the winning moves in the big heap.
+        let mut want = 0u64;
+        for t in 1..=2 {
+            let s = n - t;
+            if g(s) ^ g(other) == 0 {
+                want += 1;
+            }
+            for x in 1..=s / 2 {
+                if g(x) ^ g(s - x) ^ g(other) == 0 {
+                    want += 1;
+                }
+            }
+        }
+        let mut got = 0u64;
+        for mv in moves.iter().filter(|m| m.from == format!("Kayles({n})")) {
+            assert_eq!(mv.grundy, 0);
+            got += match mv.to.rsplit_once(" (") {
+                Some((_, count)) if count.ends_with(" moves)") => count
+                    .trim_end_matches(" moves)")
+                    .parse::<u64>()
+                    .expect("a count"),
+                _ => 1,
+            };
+        }
+        assert_eq!(
+            got, want,
+            "winning moves of Kayles({n}) + Kayles({other}), total {total}"
+        );
+    }
+}

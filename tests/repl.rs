@@ -165,17 +165,17 @@ fn edits_keep_the_values_of_games_they_do_not_touch() {
         "game Kayles(n) = { Kayles(a) + Kayles(n - r - a) for r in 1..=2 for a in 0..=n - r }",
     );
     assert_eq!(
-        entry(&mut s, "grundy(Kayles(2000))"),
-        "grundy(Kayles(2000)) = 1\n"
+        entry(&mut s, "grundy(Kayles(900))"),
+        "grundy(Kayles(900)) = 4\n"
     );
     let kept = s.state_count();
-    assert!(kept > 2000, "Kayles(0..=2000) are stored: {kept}");
+    assert!(kept > 900, "Kayles(0..=900) are stored: {kept}");
 
     // An unrelated definition, and a constant: nothing is recomputed.
     entry(&mut s, "game Nim(n) = { Nim(k) for k in 0..n }\nlet N = 7");
     assert_eq!(
-        entry(&mut s, "grundy(Kayles(2000))"),
-        "grundy(Kayles(2000)) = 1\n"
+        entry(&mut s, "grundy(Kayles(900))"),
+        "grundy(Kayles(900)) = 4\n"
     );
     assert_eq!(s.state_count(), kept);
 
@@ -185,8 +185,8 @@ fn edits_keep_the_values_of_games_they_do_not_touch() {
         "game Kayles(n) = {\n  Kayles(a) + Kayles(n - r - a)  # knock down r pins\n    for r in 1..=2 for a in 0..=n - r\n}",
     );
     assert_eq!(
-        entry(&mut s, "grundy(Kayles(2000))"),
-        "grundy(Kayles(2000)) = 1\n"
+        entry(&mut s, "grundy(Kayles(900))"),
+        "grundy(Kayles(900)) = 4\n"
     );
     assert_eq!(s.state_count(), kept);
 
@@ -266,7 +266,12 @@ fn ctrl_c_interrupts_and_the_session_stays_consistent() {
     ] {
         let kernels = limits.kernels;
         let mut s = Session::new(limits);
-        entry(&mut s, "game S(n) = { S(n - k) for k in [1, 2] if k <= n }");
+        // `n * n >= 0` keeps the game from being read as a subtraction game,
+        // whose period would answer at once.
+        entry(
+            &mut s,
+            "game S(n) = { S(n - k) for k in [1, 2] if k <= n and n * n >= 0 }",
+        );
         // Keep pressing Ctrl-C until the entry stops.
         let flag = s.cancel_flag();
         let done = Arc::new(AtomicBool::new(false));

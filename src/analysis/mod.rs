@@ -90,7 +90,7 @@ pub fn period(m: &mut Machine, game: GameId, budget: i64, span: Span) -> R<Searc
         let found = search(&values, shape.as_ref().ok());
         match found {
             Some(p) if p.is_proven() => {
-                m.set_period(game, Ok((p.preperiod, p.period)));
+                m.set_period(game, p.preperiod, p.period);
                 return Ok(Search::Found(p));
             }
             // No theorem: what is seen over a few thousand values is all
@@ -311,4 +311,77 @@ pub fn too_large(name: &str, n: i64, why: &str, span: Span) -> Diag {
     .help(format!(
         "ask `period({name})` to see what is known, or a smaller position"
     ))
+}
+
+/// Heaps from this size on have their moves listed by family (a list of
+/// every option would be too long to read, or to compute).
+pub const HUGE_MOVES: i64 = 1 << 16;
+
+/// The moves of a huge heap G(n) of a game whose period is proven (found
+/// now if need be): the one-heap moves one by one, the splits into x and
+/// s − x one by one for x below the pre-period, then grouped by x mod p, as
+/// (what the heap becomes, its value). `None` when this does not apply.
+pub fn huge_moves(m: &mut Machine, c: crate::value::PosId) -> R<Option<Vec<(String, u32)>>> {
+    let (game, args) = m.position(c);
+    let [Value::Int(n)] = args[..] else {
+        return Ok(None);
+    };
+    if n < HUGE_MOVES || m.program().games[game as usize].params.len() != 1 {
+        return Ok(None);
+    }
+    let Ok(shape) = shape::shape(m, game) else {
+        return Ok(None);
+    };
+    let span = m.program().games[game as usize].header;
+    // Asking for the heap's value finds the period if there is one to find.
+    m.grundy(c)?;
+    let Some((e, p)) = m.known_period(game) else {
+        return Ok(None);
+    };
+    if n < shape.from || n < e + p {
+        return Ok(None);
+    }
+    let name = m.program().games[game as usize].name.clone();
+    let value = |m: &mut Machine, x: i64| -> R<u32> {
+        let q = m.intern(game, &[Value::Int(x)], span)?;
+        m.grundy(q)
+    };
+    let mut out = Vec::new();
+    for f in &shape.families {
+        let s = n - f.take;
+        match f.heaps {
+            0 => out.push(("0".to_string(), 0)),
+            1 => out.push((format!("{name}({s})"), value(m, s)?)),
+            _ => {
+                let half = s / 2;
+                // Below the pre-period, each split is its own.
+                for x in 1..e.min(half + 1) {
+                    let v = value(m, x)? ^ value(m, s - x)?;
+                    out.push((format!("{name}({x}) + {name}({})", s - x), v));
+                }
+                // From there, x and s − x are both periodic: the value
+                // depends on x mod p only.
+                let lo = e.max(1);
+                for r in 0..p {
+                    let first = lo + (r - lo).rem_euclid(p);
+                    if first > half {
+                        continue;
+                    }
+                    let count = (half - first) / p + 1;
+                    let last = first + (count - 1) * p;
+                    let v = value(m, first)? ^ value(m, s - first)?;
+                    let to = if count == 1 {
+                        format!("{name}({first}) + {name}({})", s - first)
+                    } else {
+                        format!(
+                            "{name}(x) + {name}({s} - x) for x = {first}, {}, ..., {last} ({count} moves)",
+                            first + p
+                        )
+                    };
+                    out.push((to, v));
+                }
+            }
+        }
+    }
+    Ok(Some(out))
 }
