@@ -5,6 +5,7 @@
 #
 #   bench/run.sh           full sizes (the targets in docs/PERFORMANCE.md)
 #   bench/run.sh --quick   small sizes, for a smoke run
+#   bench/run.sh --heavy   also octal 0.16 (a minute or two), against ogsolve
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -148,4 +149,25 @@ print("%-48s %6.0f" % ("terminal, start (loading kayles.game) to prompt", best([
 for i, name in enumerate(["outcome of a Kayles sum", "winning moves of a Kayles sum", "table(Kayles, 0..=200)"]):
     print("%-48s %6.1f" % ("terminal, " + name, best([r[1][i] for r in runs])))
 PY
+fi
+
+# The heavy octal case (issue 4): 0.16 has period 149459 from 105351; the
+# proof needs 509622 values. Compared with ogsolve (cargo install ogsolve),
+# the specialist solver, naive and with its RC2 (rare/common) method.
+if [ "${1:-}" = "--heavy" ] || [ "${2:-}" = "--heavy" ]; then
+  echo
+  echo "heavy: octal 0.16 up to n = 524288 (seconds)"
+  printf 'octal O = 0.16\nprint period(O, 524288)\n' > "$out/o16.game"
+  t=$( { /usr/bin/time -f "%e" "$grundy" "$out/o16.game" > "$out/o16.out"; } 2>&1 )
+  printf '%-48s %8s\n' "grundy: period(0.16), proven" "$t"
+  grep -q "period of O: 149459, pre-period 105351 (proven)" "$out/o16.out" \
+    || { echo "MISMATCH 0.16: $(head -1 "$out/o16.out")"; exit 1; }
+  if command -v ogsolve > /dev/null; then
+    for m in naive rc2; do
+      t=$( { /usr/bin/time -f "%e" ogsolve -m $m -n 524288 0.16 > /dev/null; } 2>&1 )
+      printf '%-48s %8s\n' "ogsolve -m $m 0.16 -n 524288" "$t"
+    done
+  else
+    echo "(ogsolve not installed: cargo install ogsolve)"
+  fi
 fi

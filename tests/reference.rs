@@ -2002,3 +2002,13 @@ fn winning_moves_of_huge_heaps_are_grouped_and_complete() {
         );
     }
 }
+
+/// The heavy case: octal 0.16 has period 149459 from n = 105351 (published:
+/// Gangolli and Plambeck). About a minute in a release build:
+/// `cargo test --release --test reference -- --ignored`.
+#[test]
+#[ignore = "heavy: a minute in release mode"]
+fn octal_0_16_period_is_proven() {
+    let answers = session_answers("octal O = 0.16\nprint period(O, 524288)\n");
+    assert_eq!(period_of(&answers[0]), (105351, 149459, true));
+}
