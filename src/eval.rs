@@ -483,7 +483,26 @@ impl Machine {
                 self.memo.set(f.pos, UNKNOWN);
             }
         }
-        result
+        result.map_err(|d| self.why_no_period(d, root))
+    }
+
+    /// A limit met while computing a one-parameter position directly says
+    /// why no period was used instead, when one was looked for.
+    fn why_no_period(&self, d: Diag, root: PosId) -> Diag {
+        if !matches!(d.code, "state-limit" | "depth-limit") {
+            return d;
+        }
+        match self.periods.get(self.game_of(root) as usize) {
+            Some(PeriodState {
+                found: Some(Err(why)),
+                ..
+            }) => d.note(format!(
+                "no period of {} could answer instead: {}",
+                self.prog.games[self.game_of(root) as usize].name,
+                why.text
+            )),
+            _ => d,
+        }
     }
 
     /// The value of a one-parameter position from a proven period. A
