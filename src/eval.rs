@@ -496,11 +496,18 @@ impl Machine {
             Some(PeriodState {
                 found: Some(Err(why)),
                 ..
-            }) => d.note(format!(
-                "no period of {} could answer instead: {}",
-                self.prog.games[self.game_of(root) as usize].name,
-                why.text
-            )),
+            }) => {
+                let name = &self.prog.games[self.game_of(root) as usize].name;
+                d.note(if why.proof_possible {
+                    format!("no period of {name} could answer instead: {}", why.text)
+                } else {
+                    format!(
+                        "no period of {name} can be proven to answer instead: its moves have \
+                         no take-and-break shape ({})",
+                        why.text
+                    )
+                })
+            }
             _ => d,
         }
     }
