@@ -366,7 +366,7 @@ impl fmt::Display for Answer {
                 None => {
                     writeln!(
                         f,
-                        "period of {game}: none found in {game}(0..{computed}) (the search budget)"
+                        "period of {game}: none found in {game}(0..{computed}) (the search budget or the state limit)"
                     )?;
                     if let Some(why) = why {
                         writeln!(f, "  and no proof could apply: {why}")?;

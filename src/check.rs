@@ -78,6 +78,10 @@ pub fn check(program: &ast::Program) -> Result<ir::Program, Vec<Diag>> {
             Item::Let(_) => {}
         }
     }
+    for (g, params) in c.game_params.clone().iter().enumerate() {
+        let ints = params.iter().map(|&t| c.resolve(t) == Ty::Int).collect();
+        c.out.games[g].int_params = ints;
+    }
     if c.errors.is_empty() {
         Ok(c.out)
     } else {
@@ -156,6 +160,7 @@ impl Checker {
                         header: g.header,
                         span: g.span,
                         shorthand: g.shorthand.clone(),
+                        int_params: Vec::new(),
                     });
                     self.globals.insert(g.name.name.clone(), Global::Game(id));
                 }
@@ -1075,6 +1080,20 @@ impl Checker {
                         continue;
                     }
                     let (id, game) = self.game_arg(a, name);
+                    if f == Builtin::Period
+                        && let Some(g) = game
+                        && self.game_params[g as usize].len() == 1
+                        && !self.unify(self.game_params[g as usize][0], Ty::Int)
+                    {
+                        self.errors.push(
+                            Diag::user(
+                                "type-mismatch",
+                                "`period` needs a game whose parameter is an integer",
+                            )
+                            .label(a.span, "this game's parameter is not an integer")
+                            .help("periods are of value sequences G(0), G(1), ..."),
+                        );
+                    }
                     if f == Builtin::Period
                         && let Some(g) = game
                         && self.game_params[g as usize].len() != 1

@@ -543,7 +543,10 @@ impl Machine {
         let full = self.limits.period_budget;
         let budget = if huge { full } else { n.min(full) };
         let state = self.periods[game as usize].clone();
-        if state.found.is_none() && budget >= state.tried.saturating_mul(2).max(1) {
+        // Searching again pays when the budget has doubled, or when it is
+        // the whole budget for a position that needs it.
+        let worth = budget >= state.tried.saturating_mul(2).max(1) || (huge && full > state.tried);
+        if state.found.is_none() && worth {
             let found = self.search_period(game, budget, span)?;
             let slot = &mut self.periods[game as usize];
             slot.tried = budget;

@@ -64,6 +64,8 @@ pub struct Game {
     pub span: Span,
     /// The shorthand it was written as, if any.
     pub shorthand: Option<crate::syntax::ast::Shorthand>,
+    /// Whether each parameter is an integer (as the checker inferred).
+    pub int_params: Vec<bool>,
 }
 
 /// One move rule.

@@ -188,11 +188,23 @@ impl Misere {
         if let Some(&h) = self.heap.get(&root) {
             return Ok(h);
         }
-        // Post-order over the positions below, without recursion.
+        // Post-order over the positions below, without recursion; a
+        // position met again while its options are pending closes a cycle.
         let mut stack = vec![(root, false)];
+        let mut pending = std::collections::HashSet::new();
         while let Some((c, expanded)) = stack.pop() {
             if self.heap.contains_key(&c) {
                 continue;
+            }
+            if !expanded && !pending.insert(c) {
+                return Err(Diag::user(
+                    "cycle",
+                    format!(
+                        "the game graph has a cycle: {} can be reached from itself",
+                        m.show_pos(c)
+                    ),
+                )
+                .help("misère play needs every play to end: make each move decrease something"));
             }
             let options = m.options(c)?;
             let mut singles = Vec::with_capacity(options.len());
@@ -224,7 +236,7 @@ impl Misere {
                 .collect();
             if !unknown.is_empty() {
                 if expanded {
-                    return Err(Diag::bug("a cycle among positions in the Nim-heap test"));
+                    return Err(Diag::bug("the Nim-heap test revisited a position"));
                 }
                 stack.push((c, true));
                 stack.extend(unknown.into_iter().map(|p| (p, false)));
@@ -246,6 +258,7 @@ impl Misere {
             let g = sizes.len() as u32;
             let is_heap = ok && sizes.iter().enumerate().all(|(i, &h)| h == i as u32);
             self.heap.insert(c, is_heap.then_some(g));
+            pending.remove(&c);
         }
         Ok(self.heap.get(&root).copied().flatten())
     }

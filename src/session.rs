@@ -677,6 +677,13 @@ fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<
                 Some(&l) => m.eval_int(l, env)?,
                 None => crate::graph::DEFAULT_NODES,
             };
+            if limit < 1 {
+                return Err(Diag::user(
+                    "bad-limit",
+                    "a graph needs a limit of at least 1 position",
+                )
+                .label(m.program().span(args[1]), "this limit"));
+            }
             let g = crate::graph::graph(m, &parts, limit, m.program().span(args[0]))?;
             Ok(Answer::Graph {
                 position: m.show_sum(&parts),

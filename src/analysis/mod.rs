@@ -192,6 +192,9 @@ fn search(values: &[u32], shape: Option<&Shape>) -> Option<Period> {
 
 fn theorem(shape: &Shape) -> String {
     let t = shape.max_take();
+    if shape.families.is_empty() {
+        return format!("from n = {} on, no position has a move", shape.from);
+    }
     if shape.is_subtraction() {
         format!(
             "every move takes at most {t} token{} and leaves at most one heap (a subtraction game): \
@@ -255,6 +258,9 @@ pub fn describe(m: &mut Machine, game: GameId) -> Vec<String> {
     match shape::shape(m, game) {
         Err(why) => vec![rules, format!("  no take-and-break shape: {why}")],
         Ok(shape) => {
+            if shape.families.is_empty() {
+                return vec![format!("{rules}; for n >= {} there is no move", shape.from)];
+            }
             let mut lines = vec![format!(
                 "{rules}; for n >= {} a move takes tokens from one heap:",
                 shape.from
@@ -267,11 +273,15 @@ pub fn describe(m: &mut Machine, game: GameId) -> Vec<String> {
                     "  exactly the moves of octal {} (for every n)",
                     shorthand::octal_code(&digits)
                 )),
-                None if !shape.families.iter().any(|f| f.heaps == 0) => lines.push(format!(
-                    "  from n = {} on, the moves of octal {}",
-                    shape.from,
-                    shorthand::octal_code(&shape.digits())
-                )),
+                None if !shape.families.iter().any(|f| f.heaps == 0)
+                    && let Some(digits) = shape.digits() =>
+                {
+                    lines.push(format!(
+                        "  from n = {} on, the moves of octal {}",
+                        shape.from,
+                        shorthand::octal_code(&digits)
+                    ))
+                }
                 None => {}
             }
             lines
@@ -290,14 +300,6 @@ fn family_words(f: &Family) -> String {
         1 => format!("{take}, leaving one heap"),
         _ => format!("{take}, leaving two non-empty heaps (in every way)"),
     }
-}
-
-/// The value of G(n) for a huge n from a proven period, or why not.
-pub fn reduce(period: &Period, n: i64) -> i64 {
-    if n < period.preperiod + period.period {
-        return n;
-    }
-    period.preperiod + (n - period.preperiod) % period.period
 }
 
 /// An error for a position too large to compute without a proven period.
@@ -360,10 +362,9 @@ pub fn huge_moves(m: &mut Machine, c: crate::value::PosId) -> R<Option<Vec<(Stri
                     out.push((format!("{name}({x}) + {name}({})", s - x), v));
                 }
                 // From there, x and s − x are both periodic: the value
-                // depends on x mod p only.
+                // depends on x mod p only. Listed by their first x.
                 let lo = e.max(1);
-                for r in 0..p {
-                    let first = lo + (r - lo).rem_euclid(p);
+                for first in lo..lo.saturating_add(p) {
                     if first > half {
                         continue;
                     }

@@ -52,8 +52,12 @@ impl Shape {
     }
 
     /// The octal digits of the families (bits 2 and 4 only: bit 1 concerns
-    /// a heap of exactly k, below the threshold).
-    pub fn digits(&self) -> Vec<u8> {
+    /// a heap of exactly k, below the threshold); `None` for a code longer
+    /// than anyone would read.
+    pub fn digits(&self) -> Option<Vec<u8>> {
+        if self.max_take() > MAX_CODE {
+            return None;
+        }
         let mut digits = vec![0u8; self.max_take() as usize + 1];
         for f in &self.families {
             match f.heaps {
@@ -62,9 +66,16 @@ impl Shape {
                 _ => {}
             }
         }
-        digits
+        Some(digits)
     }
 }
+
+/// Longest octal code shown for a shape.
+const MAX_CODE: i64 = 1000;
+/// Largest number a rule may use for its shape to be derived: beyond, the
+/// rule is not a heap game anyone plays, and the reasoning would risk
+/// overflow.
+const MAX_COEF: i64 = 1 << 31;
 
 /// An affine form `k + n·N + a·A` in the parameter N and the split
 /// variable A.
@@ -135,6 +146,9 @@ pub fn shape(m: &mut Machine, game: GameId) -> Result<Shape, Why> {
     if g.params.len() != 1 {
         return Err(format!("`{}` has {} parameters", g.name, g.params.len()));
     }
+    if g.int_params.first() != Some(&true) {
+        return Err(format!("the parameter of `{}` is not an integer", g.name));
+    }
     let mut pieces = Vec::new();
     for rule in &g.rules {
         let mut env: Vec<Option<Aff>> = vec![None; g.slots.max(1) as usize];
@@ -159,6 +173,15 @@ pub fn shape(m: &mut Machine, game: GameId) -> Result<Shape, Why> {
     let mut families = BTreeSet::new();
     let mut from = 0i64;
     for piece in pieces {
+        let forms = piece.comps.iter().chain(piece.cons.iter().map(|c| match c {
+            Cons::Ge(f) | Cons::Eq(f) | Cons::Ne(f) => f,
+        }));
+        if forms
+            .flat_map(|f| [f.k, f.n, f.a])
+            .any(|v| !(-MAX_COEF..=MAX_COEF).contains(&v))
+        {
+            return Err(format!("its rules use numbers beyond {MAX_COEF}"));
+        }
         classify(&piece, g0_terminal, &mut families, &mut from)?;
     }
     if from > MAX_FROM {
@@ -483,11 +506,9 @@ fn classify(
                 Ok(())
             }
             [c] if c.n == 1 && c.k < 0 => {
-                families.insert(Family {
-                    take: -c.k,
-                    heaps: 1,
-                });
-                *from = (*from).max(-c.k);
+                let take = c.k.checked_neg().ok_or_else(unsupported)?;
+                families.insert(Family { take, heaps: 1 });
+                *from = (*from).max(take);
                 Ok(())
             }
             [c] if c.n == 1 => Err("a move does not make the heap smaller".into()),
@@ -563,7 +584,11 @@ fn classify(
     if n0 > MAX_FROM as i128 {
         return Err(format!("a split's range settles only from n = {n0} on"));
     }
-    let period = fs.iter().fold(2i128, |acc, f| lcm(acc, f.r)).min(1 << 16);
+    // Every comparison repeats with this period beyond n0: check it all.
+    let period = fs.iter().fold(2i128, |acc, f| lcm(acc, f.r));
+    if period > 1 << 16 {
+        return Err("a split's bounds repeat only over a very long period".into());
+    }
     let mut m_lo = None;
     for n in n0..n0 + period {
         let sz = n - t128;
@@ -602,6 +627,9 @@ fn classify(
     if m_lo == Some(0) && t == 0 {
         return Err("a split without taking leaves the whole heap: a move to itself".into());
     }
+    if m_lo == Some(0) && !g0_terminal {
+        return Err("a split can leave an empty heap, and a heap of 0 has moves of its own".into());
+    }
     if m_lo == Some(0) {
         families.insert(Family { take: t, heaps: 1 });
     }
@@ -617,7 +645,7 @@ fn lcm(a: i128, b: i128) -> i128 {
     if a == 0 || b == 0 {
         return a.max(b);
     }
-    (a / gcd(a, b) * b).abs()
+    (a / gcd(a, b)).checked_mul(b).map_or(i128::MAX, i128::abs)
 }
 
 /// The octal code whose moves are exactly this game's, for every n: the
@@ -628,7 +656,7 @@ pub fn exact_octal(m: &mut Machine, game: GameId, shape: &Shape) -> Option<Vec<u
         return None;
     }
     let span = m.program().games[game as usize].header;
-    let mut digits = shape.digits();
+    let mut digits = shape.digits()?;
     // The heaps of each option of G(n), sorted, zeros dropped.
     let heaps_of = |m: &mut Machine, n: i64| -> Option<BTreeSet<Vec<i64>>> {
         let p = m.intern(game, &[Value::Int(n)], span).ok()?;
@@ -663,7 +691,10 @@ pub fn exact_octal(m: &mut Machine, game: GameId, shape: &Shape) -> Option<Vec<u
         .from
         .saturating_add(shape.max_take())
         .saturating_add(2);
-    for n in 1..=last.min(4096) {
+    if last > 4096 {
+        return None;
+    }
+    for n in 1..=last {
         let want = octal_options(&digits, n);
         if heaps_of(m, n)? != want {
             return None;

@@ -290,7 +290,9 @@ pub fn describe(name: &str, shorthand: &Shorthand) -> Vec<String> {
             lines
         }
         Shorthand::Subtraction { set, all_but } => {
-            let numbers: Vec<String> = set.iter().map(i64::to_string).collect();
+            let mut sorted = set.clone();
+            sorted.sort_unstable();
+            let numbers: Vec<String> = sorted.iter().map(i64::to_string).collect();
             let list = join_or(&numbers);
             vec![if *all_but {
                 if set.is_empty() {
