@@ -43,7 +43,7 @@ pub struct Opts {
     #[arg(long, global = true, value_name = "N", default_value_t = Limits::default().max_depth)]
     max_depth: usize,
     /// Most values a period search computes (for `period(G)` and for
-    /// positions too large to compute directly).
+    /// large positions of one-parameter games); 0 turns the searches off.
     #[arg(long, global = true, value_name = "N", default_value_t = Limits::default().period_budget)]
     period_budget: i64,
     /// Write the DOT of `graph(...)` answers to this file (all of them,
