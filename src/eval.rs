@@ -566,6 +566,14 @@ impl Machine {
                 &why.text,
                 span,
             )),
+            None if huge && full < 1 && crate::analysis::shape::shape(self, game).is_ok() => {
+                Err(crate::analysis::too_large(
+                    &self.prog.games[game as usize].name,
+                    n,
+                    "period searches are turned off (--period-budget 0)",
+                    span,
+                ))
+            }
             _ => Ok(None),
         }
     }

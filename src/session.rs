@@ -732,11 +732,16 @@ fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<
                 None => m.limits().period_budget,
             };
             if budget < 1 {
+                let (at, what) = match args.get(1) {
+                    Some(&b) => (b, "this budget"),
+                    None => (args[0], "the budget is --period-budget"),
+                };
                 return Err(Diag::user(
                     "bad-budget",
                     "a period search needs a budget of at least 1",
                 )
-                .label(m.program().span(args[1]), "this budget"));
+                .label(m.program().span(at), what)
+                .help("give one: `period(G, 100000)`"));
             }
             let name = m.program().games[game as usize].name.clone();
             let span = m.program().span(args[0]);
