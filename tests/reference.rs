@@ -2097,3 +2097,33 @@ fn analysis_refuses_what_it_cannot_prove() {
         text(&out[1])
     );
 }
+
+#[test]
+fn period_searches_can_be_turned_off() {
+    let out = session_events(
+        "octal K = 0.77\nprint period(K)\nprint grundy(K(10**18))\nprint grundy(K(500))\n",
+        grundy::eval::Limits {
+            period_budget: 0,
+            ..grundy::eval::Limits::default()
+        },
+    );
+    let text = |r: &Result<grundy::answer::Answer, String>| match r {
+        Ok(a) => a.to_string(),
+        Err(e) => format!("error {e}"),
+    };
+    assert!(
+        text(&out[0]).starts_with("error bad-budget"),
+        "{}",
+        text(&out[0])
+    );
+    assert!(
+        text(&out[1]).starts_with("error too-large"),
+        "{}",
+        text(&out[1])
+    );
+    // Kayles(500) = Kayles(71 + 429 mod 12), computed directly.
+    assert_eq!(
+        text(&out[2]),
+        format!("grundy(K(500)) = {}\n", octal_brute("0.77", 500)[500])
+    );
+}
