@@ -47,6 +47,8 @@ An entry may span lines while a bracket is open.
 const LANGUAGE: &str = "\
 the language (docs/language.md has all of it):
   game NAME(p, q) = { RULE  RULE ... }   a game; each rule yields options
+  octal NAME = 0.77                     an octal game (heaps of n tokens)
+  subtraction NAME = {1, 3, 4}          a subtraction game (also `all but {..}`)
   RULE:   POSITION for x in RANGE if COND ...
           e.g. Nim(n - k) for k in 1..=n
   0                                     the empty position (no moves)
@@ -68,6 +70,13 @@ queries:
   table(G, 0..=8, 0..=8)      a grid for a two-parameter game
   ppositions(G, 0..=30)       the positions whose value is 0
   check grundy(G(n)) == n % 3 for n in 0..100
+  describe(G)                 the moves of a one-heap game in words
+  period(G)                   pre-period and period, proven when a theorem applies
+  outcome(P, misere)          who wins when the last player to move loses
+  winning(P, misere)          the winning moves in misère play
+  misere_grundy(P)            the misère value of P as one game
+  graph(P)                    the positions reachable from P, as Graphviz DOT
+huge positions (Kayles(10**18)) are answered from proven periods
 ";
 
 const KEYS: &str = "\
