@@ -542,7 +542,7 @@ impl Machine {
         let span = self.prog.games[game as usize].header;
         let full = self.limits.period_budget;
         let budget = if huge { full } else { n.min(full) };
-        let state = self.periods[game as usize].clone();
+        let state = &self.periods[game as usize];
         // Searching again pays when the budget has doubled, or when it is
         // the whole budget for a position that needs it.
         let worth = budget >= state.tried.saturating_mul(2).max(1) || (huge && full > state.tried);
@@ -554,8 +554,19 @@ impl Machine {
                 slot.found = Some(found);
             }
         }
-        match self.periods[game as usize].found.clone() {
-            Some(Ok((e, p))) if n >= e + p => {
+        if self.periods[game as usize].found.is_none() && huge && full < 1 {
+            if crate::analysis::shape::shape(self, game).is_err() {
+                return Ok(None);
+            }
+            return Err(crate::analysis::too_large(
+                &self.prog.games[game as usize].name,
+                n,
+                "period searches are turned off (--period-budget 0)",
+                span,
+            ));
+        }
+        match &self.periods[game as usize].found {
+            &Some(Ok((e, p))) if n >= e + p => {
                 let r = e + (n - e) % p;
                 let q = self.intern(game, &[Value::Int(r)], span)?;
                 self.grundy(q).map(Some)
@@ -566,14 +577,6 @@ impl Machine {
                 &why.text,
                 span,
             )),
-            None if huge && full < 1 && crate::analysis::shape::shape(self, game).is_ok() => {
-                Err(crate::analysis::too_large(
-                    &self.prog.games[game as usize].name,
-                    n,
-                    "period searches are turned off (--period-budget 0)",
-                    span,
-                ))
-            }
             _ => Ok(None),
         }
     }
