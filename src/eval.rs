@@ -545,7 +545,9 @@ impl Machine {
         let state = &self.periods[game as usize];
         // Searching again pays when the budget has doubled, or when it is
         // the whole budget for a position that needs it.
-        let worth = budget >= state.tried.saturating_mul(2).max(1) || (huge && full > state.tried);
+        // Not from inside a fill: its nested searches are capped in depth.
+        let worth = self.depth_cap.is_none()
+            && (budget >= state.tried.saturating_mul(2).max(1) || (huge && full > state.tried));
         if state.found.is_none() && worth {
             let found = self.search_period(game, budget, span)?;
             let slot = &mut self.periods[game as usize];
