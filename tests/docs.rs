@@ -5,7 +5,9 @@
 use grundy::diagnostics::{Style, render};
 use grundy::eval::Limits;
 use grundy::session::{Event, Session};
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::PathBuf;
 
 struct Block {
     file: PathBuf,
@@ -14,41 +16,12 @@ struct Block {
     expected: Option<String>,
 }
 
-/// Fenced blocks: (info string, first line number, body).
-fn fences(text: &str) -> Vec<(String, usize, String)> {
-    let mut out = Vec::new();
-    let mut lines = text.lines().enumerate();
-    while let Some((i, line)) = lines.next() {
-        let Some(info) = line.strip_prefix("```") else {
-            continue;
-        };
-        let mut body = String::new();
-        for (_, l) in lines.by_ref() {
-            if l.starts_with("```") {
-                break;
-            }
-            body.push_str(l);
-            body.push('\n');
-        }
-        out.push((info.trim().to_string(), i + 1, body));
-    }
-    out
-}
-
 fn blocks() -> Vec<Block> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = vec![root.join("README.md")];
-    let mut docs: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
-        .expect("docs/ exists")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "md"))
-        .collect();
-    docs.sort();
-    files.extend(docs);
+    let files = common::doc_files();
     let mut blocks = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(&file).expect("readable doc");
-        let fs = fences(&text);
+        let fs = common::fences(&text);
         for (k, (info, line, body)) in fs.iter().enumerate() {
             if info != "game" {
                 continue;

@@ -8,6 +8,8 @@
 //! an entry while a bracket is open, then the expected output (reports
 //! rendered without color). Timings in `:time` lines are replaced by `T`.
 
+mod common;
+
 use grundy::diagnostics::Style;
 use grundy::eval::Limits;
 use grundy::repl::{Flow, Repl, Transcript};
@@ -87,32 +89,13 @@ fn run_transcript(name: &str, text: &str) -> (Vec<String>, String) {
 
 /// ```repl blocks in README.md and docs/*.md, with where they are.
 fn doc_transcripts() -> Vec<(String, String)> {
-    let mut files = vec![root().join("README.md")];
-    let mut docs: Vec<PathBuf> = std::fs::read_dir(root().join("docs"))
-        .expect("docs/ exists")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "md"))
-        .collect();
-    docs.sort();
-    files.extend(docs);
     let mut out = Vec::new();
-    for file in files {
+    for file in common::doc_files() {
         let text = std::fs::read_to_string(&file).expect("readable doc");
-        let mut lines = text.lines().enumerate();
-        while let Some((n, line)) = lines.next() {
-            if line.trim() != "```repl" {
-                continue;
+        for (info, line, body) in common::fences(&text) {
+            if info == "repl" {
+                out.push((format!("{}:{line}", file.display()), body));
             }
-            let mut body = String::new();
-            for (_, l) in lines.by_ref() {
-                if l.starts_with("```") {
-                    break;
-                }
-                body.push_str(l);
-                body.push('\n');
-            }
-            let name = format!("{}:{}", file.display(), n + 1);
-            out.push((name, body));
         }
     }
     out
