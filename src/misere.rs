@@ -34,6 +34,7 @@ impl Misere {
         if let Some(&t) = self.terminal.get(&c) {
             return Ok(t);
         }
+        too_big(m, c)?;
         let t = m.options(c)?.is_empty();
         self.terminal.insert(c, t);
         Ok(t)
@@ -60,6 +61,7 @@ impl Misere {
             if i > 0 && s[i - 1] == c {
                 continue;
             }
+            too_big(m, c)?;
             for opt in m.options(c)? {
                 let mut parts: Vec<PosId> = s[..i].iter().chain(&s[i + 1..]).copied().collect();
                 parts.extend(&opt);
@@ -196,6 +198,7 @@ impl Misere {
             if self.heap.contains_key(&c) {
                 continue;
             }
+            too_big(m, c)?;
             if !expanded && !pending.insert(c) {
                 return Err(Diag::user(
                     "cycle",
@@ -262,6 +265,30 @@ impl Misere {
         }
         Ok(self.heap.get(&root).copied().flatten())
     }
+}
+
+/// Largest integer argument of a position whose options are listed one by
+/// one here: every sum below it is a state of the search.
+const MAX_ARG: i64 = 1 << 20;
+
+/// Refuses positions with so many options (and sums below them) that
+/// listing them cannot end in reasonable time.
+fn too_big(m: &Machine, c: PosId) -> R<()> {
+    let (_, args) = m.position(c);
+    let big = args
+        .iter()
+        .any(|a| matches!(a, crate::value::Value::Int(n) if n.unsigned_abs() > MAX_ARG as u64));
+    if big {
+        return Err(Diag::user(
+            "too-large",
+            format!(
+                "{} is too large to search position by position",
+                m.show_pos(c)
+            ),
+        )
+        .help("misère play and graphs list every position reachable: ask about small positions"));
+    }
+    Ok(())
 }
 
 /// Misère Nim: with every heap of size 0 or 1, the player to move wins when

@@ -684,7 +684,8 @@ fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<
                 )
                 .label(m.program().span(args[1]), "this limit"));
             }
-            let g = crate::graph::graph(m, &parts, limit, m.program().span(args[0]))?;
+            let span = m.program().span(args[0]);
+            let g = crate::graph::graph(m, &parts, limit, span).map_err(|d| at(d, span))?;
             Ok(Answer::Graph {
                 position: m.show_sum(&parts),
                 dot: g.dot,
@@ -717,6 +718,7 @@ fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<
                     options: options.len(),
                 })
             })
+            .map_err(|d| at(d, m.program().span(args[0])))
         }
         Builtin::Describe | Builtin::Period => {
             let ir::Expr::GameRef(game) = *m.program().expr(args[0]) else {
@@ -761,6 +763,15 @@ fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<
             })
         }
         _ => Err(Diag::bug(format!("`{}` is not a report", f.name()))),
+    }
+}
+
+/// Points a report without a place at the position asked about.
+fn at(d: Diag, span: Span) -> Diag {
+    if d.labels.is_empty() {
+        d.label(span, "this position")
+    } else {
+        d
     }
 }
 

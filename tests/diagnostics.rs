@@ -449,6 +449,11 @@ fn cases() -> Vec<Case> {
             "game W(a, b) = { W(a - 1, b) if a > 0 }\nprint period(W)\nprint describe(3)\n",
             ERRORS,
         ),
+        case(
+            "misere_and_graph_of_a_huge_heap",
+            "octal K = 0.77\nprint outcome(K(10**18), misere)\nprint graph(K(2**40))\nprint outcome(K(3), misere)\n",
+            ERRORS,
+        ),
         small(
             "huge_position_without_a_proven_period",
             "octal T = 0.007\nprint grundy(T(10**18))\n",
