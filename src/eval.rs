@@ -142,14 +142,14 @@ impl Iter {
 
 /// The set of option values seen so far, for the mex.
 #[derive(Clone, Debug, Default)]
-struct Seen {
+pub(crate) struct Seen {
     low: u64,
     high: Vec<u64>,
 }
 
 impl Seen {
     #[inline(always)]
-    fn insert(&mut self, v: u32) {
+    pub(crate) fn insert(&mut self, v: u32) {
         if v < 64 {
             self.low |= 1 << v;
         } else {
@@ -179,7 +179,7 @@ impl Seen {
         }
     }
 
-    fn mex(&self) -> u64 {
+    pub(crate) fn mex(&self) -> u64 {
         if self.low != u64::MAX {
             return u64::from(self.low.trailing_ones());
         }

@@ -9,7 +9,7 @@
 //! bounded by the state limit.
 
 use crate::diagnostics::Diag;
-use crate::eval::{Machine, R};
+use crate::eval::{Machine, R, Seen};
 use crate::value::PosId;
 use std::collections::HashMap;
 
@@ -84,7 +84,7 @@ impl Misere {
             state: State,
             options: Vec<State>,
             next: usize,
-            seen: Vec<u32>,
+            seen: Seen,
         }
         let mut stack: Vec<Frame> = Vec::new();
         let push = |this: &mut Misere,
@@ -112,7 +112,7 @@ impl Misere {
                 state: s,
                 options,
                 next: 0,
-                seen: Vec::new(),
+                seen: Seen::default(),
             });
             Ok(())
         };
@@ -128,7 +128,7 @@ impl Misere {
                             ));
                         }
                         Some(v) => {
-                            f.seen.push(v);
+                            f.seen.insert(v);
                             f.next += 1;
                         }
                         None => {
@@ -142,7 +142,7 @@ impl Misere {
                     // No move: the player to move has already won.
                     1
                 } else {
-                    mex(&f.seen)
+                    f.seen.mex() as u32
                 };
                 let done = stack.pop().map(|f| f.state);
                 if let Some(s) = done {
@@ -299,14 +299,4 @@ pub fn misere_nim_next_wins(heaps: &[u32]) -> bool {
     } else {
         heaps.iter().fold(0, |x, &h| x ^ h) != 0
     }
-}
-
-fn mex(values: &[u32]) -> u32 {
-    let mut v: Vec<u32> = values.to_vec();
-    v.sort_unstable();
-    v.dedup();
-    v.iter()
-        .enumerate()
-        .find(|(i, x)| **x != *i as u32)
-        .map_or(v.len() as u32, |(i, _)| i as u32)
 }

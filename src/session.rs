@@ -148,6 +148,14 @@ impl Session {
             .map(|(n, d)| (n.as_str(), matches!(d.item, ast::Item::Game(_))))
     }
 
+    /// The parameter names of a game in force (`None` for anything else).
+    pub fn params(&self, name: &str) -> Option<Vec<String>> {
+        match &self.defs.get(name)?.item {
+            ast::Item::Game(g) => Some(g.params.iter().map(|p| p.name.clone()).collect()),
+            _ => None,
+        }
+    }
+
     /// The games and constants in force, in definition order.
     pub fn definitions(&self) -> Vec<DefInfo> {
         self.defs

@@ -84,39 +84,27 @@ pub fn period(m: &mut Machine, game: GameId, budget: i64, span: Span) -> R<Searc
         .min(m.state_count().saturating_add(m.room()) as i64 / 2)
         .max(1);
     let mut values: Vec<u32> = Vec::new();
-    let mut target = FIRST_STEP.min(budget.max(1));
+    let mut target = FIRST_STEP.min(budget);
     loop {
         extend(m, game, &mut values, target, span)?;
-        let found = search(&values, shape.as_ref().ok());
-        match found {
+        match search(&values, shape.as_ref().map_err(String::as_str)) {
             Some(p) if p.is_proven() => {
                 m.set_period(game, p.preperiod, p.period);
                 return Ok(Search::Found(p));
             }
             // No theorem: what is seen over a few thousand values is all
             // there is to say.
-            Some(mut p) if target >= OBSERVE && shape.is_err() => {
-                p.basis = Basis::Observed {
-                    why: shape.err().unwrap_or_default(),
-                };
-                return Ok(Search::Found(p));
-            }
-            _ if target >= budget => {
-                return Ok(match found {
-                    Some(mut p) if shape.is_err() => {
-                        p.basis = Basis::Observed {
-                            why: shape.err().unwrap_or_default(),
-                        };
-                        Search::Found(p)
-                    }
-                    // A shape with a theorem but no proof yet: the period
-                    // seen so far may still be one.
-                    Some(p) => Search::Found(p),
-                    None => Search::NotFound {
+            Some(p) if target >= OBSERVE && shape.is_err() => return Ok(Search::Found(p)),
+            // A shape with a theorem but no proof within the budget: the
+            // period seen so far is given as observed.
+            found if target >= budget => {
+                return Ok(found.map_or_else(
+                    || Search::NotFound {
                         computed: values.len() as i64,
                         why: shape.err(),
                     },
-                });
+                    Search::Found,
+                ));
             }
             _ => target = target.saturating_mul(2).min(budget),
         }
@@ -133,10 +121,11 @@ fn extend(m: &mut Machine, game: GameId, values: &mut Vec<u32>, to: i64, span: S
 }
 
 /// The smallest period visible in `values`, with the pre-period it needs,
-/// proven when the shape allows. A tail of the sequence is p-periodic from
-/// e when the reversed sequence is p-periodic on its first len − e values:
-/// the Z-function of the reversed sequence gives e for every p at once.
-fn search(values: &[u32], shape: Option<&Shape>) -> Option<Period> {
+/// proven when the shape allows (`Err` says why there is none). A tail of
+/// the sequence is p-periodic from e when the reversed sequence is
+/// p-periodic on its first len − e values: the Z-function of the reversed
+/// sequence gives e for every p at once.
+fn search(values: &[u32], shape: Result<&Shape, &str>) -> Option<Period> {
     let len = values.len();
     let rev: Vec<u32> = values.iter().rev().copied().collect();
     let z = z_function(&rev);
@@ -147,7 +136,7 @@ fn search(values: &[u32], shape: Option<&Shape>) -> Option<Period> {
         // len − p − z[p] <= n < len − p.
         let e = (len - p - zp) as i64;
         let p = p as i64;
-        if let Some(shape) = shape {
+        if let Ok(shape) = shape {
             let (r, t) = (i64::from(shape.max_heaps().max(1)), shape.max_take());
             let start = e.max(1).max(shape.from);
             // Guy–Smith, generalized to r heaps: from n = r·e + (r − 1)·p + t
@@ -179,10 +168,14 @@ fn search(values: &[u32], shape: Option<&Shape>) -> Option<Period> {
                 period: p,
                 computed,
                 basis: Basis::Observed {
-                    why: "the values computed so far do not reach the window a proof needs".into(),
+                    why: match shape {
+                        Ok(_) => "the values computed so far do not reach the window a proof needs"
+                            .into(),
+                        Err(why) => why.to_string(),
+                    },
                 },
             });
-            if shape.is_none() {
+            if shape.is_err() {
                 return observed;
             }
         }

@@ -265,12 +265,10 @@ impl Repl {
 
     /// `Kayles(n)` for a game, the bare name otherwise.
     fn describe(&self, name: &str) -> String {
-        self.session
-            .definitions()
-            .into_iter()
-            .find(|d| d.name == name)
-            .and_then(|d| d.params.map(|p| format!("{name}({})", p.join(", "))))
-            .unwrap_or_else(|| name.to_string())
+        match self.session.params(name) {
+            Some(p) => format!("{name}({})", p.join(", ")),
+            None => name.to_string(),
+        }
     }
 
     fn command(&mut self, command: &str, out: &mut dyn Output) -> Flow {
