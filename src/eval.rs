@@ -11,6 +11,7 @@ use crate::diagnostics::Diag;
 use crate::ir::{self, BinOp, Builtin, Clause, CompKind, ConstId, ExprId, GameId};
 use crate::kernel::{self, GameKernels, SeenSet, Stamped};
 use crate::memo::{MAX_VALUE, Memo, ON_STACK, PosId, UNKNOWN};
+use crate::ops::{self, OpError};
 use crate::span::Span;
 use crate::value::{MAX_LIST_DEPTH, Value, list_depth, write_list};
 use std::rc::Rc;
@@ -1527,19 +1528,18 @@ impl Machine {
         span: Span,
         env: &mut [Value],
     ) -> R<Value> {
-        use BinOp::*;
         match op {
-            And => {
+            BinOp::And => {
                 return Ok(Value::Bool(
                     self.eval_bool(a, env)? && self.eval_bool(b, env)?,
                 ));
             }
-            Or => {
+            BinOp::Or => {
                 return Ok(Value::Bool(
                     self.eval_bool(a, env)? || self.eval_bool(b, env)?,
                 ));
             }
-            Eq | Ne => {
+            BinOp::Eq | BinOp::Ne => {
                 let x = self.eval(a, env)?;
                 let y = self.eval(b, env)?;
                 let eq = match (&x, &y) {
@@ -1548,68 +1548,44 @@ impl Machine {
                     | (Value::List(_), Value::List(_)) => x == y,
                     _ => return Err(self.type_bug(b, x.type_name(), &y)),
                 };
-                return Ok(Value::Bool(eq == (op == Eq)));
+                return Ok(Value::Bool(eq == (op == BinOp::Eq)));
             }
             _ => {}
         }
         let x = self.eval_int(a, env)?;
         let y = self.eval_int(b, env)?;
-        let show = || format!("{x} {} {y}", op.symbol());
-        let int = |v: Option<i64>| v.map(Value::Int).ok_or_else(|| overflow(span, show()));
-        match op {
-            Lt => Ok(Value::Bool(x < y)),
-            Le => Ok(Value::Bool(x <= y)),
-            Gt => Ok(Value::Bool(x > y)),
-            Ge => Ok(Value::Bool(x >= y)),
-            Add => int(x.checked_add(y)),
-            Sub => int(x.checked_sub(y)),
-            Mul => int(x.checked_mul(y)),
-            Div | Rem => {
-                if y == 0 {
-                    return Err(Diag::user(
-                        "division-by-zero",
-                        format!("division by zero: {}", show()),
-                    )
+        if let Some(c) = ops::compare(op, x, y) {
+            return Ok(Value::Bool(c));
+        }
+        ops::int_op(op, x, y)
+            .map(Value::Int)
+            .map_err(|err| self.op_error(err, span, b, format!("{x} {} {y}", op.symbol()), y))
+    }
+
+    /// The diagnostic for a failed integer operation at `span`: `what` as
+    /// written with its values, `operand` the right operand (blamed for a
+    /// bad divisor, exponent or shift) with value `y`.
+    fn op_error(&self, err: OpError, span: Span, operand: ExprId, what: String, y: i64) -> Diag {
+        match err {
+            OpError::Overflow => overflow(span, what),
+            OpError::DivisionByZero => {
+                Diag::user("division-by-zero", format!("division by zero: {what}"))
                     .label(span, "divides by zero")
-                    .label(self.span(b), "this is 0"));
-                }
-                // Floor semantics, so that `n % k` is never negative for k > 0.
-                if op == Div {
-                    int(checked_div_floor(x, y))
-                } else {
-                    int(checked_rem_floor(x, y))
-                }
+                    .label(self.span(operand), "this is 0")
             }
-            Pow => {
-                let e = u32::try_from(y).map_err(|_| {
-                    Diag::user("bad-exponent", format!("exponent {y} out of range"))
-                        .label(self.span(b), "must be between 0 and 2^32")
-                })?;
-                int(x.checked_pow(e))
+            OpError::BadExponent => {
+                Diag::user("bad-exponent", format!("exponent {y} out of range"))
+                    .label(self.span(operand), "must be between 0 and 2^32")
             }
-            BitAnd => Ok(Value::Int(x & y)),
-            BitOr => Ok(Value::Int(x | y)),
-            BitXor => Ok(Value::Int(x ^ y)),
-            Shl | Shr => {
-                if !(0..64).contains(&y) {
-                    return Err(Diag::user(
-                        "bad-shift",
-                        format!("shift amount {y} is out of range"),
-                    )
-                    .label(self.span(b), "shift amounts are 0 to 63"));
-                }
-                if op == Shr {
-                    Ok(Value::Int(x >> y))
-                } else {
-                    let v = x << y;
-                    if v >> y != x {
-                        Err(overflow(span, show()))
-                    } else {
-                        Ok(Value::Int(v))
-                    }
-                }
+            OpError::BadShift => {
+                Diag::user("bad-shift", format!("shift amount {y} is out of range"))
+                    .label(self.span(operand), "shift amounts are 0 to 63")
             }
-            Or | And | Eq | Ne => Err(Diag::bug("boolean operator reached integer arithmetic")),
+            OpError::NegativePopcount => Diag::user(
+                "negative-popcount",
+                format!("popcount of negative number {y}"),
+            )
+            .label(span, "needs a non-negative integer"),
         }
     }
 
@@ -1685,15 +1661,11 @@ impl Machine {
                 Ok(Value::List(v.into()))
             }
             Builtin::Popcount => {
-                let v = self.eval_int(arg(0)?, env)?;
-                if v < 0 {
-                    return Err(Diag::user(
-                        "negative-popcount",
-                        format!("popcount of negative number {v}"),
-                    )
-                    .label(span, "needs a non-negative integer"));
-                }
-                Ok(Value::Int(i64::from(v.count_ones())))
+                let x = arg(0)?;
+                let v = self.eval_int(x, env)?;
+                ops::popcount(v)
+                    .map(Value::Int)
+                    .map_err(|err| self.op_error(err, span, x, v.to_string(), v))
             }
             Builtin::Mex => {
                 let list = self.eval_ints(arg(0)?, env)?;
@@ -1828,24 +1800,6 @@ fn overflow(span: Span, what: String) -> Diag {
     Diag::user("overflow", format!("integer overflow in {what}"))
         .label(span, "overflows 64 bits")
         .help(format!("integers range from {} to {}", i64::MIN, i64::MAX))
-}
-
-fn checked_div_floor(x: i64, y: i64) -> Option<i64> {
-    let q = x.checked_div(y)?;
-    if (x % y != 0) && ((x < 0) != (y < 0)) {
-        q.checked_sub(1)
-    } else {
-        Some(q)
-    }
-}
-
-fn checked_rem_floor(x: i64, y: i64) -> Option<i64> {
-    let r = x.checked_rem(y)?;
-    if r != 0 && ((r < 0) != (y < 0)) {
-        r.checked_add(y)
-    } else {
-        Some(r)
-    }
 }
 
 /// Renders a list of integers as `[a, b]`.

@@ -4,8 +4,8 @@
 //! by [`ExprId`]; variables are frame slots, games and constants are dense ids.
 //! The evaluator walks this, never the AST and never a name map.
 
+pub use crate::ops::BinOp;
 use crate::span::Span;
-pub use crate::syntax::ast::BinOp;
 
 /// Index of an expression in [`Program::exprs`].
 pub type ExprId = u32;

@@ -16,6 +16,7 @@
 
 use crate::ir::{self, BinOp, Builtin, Clause, ExprId, GameId};
 use crate::memo::{Memo, SENTINEL_BIT, UNKNOWN};
+use crate::ops::{self, div_floor_wide as div_floor};
 use crate::value::Value;
 use std::rc::Rc;
 
@@ -29,6 +30,7 @@ enum KExpr {
     Min(Vec<KExpr>),
     Max(Vec<KExpr>),
     Abs(Box<KExpr>),
+    Popcount(Box<KExpr>),
     Index(Rc<[i64]>, Box<KExpr>),
     If(Box<KCond>, Box<KExpr>, Box<KExpr>),
 }
@@ -312,19 +314,9 @@ impl Compiler<'_> {
                 _ => return None,
             },
             ir::Expr::Neg(x) => KExpr::Neg(Box::new(self.int(*x)?)),
-            ir::Expr::Binary(op, a, b) => match op {
-                BinOp::Add
-                | BinOp::Sub
-                | BinOp::Mul
-                | BinOp::Div
-                | BinOp::Rem
-                | BinOp::BitAnd
-                | BinOp::BitOr
-                | BinOp::BitXor => {
-                    KExpr::Bin(*op, Box::new(self.int(*a)?), Box::new(self.int(*b)?))
-                }
-                _ => return None,
-            },
+            ir::Expr::Binary(op, a, b) if op.is_arithmetic() => {
+                KExpr::Bin(*op, Box::new(self.int(*a)?), Box::new(self.int(*b)?))
+            }
             ir::Expr::Index(l, i) => KExpr::Index(self.int_list(*l)?, Box::new(self.int(*i)?)),
             ir::Expr::If(c, a, b) => KExpr::If(
                 Box::new(self.cond(*c)?),
@@ -333,6 +325,7 @@ impl Compiler<'_> {
             ),
             ir::Expr::Call { f, args } => match (f, args.as_slice()) {
                 (Builtin::Abs, [x]) => KExpr::Abs(Box::new(self.int(*x)?)),
+                (Builtin::Popcount, [x]) => KExpr::Popcount(Box::new(self.int(*x)?)),
                 (Builtin::Min | Builtin::Max, args) if args.len() >= 2 => {
                     let xs = args
                         .iter()
@@ -357,9 +350,7 @@ impl Compiler<'_> {
             ir::Expr::Binary(op, a, b) => match op {
                 BinOp::And => KCond::And(Box::new(self.cond(*a)?), Box::new(self.cond(*b)?)),
                 BinOp::Or => KCond::Or(Box::new(self.cond(*a)?), Box::new(self.cond(*b)?)),
-                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne => {
-                    KCond::Cmp(*op, self.int(*a)?, self.int(*b)?)
-                }
+                op if op.is_comparison() => KCond::Cmp(*op, self.int(*a)?, self.int(*b)?),
                 _ => return None,
             },
             _ => return None,
@@ -426,7 +417,7 @@ fn mentions(e: &KExpr, x: u32) -> bool {
         KExpr::Const(_) => false,
         KExpr::Slot(s) => *s == x,
         KExpr::Bin(_, a, b) => mentions(a, x) || mentions(b, x),
-        KExpr::Neg(a) | KExpr::Abs(a) | KExpr::Index(_, a) => mentions(a, x),
+        KExpr::Neg(a) | KExpr::Abs(a) | KExpr::Popcount(a) | KExpr::Index(_, a) => mentions(a, x),
         KExpr::Min(xs) | KExpr::Max(xs) => xs.iter().any(|a| mentions(a, x)),
         KExpr::If(c, a, b) => cond_mentions(c, x) || mentions(a, x) || mentions(b, x),
     }
@@ -591,22 +582,10 @@ impl KExpr {
         Some(match self {
             KExpr::Const(v) => *v,
             KExpr::Slot(s) => *env.get(*s as usize)?,
-            KExpr::Bin(op, a, b) => {
-                let (a, b) = (a.eval(env)?, b.eval(env)?);
-                match op {
-                    BinOp::Add => a.checked_add(b)?,
-                    BinOp::Sub => a.checked_sub(b)?,
-                    BinOp::Mul => a.checked_mul(b)?,
-                    BinOp::Div => a.checked_div_euclid(b).filter(|_| b > 0)?,
-                    BinOp::Rem => a.checked_rem_euclid(b).filter(|_| b > 0)?,
-                    BinOp::BitAnd => a & b,
-                    BinOp::BitOr => a | b,
-                    BinOp::BitXor => a ^ b,
-                    _ => return None,
-                }
-            }
-            KExpr::Neg(a) => a.eval(env)?.checked_neg()?,
-            KExpr::Abs(a) => a.eval(env)?.checked_abs()?,
+            KExpr::Bin(op, a, b) => ops::int_op(*op, a.eval(env)?, b.eval(env)?).ok()?,
+            KExpr::Neg(a) => ops::neg(a.eval(env)?).ok()?,
+            KExpr::Abs(a) => ops::abs(a.eval(env)?).ok()?,
+            KExpr::Popcount(a) => ops::popcount(a.eval(env)?).ok()?,
             KExpr::Min(xs) | KExpr::Max(xs) => {
                 let min = matches!(self, KExpr::Min(_));
                 let mut best: Option<i64> = None;
@@ -636,17 +615,7 @@ impl KCond {
     fn eval(&self, env: &[i64]) -> Option<bool> {
         Some(match self {
             KCond::Const(b) => *b,
-            KCond::Cmp(op, a, b) => {
-                let (a, b) = (a.eval(env)?, b.eval(env)?);
-                match op {
-                    BinOp::Lt => a < b,
-                    BinOp::Le => a <= b,
-                    BinOp::Gt => a > b,
-                    BinOp::Ge => a >= b,
-                    BinOp::Eq => a == b,
-                    _ => a != b,
-                }
-            }
+            KCond::Cmp(op, a, b) => ops::compare(*op, a.eval(env)?, b.eval(env)?)?,
             KCond::And(a, b) => a.eval(env)? && b.eval(env)?,
             KCond::Or(a, b) => a.eval(env)? || b.eval(env)?,
             KCond::Not(a) => !a.eval(env)?,
@@ -924,16 +893,6 @@ fn fold_bound(op: BinOp, c: i128, s: i128, lo: &mut i128, hi: &mut i128) {
             le(s, -c);
             le(-s, c);
         }
-    }
-}
-
-/// Floor division in `i128`.
-fn div_floor(a: i128, b: i128) -> i128 {
-    let q = a / b;
-    if (a % b != 0) && ((a < 0) != (b < 0)) {
-        q - 1
-    } else {
-        q
     }
 }
 
@@ -1299,6 +1258,10 @@ fn interval(e: &KExpr, dom: &[(i128, i128)]) -> Option<(i128, i128)> {
             let a = interval(a, dom)?;
             fits((-a.1, -a.0))
         }
+        KExpr::Popcount(a) => {
+            interval(a, dom)?;
+            Some((0, 64))
+        }
         KExpr::Abs(a) => {
             let a = interval(a, dom)?;
             let lo = if a.0 <= 0 && a.1 >= 0 {
@@ -1316,13 +1279,15 @@ fn interval(e: &KExpr, dom: &[(i128, i128)]) -> Option<(i128, i128)> {
                 BinOp::Mul => fits(corners(a, b, |x, y| x * y)),
                 // Division and remainder only shrink (a zero divisor is an
                 // error the kernel hands to the general evaluator anyway).
-                BinOp::Div => Some((-abs_max(a), abs_max(a))),
+                BinOp::Div => fits((-abs_max(a), abs_max(a))),
                 BinOp::Rem => {
                     let m = abs_max(b).max(1) - 1;
                     Some((-m, m))
                 }
-                // Bit operations never overflow.
-                _ => Some(FULL),
+                // Bit operations never overflow; `>>` only shrinks.
+                BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::Shr => Some(FULL),
+                // `<<` and `**` may overflow: no regrouping around them.
+                _ => None,
             }
         }
         KExpr::Min(xs) | KExpr::Max(xs) => {

@@ -12,6 +12,9 @@ pub mod span;
 /// Parsing: pest grammar glue and the AST.
 pub mod syntax;
 
+/// Integer semantics, written once for every evaluator.
+pub mod ops;
+
 /// Name resolution, arity and type checking; lowering to the IR.
 pub mod check;
 

@@ -11,6 +11,7 @@
 
 use crate::eval::Machine;
 use crate::ir::{BinOp, Clause, Expr, ExprId, GameId};
+use crate::ops::div_floor_wide as div_floor;
 use crate::value::Value;
 use std::collections::BTreeSet;
 
@@ -408,15 +409,6 @@ fn settle(c: &Cons) -> Result<Result<i64, i64>, Why> {
         1 => Err(clamp(div_floor(-k, cn).max(div_ceil(-k, cn)))),
         _ => Ok(clamp(div_floor(-k, cn).max(div_ceil(-k, cn)) + 1)),
     })
-}
-
-fn div_floor(a: i128, b: i128) -> i128 {
-    let q = a / b;
-    if (a % b != 0) && ((a < 0) != (b < 0)) {
-        q - 1
-    } else {
-        q
-    }
 }
 
 fn div_ceil(a: i128, b: i128) -> i128 {

@@ -134,56 +134,7 @@ pub enum UnOp {
     Not,
 }
 
-/// Binary operators.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BinOp {
-    Or,
-    And,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    BitOr,
-    BitXor,
-    BitAnd,
-    Shl,
-    Shr,
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Rem,
-    Pow,
-}
-
-impl BinOp {
-    /// The operator as written.
-    pub fn symbol(self) -> &'static str {
-        match self {
-            BinOp::Or => "or",
-            BinOp::And => "and",
-            BinOp::Eq => "==",
-            BinOp::Ne => "!=",
-            BinOp::Lt => "<",
-            BinOp::Le => "<=",
-            BinOp::Gt => ">",
-            BinOp::Ge => ">=",
-            BinOp::BitOr => "|",
-            BinOp::BitXor => "^",
-            BinOp::BitAnd => "&",
-            BinOp::Shl => "<<",
-            BinOp::Shr => ">>",
-            BinOp::Add => "+",
-            BinOp::Sub => "-",
-            BinOp::Mul => "*",
-            BinOp::Div => "/",
-            BinOp::Rem => "%",
-            BinOp::Pow => "**",
-        }
-    }
-}
+pub use crate::ops::BinOp;
 
 /// The shapes of expressions.
 #[derive(Clone, Debug)]
