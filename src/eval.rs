@@ -1,7 +1,7 @@
 //! Evaluation: expressions, position interning, and memoized Grundy values
 //! computed without recursion on the Rust stack.
 //!
-//! Positions are interned by the [`Memo`] (dense arrays for small integer
+//! Positions are interned by the [`Store`] (dense arrays for small integer
 //! arguments, hashed keys otherwise). [`Machine::grundy`] runs a
 //! depth-first search over an explicit stack of frames; each frame is a
 //! suspended enumeration of one position's options (its rule, clause cursor
@@ -10,9 +10,9 @@
 use crate::diagnostics::Diag;
 use crate::ir::{self, BinOp, Builtin, Clause, CompKind, ConstId, ExprId, GameId};
 use crate::kernel::{self, GameKernels, SeenSet, Stamped};
-use crate::memo::{MAX_VALUE, Memo, ON_STACK, PosId, UNKNOWN};
 use crate::ops::{self, OpError};
 use crate::span::Span;
+use crate::store::{GameShape, MAX_VALUE, ON_STACK, PosId, Store, UNKNOWN};
 use crate::value::{MAX_LIST_DEPTH, Value, list_depth, write_list};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -60,7 +60,7 @@ pub struct Machine {
     /// Constants whose evaluation was interrupted (evaluated again on the
     /// next update).
     const_stopped: Vec<bool>,
-    memo: Memo,
+    memo: Store,
     kernels: Rc<Vec<GameKernels>>,
     /// Bumped whenever a fill computed values: frames then retry kernels.
     fill_epoch: u64,
@@ -285,7 +285,7 @@ impl Machine {
             prog: Rc::new(ir::Program::default()),
             consts: Vec::new(),
             const_stopped: Vec::new(),
-            memo: Memo::new(Vec::new(), limits.max_states),
+            memo: Store::new(&[], limits.max_states),
             kernels: Rc::new(Vec::new()),
             fill_epoch: 0,
             fill_disabled: Vec::new(),
@@ -314,8 +314,15 @@ impl Machine {
         games: &[Option<GameId>],
         consts: &[Option<ConstId>],
     ) -> Vec<(ConstId, Diag)> {
-        let arity = prog.games.iter().map(|g| g.params.len()).collect();
-        let moved = self.memo.remap(games, arity);
+        let shapes: Vec<GameShape> = prog
+            .games
+            .iter()
+            .map(|g| GameShape {
+                arity: g.params.len(),
+                ints: g.int_params.iter().all(|i| *i),
+            })
+            .collect();
+        let moved = self.memo.remap(games, &shapes);
         if moved {
             self.misere = crate::misere::Misere::default();
         }
@@ -399,7 +406,7 @@ impl Machine {
 
     /// Interns `game(args)`.
     pub fn intern(&mut self, game: GameId, args: &[Value], span: Span) -> R<PosId> {
-        match self.memo.intern(game, args) {
+        match crate::value::intern(&mut self.memo, game, args) {
             Ok(Some(id)) => Ok(id),
             Ok(None) => {
                 Err(Diag::bug("a range or position passed as a game argument").label(span, "here"))
@@ -420,7 +427,7 @@ impl Machine {
     /// A position's game and arguments.
     pub fn position(&self, pos: PosId) -> (GameId, Vec<Value>) {
         let mut args = Vec::new();
-        self.memo.args_of(pos, &mut args);
+        crate::value::args_of(&self.memo, pos, &mut args);
         (self.game_of(pos), args)
     }
 
@@ -434,7 +441,7 @@ impl Machine {
             .map(|g| g.name.as_str())
             .unwrap_or("?");
         let mut args = Vec::new();
-        self.memo.args_of(pos, &mut args);
+        crate::value::args_of(&self.memo, pos, &mut args);
         let args: Vec<String> = args.iter().map(Value::to_string).collect();
         format!("{name}({})", args.join(", "))
     }
@@ -529,7 +536,7 @@ impl Machine {
             Some(_) => return Ok(None),
             None => {
                 let mut args = Vec::new();
-                self.memo.args_of(pos, &mut args);
+                crate::value::args_of(&self.memo, pos, &mut args);
                 match args[..] {
                     [Value::Int(n)] => n,
                     _ => return Ok(None),
@@ -663,7 +670,7 @@ impl Machine {
         let g = &self.prog.games[game as usize];
         let env_base = env.len();
         let iter_base = iters.len();
-        self.memo.args_of(pos, env);
+        crate::value::args_of(&self.memo, pos, env);
         env.resize(
             env_base + g.slots.max(g.params.len() as u32) as usize,
             Value::Int(0),
@@ -1165,7 +1172,7 @@ impl Machine {
         let game = self.game_of(pos);
         let g = &self.prog.games[game as usize];
         let mut env = Vec::new();
-        self.memo.args_of(pos, &mut env);
+        crate::value::args_of(&self.memo, pos, &mut env);
         env.resize(g.slots.max(g.params.len() as u32) as usize, Value::Int(0));
         let mut o = Options {
             frame: Frame {

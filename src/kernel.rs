@@ -15,8 +15,8 @@
 //! gives up, so callers run it into a scratch set and keep it on success only.
 
 use crate::ir::{self, BinOp, Builtin, Clause, ExprId, GameId};
-use crate::memo::{Memo, SENTINEL_BIT, UNKNOWN};
 use crate::ops::{self, div_floor_wide as div_floor};
+use crate::store::{SENTINEL_BIT, Store, UNKNOWN};
 use crate::value::Value;
 use std::rc::Rc;
 
@@ -625,7 +625,7 @@ impl KCond {
 
 /// Where a component's values are: a one-argument game's array, or a
 /// two-argument game's array with its row stride.
-fn values_of(memo: &Memo, game: GameId, arity: usize) -> Option<(&[u32], usize, usize)> {
+fn values_of(memo: &Store, game: GameId, arity: usize) -> Option<(&[u32], usize, usize)> {
     if arity == 1 {
         let v = memo.dense1_values(game)?;
         Some((v, 1, v.len()))
@@ -639,14 +639,14 @@ impl KRule {
     /// Inserts the value of every option of this rule into `seen`. `env`
     /// holds the parameters (and room for every slot). Returns `None` if it
     /// gave up; the general evaluator must then run the rule.
-    pub fn run(&self, memo: &Memo, env: &mut [i64], seen: &mut impl SeenSet) -> Option<()> {
+    pub fn run(&self, memo: &Store, env: &mut [i64], seen: &mut impl SeenSet) -> Option<()> {
         self.clauses_from(0, memo, env, seen)
     }
 
     fn clauses_from(
         &self,
         d: usize,
-        memo: &Memo,
+        memo: &Store,
         env: &mut [i64],
         seen: &mut impl SeenSet,
     ) -> Option<()> {
@@ -694,7 +694,7 @@ impl KRule {
         }
     }
 
-    fn emit(&self, memo: &Memo, env: &[i64], seen: &mut impl SeenSet) -> Option<()> {
+    fn emit(&self, memo: &Store, env: &[i64], seen: &mut impl SeenSet) -> Option<()> {
         let mut v = 0u32;
         for c in &self.comps {
             let (values, stride, rows) = values_of(memo, c.game, c.args.len())?;
@@ -750,7 +750,7 @@ const UNPREPARED: Prepared<'static> = Prepared {
 /// (written in place: this runs once per position on the hottest path).
 fn prepare<'a>(
     f: &Fused,
-    memo: &'a Memo,
+    memo: &'a Store,
     env: &[i64],
     out: &mut [Prepared<'a>; MAX_FUSED],
 ) -> Option<()> {
@@ -783,7 +783,7 @@ fn fused_list(
     f: &Fused,
     items: &[i64],
     x: u32,
-    memo: &Memo,
+    memo: &Store,
     env: &mut [i64],
     seen: &mut impl SeenSet,
 ) -> Option<()> {
@@ -903,7 +903,7 @@ fn fused_loop(
     lo: i64,
     hi: i64,
     x: u32,
-    memo: &Memo,
+    memo: &Store,
     env: &mut [i64],
     seen: &mut impl SeenSet,
 ) -> Option<()> {

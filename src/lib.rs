@@ -24,8 +24,8 @@ pub mod ir;
 /// Run-time values and position keys.
 pub mod value;
 
-/// Position interning and value storage (dense arrays or hashed keys).
-pub mod memo;
+/// The store: positions interned into ids, and their values.
+pub mod store;
 
 /// Kernels: rules of common shapes compiled to tight loops.
 pub mod kernel;

@@ -3,7 +3,9 @@
 use std::fmt;
 use std::rc::Rc;
 
-pub use crate::memo::PosId;
+use crate::ir::GameId;
+pub use crate::store::PosId;
+use crate::store::{Full, Store, TAG_BOOL, TAG_INT, TAG_LIST};
 
 /// A run-time value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,13 +77,6 @@ pub fn write_list(f: &mut impl fmt::Write, xs: &[i64]) -> fmt::Result {
     f.write_char(']')
 }
 
-// Position keys: `[game, arg, arg, ...]` with each argument tagged so that
-// `G(1)` and `G(true)` stay distinct: Int -> [0, v], Bool -> [1, b],
-// List -> [2, len, items...].
-const TAG_INT: i64 = 0;
-const TAG_BOOL: i64 = 1;
-const TAG_LIST: i64 = 2;
-
 /// Lists may nest at most this deep (keeps keys and recursion small).
 pub const MAX_LIST_DEPTH: usize = 32;
 
@@ -140,4 +135,39 @@ pub fn decode_args(mut key: &[i64], out: &mut Vec<Value>) {
         out.push(v);
         key = rest;
     }
+}
+
+/// Interns `game(args)`; `Ok(None)` if an argument cannot be part of a
+/// position (ranges, positions).
+pub fn intern(store: &mut Store, game: GameId, args: &[Value]) -> Result<Option<PosId>, Full> {
+    let mut ints = [0i64; 8];
+    if args.len() <= ints.len()
+        && args.iter().zip(ints.iter_mut()).all(|(a, slot)| match a {
+            Value::Int(v) => {
+                *slot = *v;
+                true
+            }
+            _ => false,
+        })
+    {
+        return store.intern_ints(game, &ints[..args.len()]).map(Some);
+    }
+    let mut key = Vec::new();
+    for a in args {
+        if encode_arg(a, &mut key).is_none() {
+            return Ok(None);
+        }
+    }
+    store.intern_key(game, &key).map(Some)
+}
+
+/// Appends the arguments of a position to `out`.
+pub fn args_of(store: &Store, p: PosId, out: &mut Vec<Value>) {
+    if let Some(args) = store.int_args(p) {
+        out.extend(args.as_slice().iter().map(|&a| Value::Int(a)));
+        return;
+    }
+    let mut key = Vec::new();
+    store.key_of(p, &mut key);
+    decode_args(&key, out);
 }

@@ -1,0 +1,763 @@
+//! The store: positions interned into dense ids ([`PosId`]), and the Grundy
+//! value of each.
+//!
+//! Three kinds of storage, chosen by the position alone so that a position
+//! always gets the same id:
+//! - positions of games with one or two small non-negative integer arguments
+//!   live in dense per-game arrays (4 bytes a position, addressed by
+//!   arithmetic);
+//! - other positions of games whose parameters are all integers live in a
+//!   per-game table: the arguments side by side in one flat array, found
+//!   through an FxHash table of indices (no allocation per position);
+//! - everything else (lists, booleans) is interned by its key in an
+//!   `IndexSet`.
+//!
+//! A [`PosId`] says which: the top bit marks a dense position, the next one a
+//! table position; both carry the game, so ids never change when arrays grow.
+//!
+//! A key is `[game, arg, arg, ...]` with each argument tagged so that `G(1)`
+//! and `G(true)` stay distinct: Int -> [0, v], Bool -> [1, b], List ->
+//! [2, len, items...] ([`crate::value`] encodes and decodes values).
+
+use crate::ir::GameId;
+use hashbrown::HashTable;
+use indexmap::IndexSet;
+use rustc_hash::FxBuildHasher;
+use std::hash::BuildHasher;
+
+/// The id of an interned position.
+pub type PosId = u64;
+
+/// Not computed yet.
+pub const UNKNOWN: u32 = u32::MAX;
+/// Being computed (on the evaluator's stack).
+pub const ON_STACK: u32 = u32::MAX - 1;
+/// Largest Grundy value stored; larger would collide with the top bit that
+/// marks the sentinels above in fast checks.
+pub const MAX_VALUE: u32 = (1 << 31) - 1;
+/// A value with this bit set is a sentinel (unknown or on the stack).
+pub const SENTINEL_BIT: u32 = 1 << 31;
+
+/// Key tag of an integer argument.
+pub const TAG_INT: i64 = 0;
+/// Key tag of a boolean argument.
+pub const TAG_BOOL: i64 = 1;
+/// Key tag of a list argument (followed by its length and its items).
+pub const TAG_LIST: i64 = 2;
+
+const DENSE: u64 = 1 << 63;
+const TABLE: u64 = 1 << 62;
+const GAME_SHIFT: u32 = 48;
+const PAYLOAD: u64 = (1 << GAME_SHIFT) - 1;
+/// Largest coordinate of a two-argument dense position.
+const MAX_2D: i64 = (1 << 16) - 1;
+/// One-argument dense positions have `n` below this (512 MiB of values at
+/// most, even for a sparse game when `--max-states` is raised).
+const MAX_1D: usize = 1 << 27;
+/// A two-argument game's dense array holds at most this many cells (64 MiB):
+/// a sparse game with large arguments is stored by key instead.
+const MAX_2D_CELLS: usize = 1 << 24;
+/// Games with ids from here on are stored by key only (the id layout has 15
+/// bits for the game).
+const MAX_DENSE_GAMES: GameId = 1 << 15;
+/// Games with ids from here on have no table (14 bits for the game).
+const MAX_TABLE_GAMES: GameId = 1 << 14;
+/// Integer games with more arguments than this are stored by key.
+const MAX_TABLE_ARITY: usize = 16;
+
+/// Dense storage of one game's values.
+#[derive(Clone, Debug, Default)]
+pub enum Dense {
+    /// The game is not stored densely (yet).
+    #[default]
+    Empty,
+    /// `values[n]` for `G(n)`.
+    One {
+        /// Values, `UNKNOWN` where not computed.
+        values: Vec<u32>,
+    },
+    /// `values[a * cols + b]` for `G(a, b)`.
+    Two {
+        /// Values, row by row.
+        values: Vec<u32>,
+        /// Allocated rows.
+        rows: usize,
+        /// Allocated columns (the row stride).
+        cols: usize,
+    },
+}
+
+/// The integer arguments of a position.
+pub enum IntArgs<'a> {
+    /// Of a dense position: the arguments and how many there are.
+    Inline([i64; 2], usize),
+    /// Of a table position.
+    Table(&'a [i64]),
+}
+
+impl IntArgs<'_> {
+    /// The arguments.
+    pub fn as_slice(&self) -> &[i64] {
+        match self {
+            IntArgs::Inline(a, n) => &a[..*n],
+            IntArgs::Table(a) => a,
+        }
+    }
+}
+
+/// The state limit was reached.
+#[derive(Clone, Copy, Debug)]
+pub struct Full;
+
+/// The positions of one integer game outside its dense array: arguments
+/// side by side (`arity` to a position), found by an FxHash table of indices.
+#[derive(Clone, Debug, Default)]
+struct IntTable {
+    arity: usize,
+    args: Vec<i64>,
+    values: Vec<u32>,
+    index: HashTable<u32>,
+}
+
+impl IntTable {
+    fn new(arity: usize) -> IntTable {
+        IntTable {
+            arity,
+            ..IntTable::default()
+        }
+    }
+
+    fn find(&self, args: &[i64]) -> Option<u32> {
+        let hash = FxBuildHasher.hash_one(args);
+        let (all, ar) = (&self.args, self.arity);
+        self.index
+            .find(hash, |&i| {
+                &all[i as usize * ar..(i as usize + 1) * ar] == args
+            })
+            .copied()
+    }
+
+    /// The index of `args`, inserted if new (`None` when the table is full).
+    fn intern(&mut self, args: &[i64]) -> Option<u32> {
+        let hash = FxBuildHasher.hash_one(args);
+        let (all, ar) = (&mut self.args, self.arity);
+        let entry = self.index.entry(
+            hash,
+            |&i| &all[i as usize * ar..(i as usize + 1) * ar] == args,
+            |&i| FxBuildHasher.hash_one(&all[i as usize * ar..(i as usize + 1) * ar]),
+        );
+        match entry {
+            hashbrown::hash_table::Entry::Occupied(e) => Some(*e.get()),
+            hashbrown::hash_table::Entry::Vacant(e) => {
+                let i = u32::try_from(self.values.len()).ok()?;
+                all.extend_from_slice(args);
+                self.values.push(UNKNOWN);
+                e.insert(i);
+                Some(i)
+            }
+        }
+    }
+
+    fn args_of(&self, i: usize) -> Option<&[i64]> {
+        self.args.get(i * self.arity..(i + 1) * self.arity)
+    }
+}
+
+/// What the store needs to know of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameShape {
+    /// How many parameters it has.
+    pub arity: usize,
+    /// Whether every parameter is an integer (the checker's inference).
+    pub ints: bool,
+}
+
+/// Interned positions and their values.
+#[derive(Default)]
+pub struct Store {
+    keys: IndexSet<Box<[i64]>, FxBuildHasher>,
+    values: Vec<u32>,
+    dense: Vec<Dense>,
+    /// Per game, its table when its parameters are all integers.
+    tables: Vec<Option<IntTable>>,
+    /// Arity of each game (dense storage needs 1 or 2).
+    arity: Vec<usize>,
+    max_states: usize,
+    /// Positions that count toward the state limit besides keyed ones:
+    /// dense positions evaluated (or being evaluated), table positions
+    /// interned.
+    counted: usize,
+    /// Dense cells allocated, over all games.
+    dense_cells: usize,
+    /// The largest Grundy value stored so far.
+    max_value: u32,
+    /// Games whose dense arrays may not grow any more.
+    frozen: Vec<bool>,
+    key_buf: Vec<i64>,
+}
+
+fn table_for(game: usize, shape: GameShape) -> Option<IntTable> {
+    (shape.ints && (1..=MAX_TABLE_ARITY).contains(&shape.arity) && game < MAX_TABLE_GAMES as usize)
+        .then(|| IntTable::new(shape.arity))
+}
+
+impl Store {
+    /// A store for games of these shapes, holding at most `max_states`
+    /// positions.
+    pub fn new(games: &[GameShape], max_states: usize) -> Store {
+        Store {
+            dense: vec![Dense::Empty; games.len()],
+            frozen: vec![false; games.len()],
+            tables: games
+                .iter()
+                .enumerate()
+                .map(|(g, s)| table_for(g, *s))
+                .collect(),
+            arity: games.iter().map(|s| s.arity).collect(),
+            max_states,
+            ..Store::default()
+        }
+    }
+
+    /// Moves to a new set of games: `keep[n]` is the old id of new game `n`
+    /// whose values carry over (its definition is unchanged), `games[n]` its
+    /// shape. The positions of every other old game are dropped. Returns
+    /// whether ids changed: ids carry the game id (dense and table ones) or
+    /// an index (keyed ones), so a [`PosId`] held outside the store is stale
+    /// when a game is dropped or moves.
+    pub fn remap(&mut self, keep: &[Option<GameId>], games: &[GameShape]) -> bool {
+        let old = self.arity.len();
+        let identity = (0..old).all(|g| keep.get(g) == Some(&Some(g as GameId)))
+            && keep[old.min(keep.len())..].iter().all(Option::is_none);
+        let arity: Vec<usize> = games.iter().map(|s| s.arity).collect();
+        if identity {
+            self.dense.resize(arity.len(), Dense::Empty);
+            self.frozen.resize(arity.len(), false);
+            for (g, shape) in games.iter().enumerate().skip(old) {
+                self.tables.push(table_for(g, *shape));
+            }
+            self.arity = arity;
+            return false;
+        }
+        let mut old_dense = std::mem::take(&mut self.dense);
+        let old_frozen = std::mem::take(&mut self.frozen);
+        let mut old_tables = std::mem::take(&mut self.tables);
+        let mut new_of = vec![None; old];
+        self.dense = vec![Dense::Empty; arity.len()];
+        self.frozen = vec![false; arity.len()];
+        self.tables = games
+            .iter()
+            .enumerate()
+            .map(|(g, s)| table_for(g, *s))
+            .collect();
+        for (n, o) in keep.iter().enumerate() {
+            // A game kept with a new storage kind (its parameters' types
+            // became known) starts afresh: a position has one id.
+            let same_kind = |o: &GameId| {
+                old_tables[*o as usize].is_some() == self.tables.get(n).is_some_and(Option::is_some)
+            };
+            if let Some(o) = o.filter(|o| (*o as usize) < old && n < arity.len() && same_kind(o)) {
+                self.dense[n] = std::mem::take(&mut old_dense[o as usize]);
+                self.frozen[n] = old_frozen[o as usize];
+                if self.tables[n].is_some() {
+                    self.tables[n] = old_tables[o as usize].take();
+                }
+                new_of[o as usize] = Some(n as i64);
+            }
+        }
+        for t in old_tables.into_iter().flatten() {
+            self.counted -= t.values.len();
+        }
+        for d in old_dense {
+            if let Dense::One { values } | Dense::Two { values, .. } = d {
+                self.dense_cells -= values.len();
+                self.counted -= values.iter().filter(|v| **v != UNKNOWN).count();
+            }
+        }
+        self.arity = arity;
+        let keys = std::mem::take(&mut self.keys);
+        let values = std::mem::take(&mut self.values);
+        for (mut key, v) in keys.into_iter().zip(values) {
+            if let Some(Some(n)) = key.first().and_then(|g| new_of.get(*g as usize)) {
+                key[0] = *n;
+                self.keys.insert(key);
+                self.values.push(v);
+            }
+        }
+        true
+    }
+
+    /// How many positions are stored.
+    pub fn states(&self) -> usize {
+        self.keys.len() + self.counted
+    }
+
+    /// How many more positions may be stored.
+    pub fn room(&self) -> usize {
+        self.max_states.saturating_sub(self.states())
+    }
+
+    /// Interns `game(args)` for integer arguments.
+    pub fn intern_ints(&mut self, game: GameId, args: &[i64]) -> Result<PosId, Full> {
+        let dense = match (self.arity.get(game as usize), args) {
+            (Some(1), [n]) => self.dense1(game, *n)?,
+            (Some(2), [a, b]) => self.dense2(game, *a, *b)?,
+            _ => None,
+        };
+        if let Some(p) = dense {
+            if self.states() >= self.max_states && self.value(p) == UNKNOWN {
+                return Err(Full);
+            }
+            return Ok(p);
+        }
+        if let Some(Some(t)) = self.tables.get(game as usize)
+            && t.arity == args.len()
+        {
+            if let Some(i) = t.find(args) {
+                return Ok(TABLE | (u64::from(game) << GAME_SHIFT) | u64::from(i));
+            }
+            self.room_for(1)?;
+            let Some(Some(t)) = self.tables.get_mut(game as usize) else {
+                return Err(Full);
+            };
+            let i = t.intern(args).ok_or(Full)?;
+            self.counted += 1;
+            return Ok(TABLE | (u64::from(game) << GAME_SHIFT) | u64::from(i));
+        }
+        let mut key = std::mem::take(&mut self.key_buf);
+        key.clear();
+        key.push(i64::from(game));
+        for &a in args {
+            key.extend([TAG_INT, a]);
+        }
+        let id = self.intern_keyed(&key);
+        self.key_buf = key;
+        id
+    }
+
+    /// Interns `game(args)` from the key encoding of its arguments (without
+    /// the game); integer-only keys go to [`Store::intern_ints`].
+    pub fn intern_key(&mut self, game: GameId, args: &[i64]) -> Result<PosId, Full> {
+        if args.len().is_multiple_of(2) && args.chunks_exact(2).all(|c| c[0] == TAG_INT) {
+            let ints: Vec<i64> = args.chunks_exact(2).map(|c| c[1]).collect();
+            return self.intern_ints(game, &ints);
+        }
+        let mut key = std::mem::take(&mut self.key_buf);
+        key.clear();
+        key.push(i64::from(game));
+        key.extend_from_slice(args);
+        let id = self.intern_keyed(&key);
+        self.key_buf = key;
+        id
+    }
+
+    fn intern_keyed(&mut self, key: &[i64]) -> Result<PosId, Full> {
+        let id = match self.keys.get_index_of(key) {
+            Some(id) => id,
+            None => {
+                self.room_for(1)?;
+                self.values.push(UNKNOWN);
+                self.keys.insert_full(key.into()).0
+            }
+        };
+        Ok(id as PosId)
+    }
+
+    /// The id of `game(args)` if it was interned, without interning it.
+    pub fn find_ints(&self, game: GameId, args: &[i64]) -> Option<PosId> {
+        let g = game as usize;
+        match (self.arity.get(g), args, self.dense.get(g)) {
+            (Some(1), &[n], Some(Dense::One { values })) if (n as u64) < values.len() as u64 => {
+                return Some(DENSE | (u64::from(game) << GAME_SHIFT) | n as u64);
+            }
+            (Some(2), &[a, b], Some(Dense::Two { rows, cols, .. }))
+                if (a as u64) < *rows as u64 && (b as u64) < *cols as u64 =>
+            {
+                return Some(
+                    DENSE | (u64::from(game) << GAME_SHIFT) | ((a as u64) << 16) | b as u64,
+                );
+            }
+            _ => {}
+        }
+        if let Some(Some(t)) = self.tables.get(g) {
+            return t
+                .find(args)
+                .map(|i| TABLE | (u64::from(game) << GAME_SHIFT) | u64::from(i));
+        }
+        let mut key = Vec::with_capacity(1 + 2 * args.len());
+        key.push(i64::from(game));
+        for &a in args {
+            key.extend([TAG_INT, a]);
+        }
+        self.keys.get_index_of(key.as_slice()).map(|i| i as PosId)
+    }
+
+    fn room_for(&self, more: usize) -> Result<(), Full> {
+        if self.states().saturating_add(more) > self.max_states {
+            Err(Full)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Dense arrays may hold at most this many cells in all: a sparse game
+    /// with huge arguments must not allocate unbounded memory.
+    fn cell_budget(&self) -> usize {
+        self.max_states
+            .min(MAX_1D)
+            .saturating_mul(2)
+            .saturating_add(1 << 16)
+    }
+
+    /// Whether this game's positions may be stored densely (more): games with
+    /// ids that fit the id layout, whose storage has not been frozen.
+    fn dense_allowed(&self, game: GameId) -> bool {
+        game < MAX_DENSE_GAMES && !self.frozen.get(game as usize).copied().unwrap_or(true)
+    }
+
+    /// `G(n)` as a dense position, if `n` is in the dense range. When the
+    /// array cannot grow (budget or allocation), the game's dense storage is
+    /// frozen: positions it holds stay dense, every other one is keyed, so a
+    /// position's id never depends on when it was first seen.
+    pub fn dense1(&mut self, game: GameId, n: i64) -> Result<Option<PosId>, Full> {
+        let Ok(n) = usize::try_from(n) else {
+            return Ok(None);
+        };
+        if game >= MAX_DENSE_GAMES || n >= self.max_states.min(MAX_1D) {
+            return Ok(None);
+        }
+        let id = DENSE | (u64::from(game) << GAME_SHIFT) | n as u64;
+        let can_grow = self.dense_allowed(game);
+        let budget = self.cell_budget();
+        let total = self.dense_cells;
+        let d = &mut self.dense[game as usize];
+        if let Dense::Empty = d {
+            if !can_grow {
+                return Ok(None);
+            }
+            *d = Dense::One { values: Vec::new() };
+        }
+        let Dense::One { values } = d else {
+            return Ok(None);
+        };
+        if n < values.len() {
+            return Ok(Some(id));
+        }
+        if !can_grow {
+            return Ok(None);
+        }
+        let want = (n + 1).max(values.len() * 2).max(64);
+        let fits = |len: usize| total + len - values.len() <= budget;
+        let len = if fits(want) { want } else { n + 1 };
+        if !fits(len) || values.try_reserve_exact(len - values.len()).is_err() {
+            self.frozen[game as usize] = true;
+            return Ok(None);
+        }
+        self.dense_cells = total + len - values.len();
+        values.resize(len, UNKNOWN);
+        Ok(Some(id))
+    }
+
+    /// `G(a, b)` as a dense position, if both are in the dense range (frozen
+    /// like [`Store::dense1`] when the array cannot grow).
+    pub fn dense2(&mut self, game: GameId, a: i64, b: i64) -> Result<Option<PosId>, Full> {
+        if game >= MAX_DENSE_GAMES || !(0..=MAX_2D).contains(&a) || !(0..=MAX_2D).contains(&b) {
+            return Ok(None);
+        }
+        let (a, b) = (a as usize, b as usize);
+        let id = DENSE | (u64::from(game) << GAME_SHIFT) | ((a as u64) << 16) | b as u64;
+        let can_grow = self.dense_allowed(game);
+        let budget = self.cell_budget();
+        let total = self.dense_cells;
+        let d = &mut self.dense[game as usize];
+        if let Dense::Empty = d {
+            if !can_grow {
+                return Ok(None);
+            }
+            *d = Dense::Two {
+                values: Vec::new(),
+                rows: 0,
+                cols: 0,
+            };
+        }
+        let Dense::Two { values, rows, cols } = d else {
+            return Ok(None);
+        };
+        if a < *rows && b < *cols {
+            return Ok(Some(id));
+        }
+        if !can_grow {
+            return Ok(None);
+        }
+        // Grow geometrically and lay the rows out again.
+        let new_rows = if a >= *rows {
+            (a + 1).max(*rows * 2).max(16)
+        } else {
+            *rows
+        };
+        let new_cols = if b >= *cols {
+            (b + 1).max(*cols * 2).max(16)
+        } else {
+            *cols
+        };
+        let cells = new_rows * new_cols;
+        let mut grown = Vec::new();
+        if cells > MAX_2D_CELLS
+            || total + cells - values.len() > budget
+            || grown.try_reserve_exact(cells).is_err()
+        {
+            self.frozen[game as usize] = true;
+            return Ok(None);
+        }
+        grown.resize(cells, UNKNOWN);
+        for r in 0..*rows {
+            grown[r * new_cols..r * new_cols + *cols]
+                .copy_from_slice(&values[r * *cols..(r + 1) * *cols]);
+        }
+        self.dense_cells = total + cells - values.len();
+        *values = grown;
+        *rows = new_rows;
+        *cols = new_cols;
+        Ok(Some(id))
+    }
+
+    /// The cell array holding `p` and its index there.
+    #[inline]
+    fn cell(&self, p: PosId) -> Option<(&Vec<u32>, usize)> {
+        if p & DENSE == 0 {
+            if p & TABLE == 0 {
+                return Some((&self.values, p as usize));
+            }
+            let t = self
+                .tables
+                .get(((p & !TABLE) >> GAME_SHIFT) as usize)?
+                .as_ref()?;
+            return Some((&t.values, (p & PAYLOAD) as usize));
+        }
+        let payload = p & PAYLOAD;
+        match self.dense.get(((p & !DENSE) >> GAME_SHIFT) as usize)? {
+            Dense::One { values } => Some((values, payload as usize)),
+            Dense::Two { values, cols, .. } => Some((
+                values,
+                (payload >> 16) as usize * cols + (payload & 0xFFFF) as usize,
+            )),
+            Dense::Empty => None,
+        }
+    }
+
+    /// The stored value (or `UNKNOWN` / `ON_STACK`).
+    #[inline]
+    pub fn value(&self, p: PosId) -> u32 {
+        match self.cell(p) {
+            Some((cells, i)) => cells.get(i).copied().unwrap_or(UNKNOWN),
+            None => UNKNOWN,
+        }
+    }
+
+    /// Stores a value (or a sentinel).
+    pub fn set(&mut self, p: PosId, v: u32) {
+        let dense = p & DENSE != 0;
+        let (cells, i) = if dense {
+            let payload = p & PAYLOAD;
+            match self.dense.get_mut(((p & !DENSE) >> GAME_SHIFT) as usize) {
+                Some(Dense::One { values }) => (values, payload as usize),
+                Some(Dense::Two { values, cols, .. }) => {
+                    let i = (payload >> 16) as usize * *cols + (payload & 0xFFFF) as usize;
+                    (values, i)
+                }
+                _ => return,
+            }
+        } else if p & TABLE != 0 {
+            match self.tables.get_mut(((p & !TABLE) >> GAME_SHIFT) as usize) {
+                Some(Some(t)) => (&mut t.values, (p & PAYLOAD) as usize),
+                _ => return,
+            }
+        } else {
+            (&mut self.values, p as usize)
+        };
+        if let Some(c) = cells.get_mut(i) {
+            if v <= MAX_VALUE {
+                self.max_value = self.max_value.max(v);
+            }
+            if *c == UNKNOWN && v != UNKNOWN && dense {
+                self.counted += 1;
+            } else if *c != UNKNOWN && v == UNKNOWN && dense {
+                self.counted -= 1;
+            }
+            *c = v;
+        }
+    }
+
+    /// Takes the value array of a one-argument dense game out (to be filled
+    /// by a batch kernel) — give it back with [`Store::restore_dense1`].
+    pub fn take_dense1(&mut self, game: GameId) -> Option<Vec<u32>> {
+        match self.dense.get_mut(game as usize)? {
+            Dense::One { values } => Some(std::mem::take(values)),
+            _ => None,
+        }
+    }
+
+    /// Puts back an array taken by [`Store::take_dense1`], in which `stored`
+    /// values were set and whose largest value is at most `max_value`.
+    pub fn restore_dense1(&mut self, game: GameId, array: Vec<u32>, stored: usize, max_value: u32) {
+        if let Some(Dense::One { values }) = self.dense.get_mut(game as usize) {
+            *values = array;
+            self.counted += stored;
+            self.max_value = self.max_value.max(max_value);
+        }
+    }
+
+    /// The largest Grundy value stored so far.
+    pub fn max_value(&self) -> u32 {
+        self.max_value
+    }
+
+    /// The game of a position.
+    pub fn game_of(&self, p: PosId) -> GameId {
+        if p & DENSE != 0 {
+            return ((p & !DENSE) >> GAME_SHIFT) as GameId;
+        }
+        if p & TABLE != 0 {
+            return ((p & !TABLE) >> GAME_SHIFT) as GameId;
+        }
+        self.keys
+            .get_index(p as usize)
+            .and_then(|k| k.first())
+            .copied()
+            .unwrap_or(0) as GameId
+    }
+
+    /// Appends the key encoding of a position's arguments to `out`.
+    pub fn key_of(&self, p: PosId, out: &mut Vec<i64>) {
+        if let Some(args) = self.int_args(p) {
+            for a in args.as_slice() {
+                out.extend([TAG_INT, *a]);
+            }
+        } else if let Some(k) = self.keys.get_index(p as usize) {
+            out.extend_from_slice(&k[1..]);
+        }
+    }
+
+    /// The arguments of a position whose arguments are all integers and
+    /// that is stored densely or in a table.
+    pub fn int_args(&self, p: PosId) -> Option<IntArgs<'_>> {
+        if let Some((args, n)) = self.dense_args(p) {
+            return Some(IntArgs::Inline(args, n));
+        }
+        if p & TABLE != 0 {
+            let t = self
+                .tables
+                .get(((p & !TABLE) >> GAME_SHIFT) as usize)?
+                .as_ref()?;
+            return t.args_of((p & PAYLOAD) as usize).map(IntArgs::Table);
+        }
+        None
+    }
+
+    /// The dense values of a one-argument game (`values[n]`), if it has any.
+    pub fn dense1_values(&self, game: GameId) -> Option<&[u32]> {
+        match self.dense.get(game as usize)? {
+            Dense::One { values, .. } => Some(values),
+            _ => None,
+        }
+    }
+
+    /// The dense values of a two-argument game as `(values, stride)`.
+    pub fn dense2_values(&self, game: GameId) -> Option<(&[u32], usize)> {
+        match self.dense.get(game as usize)? {
+            Dense::Two { values, cols, .. } => Some((values, *cols)),
+            _ => None,
+        }
+    }
+
+    /// The integer arguments of a dense position, and how many there are.
+    pub fn dense_args(&self, p: PosId) -> Option<([i64; 2], usize)> {
+        if p & DENSE == 0 {
+            return None;
+        }
+        let payload = p & PAYLOAD;
+        match self.dense.get(self.game_of(p) as usize)? {
+            Dense::One { .. } => Some(([payload as i64, 0], 1)),
+            Dense::Two { .. } => Some(([(payload >> 16) as i64, (payload & 0xFFFF) as i64], 2)),
+            Dense::Empty => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const INTS3: GameShape = GameShape {
+        arity: 3,
+        ints: true,
+    };
+    const ANY1: GameShape = GameShape {
+        arity: 1,
+        ints: false,
+    };
+
+    #[test]
+    fn a_position_has_one_id_whichever_way_it_is_interned() {
+        let mut s = Store::new(&[INTS3, ANY1], 100);
+        let a = s.intern_ints(0, &[6, 4, 1 << 40]).unwrap();
+        let b = s
+            .intern_key(0, &[TAG_INT, 6, TAG_INT, 4, TAG_INT, 1 << 40])
+            .unwrap();
+        assert_eq!(a, b);
+        assert_eq!(s.find_ints(0, &[6, 4, 1 << 40]), Some(a));
+        assert_eq!(s.find_ints(0, &[6, 4, 0]), None);
+        assert_eq!(s.game_of(a), 0);
+        assert_eq!(s.int_args(a).unwrap().as_slice(), &[6, 4, 1 << 40]);
+        // Small integer arguments of a one-argument game are dense; a
+        // boolean argument is keyed.
+        let d = s.intern_ints(1, &[5]).unwrap();
+        let k = s.intern_key(1, &[TAG_BOOL, 1]).unwrap();
+        assert_ne!(d, k);
+        assert_eq!((s.game_of(d), s.game_of(k)), (1, 1));
+        let mut key = Vec::new();
+        s.key_of(k, &mut key);
+        assert_eq!(key, [TAG_BOOL, 1]);
+        // Table and keyed positions count when interned, dense ones when
+        // evaluated.
+        assert_eq!(s.states(), 2);
+        s.set(d, 3);
+        s.set(a, 7);
+        assert_eq!((s.value(a), s.value(d), s.value(k)), (7, 3, UNKNOWN));
+        assert_eq!(s.states(), 3);
+    }
+
+    #[test]
+    fn the_state_limit_counts_table_positions() {
+        let mut s = Store::new(&[INTS3], 3);
+        for m in 0..3 {
+            s.intern_ints(0, &[1, 1, m]).unwrap();
+        }
+        assert!(s.intern_ints(0, &[1, 1, 1]).is_ok());
+        assert!(s.intern_ints(0, &[1, 1, 9]).is_err());
+    }
+
+    #[test]
+    fn remapping_moves_tables_with_their_games() {
+        let mut s = Store::new(&[ANY1, INTS3], 100);
+        let p = s.intern_ints(1, &[2, 2, 15]).unwrap();
+        s.set(p, 4);
+        // Game 1 becomes game 0; old game 0 is dropped.
+        assert!(s.remap(&[Some(1)], &[INTS3]));
+        let q = s.find_ints(0, &[2, 2, 15]).unwrap();
+        assert_eq!(s.value(q), 4);
+        assert_eq!(s.states(), 1);
+        // A game whose storage kind changes starts afresh.
+        assert!(s.remap(
+            &[None, Some(0)],
+            &[
+                ANY1,
+                GameShape {
+                    arity: 3,
+                    ints: false
+                }
+            ]
+        ));
+        assert_eq!(s.states(), 0);
+    }
+}
