@@ -117,6 +117,7 @@ impl Opts {
             max_depth: self.max_depth,
             kernels: !self.no_kernels,
             fill: !self.no_kernels,
+            compiled: true,
             period_budget: self.period_budget,
         }
     }

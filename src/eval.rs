@@ -7,6 +7,7 @@
 //! suspended enumeration of one position's options (its rule, clause cursor
 //! and loop variables), so a frame waiting for a child resumes where it was.
 
+use crate::compiled::Compiled;
 use crate::diagnostics::Diag;
 use crate::ir::{self, BinOp, Builtin, Clause, CompKind, ConstId, ExprId, GameId};
 use crate::kernel::{self, GameKernels, SeenSet, Stamped};
@@ -35,6 +36,10 @@ pub struct Limits {
     pub kernels: bool,
     /// Whether deep searches fill smaller positions bottom-up.
     pub fill: bool,
+    /// Whether rules evaluate their integer expressions in compiled form
+    /// (off: everything in the tree-walking interpreter, for testing the
+    /// compiled forms against it).
+    pub compiled: bool,
     /// Most values a period search computes.
     pub period_budget: i64,
 }
@@ -47,6 +52,7 @@ impl Default for Limits {
             max_depth: 1_000_000,
             kernels: true,
             fill: true,
+            compiled: true,
             period_budget: crate::analysis::DEFAULT_BUDGET,
         }
     }
@@ -62,6 +68,8 @@ pub struct Machine {
     const_stopped: Vec<bool>,
     memo: Store,
     kernels: Rc<Vec<GameKernels>>,
+    /// Compiled integer expressions of the rules.
+    compiled: Rc<Compiled>,
     /// Bumped whenever a fill computed values: frames then retry kernels.
     fill_epoch: u64,
     /// Games whose fill met a failure other than the stack (an error, the
@@ -287,6 +295,7 @@ impl Machine {
             const_stopped: Vec::new(),
             memo: Store::new(&[], limits.max_states),
             kernels: Rc::new(Vec::new()),
+            compiled: Rc::new(Compiled::default()),
             fill_epoch: 0,
             fill_disabled: Vec::new(),
             row_done: Vec::new(),
@@ -332,8 +341,10 @@ impl Machine {
         self.periods = carry(games, &self.periods, n);
         self.depth_cap = None;
         self.prog = Rc::new(prog);
-        // Kernels are compiled for the new program once constants are known.
+        // Kernels and expressions are compiled for the new program once
+        // constants are known.
         self.kernels = Rc::new(Vec::new());
+        self.compiled = Rc::new(Compiled::default());
         let mut old = std::mem::take(&mut self.consts);
         let old_stopped = std::mem::take(&mut self.const_stopped);
         self.consts = vec![None; self.prog.consts.len()];
@@ -367,6 +378,9 @@ impl Machine {
         }
         if self.limits.kernels {
             self.kernels = Rc::new(kernel::compile(&self.prog, &self.consts));
+        }
+        if self.limits.compiled {
+            self.compiled = Rc::new(Compiled::new(&self.prog, &self.consts));
         }
         errors
     }
@@ -411,13 +425,17 @@ impl Machine {
             Ok(None) => {
                 Err(Diag::bug("a range or position passed as a game argument").label(span, "here"))
             }
-            Err(_) => Err(Diag::user(
-                "state-limit",
-                format!("more than {} positions reached", self.limits.max_states),
-            )
-            .label(span, "while creating this position")
-            .help("raise the limit with `--max-states N`, or ask about smaller positions")),
+            Err(_) => Err(self.state_limit(span)),
         }
+    }
+
+    fn state_limit(&self, span: Span) -> Diag {
+        Diag::user(
+            "state-limit",
+            format!("more than {} positions reached", self.limits.max_states),
+        )
+        .label(span, "while creating this position")
+        .help("raise the limit with `--max-states N`, or ask about smaller positions")
     }
 
     fn game_of(&self, pos: PosId) -> GameId {
@@ -1119,12 +1137,33 @@ impl Machine {
                     let Clause::For { slot, .. } = rule.clauses[d] else {
                         return Err(Diag::bug("advancing a non-loop clause"));
                     };
-                    match iters[d].as_mut().and_then(Iter::next) {
-                        Some(v) => {
-                            env[slot as usize] = v;
-                            f.mode = Mode::Enter(d + 1);
+                    // The `if`s right after the loop are tested here while
+                    // their compiled forms answer: a failed one goes on with
+                    // the next value at once, as `Back` would.
+                    f.mode = Mode::Back(d);
+                    while let Some(v) = iters[d].as_mut().and_then(Iter::next) {
+                        self.poll()?;
+                        env[slot as usize] = v;
+                        let mut k = d + 1;
+                        let mut held = true;
+                        while let Some(Clause::If { cond }) = rule.clauses.get(k) {
+                            match self
+                                .compiled
+                                .bool(*cond)
+                                .and_then(|c| c.eval_bool(&env[..]))
+                            {
+                                Some(true) => k += 1,
+                                Some(false) => {
+                                    held = false;
+                                    break;
+                                }
+                                None => break,
+                            }
                         }
-                        None => f.mode = Mode::Back(d),
+                        if held {
+                            f.mode = Mode::Enter(k);
+                            break;
+                        }
                     }
                 }
                 Mode::Back(d) => {
@@ -1220,6 +1259,9 @@ impl Machine {
 
     /// Evaluates to an integer.
     pub fn eval_int(&mut self, e: ExprId, env: &mut [Value]) -> R<i64> {
+        if let Some(v) = self.compiled.int(e).and_then(|c| c.eval(&env[..])) {
+            return Ok(v);
+        }
         match self.eval(e, env)? {
             Value::Int(v) => Ok(v),
             other => Err(self.type_bug(e, "an integer", &other)),
@@ -1228,6 +1270,9 @@ impl Machine {
 
     /// Evaluates to a boolean.
     pub fn eval_bool(&mut self, e: ExprId, env: &mut [Value]) -> R<bool> {
+        if let Some(v) = self.compiled.bool(e).and_then(|c| c.eval_bool(&env[..])) {
+            return Ok(v);
+        }
         match self.eval(e, env)? {
             Value::Bool(v) => Ok(v),
             other => Err(self.type_bug(e, "a boolean", &other)),
@@ -1290,6 +1335,26 @@ impl Machine {
                 self.eval_pos_into(*b, env, out)
             }
             ir::Expr::Apply { game, args } => {
+                // Integer arguments in compiled form: interned as they are.
+                let mut ints = [0i64; 8];
+                if args.len() <= ints.len()
+                    && args.iter().zip(ints.iter_mut()).all(|(&a, slot)| {
+                        match self.compiled.int(a).and_then(|c| c.eval(&env[..])) {
+                            Some(v) => {
+                                *slot = v;
+                                true
+                            }
+                            None => false,
+                        }
+                    })
+                {
+                    let p = match self.memo.intern_ints(*game, &ints[..args.len()]) {
+                        Ok(p) => p,
+                        Err(_) => return Err(self.state_limit(self.span(e))),
+                    };
+                    out.push(p);
+                    return Ok(());
+                }
                 let mut vals = Vec::with_capacity(args.len());
                 for &a in args {
                     vals.push(self.eval_data(a, env)?);

@@ -14,63 +14,39 @@
 //! A kernel may insert values computed from sentinels before it notices and
 //! gives up, so callers run it into a scratch set and keep it on success only.
 
-use crate::ir::{self, BinOp, Builtin, Clause, ExprId, GameId};
-use crate::ops::{self, div_floor_wide as div_floor};
+use crate::compiled::{self, BoolExpr, IntExpr};
+use crate::ir::{self, BinOp, Clause, ExprId, GameId};
+use crate::ops::div_floor_wide as div_floor;
 use crate::store::{SENTINEL_BIT, Store, UNKNOWN};
 use crate::value::Value;
 use std::rc::Rc;
-
-/// An integer expression over the frame's integer slots.
-#[derive(Clone, Debug)]
-enum KExpr {
-    Const(i64),
-    Slot(u32),
-    Bin(BinOp, Box<KExpr>, Box<KExpr>),
-    Neg(Box<KExpr>),
-    Min(Vec<KExpr>),
-    Max(Vec<KExpr>),
-    Abs(Box<KExpr>),
-    Popcount(Box<KExpr>),
-    Index(Rc<[i64]>, Box<KExpr>),
-    If(Box<KCond>, Box<KExpr>, Box<KExpr>),
-}
-
-/// A condition.
-#[derive(Clone, Debug)]
-enum KCond {
-    Const(bool),
-    Cmp(BinOp, KExpr, KExpr),
-    And(Box<KCond>, Box<KCond>),
-    Or(Box<KCond>, Box<KCond>),
-    Not(Box<KCond>),
-}
 
 #[derive(Clone, Debug)]
 enum KClause {
     Range {
         slot: u32,
-        lo: KExpr,
-        hi: KExpr,
+        lo: IntExpr,
+        hi: IntExpr,
         inclusive: bool,
     },
     List {
         slot: u32,
         items: Rc<[i64]>,
     },
-    If(KCond),
+    If(BoolExpr),
 }
 
 /// One component of an option: a position of a dense game.
 #[derive(Clone, Debug)]
 struct KComp {
     game: GameId,
-    args: Vec<KExpr>,
+    args: Vec<IntExpr>,
 }
 
 /// `c + s·x` with `c` computed per outer iteration and `s` fixed.
 #[derive(Clone, Debug)]
 struct Affine {
-    c: KExpr,
+    c: IntExpr,
     s: i64,
 }
 
@@ -79,16 +55,16 @@ struct Affine {
 #[derive(Clone, Debug)]
 enum Lin {
     Sum { k: i64, terms: Vec<(u32, i64)> },
-    Expr(KExpr),
+    Expr(IntExpr),
 }
 
 impl Lin {
-    fn of(e: KExpr) -> Lin {
-        fn linear(e: &KExpr) -> Option<(i64, Vec<(u32, i64)>)> {
+    fn of(e: IntExpr) -> Lin {
+        fn linear(e: &IntExpr) -> Option<(i64, Vec<(u32, i64)>)> {
             Some(match e {
-                KExpr::Const(v) => (*v, Vec::new()),
-                KExpr::Slot(s) => (0, vec![(*s, 1)]),
-                KExpr::Neg(a) => {
+                IntExpr::Const(v) => (*v, Vec::new()),
+                IntExpr::Slot(s) => (0, vec![(*s, 1)]),
+                IntExpr::Neg(a) => {
                     let (k, t) = linear(a)?;
                     (
                         k.checked_neg()?,
@@ -97,7 +73,7 @@ impl Lin {
                             .collect::<Option<_>>()?,
                     )
                 }
-                KExpr::Bin(op @ (BinOp::Add | BinOp::Sub), a, b) => {
+                IntExpr::Bin(op @ (BinOp::Add | BinOp::Sub), a, b) => {
                     let (ka, mut ta) = linear(a)?;
                     let (kb, tb) = linear(b)?;
                     let sign = if *op == BinOp::Add { 1 } else { -1 };
@@ -106,8 +82,8 @@ impl Lin {
                     }
                     (ka.checked_add(kb.checked_mul(sign)?)?, ta)
                 }
-                KExpr::Bin(BinOp::Mul, a, b) => match (&**a, &**b) {
-                    (KExpr::Const(m), other) | (other, KExpr::Const(m)) => {
+                IntExpr::Bin(BinOp::Mul, a, b) => match (&**a, &**b) {
+                    (IntExpr::Const(m), other) | (other, IntExpr::Const(m)) => {
                         let (k, t) = linear(other)?;
                         (
                             k.checked_mul(*m)?,
@@ -211,7 +187,13 @@ pub fn compile(prog: &ir::Program, consts: &[Option<Value>]) -> Vec<GameKernels>
             let rules: Vec<Option<KRule>> = g
                 .rules
                 .iter()
-                .map(|r| Compiler { prog, consts }.rule(r, g.params.len(), g.slots as usize))
+                .map(|r| {
+                    Compiler(compiled::Compiler { prog, consts }).rule(
+                        r,
+                        g.params.len(),
+                        g.slots as usize,
+                    )
+                })
                 .collect();
             let batch = if g.params.len() == 1 {
                 Batch::of(id as GameId, &rules).map(Rc::new)
@@ -228,9 +210,14 @@ pub fn compile(prog: &ir::Program, consts: &[Option<Value>]) -> Vec<GameKernels>
         .collect()
 }
 
-struct Compiler<'a> {
-    prog: &'a ir::Program,
-    consts: &'a [Option<Value>],
+/// Compiles rules on top of the expression compiler.
+struct Compiler<'a>(compiled::Compiler<'a>);
+
+impl<'a> std::ops::Deref for Compiler<'a> {
+    type Target = compiled::Compiler<'a>;
+    fn deref(&self) -> &compiled::Compiler<'a> {
+        &self.0
+    }
 }
 
 impl Compiler<'_> {
@@ -288,74 +275,6 @@ impl Compiler<'_> {
             _ => None,
         }
     }
-
-    fn int_list(&self, e: ExprId) -> Option<Rc<[i64]>> {
-        let ir::Expr::Const(c) = self.prog.expr(e) else {
-            return None;
-        };
-        let Some(Value::List(items)) = self.consts.get(*c as usize)? else {
-            return None;
-        };
-        items
-            .iter()
-            .map(|v| match v {
-                Value::Int(x) => Some(*x),
-                _ => None,
-            })
-            .collect()
-    }
-
-    fn int(&self, e: ExprId) -> Option<KExpr> {
-        Some(match self.prog.expr(e) {
-            ir::Expr::Int(v) => KExpr::Const(*v),
-            ir::Expr::Local(s) => KExpr::Slot(*s),
-            ir::Expr::Const(c) => match self.consts.get(*c as usize)? {
-                Some(Value::Int(v)) => KExpr::Const(*v),
-                _ => return None,
-            },
-            ir::Expr::Neg(x) => KExpr::Neg(Box::new(self.int(*x)?)),
-            ir::Expr::Binary(op, a, b) if op.is_arithmetic() => {
-                KExpr::Bin(*op, Box::new(self.int(*a)?), Box::new(self.int(*b)?))
-            }
-            ir::Expr::Index(l, i) => KExpr::Index(self.int_list(*l)?, Box::new(self.int(*i)?)),
-            ir::Expr::If(c, a, b) => KExpr::If(
-                Box::new(self.cond(*c)?),
-                Box::new(self.int(*a)?),
-                Box::new(self.int(*b)?),
-            ),
-            ir::Expr::Call { f, args } => match (f, args.as_slice()) {
-                (Builtin::Abs, [x]) => KExpr::Abs(Box::new(self.int(*x)?)),
-                (Builtin::Popcount, [x]) => KExpr::Popcount(Box::new(self.int(*x)?)),
-                (Builtin::Min | Builtin::Max, args) if args.len() >= 2 => {
-                    let xs = args
-                        .iter()
-                        .map(|&a| self.int(a))
-                        .collect::<Option<Vec<_>>>()?;
-                    if *f == Builtin::Min {
-                        KExpr::Min(xs)
-                    } else {
-                        KExpr::Max(xs)
-                    }
-                }
-                _ => return None,
-            },
-            _ => return None,
-        })
-    }
-
-    fn cond(&self, e: ExprId) -> Option<KCond> {
-        Some(match self.prog.expr(e) {
-            ir::Expr::Bool(b) => KCond::Const(*b),
-            ir::Expr::Not(x) => KCond::Not(Box::new(self.cond(*x)?)),
-            ir::Expr::Binary(op, a, b) => match op {
-                BinOp::And => KCond::And(Box::new(self.cond(*a)?), Box::new(self.cond(*b)?)),
-                BinOp::Or => KCond::Or(Box::new(self.cond(*a)?), Box::new(self.cond(*b)?)),
-                op if op.is_comparison() => KCond::Cmp(*op, self.int(*a)?, self.int(*b)?),
-                _ => return None,
-            },
-            _ => return None,
-        })
-    }
 }
 
 /// Fused loops handle up to this many components per option.
@@ -366,24 +285,24 @@ const MAX_FUSED: usize = 4;
 const MAX_COEF: i64 = 1 << 20;
 
 /// `e` as an affine form in slot `x`, if it is one.
-fn affine(e: &KExpr, x: u32) -> Option<Affine> {
+fn affine(e: &IntExpr, x: u32) -> Option<Affine> {
     if !mentions(e, x) {
         return Some(Affine { c: e.clone(), s: 0 });
     }
-    let bin = |op, a: KExpr, b: KExpr| KExpr::Bin(op, Box::new(a), Box::new(b));
+    let bin = |op, a: IntExpr, b: IntExpr| IntExpr::Bin(op, Box::new(a), Box::new(b));
     let r = match e {
-        KExpr::Slot(s) if *s == x => Affine {
-            c: KExpr::Const(0),
+        IntExpr::Slot(s) if *s == x => Affine {
+            c: IntExpr::Const(0),
             s: 1,
         },
-        KExpr::Neg(a) => {
+        IntExpr::Neg(a) => {
             let a = affine(a, x)?;
             Affine {
-                c: KExpr::Neg(Box::new(a.c)),
+                c: IntExpr::Neg(Box::new(a.c)),
                 s: -a.s,
             }
         }
-        KExpr::Bin(op @ (BinOp::Add | BinOp::Sub), a, b) => {
+        IntExpr::Bin(op @ (BinOp::Add | BinOp::Sub), a, b) => {
             let (a, b) = (affine(a, x)?, affine(b, x)?);
             let s = if *op == BinOp::Add {
                 a.s + b.s
@@ -395,13 +314,13 @@ fn affine(e: &KExpr, x: u32) -> Option<Affine> {
                 s,
             }
         }
-        KExpr::Bin(BinOp::Mul, a, b) => match (&**a, &**b) {
-            (KExpr::Const(k), other) | (other, KExpr::Const(k))
+        IntExpr::Bin(BinOp::Mul, a, b) => match (&**a, &**b) {
+            (IntExpr::Const(k), other) | (other, IntExpr::Const(k))
                 if k.unsigned_abs() <= MAX_COEF.unsigned_abs() =>
             {
                 let f = affine(other, x)?;
                 Affine {
-                    c: bin(BinOp::Mul, f.c, KExpr::Const(*k)),
+                    c: bin(BinOp::Mul, f.c, IntExpr::Const(*k)),
                     s: f.s * k,
                 }
             }
@@ -412,23 +331,25 @@ fn affine(e: &KExpr, x: u32) -> Option<Affine> {
     (r.s.unsigned_abs() <= MAX_COEF.unsigned_abs()).then_some(r)
 }
 
-fn mentions(e: &KExpr, x: u32) -> bool {
+fn mentions(e: &IntExpr, x: u32) -> bool {
     match e {
-        KExpr::Const(_) => false,
-        KExpr::Slot(s) => *s == x,
-        KExpr::Bin(_, a, b) => mentions(a, x) || mentions(b, x),
-        KExpr::Neg(a) | KExpr::Abs(a) | KExpr::Popcount(a) | KExpr::Index(_, a) => mentions(a, x),
-        KExpr::Min(xs) | KExpr::Max(xs) => xs.iter().any(|a| mentions(a, x)),
-        KExpr::If(c, a, b) => cond_mentions(c, x) || mentions(a, x) || mentions(b, x),
+        IntExpr::Const(_) => false,
+        IntExpr::Slot(s) => *s == x,
+        IntExpr::Bin(_, a, b) => mentions(a, x) || mentions(b, x),
+        IntExpr::Neg(a) | IntExpr::Abs(a) | IntExpr::Popcount(a) | IntExpr::Index(_, a) => {
+            mentions(a, x)
+        }
+        IntExpr::Min(xs) | IntExpr::Max(xs) => xs.iter().any(|a| mentions(a, x)),
+        IntExpr::If(c, a, b) => cond_mentions(c, x) || mentions(a, x) || mentions(b, x),
     }
 }
 
-fn cond_mentions(c: &KCond, x: u32) -> bool {
+fn cond_mentions(c: &BoolExpr, x: u32) -> bool {
     match c {
-        KCond::Const(_) => false,
-        KCond::Cmp(_, a, b) => mentions(a, x) || mentions(b, x),
-        KCond::And(a, b) | KCond::Or(a, b) => cond_mentions(a, x) || cond_mentions(b, x),
-        KCond::Not(a) => cond_mentions(a, x),
+        BoolExpr::Const(_) => false,
+        BoolExpr::Cmp(_, a, b) => mentions(a, x) || mentions(b, x),
+        BoolExpr::And(a, b) | BoolExpr::Or(a, b) => cond_mentions(a, x) || cond_mentions(b, x),
+        BoolExpr::Not(a) => cond_mentions(a, x),
     }
 }
 
@@ -468,16 +389,16 @@ fn fuse(clauses: &[KClause], comps: &[KComp], dom: &[(i128, i128)]) -> Option<Fu
     Some(Fused { bounds, comps })
 }
 
-fn linear_bounds(c: &KCond, x: u32, out: &mut Vec<Bound>) -> Option<()> {
+fn linear_bounds(c: &BoolExpr, x: u32, out: &mut Vec<Bound>) -> Option<()> {
     match c {
-        KCond::And(a, b) => {
+        BoolExpr::And(a, b) => {
             linear_bounds(a, x, out)?;
             linear_bounds(b, x, out)
         }
-        KCond::Cmp(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq), l, r) => {
+        BoolExpr::Cmp(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq), l, r) => {
             let (l, r) = (affine(l, x)?, affine(r, x)?);
             let d = Affine {
-                c: KExpr::Bin(BinOp::Sub, Box::new(l.c), Box::new(r.c)),
+                c: IntExpr::Bin(BinOp::Sub, Box::new(l.c), Box::new(r.c)),
                 s: l.s - r.s,
             };
             out.push(Bound {
@@ -576,52 +497,6 @@ impl SeenSet for Stamped {
 
 /// Integer slots of a kernel frame.
 pub type Env = Vec<i64>;
-
-impl KExpr {
-    fn eval(&self, env: &[i64]) -> Option<i64> {
-        Some(match self {
-            KExpr::Const(v) => *v,
-            KExpr::Slot(s) => *env.get(*s as usize)?,
-            KExpr::Bin(op, a, b) => ops::int_op(*op, a.eval(env)?, b.eval(env)?).ok()?,
-            KExpr::Neg(a) => ops::neg(a.eval(env)?).ok()?,
-            KExpr::Abs(a) => ops::abs(a.eval(env)?).ok()?,
-            KExpr::Popcount(a) => ops::popcount(a.eval(env)?).ok()?,
-            KExpr::Min(xs) | KExpr::Max(xs) => {
-                let min = matches!(self, KExpr::Min(_));
-                let mut best: Option<i64> = None;
-                for x in xs {
-                    let v = x.eval(env)?;
-                    best = Some(match best {
-                        Some(b) if min => b.min(v),
-                        Some(b) => b.max(v),
-                        None => v,
-                    });
-                }
-                best?
-            }
-            KExpr::Index(items, i) => *items.get(usize::try_from(i.eval(env)?).ok()?)?,
-            KExpr::If(c, a, b) => {
-                if c.eval(env)? {
-                    a.eval(env)?
-                } else {
-                    b.eval(env)?
-                }
-            }
-        })
-    }
-}
-
-impl KCond {
-    fn eval(&self, env: &[i64]) -> Option<bool> {
-        Some(match self {
-            KCond::Const(b) => *b,
-            KCond::Cmp(op, a, b) => ops::compare(*op, a.eval(env)?, b.eval(env)?)?,
-            KCond::And(a, b) => a.eval(env)? && b.eval(env)?,
-            KCond::Or(a, b) => a.eval(env)? || b.eval(env)?,
-            KCond::Not(a) => !a.eval(env)?,
-        })
-    }
-}
 
 /// Where a component's values are: a one-argument game's array, or a
 /// two-argument game's array with its row stride.
@@ -1085,7 +960,7 @@ impl Batch {
                 if rest.iter().any(|c| !matches!(c, KClause::If(_))) {
                     return None;
                 }
-                let lin = |e: &KExpr| {
+                let lin = |e: &IntExpr| {
                     interval(e, &r.dom)?;
                     let (k, kn) = lin_in_param(&Lin::of(e.clone()))?;
                     Some(Aff2 { k, kn, s: 0 })
@@ -1240,7 +1115,7 @@ impl BatchRule {
 /// overflow. Fused and batch loops regroup arithmetic (`n + BIG - BIG` into
 /// `n`); they are only allowed where this proves the regrouping cannot hide
 /// an overflow the general evaluator would report.
-fn interval(e: &KExpr, dom: &[(i128, i128)]) -> Option<(i128, i128)> {
+fn interval(e: &IntExpr, dom: &[(i128, i128)]) -> Option<(i128, i128)> {
     const FULL: (i128, i128) = (i64::MIN as i128, i64::MAX as i128);
     let fits = |(lo, hi): (i128, i128)| (lo >= FULL.0 && hi <= FULL.1).then_some((lo, hi));
     let corners = |a: (i128, i128), b: (i128, i128), f: fn(i128, i128) -> i128| {
@@ -1252,17 +1127,17 @@ fn interval(e: &KExpr, dom: &[(i128, i128)]) -> Option<(i128, i128)> {
     };
     let abs_max = |a: (i128, i128)| a.0.abs().max(a.1.abs());
     match e {
-        KExpr::Const(v) => Some((i128::from(*v), i128::from(*v))),
-        KExpr::Slot(s) => dom.get(*s as usize).copied().or(Some(FULL)),
-        KExpr::Neg(a) => {
+        IntExpr::Const(v) => Some((i128::from(*v), i128::from(*v))),
+        IntExpr::Slot(s) => dom.get(*s as usize).copied().or(Some(FULL)),
+        IntExpr::Neg(a) => {
             let a = interval(a, dom)?;
             fits((-a.1, -a.0))
         }
-        KExpr::Popcount(a) => {
+        IntExpr::Popcount(a) => {
             interval(a, dom)?;
             Some((0, 64))
         }
-        KExpr::Abs(a) => {
+        IntExpr::Abs(a) => {
             let a = interval(a, dom)?;
             let lo = if a.0 <= 0 && a.1 >= 0 {
                 0
@@ -1271,7 +1146,7 @@ fn interval(e: &KExpr, dom: &[(i128, i128)]) -> Option<(i128, i128)> {
             };
             fits((lo, abs_max(a)))
         }
-        KExpr::Bin(op, a, b) => {
+        IntExpr::Bin(op, a, b) => {
             let (a, b) = (interval(a, dom)?, interval(b, dom)?);
             match op {
                 BinOp::Add => fits(corners(a, b, |x, y| x + y)),
@@ -1290,7 +1165,7 @@ fn interval(e: &KExpr, dom: &[(i128, i128)]) -> Option<(i128, i128)> {
                 _ => None,
             }
         }
-        KExpr::Min(xs) | KExpr::Max(xs) => {
+        IntExpr::Min(xs) | IntExpr::Max(xs) => {
             let ivs = xs
                 .iter()
                 .map(|x| interval(x, dom))
@@ -1299,13 +1174,13 @@ fn interval(e: &KExpr, dom: &[(i128, i128)]) -> Option<(i128, i128)> {
             let hi = ivs.iter().map(|i| i.1).max()?;
             Some((lo, hi))
         }
-        KExpr::Index(items, i) => {
+        IntExpr::Index(items, i) => {
             interval(i, dom)?;
             let lo = items.iter().min().map_or(0, |v| i128::from(*v));
             let hi = items.iter().max().map_or(0, |v| i128::from(*v));
             Some((lo, hi))
         }
-        KExpr::If(c, a, b) => {
+        IntExpr::If(c, a, b) => {
             cond_safe(c, dom)?;
             let (a, b) = (interval(a, dom)?, interval(b, dom)?);
             Some((a.0.min(b.0), a.1.max(b.1)))
@@ -1313,18 +1188,18 @@ fn interval(e: &KExpr, dom: &[(i128, i128)]) -> Option<(i128, i128)> {
     }
 }
 
-fn cond_safe(c: &KCond, dom: &[(i128, i128)]) -> Option<()> {
+fn cond_safe(c: &BoolExpr, dom: &[(i128, i128)]) -> Option<()> {
     match c {
-        KCond::Const(_) => Some(()),
-        KCond::Cmp(_, a, b) => {
+        BoolExpr::Const(_) => Some(()),
+        BoolExpr::Cmp(_, a, b) => {
             interval(a, dom)?;
             interval(b, dom).map(|_| ())
         }
-        KCond::And(a, b) | KCond::Or(a, b) => {
+        BoolExpr::And(a, b) | BoolExpr::Or(a, b) => {
             cond_safe(a, dom)?;
             cond_safe(b, dom)
         }
-        KCond::Not(a) => cond_safe(a, dom),
+        BoolExpr::Not(a) => cond_safe(a, dom),
     }
 }
 

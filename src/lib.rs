@@ -27,6 +27,9 @@ pub mod value;
 /// The store: positions interned into ids, and their values.
 pub mod store;
 
+/// Integer expressions and conditions compiled for fast evaluation.
+pub mod compiled;
+
 /// Kernels: rules of common shapes compiled to tight loops.
 pub mod kernel;
 

@@ -87,7 +87,7 @@ pub enum OpError {
 
 /// `x op y` for an arithmetic operator; comparisons and `and`/`or` are not
 /// integer operations (see [`compare`]).
-#[inline]
+#[inline(always)]
 pub fn int_op(op: BinOp, x: i64, y: i64) -> Result<i64, OpError> {
     use BinOp::*;
     let checked = |v: Option<i64>| v.ok_or(OpError::Overflow);
@@ -128,7 +128,7 @@ fn shift(y: i64) -> Result<u32, OpError> {
 }
 
 /// `x op y` for a comparison operator (`None` for any other operator).
-#[inline]
+#[inline(always)]
 pub fn compare(op: BinOp, x: i64, y: i64) -> Option<bool> {
     Some(match op {
         BinOp::Lt => x < y,
