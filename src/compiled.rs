@@ -8,7 +8,7 @@
 //! which reports it with its span. The interpreter uses them for the
 //! conditions, loop bounds and arguments of rules; the kernels build on them.
 
-use crate::ir::{self, BinOp, Builtin, Clause, ExprId};
+use crate::ir::{self, BinOp, Builtin, Clause, ExprId, GameId};
 use crate::ops;
 use crate::value::Value;
 use std::rc::Rc;
@@ -40,7 +40,7 @@ impl Slots for [Value] {
 }
 
 /// An integer expression over the frame's integer slots.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum IntExpr {
     /// A constant.
     Const(i64),
@@ -65,7 +65,7 @@ pub enum IntExpr {
 }
 
 /// A condition.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum BoolExpr {
     /// A constant.
     Const(bool),
@@ -225,321 +225,325 @@ impl BoolExpr {
     }
 }
 
-/// Most entries a [`Code`] may need on its stack.
-const MAX_STACK: usize = 16;
+/// An integer function of the interpreter's slots.
+type IntFn = Box<dyn Fn(&[Value]) -> Option<i64>>;
+/// A boolean function of the interpreter's slots.
+type BoolFn = Box<dyn Fn(&[Value]) -> Option<bool>>;
 
-/// One instruction of a [`Code`]: a stack machine over integers (booleans
-/// are 0 and 1), with the common leaf shapes fused into one instruction.
-#[derive(Clone, Copy, Debug)]
-enum Op {
-    Const(i64),
-    Slot(u32),
-    /// The two top entries `a, b` become `a op b`.
-    Bin(BinOp),
-    /// The top entry `a` becomes `a op slot`.
-    BinSlot(BinOp, u32),
-    /// The top entry `a` becomes `a op k`.
-    BinConst(BinOp, i64),
-    Neg,
-    Abs,
-    Popcount,
-    /// The top entry `i` becomes `lists[list][i]`.
-    Index(u32),
-    /// The top `n` entries become their least (or greatest).
-    Min(u32),
-    Max(u32),
-    /// The two top entries `a, b` become `a op b` for a comparison.
-    Cmp(BinOp),
-    /// The top entry `a` becomes `a op k` for a comparison.
-    CmpConst(BinOp, i64),
-    Not,
-    /// `and`: if the top entry is 0, jump (keeping it), else drop it.
-    AndJump(u32),
-    /// `or`: if the top entry is 1, jump (keeping it), else drop it.
-    OrJump(u32),
-    /// Drop the top entry; jump if it was 0.
-    JumpIfZero(u32),
-    Jump(u32),
+/// Runs `$body` with `$f` bound to the function of the arithmetic operator
+/// `$op` (each operator its own closure type, so the body is specialized
+/// for it: no dispatch on the operator at run time).
+macro_rules! with_int_op {
+    ($op:expr, |$f:ident| $body:expr) => {
+        match $op {
+            BinOp::Add => with_int_op!(@ BinOp::Add, $f, $body),
+            BinOp::Sub => with_int_op!(@ BinOp::Sub, $f, $body),
+            BinOp::Mul => with_int_op!(@ BinOp::Mul, $f, $body),
+            BinOp::Div => with_int_op!(@ BinOp::Div, $f, $body),
+            BinOp::Rem => with_int_op!(@ BinOp::Rem, $f, $body),
+            BinOp::Pow => with_int_op!(@ BinOp::Pow, $f, $body),
+            BinOp::BitAnd => with_int_op!(@ BinOp::BitAnd, $f, $body),
+            BinOp::BitOr => with_int_op!(@ BinOp::BitOr, $f, $body),
+            BinOp::BitXor => with_int_op!(@ BinOp::BitXor, $f, $body),
+            BinOp::Shl => with_int_op!(@ BinOp::Shl, $f, $body),
+            BinOp::Shr => with_int_op!(@ BinOp::Shr, $f, $body),
+            op => {
+                let $f = move |a: i64, b: i64| ops::int_op(op, a, b).ok();
+                $body
+            }
+        }
+    };
+    (@ $op:expr, $f:ident, $body:expr) => {{
+        let $f = |a: i64, b: i64| ops::int_op($op, a, b).ok();
+        $body
+    }};
 }
 
-/// An integer expression or a condition in flat form: what the hot paths
-/// evaluate (a loop over instructions, no recursion, no allocation).
-#[derive(Clone, Debug)]
-pub struct Code {
-    ops: Box<[Op]>,
-    lists: Box<[Rc<[i64]>]>,
+/// [`with_int_op`] for comparisons.
+macro_rules! with_cmp {
+    ($op:expr, |$f:ident| $body:expr) => {
+        match $op {
+            BinOp::Lt => with_cmp!(@ BinOp::Lt, $f, $body),
+            BinOp::Le => with_cmp!(@ BinOp::Le, $f, $body),
+            BinOp::Gt => with_cmp!(@ BinOp::Gt, $f, $body),
+            BinOp::Ge => with_cmp!(@ BinOp::Ge, $f, $body),
+            BinOp::Eq => with_cmp!(@ BinOp::Eq, $f, $body),
+            BinOp::Ne => with_cmp!(@ BinOp::Ne, $f, $body),
+            op => {
+                let $f = move |a: i64, b: i64| ops::compare(op, a, b);
+                $body
+            }
+        }
+    };
+    (@ $op:expr, $f:ident, $body:expr) => {{
+        let $f = |a: i64, b: i64| ops::compare($op, a, b);
+        $body
+    }};
+}
+
+/// An integer expression as closures over the interpreter's slots, with
+/// the operator of each node and the common leaf shapes (`x op y`,
+/// `x op 3`) specialized: what the hot paths evaluate.
+pub struct Code(IntFn);
+
+impl std::fmt::Debug for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Code")
+    }
 }
 
 impl Code {
-    /// The flat form of an integer expression (`None` if it needs more
-    /// stack than a `Code` has).
-    pub fn int(e: &IntExpr) -> Option<Code> {
-        let mut b = Builder::default();
-        b.int(e)?;
-        b.finish()
+    /// The compiled form of an integer expression.
+    pub fn int(e: &IntExpr) -> Code {
+        Code(int_fn(e))
     }
 
-    /// The flat form of a condition.
-    pub fn bool(c: &BoolExpr) -> Option<Code> {
-        let mut b = Builder::default();
-        b.cond(c)?;
-        b.finish()
-    }
-
-    /// The value as an integer, or `None` where the interpreter would
-    /// report an error (or a slot holds no integer).
+    /// The value, or `None` where the interpreter would report an error
+    /// (or a slot holds no integer).
     #[inline]
-    pub fn eval<S: Slots + ?Sized>(&self, env: &S) -> Option<i64> {
-        let mut st = [0i64; MAX_STACK];
-        let mut sp = 0usize;
-        let mut pc = 0usize;
-        let ops = &*self.ops;
-        while let Some(op) = ops.get(pc) {
-            pc += 1;
-            match *op {
-                Op::Const(k) => {
-                    *st.get_mut(sp)? = k;
-                    sp += 1;
-                }
-                Op::Slot(s) => {
-                    *st.get_mut(sp)? = env.int(s)?;
-                    sp += 1;
-                }
-                Op::Bin(op) => {
-                    sp = sp.checked_sub(1)?;
-                    let b = st[sp];
-                    let a = st.get_mut(sp.checked_sub(1)?)?;
-                    *a = ops::int_op(op, *a, b).ok()?;
-                }
-                Op::BinSlot(op, s) => {
-                    let b = env.int(s)?;
-                    let a = st.get_mut(sp.checked_sub(1)?)?;
-                    *a = ops::int_op(op, *a, b).ok()?;
-                }
-                Op::BinConst(op, k) => {
-                    let a = st.get_mut(sp.checked_sub(1)?)?;
-                    *a = ops::int_op(op, *a, k).ok()?;
-                }
-                Op::Neg | Op::Abs | Op::Popcount => {
-                    let a = st.get_mut(sp.checked_sub(1)?)?;
-                    *a = match *op {
-                        Op::Neg => ops::neg(*a),
-                        Op::Abs => ops::abs(*a),
-                        _ => ops::popcount(*a),
-                    }
-                    .ok()?;
-                }
-                Op::Index(l) => {
-                    let a = st.get_mut(sp.checked_sub(1)?)?;
-                    let list = self.lists.get(l as usize)?;
-                    *a = *list.get(usize::try_from(*a).ok()?)?;
-                }
-                Op::Min(n) | Op::Max(n) => {
-                    let from = sp.checked_sub(n as usize)?;
-                    let xs = st.get(from..sp)?;
-                    let best = if matches!(op, Op::Min(_)) {
-                        xs.iter().min()
-                    } else {
-                        xs.iter().max()
-                    };
-                    st[from] = *best?;
-                    sp = from + 1;
-                }
-                Op::Cmp(op) => {
-                    sp = sp.checked_sub(1)?;
-                    let b = st[sp];
-                    let a = st.get_mut(sp.checked_sub(1)?)?;
-                    *a = i64::from(ops::compare(op, *a, b)?);
-                }
-                Op::CmpConst(op, k) => {
-                    let a = st.get_mut(sp.checked_sub(1)?)?;
-                    *a = i64::from(ops::compare(op, *a, k)?);
-                }
-                Op::Not => {
-                    let a = st.get_mut(sp.checked_sub(1)?)?;
-                    *a = i64::from(*a == 0);
-                }
-                Op::AndJump(t) => {
-                    if *st.get(sp.checked_sub(1)?)? == 0 {
-                        pc = t as usize;
-                    } else {
-                        sp -= 1;
-                    }
-                }
-                Op::OrJump(t) => {
-                    if *st.get(sp.checked_sub(1)?)? != 0 {
-                        pc = t as usize;
-                    } else {
-                        sp -= 1;
-                    }
-                }
-                Op::JumpIfZero(t) => {
-                    sp = sp.checked_sub(1)?;
-                    if st[sp] == 0 {
-                        pc = t as usize;
-                    }
-                }
-                Op::Jump(t) => pc = t as usize,
-            }
-        }
-        (sp == 1).then_some(st[0])
-    }
-
-    /// The value as a condition.
-    #[inline]
-    pub fn eval_bool<S: Slots + ?Sized>(&self, env: &S) -> Option<bool> {
-        self.eval(env).map(|v| v != 0)
+    pub fn eval(&self, env: &[Value]) -> Option<i64> {
+        (self.0)(env)
     }
 }
 
-/// Builds a [`Code`], tracking the stack depth.
-#[derive(Default)]
-struct Builder {
-    ops: Vec<Op>,
-    lists: Vec<Rc<[i64]>>,
-    depth: usize,
-    max: usize,
+/// A condition as closures (see [`Code`]).
+pub struct BoolCode(BoolFn);
+
+impl std::fmt::Debug for BoolCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("BoolCode")
+    }
 }
 
-impl Builder {
-    fn push(&mut self, op: Op, delta: isize) {
-        self.ops.push(op);
-        self.depth = self.depth.saturating_add_signed(delta);
-        self.max = self.max.max(self.depth);
+impl BoolCode {
+    /// The compiled form of a condition.
+    pub fn new(c: &BoolExpr) -> BoolCode {
+        BoolCode(bool_fn(c))
     }
 
-    fn finish(self) -> Option<Code> {
-        (self.max <= MAX_STACK && self.depth == 1).then(|| Code {
-            ops: self.ops.into(),
-            lists: self.lists.into(),
-        })
+    /// The value, or `None` where the interpreter would report an error.
+    #[inline]
+    pub fn eval(&self, env: &[Value]) -> Option<bool> {
+        (self.0)(env)
     }
+}
 
-    fn here(&self) -> u32 {
-        self.ops.len() as u32
-    }
-
-    fn patch(&mut self, at: usize, to: u32) {
-        if let Some(op @ (Op::AndJump(_) | Op::OrJump(_) | Op::JumpIfZero(_) | Op::Jump(_))) =
-            self.ops.get_mut(at)
-        {
-            *op = match *op {
-                Op::AndJump(_) => Op::AndJump(to),
-                Op::OrJump(_) => Op::OrJump(to),
-                Op::JumpIfZero(_) => Op::JumpIfZero(to),
-                _ => Op::Jump(to),
-            };
+fn int_fn(e: &IntExpr) -> IntFn {
+    match e {
+        &IntExpr::Const(k) => Box::new(move |_| Some(k)),
+        &IntExpr::Slot(s) => Box::new(move |env| env.int(s)),
+        IntExpr::Bin(op, a, b) => match (&**a, &**b) {
+            (&IntExpr::Slot(x), &IntExpr::Slot(y)) => {
+                with_int_op!(*op, |f| Box::new(move |env| f(env.int(x)?, env.int(y)?)))
+            }
+            (&IntExpr::Slot(x), &IntExpr::Const(k)) => {
+                with_int_op!(*op, |f| Box::new(move |env| f(env.int(x)?, k)))
+            }
+            (_, &IntExpr::Const(k)) => {
+                let a = int_fn(a);
+                with_int_op!(*op, |f| Box::new(move |env| f(a(env)?, k)))
+            }
+            (_, &IntExpr::Slot(y)) => {
+                let a = int_fn(a);
+                with_int_op!(*op, |f| Box::new(move |env| f(a(env)?, env.int(y)?)))
+            }
+            _ => {
+                let (a, b) = (int_fn(a), int_fn(b));
+                with_int_op!(*op, |f| Box::new(move |env| f(a(env)?, b(env)?)))
+            }
+        },
+        IntExpr::Neg(a) => {
+            let a = int_fn(a);
+            Box::new(move |env| ops::neg(a(env)?).ok())
+        }
+        IntExpr::Abs(a) => {
+            let a = int_fn(a);
+            Box::new(move |env| ops::abs(a(env)?).ok())
+        }
+        IntExpr::Popcount(a) => {
+            let a = int_fn(a);
+            Box::new(move |env| ops::popcount(a(env)?).ok())
+        }
+        IntExpr::Min(xs) | IntExpr::Max(xs) => {
+            let xs: Vec<IntFn> = xs.iter().map(int_fn).collect();
+            let min = matches!(e, IntExpr::Min(_));
+            Box::new(move |env| {
+                let mut best: Option<i64> = None;
+                for x in &xs {
+                    let v = x(env)?;
+                    best = Some(match best {
+                        Some(b) if min => b.min(v),
+                        Some(b) => b.max(v),
+                        None => v,
+                    });
+                }
+                best
+            })
+        }
+        IntExpr::Index(items, i) => {
+            let (items, i) = (items.clone(), int_fn(i));
+            Box::new(move |env| items.get(usize::try_from(i(env)?).ok()?).copied())
+        }
+        IntExpr::If(c, a, b) => {
+            let (c, a, b) = (bool_fn(c), int_fn(a), int_fn(b));
+            Box::new(move |env| if c(env)? { a(env) } else { b(env) })
         }
     }
+}
 
-    fn int(&mut self, e: &IntExpr) -> Option<()> {
-        match e {
-            IntExpr::Const(k) => self.push(Op::Const(*k), 1),
-            IntExpr::Slot(s) => self.push(Op::Slot(*s), 1),
-            IntExpr::Bin(op, a, b) => {
-                self.int(a)?;
-                match **b {
-                    IntExpr::Const(k) => self.push(Op::BinConst(*op, k), 0),
-                    IntExpr::Slot(s) => self.push(Op::BinSlot(*op, s), 0),
-                    _ => {
-                        self.int(b)?;
-                        self.push(Op::Bin(*op), -1);
-                    }
-                }
+fn bool_fn(c: &BoolExpr) -> BoolFn {
+    match c {
+        &BoolExpr::Const(b) => Box::new(move |_| Some(b)),
+        BoolExpr::Cmp(op, a, b) => match (a, b) {
+            (&IntExpr::Slot(x), &IntExpr::Slot(y)) => {
+                with_cmp!(*op, |f| Box::new(move |env| f(env.int(x)?, env.int(y)?)))
             }
-            IntExpr::Neg(a) | IntExpr::Abs(a) | IntExpr::Popcount(a) => {
-                self.int(a)?;
-                let op = match e {
-                    IntExpr::Neg(_) => Op::Neg,
-                    IntExpr::Abs(_) => Op::Abs,
-                    _ => Op::Popcount,
-                };
-                self.push(op, 0);
+            (_, &IntExpr::Const(k)) => {
+                let a = int_fn(a);
+                with_cmp!(*op, |f| Box::new(move |env| f(a(env)?, k)))
             }
-            IntExpr::Min(xs) | IntExpr::Max(xs) => {
-                for x in xs {
-                    self.int(x)?;
-                }
-                let n = u32::try_from(xs.len()).ok().filter(|n| *n > 0)?;
-                let op = if matches!(e, IntExpr::Min(_)) {
-                    Op::Min(n)
-                } else {
-                    Op::Max(n)
-                };
-                self.push(op, 1 - n as isize);
+            (_, &IntExpr::Slot(y)) => {
+                let a = int_fn(a);
+                with_cmp!(*op, |f| Box::new(move |env| f(a(env)?, env.int(y)?)))
             }
-            IntExpr::Index(items, i) => {
-                self.int(i)?;
-                self.lists.push(items.clone());
-                self.push(Op::Index(self.lists.len() as u32 - 1), 0);
+            _ => {
+                let (a, b) = (int_fn(a), int_fn(b));
+                with_cmp!(*op, |f| Box::new(move |env| f(a(env)?, b(env)?)))
             }
-            IntExpr::If(c, a, b) => {
-                self.cond(c)?;
-                let jz = self.ops.len();
-                self.push(Op::JumpIfZero(0), -1);
-                self.int(a)?;
-                let j = self.ops.len();
-                self.push(Op::Jump(0), 0);
-                // The other branch starts at the depth before the first.
-                self.depth -= 1;
-                let t = self.here();
-                self.patch(jz, t);
-                self.int(b)?;
-                let t = self.here();
-                self.patch(j, t);
-            }
+        },
+        // Short-circuit as the interpreter does: `b` runs only when needed.
+        BoolExpr::And(a, b) => {
+            let (a, b) = (bool_fn(a), bool_fn(b));
+            Box::new(move |env| Some(a(env)? && b(env)?))
         }
-        Some(())
-    }
-
-    fn cond(&mut self, c: &BoolExpr) -> Option<()> {
-        match c {
-            BoolExpr::Const(b) => self.push(Op::Const(i64::from(*b)), 1),
-            BoolExpr::Cmp(op, a, b) => {
-                self.int(a)?;
-                if let IntExpr::Const(k) = b {
-                    self.push(Op::CmpConst(*op, *k), 0);
-                } else {
-                    self.int(b)?;
-                    self.push(Op::Cmp(*op), -1);
-                }
-            }
-            BoolExpr::And(a, b) | BoolExpr::Or(a, b) => {
-                self.cond(a)?;
-                let at = self.ops.len();
-                let op = if matches!(c, BoolExpr::And(..)) {
-                    Op::AndJump(0)
-                } else {
-                    Op::OrJump(0)
-                };
-                self.push(op, -1);
-                self.cond(b)?;
-                let t = self.here();
-                self.patch(at, t);
-            }
-            BoolExpr::Not(a) => {
-                self.cond(a)?;
-                self.push(Op::Not, 0);
-            }
+        BoolExpr::Or(a, b) => {
+            let (a, b) = (bool_fn(a), bool_fn(b));
+            Box::new(move |env| Some(a(env)? || b(env)?))
         }
-        Some(())
+        BoolExpr::Not(a) => {
+            let a = bool_fn(a);
+            Box::new(move |env| Some(!a(env)?))
+        }
     }
 }
 
 /// A compiled expression of the interpreter's fast path.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 enum Fast {
     Int(Code),
-    Bool(Code),
+    Bool(BoolCode),
 }
 
 /// The compiled forms of the expressions that rules evaluate over and over
 /// (conditions, loop bounds, arguments of positions), by expression id.
-#[derive(Clone, Debug, Default)]
+///
+/// Parts that depend on a position's parameters alone (`(1 << w) + 1` in a
+/// loop over a board of width `w`) are *hoisted*: computed once when the
+/// position's frame is set up, into extra slots after the rule's own, and
+/// read from there. A hoisted part whose evaluation fails leaves a slot
+/// that holds no integer, so the code reading it falls back to the
+/// interpreter, which evaluates the part where it stands (or never, behind
+/// a guard) and reports what there is to report.
+#[derive(Debug, Default)]
 pub struct Compiled {
     /// Per expression, 1 + its index in `exprs` (0: not compiled).
     index: Vec<u32>,
     exprs: Vec<Fast>,
+    /// Per game, its hoisted parts and the first slot they go to.
+    hoisted: Vec<(u32, Vec<Code>)>,
+}
+
+/// What compiling one game's rules needs to know.
+struct GameCx<'a> {
+    c: Compiler<'a>,
+    /// Parameters are the slots below this.
+    arity: u32,
+    /// The first extra slot.
+    base: u32,
+    /// The parts hoisted so far (slot `base + i` holds part `i`).
+    parts: Vec<IntExpr>,
+}
+
+impl GameCx<'_> {
+    /// `e` with its non-trivial parameter-only parts read from extra slots.
+    fn hoist(&mut self, e: IntExpr) -> IntExpr {
+        fn params_only(e: &IntExpr, arity: u32) -> bool {
+            match e {
+                IntExpr::Const(_) => true,
+                IntExpr::Slot(s) => *s < arity,
+                IntExpr::Bin(_, a, b) => params_only(a, arity) && params_only(b, arity),
+                IntExpr::Neg(a) | IntExpr::Abs(a) | IntExpr::Popcount(a) | IntExpr::Index(_, a) => {
+                    params_only(a, arity)
+                }
+                IntExpr::Min(xs) | IntExpr::Max(xs) => xs.iter().all(|x| params_only(x, arity)),
+                IntExpr::If(..) => false,
+            }
+        }
+        let trivial = matches!(e, IntExpr::Const(_) | IntExpr::Slot(_));
+        if !trivial && params_only(&e, self.arity) {
+            let i = match self.parts.iter().position(|p| *p == e) {
+                Some(i) => i,
+                None => {
+                    self.parts.push(e);
+                    self.parts.len() - 1
+                }
+            };
+            return IntExpr::Slot(self.base + i as u32);
+        }
+        match e {
+            IntExpr::Bin(op, a, b) => {
+                let a = self.hoist_box(a);
+                IntExpr::Bin(op, a, self.hoist_box(b))
+            }
+            IntExpr::Neg(a) => IntExpr::Neg(self.hoist_box(a)),
+            IntExpr::Abs(a) => IntExpr::Abs(self.hoist_box(a)),
+            IntExpr::Popcount(a) => IntExpr::Popcount(self.hoist_box(a)),
+            IntExpr::Index(l, a) => IntExpr::Index(l, self.hoist_box(a)),
+            IntExpr::Min(xs) => IntExpr::Min(xs.into_iter().map(|x| self.hoist(x)).collect()),
+            IntExpr::Max(xs) => IntExpr::Max(xs.into_iter().map(|x| self.hoist(x)).collect()),
+            IntExpr::If(c, a, b) => {
+                let c = Box::new(self.hoist_cond(*c));
+                let a = self.hoist_box(a);
+                IntExpr::If(c, a, self.hoist_box(b))
+            }
+            leaf => leaf,
+        }
+    }
+
+    fn hoist_box(&mut self, mut e: Box<IntExpr>) -> Box<IntExpr> {
+        let inner = std::mem::replace(&mut *e, IntExpr::Const(0));
+        *e = self.hoist(inner);
+        e
+    }
+
+    fn hoist_cond(&mut self, c: BoolExpr) -> BoolExpr {
+        match c {
+            BoolExpr::Cmp(op, a, b) => {
+                let a = self.hoist(a);
+                BoolExpr::Cmp(op, a, self.hoist(b))
+            }
+            BoolExpr::And(a, b) => {
+                let a = Box::new(self.hoist_cond(*a));
+                BoolExpr::And(a, Box::new(self.hoist_cond(*b)))
+            }
+            BoolExpr::Or(a, b) => {
+                let a = Box::new(self.hoist_cond(*a));
+                BoolExpr::Or(a, Box::new(self.hoist_cond(*b)))
+            }
+            BoolExpr::Not(a) => BoolExpr::Not(Box::new(self.hoist_cond(*a))),
+            BoolExpr::Const(b) => BoolExpr::Const(b),
+        }
+    }
+
+    fn int(&mut self, e: ExprId) -> Option<Fast> {
+        let x = self.c.int(e)?;
+        Some(Fast::Int(Code::int(&self.hoist(x))))
+    }
+
+    fn cond(&mut self, e: ExprId) -> Option<Fast> {
+        let x = self.c.cond(e)?;
+        Some(Fast::Bool(BoolCode::new(&self.hoist_cond(x))))
+    }
 }
 
 impl Compiled {
@@ -548,15 +552,46 @@ impl Compiled {
         let mut out = Compiled {
             index: vec![0; prog.exprs.len()],
             exprs: Vec::new(),
+            hoisted: Vec::new(),
         };
-        let c = Compiler { prog, consts };
         for game in &prog.games {
+            let arity = game.params.len() as u32;
+            let mut cx = GameCx {
+                c: Compiler { prog, consts },
+                arity,
+                base: game.slots.max(arity),
+                parts: Vec::new(),
+            };
             for rule in &game.rules {
-                out.clauses(&c, &rule.clauses);
-                out.position(&c, rule.body, 0);
+                out.clauses(&mut cx, &rule.clauses);
+                out.position(&mut cx, rule.body, 0);
             }
+            let parts = cx.parts.iter().map(Code::int).collect();
+            out.hoisted.push((cx.base, parts));
         }
         out
+    }
+
+    /// How many slots a frame of `game` needs beyond the rule's own.
+    pub fn extra_slots(&self, game: GameId) -> usize {
+        self.hoisted.get(game as usize).map_or(0, |(_, h)| h.len())
+    }
+
+    /// Computes the hoisted parts of `game` into the extra slots of `env`,
+    /// which holds the parameters and room for every slot.
+    pub fn hoist(&self, game: GameId, env: &mut [Value]) {
+        let Some((base, parts)) = self.hoisted.get(game as usize) else {
+            return;
+        };
+        for (i, code) in parts.iter().enumerate() {
+            let v = match code.eval(env) {
+                Some(v) => Value::Int(v),
+                None => Value::Bool(false),
+            };
+            if let Some(slot) = env.get_mut(*base as usize + i) {
+                *slot = v;
+            }
+        }
     }
 
     fn add(&mut self, e: ExprId, f: Option<Fast>) {
@@ -566,17 +601,14 @@ impl Compiled {
         }
     }
 
-    fn clauses(&mut self, c: &Compiler, clauses: &[Clause]) {
+    fn clauses(&mut self, cx: &mut GameCx, clauses: &[Clause]) {
         for clause in clauses {
             match *clause {
-                Clause::If { cond } => self.add(
-                    cond,
-                    c.cond(cond).as_ref().and_then(Code::bool).map(Fast::Bool),
-                ),
+                Clause::If { cond } => self.add(cond, cx.cond(cond)),
                 Clause::For { iter, .. } => {
-                    if let ir::Expr::Range { lo, hi, .. } = c.prog.expr(iter) {
-                        self.add(*lo, c.int(*lo).as_ref().and_then(Code::int).map(Fast::Int));
-                        self.add(*hi, c.int(*hi).as_ref().and_then(Code::int).map(Fast::Int));
+                    if let ir::Expr::Range { lo, hi, .. } = cx.c.prog.expr(iter) {
+                        self.add(*lo, cx.int(*lo));
+                        self.add(*hi, cx.int(*hi));
                     }
                 }
             }
@@ -584,31 +616,28 @@ impl Compiled {
     }
 
     /// The arguments and conditions inside a position-typed expression.
-    fn position(&mut self, c: &Compiler, e: ExprId, depth: usize) {
+    fn position(&mut self, cx: &mut GameCx, e: ExprId, depth: usize) {
         if depth > MAX_DEPTH {
             return;
         }
-        match c.prog.expr(e) {
+        match cx.c.prog.expr(e) {
             ir::Expr::PosSum(a, b) => {
-                self.position(c, *a, depth + 1);
-                self.position(c, *b, depth + 1);
+                self.position(cx, *a, depth + 1);
+                self.position(cx, *b, depth + 1);
             }
             ir::Expr::Apply { args, .. } => {
                 for &a in args {
-                    self.add(a, c.int(a).as_ref().and_then(Code::int).map(Fast::Int));
+                    self.add(a, cx.int(a));
                 }
             }
             ir::Expr::If(cond, t, f) => {
-                self.add(
-                    *cond,
-                    c.cond(*cond).as_ref().and_then(Code::bool).map(Fast::Bool),
-                );
-                self.position(c, *t, depth + 1);
-                self.position(c, *f, depth + 1);
+                self.add(*cond, cx.cond(*cond));
+                self.position(cx, *t, depth + 1);
+                self.position(cx, *f, depth + 1);
             }
             ir::Expr::Comp { body, clauses, .. } => {
-                self.clauses(c, clauses);
-                self.position(c, *body, depth + 1);
+                self.clauses(cx, clauses);
+                self.position(cx, *body, depth + 1);
             }
             _ => {}
         }
@@ -628,7 +657,7 @@ impl Compiled {
 
     /// The compiled condition `e`, if there is one.
     #[inline]
-    pub fn bool(&self, e: ExprId) -> Option<&Code> {
+    pub fn bool(&self, e: ExprId) -> Option<&BoolCode> {
         match self
             .exprs
             .get(self.index.get(e as usize)?.checked_sub(1)? as usize)?

@@ -7,7 +7,7 @@
 //! suspended enumeration of one position's options (its rule, clause cursor
 //! and loop variables), so a frame waiting for a child resumes where it was.
 
-use crate::compiled::Compiled;
+use crate::compiled::{BoolCode, Compiled};
 use crate::diagnostics::Diag;
 use crate::ir::{self, BinOp, Builtin, Clause, CompKind, ConstId, ExprId, GameId};
 use crate::kernel::{self, GameKernels, SeenSet, Stamped};
@@ -690,9 +690,12 @@ impl Machine {
         let iter_base = iters.len();
         crate::value::args_of(&self.memo, pos, env);
         env.resize(
-            env_base + g.slots.max(g.params.len() as u32) as usize,
+            env_base
+                + g.slots.max(g.params.len() as u32) as usize
+                + self.compiled.extra_slots(game),
             Value::Int(0),
         );
+        self.compiled.hoist(game, &mut env[env_base..]);
         iters.resize(iter_base + g.max_clauses as usize, None);
         self.memo.set(pos, ON_STACK);
         frames.push(Frame {
@@ -1139,19 +1142,29 @@ impl Machine {
                     };
                     // The `if`s right after the loop are tested here while
                     // their compiled forms answer: a failed one goes on with
-                    // the next value at once, as `Back` would.
+                    // the next value at once, as `Back` would; one that
+                    // cannot answer is left to `Enter`.
+                    let compiled = Rc::clone(&self.compiled);
+                    let mut tests: [Option<&BoolCode>; 4] = [None; 4];
+                    let mut n = 0;
+                    while let (Some(t), Some(Clause::If { cond })) =
+                        (tests.get_mut(n), rule.clauses.get(d + 1 + n))
+                    {
+                        match compiled.bool(*cond) {
+                            Some(c) => *t = Some(c),
+                            None => break,
+                        }
+                        n += 1;
+                    }
+                    let tests = &tests[..n];
                     f.mode = Mode::Back(d);
                     while let Some(v) = iters[d].as_mut().and_then(Iter::next) {
                         self.poll()?;
                         env[slot as usize] = v;
-                        let mut k = d + 1;
+                        let mut k = 0;
                         let mut held = true;
-                        while let Some(Clause::If { cond }) = rule.clauses.get(k) {
-                            match self
-                                .compiled
-                                .bool(*cond)
-                                .and_then(|c| c.eval_bool(&env[..]))
-                            {
+                        for t in tests.iter().flatten() {
+                            match t.eval(env) {
                                 Some(true) => k += 1,
                                 Some(false) => {
                                     held = false;
@@ -1161,7 +1174,7 @@ impl Machine {
                             }
                         }
                         if held {
-                            f.mode = Mode::Enter(k);
+                            f.mode = Mode::Enter(d + 1 + k);
                             break;
                         }
                     }
@@ -1212,7 +1225,11 @@ impl Machine {
         let g = &self.prog.games[game as usize];
         let mut env = Vec::new();
         crate::value::args_of(&self.memo, pos, &mut env);
-        env.resize(g.slots.max(g.params.len() as u32) as usize, Value::Int(0));
+        env.resize(
+            g.slots.max(g.params.len() as u32) as usize + self.compiled.extra_slots(game),
+            Value::Int(0),
+        );
+        self.compiled.hoist(game, &mut env);
         let mut o = Options {
             frame: Frame {
                 pos,
@@ -1259,7 +1276,7 @@ impl Machine {
 
     /// Evaluates to an integer.
     pub fn eval_int(&mut self, e: ExprId, env: &mut [Value]) -> R<i64> {
-        if let Some(v) = self.compiled.int(e).and_then(|c| c.eval(&env[..])) {
+        if let Some(v) = self.compiled.int(e).and_then(|c| c.eval(env)) {
             return Ok(v);
         }
         match self.eval(e, env)? {
@@ -1270,7 +1287,7 @@ impl Machine {
 
     /// Evaluates to a boolean.
     pub fn eval_bool(&mut self, e: ExprId, env: &mut [Value]) -> R<bool> {
-        if let Some(v) = self.compiled.bool(e).and_then(|c| c.eval_bool(&env[..])) {
+        if let Some(v) = self.compiled.bool(e).and_then(|c| c.eval(env)) {
             return Ok(v);
         }
         match self.eval(e, env)? {
@@ -1339,7 +1356,7 @@ impl Machine {
                 let mut ints = [0i64; 8];
                 if args.len() <= ints.len()
                     && args.iter().zip(ints.iter_mut()).all(|(&a, slot)| {
-                        match self.compiled.int(a).and_then(|c| c.eval(&env[..])) {
+                        match self.compiled.int(a).and_then(|c| c.eval(env)) {
                             Some(v) => {
                                 *slot = v;
                                 true

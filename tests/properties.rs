@@ -555,3 +555,19 @@ proptest! {
         prop_assert_eq!(fast, run_text(&src, false));
     }
 }
+
+/// Parts of a rule that depend on the parameters alone are computed once
+/// per position, ahead of time: one that fails there (a shift by 64) must
+/// still be reported only where the rule reaches it, as the interpreter
+/// does, and not at all behind a guard that is false.
+#[test]
+fn hoisted_parts_fail_where_the_rule_reaches_them() {
+    let src = "game G(w, n) = { G(w, n - 1) for k in 0..2 if n > 0 and (1 << w) + k > 0 }\n\
+               print grundy(G(64, 0))\nprint grundy(G(3, 5))\nprint grundy(G(64, 1))\n";
+    let fast = run_text(src, true);
+    assert_eq!(fast, run_text(src, false));
+    assert_eq!(
+        fast,
+        "grundy(G(64, 0)) = 0\ngrundy(G(3, 5)) = 1\nerror: shift amount 64 is out of range\n"
+    );
+}
