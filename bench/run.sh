@@ -17,14 +17,18 @@ quick=0
 [ "${1:-}" = "--quick" ] && quick=1
 if [ $quick = 1 ]; then
   N_SUB=1000000; N_KAYLES=3000; N_GRUNDY=3000; N_WYTHOFF=150
+  CRAM_A="4 4"; CRAM_B="5 4"; CHOMP=7
 else
   N_SUB=10000000; N_KAYLES=20000; N_GRUNDY=20000; N_WYTHOFF=500
+  CRAM_A="6 4"; CRAM_B="5 5"; CHOMP=10
 fi
 
 echo "building baselines and grundy (release)..." >&2
-for f in subtraction kayles grundy wythoff; do
+for f in subtraction kayles grundy wythoff cram; do
   g++ -O2 -std=c++17 -o "$out/cpp_$f" "$baselines/cpp/$f.cpp"
 done
+# Our own C++ yardstick for a game whose positions are lists.
+g++ -O2 -std=c++17 -o "$out/cpp_chomp" bench/chomp.cpp
 (cd "$baselines/rust" && CARGO_TARGET_DIR="$out/target" cargo build --release -q)
 cargo build --release -q
 grundy="$root/target/release/grundy"
@@ -51,6 +55,31 @@ game Wythoff(a, b) = {
 }
 print grundy(Wythoff($((N_WYTHOFF - 1)), $((N_WYTHOFF - 1))))
 G
+# Boards as bitmasks: Cram written as the cookbook's rule (docs/cookbook.md),
+# the board size as parameters. And a game on lists: Chomp as in
+# examples/chomp.game.
+cram_game() {
+  cat <<G
+game Cram(w, h, mask) = {
+    Cram(w, h, mask ^ (3 << v))
+        for v in 0..w * h if v % w < w - 1 and (mask >> v) & 3 == 3
+    Cram(w, h, mask ^ (((1 << w) + 1) << v))
+        for v in 0..w * (h - 1) if (mask >> v) & ((1 << w) + 1) == (1 << w) + 1
+}
+print grundy(Cram($1, $2, (1 << ($1 * $2)) - 1))
+G
+}
+cram_game $CRAM_A > "$out/cram_a.game"
+cram_game $CRAM_B > "$out/cram_b.game"
+rows=$(printf "$CHOMP, %.0s" $(seq $CHOMP)); rows=${rows%, }
+cat > "$out/chomp.game" <<G
+game Chomp(rows) = {
+    Chomp([if i >= r then min(rows[i], c) else rows[i] for i in 0..len(rows)])
+        for r in 0..len(rows) for c in 0..rows[r] if r + c > 0
+}
+print grundy(Chomp([$rows]))
+G
+
 # The checksum of the whole table, for the comparison below (not timed: the
 # timed run computes the same table to answer its one query).
 { sed '$d' "$out/wythoff.game"; echo "print grundy(Wythoff($((N_WYTHOFF - 1)), $((N_WYTHOFF - 1))))"
@@ -69,7 +98,8 @@ measure() {
 printf '%-22s %10s %10s %10s %12s %12s %12s %8s %8s\n' workload cpp_s rust_s grundy_s cpp_KB rust_KB grundy_KB time_x mem_x
 row() {
   local name=$1 cpp=$2 rust=$3 g=$4
-  read -r ct cm <<<"$cpp"; read -r rt rm <<<"$rust"; read -r gt gm <<<"$g"
+  read -r ct cm <<<"$cpp"; read -r gt gm <<<"$g"
+  if [ "$rust" = "-" ]; then rt=-; rm=-; else read -r rt rm <<<"$rust"; fi
   local tx mx
   tx=$(awk -v a="$gt" -v b="$ct" 'BEGIN { if (b < 0.01) b = 0.01; printf "%.1f", a / b }')
   mx=$(awk -v a="$gm" -v b="$cm" 'BEGIN { printf "%.1f", a / b }')
@@ -93,6 +123,16 @@ row "wythoff ${N_WYTHOFF}x$N_WYTHOFF" \
   "$(measure wythoff_rust "$out/target/release/wythoff" $N_WYTHOFF)" \
   "$(measure wythoff_grundy "$grundy" --period-budget 0 "$out/wythoff.game")"
 
+row "cram ${CRAM_A/ /x} (bitmask)" \
+  "$(measure cram_a_cpp "$out/cpp_cram" $CRAM_A)" - \
+  "$(measure cram_a_grundy "$grundy" "$out/cram_a.game")"
+row "cram ${CRAM_B/ /x} (bitmask)" \
+  "$(measure cram_b_cpp "$out/cpp_cram" $CRAM_B)" - \
+  "$(measure cram_b_grundy "$grundy" "$out/cram_b.game")"
+row "chomp ${CHOMP}x$CHOMP (lists)" \
+  "$(measure chomp_cpp "$out/cpp_chomp" $CHOMP $CHOMP)" - \
+  "$(measure chomp_grundy "$grundy" "$out/chomp.game")"
+
 # The answers must agree: g[n] from the baselines against grundy's value.
 check() {
   local name=$1 want
@@ -101,10 +141,36 @@ check() {
   if [ "$want" != "$got" ]; then echo "MISMATCH $name: baseline $want, grundy $got"; exit 1; fi
 }
 check sub; check kayles; check grundy; check wythoff
+for name in cram_a cram_b chomp; do
+  want=$(grep -o ' g=[0-9]*' "$out/${name}_cpp.out" | cut -d= -f2)
+  got=$(sed 's/.*= //' "$out/${name}_grundy.out")
+  [ "$want" = "$got" ] || { echo "MISMATCH $name: baseline $want, grundy $got"; exit 1; }
+done
 wsum=$(grep -o 'sum=[0-9]*' "$out/wythoff_cpp.out" | cut -d= -f2)
 gsum=$("$grundy" "$out/wythoff_sum.game" | sed -n 2p | sed 's/.*= //')
 [ "$wsum" = "$gsum" ] || { echo "MISMATCH wythoff sum: baseline $wsum, grundy $gsum"; exit 1; }
 echo "values agree with the baselines"
+
+# The general path alone: kernels and fill off (`--no-kernels`), so every
+# rule runs in the interpreter with its compiled expressions. With
+# BEFORE=/path/to/an/older/grundy, that binary runs the same work beside it.
+echo
+echo "general path (--no-kernels --period-budget 0), seconds"
+printf '%-26s %10s %10s %8s\n' workload grundy before speedup
+# Without fill the subtraction game is searched n deep: a tenth of its size,
+# with the depth limit raised.
+sed "s/Sub($N_SUB)/Sub($((N_SUB / 10)))/" "$out/sub.game" > "$out/sub_nk.game"
+for name in sub_nk kayles grundy wythoff cram_a; do
+  flags=(--no-kernels --period-budget 0 --max-depth $((N_SUB / 5)))
+  now=$(measure "${name}_nk" "$grundy" "${flags[@]}" "$out/$name.game" | cut -d' ' -f1)
+  if [ -n "${BEFORE:-}" ]; then
+    then_=$(measure "${name}_nk_before" "$BEFORE" "${flags[@]}" "$out/$name.game" | cut -d' ' -f1)
+    x=$(awk -v a="$then_" -v b="$now" 'BEGIN { if (b < 0.01) b = 0.01; printf "%.1f", a / b }')
+  else
+    then_=-; x=-
+  fi
+  printf '%-26s %10s %10s %8s\n' "$name" "$now" "$then_" "$x"
+done
 
 # REPL latency: start-up to the first prompt, and answers on small games, in
 # a real pseudo-terminal (python3's pty), best of 10; and a piped script from

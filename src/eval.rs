@@ -721,6 +721,8 @@ impl Machine {
         iters: &mut Vec<Option<Iter>>,
     ) -> R<u32> {
         let mut out: Vec<PosId> = Vec::new();
+        // Buffers of parked options, reused: no allocation per option.
+        let mut spare: Vec<Vec<PosId>> = Vec::new();
         let mut next_fill = FILL_DEPTH;
         self.push_frame(root, frames, env, iters)?;
         while let Some(f) = frames.last_mut() {
@@ -745,7 +747,7 @@ impl Machine {
             }
             let have = match f.pending.take() {
                 Some(p) => {
-                    out = p;
+                    spare.push(std::mem::replace(&mut out, p));
                     true
                 }
                 None => match self
@@ -789,7 +791,8 @@ impl Machine {
             }
             match missing {
                 Some(c) => {
-                    f.pending = Some(std::mem::take(&mut out));
+                    let fresh = spare.pop().unwrap_or_default();
+                    f.pending = Some(std::mem::replace(&mut out, fresh));
                     // Fill when the stack is deep; after a fill, not again
                     // before the stack is deeper by as much (or twice as
                     // deep, when it achieved nothing), so that searches
