@@ -160,6 +160,8 @@ pub struct KRule {
     fused_at: Option<usize>,
     /// The domain of each slot (see [`domains`]).
     dom: Vec<(i128, i128)>,
+    /// How many parameters the rule's game has (the first slots).
+    arity: usize,
 }
 
 /// The kernels of one game: one per rule that qualifies.
@@ -254,6 +256,7 @@ impl Compiler<'_> {
             fused,
             fused_at,
             dom,
+            arity,
         })
     }
 
@@ -515,6 +518,17 @@ impl KRule {
     /// holds the parameters (and room for every slot). Returns `None` if it
     /// gave up; the general evaluator must then run the rule.
     pub fn run(&self, memo: &Store, env: &mut [i64], seen: &mut impl SeenSet) -> Option<()> {
+        // The fused loops regroup arithmetic on the strength of the slots'
+        // domains, which assume the parameters of a dense position: for a
+        // position stored otherwise (a huge argument) the kernel gives up.
+        let params = env.get(..self.arity)?;
+        if !params
+            .iter()
+            .zip(&self.dom)
+            .all(|(v, (lo, hi))| (*lo..=*hi).contains(&i128::from(*v)))
+        {
+            return None;
+        }
         self.clauses_from(0, memo, env, seen)
     }
 

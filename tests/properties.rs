@@ -402,6 +402,10 @@ fn kernels_report_overflow_that_regrouping_would_hide() {
          print grundy(G(7))\nprint grundy(G(8))\n",
         "let S = [1, -9223372036854775807 - 1]\n\
          game G(n) = { G(n - 1 - 2 * k) for k in S if 2 * k <= n - 1 }\nprint grundy(G(2000))\nprint grundy(G(5))\n",
+        // A two-argument position beyond the dense range: the domains the
+        // regrouping relies on do not hold for it.
+        "game G(n, z) = { G(n + 9223372036853727232 - 9223372036853727232 - k, z) \
+         for k in max(1, n - 2)..=n }\nprint grundy(G(2, 0))\nprint grundy(G(2097152, 0))\n",
     ] {
         let with = run_text(src, true);
         assert_eq!(with, run_text(src, false), "{src}");
