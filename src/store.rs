@@ -196,6 +196,11 @@ pub struct Store {
     key_buf: Vec<i64>,
 }
 
+/// The id of entry `i` of `game`'s table.
+fn table_id(game: GameId, i: u32) -> PosId {
+    TABLE | (u64::from(game) << GAME_SHIFT) | u64::from(i)
+}
+
 fn table_for(game: usize, shape: GameShape) -> Option<IntTable> {
     (shape.ints && (1..=MAX_TABLE_ARITY).contains(&shape.arity) && game < MAX_TABLE_GAMES as usize)
         .then(|| IntTable::new(shape.arity))
@@ -314,7 +319,7 @@ impl Store {
             && t.arity == args.len()
         {
             if let Some(i) = t.find(args) {
-                return Ok(TABLE | (u64::from(game) << GAME_SHIFT) | u64::from(i));
+                return Ok(table_id(game, i));
             }
             self.room_for(1)?;
             let Some(Some(t)) = self.tables.get_mut(game as usize) else {
@@ -322,7 +327,7 @@ impl Store {
             };
             let i = t.intern(args).ok_or(Full)?;
             self.counted += 1;
-            return Ok(TABLE | (u64::from(game) << GAME_SHIFT) | u64::from(i));
+            return Ok(table_id(game, i));
         }
         let mut key = std::mem::take(&mut self.key_buf);
         key.clear();
@@ -361,35 +366,6 @@ impl Store {
             }
         };
         Ok(id as PosId)
-    }
-
-    /// The id of `game(args)` if it was interned, without interning it.
-    pub fn find_ints(&self, game: GameId, args: &[i64]) -> Option<PosId> {
-        let g = game as usize;
-        match (self.arity.get(g), args, self.dense.get(g)) {
-            (Some(1), &[n], Some(Dense::One { values })) if (n as u64) < values.len() as u64 => {
-                return Some(DENSE | (u64::from(game) << GAME_SHIFT) | n as u64);
-            }
-            (Some(2), &[a, b], Some(Dense::Two { rows, cols, .. }))
-                if (a as u64) < *rows as u64 && (b as u64) < *cols as u64 =>
-            {
-                return Some(
-                    DENSE | (u64::from(game) << GAME_SHIFT) | ((a as u64) << 16) | b as u64,
-                );
-            }
-            _ => {}
-        }
-        if let Some(Some(t)) = self.tables.get(g) {
-            return t
-                .find(args)
-                .map(|i| TABLE | (u64::from(game) << GAME_SHIFT) | u64::from(i));
-        }
-        let mut key = Vec::with_capacity(1 + 2 * args.len());
-        key.push(i64::from(game));
-        for &a in args {
-            key.extend([TAG_INT, a]);
-        }
-        self.keys.get_index_of(key.as_slice()).map(|i| i as PosId)
     }
 
     fn room_for(&self, more: usize) -> Result<(), Full> {
@@ -705,8 +681,6 @@ mod tests {
             .intern_key(0, &[TAG_INT, 6, TAG_INT, 4, TAG_INT, 1 << 40])
             .unwrap();
         assert_eq!(a, b);
-        assert_eq!(s.find_ints(0, &[6, 4, 1 << 40]), Some(a));
-        assert_eq!(s.find_ints(0, &[6, 4, 0]), None);
         assert_eq!(s.game_of(a), 0);
         assert_eq!(s.int_args(a).unwrap().as_slice(), &[6, 4, 1 << 40]);
         // Small integer arguments of a one-argument game are dense; a
@@ -744,7 +718,8 @@ mod tests {
         s.set(p, 4);
         // Game 1 becomes game 0; old game 0 is dropped.
         assert!(s.remap(&[Some(1)], &[INTS3]));
-        let q = s.find_ints(0, &[2, 2, 15]).unwrap();
+        assert_eq!(s.states(), 1);
+        let q = s.intern_ints(0, &[2, 2, 15]).unwrap();
         assert_eq!(s.value(q), 4);
         assert_eq!(s.states(), 1);
         // A game whose storage kind changes starts afresh.
