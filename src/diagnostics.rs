@@ -201,7 +201,20 @@ pub fn render(diag: &Diag, sources: &Sources, style: Style) -> String {
             (None, _) => {}
         }
     }
-    let source = home.map(|(_, s, _)| miette::NamedSource::new(s.name.clone(), s.text.to_string()));
+    // miette shows whole lines (and cannot pad past 65535 columns): a label
+    // on a very long line is given as a position instead.
+    let home_src = home.map(|(_, s, _)| s);
+    if let Some(src) = home_src
+        && labels.iter().any(|l| on_long_line(&src.text, l.span))
+    {
+        for l in std::mem::take(&mut labels).into_iter().rev() {
+            let (line, col) = src.line_col(l.span.start as usize);
+            elsewhere.insert(0, format!("{} ({}:{line}:{col})", l.text, src.name));
+        }
+    }
+    let source = home_src
+        .filter(|_| !labels.is_empty())
+        .map(|s| miette::NamedSource::new(s.name.clone(), s.text.to_string()));
     let report = Report {
         diag,
         source,
@@ -224,6 +237,23 @@ pub fn render(diag: &Diag, sources: &Sources, style: Style) -> String {
         out.push_str(&format!("  note: {n}\n"));
     }
     out
+}
+
+/// Lines longer than this are not quoted in reports.
+const LONG_LINE: usize = 1000;
+
+/// Whether a span starts or ends on a line longer than [`LONG_LINE`] bytes.
+fn on_long_line(text: &str, span: Span) -> bool {
+    let line_len = |at: usize| {
+        let at = at.min(text.len());
+        let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+        end - start
+    };
+    !text.is_char_boundary((span.start as usize).min(text.len()))
+        || !text.is_char_boundary((span.end as usize).min(text.len()))
+        || line_len(span.start as usize) > LONG_LINE
+        || line_len(span.end as usize) > LONG_LINE
 }
 
 /// A diagnostic as a JSON object: code, message, file, line and column.

@@ -22,6 +22,12 @@ struct GameParser;
 /// generated or broken, and the recursive-descent parser must not overflow.
 pub const MAX_NESTING: usize = 128;
 
+/// Operators may nest at most this deep in one expression (`1 + 1 + ...`
+/// with this many terms, an `else if` chain this long): the checker, the
+/// lowering and the interpreter recurse on expressions, and this bound keeps
+/// them far inside the binary's stack.
+pub const MAX_EXPR_DEPTH: usize = 50_000;
+
 /// Words that cannot name anything.
 pub const KEYWORDS: &[&str] = &[
     "let",
@@ -106,6 +112,8 @@ fn parse_with(text: &str, base: u32, rule: Rule) -> Result<ast::Program, Vec<Dia
         errors: Vec::new(),
         min_literals: Vec::new(),
         base: base as usize,
+        nesting: 0,
+        too_deep: false,
     };
     let mut items = Vec::new();
     for pair in program.into_inner() {
@@ -226,14 +234,12 @@ fn rule_name(r: &Rule) -> Option<&'static str> {
         Rule::kw_else => "`else`",
         Rule::ident => "a name",
         Rule::int => "a number",
-        Rule::expr | Rule::cond | Rule::call | Rule::list | Rule::list_comp | Rule::paren => {
-            "an expression"
-        }
+        Rule::expr | Rule::cond | Rule::call | Rule::list | Rule::paren => "an expression",
         Rule::true_lit | Rule::false_lit => "an expression",
         Rule::neg | Rule::not => "an expression",
         Rule::params => "a parameter name",
         Rule::move_rule => "a move rule",
-        Rule::args | Rule::generator => "an argument",
+        Rule::comp_tail => "`for`",
         Rule::index | Rule::lbracket => "`[`",
         Rule::assign => "`=`",
         Rule::lparen => "`(`",
@@ -448,6 +454,21 @@ fn is_token(rule: Rule) -> bool {
     )
 }
 
+/// The operands of an `expr` sequence (everything else is an operator).
+fn is_primary(r: Rule) -> bool {
+    matches!(
+        r,
+        Rule::cond
+            | Rule::int
+            | Rule::true_lit
+            | Rule::false_lit
+            | Rule::call
+            | Rule::list
+            | Rule::ident
+            | Rule::paren
+    )
+}
+
 /// The children of a pair that carry meaning.
 fn parts(pair: Pair<Rule>) -> impl Iterator<Item = Pair<Rule>> {
     pair.into_inner().filter(|p| !is_token(p.as_rule()))
@@ -488,6 +509,16 @@ struct Lower {
     min_literals: Vec<Span>,
     /// Offset of the text in the session's span space.
     base: usize,
+    /// An upper bound on the depth of the expression being lowered.
+    nesting: usize,
+    /// Whether the expression being lowered was reported as too deep.
+    too_deep: bool,
+}
+
+/// What a call or list holds.
+enum Elements {
+    List(Vec<Expr>),
+    Comp(Box<Expr>, Vec<Clause>),
 }
 
 fn literal_too_large(span: Span) -> Diag {
@@ -682,6 +713,44 @@ impl Lower {
     }
 
     fn expr(&mut self, pair: Pair<Rule>) -> Expr {
+        // Each operator can add a level to the tree, so the operator count
+        // bounds the depth; checked before the Pratt parser (which recurses on
+        // prefix operators) and before any tree is built.
+        let levels = 1 + pair
+            .clone()
+            .into_inner()
+            .filter(|p| !is_primary(p.as_rule()))
+            .count();
+        let span = self.span(&pair);
+        if self.nesting + levels > MAX_EXPR_DEPTH {
+            if !std::mem::replace(&mut self.too_deep, true) {
+                self.errors.push(
+                    Diag::user(
+                        "syntax",
+                        format!("expression nested more than {MAX_EXPR_DEPTH} operators deep"),
+                    )
+                    .label(span, "the nesting passes the limit here")
+                    .help(
+                        "split it with `let` constants, or write a long sum or \
+                         chain with a generator: `sum(S(k) for k in 1..=n)`",
+                    ),
+                );
+            }
+            return Expr {
+                kind: ExprKind::Int(0),
+                span,
+            };
+        }
+        self.nesting += levels;
+        let e = self.operators(pair);
+        self.nesting -= levels;
+        if self.nesting == 0 {
+            self.too_deep = false;
+        }
+        e
+    }
+
+    fn operators(&mut self, pair: Pair<Rule>) -> Expr {
         // `expr` wraps a flat operator sequence; the Pratt parser builds the tree.
         let pairs = pair.into_inner();
         let base = self.base;
@@ -776,6 +845,25 @@ impl Lower {
             .parse(pairs)
     }
 
+    /// The inside of a call or list: expressions, or a body and the clauses
+    /// of a comprehension.
+    fn elements<'i>(&mut self, mut inner: impl Iterator<Item = Pair<'i, Rule>>) -> Elements {
+        let Some(first) = inner.next() else {
+            return Elements::List(Vec::new());
+        };
+        let first = self.expr(first);
+        let mut items = vec![first];
+        for p in inner {
+            if p.as_rule() == Rule::comp_tail {
+                let clauses = parts(p).map(|c| self.clause(c)).collect();
+                let body = Box::new(items.swap_remove(0));
+                return Elements::Comp(body, clauses);
+            }
+            items.push(self.expr(p));
+        }
+        Elements::List(items)
+    }
+
     fn primary(&mut self, pair: Pair<Rule>) -> Expr {
         let span = self.span(&pair);
         let kind = match pair.as_rule() {
@@ -827,43 +915,19 @@ impl Lower {
                     Some(p) => self.ident(p),
                     None => return self.bad_expr(span),
                 };
-                match inner.next() {
-                    Some(a) if a.as_rule() == Rule::generator => {
-                        let mut inner = parts(a);
-                        let body = match inner.next() {
-                            Some(b) => self.expr(b),
-                            None => return self.bad_expr(span),
-                        };
-                        let clauses = inner.map(|c| self.clause(c)).collect();
-                        ExprKind::Generator {
-                            callee,
-                            body: Box::new(body),
-                            clauses,
-                        }
-                    }
-                    Some(a) => ExprKind::Call {
+                match self.elements(inner) {
+                    Elements::Comp(body, clauses) => ExprKind::Generator {
                         callee,
-                        args: parts(a).map(|e| self.expr(e)).collect(),
+                        body,
+                        clauses,
                     },
-                    None => ExprKind::Call {
-                        callee,
-                        args: Vec::new(),
-                    },
+                    Elements::List(args) => ExprKind::Call { callee, args },
                 }
             }
-            Rule::list => ExprKind::List(parts(pair).map(|e| self.expr(e)).collect()),
-            Rule::list_comp => {
-                let mut inner = parts(pair);
-                let body = match inner.next() {
-                    Some(b) => self.expr(b),
-                    None => return self.bad_expr(span),
-                };
-                let clauses = inner.map(|c| self.clause(c)).collect();
-                ExprKind::ListComp {
-                    body: Box::new(body),
-                    clauses,
-                }
-            }
+            Rule::list => match self.elements(parts(pair)) {
+                Elements::Comp(body, clauses) => ExprKind::ListComp { body, clauses },
+                Elements::List(items) => ExprKind::List(items),
+            },
             _ => return self.bad_expr(span),
         };
         Expr { kind, span }
