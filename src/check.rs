@@ -1,7 +1,7 @@
 //! Checking: resolves names, checks arity and types, and lowers the AST to the
 //! flat IR, collecting every error of the stage.
 
-use crate::diagnostics::{Diag, did_you_mean};
+use crate::diagnostics::{Code, Diag, did_you_mean};
 use crate::ir::{self, Builtin, Clause, CompKind, ExprId, GameId, Slot};
 use crate::span::Span;
 use crate::syntax::ast::{self, BinOp, ExprKind, Item, UnOp};
@@ -122,7 +122,7 @@ impl Checker {
             if let Some(first) = spans.get(&name.name) {
                 self.errors.push(
                     Diag::user(
-                        "duplicate-definition",
+                        Code::DuplicateDefinition,
                         format!("`{}` is defined twice", name.name),
                     )
                     .label(name.span, "defined again here")
@@ -136,7 +136,7 @@ impl Checker {
             {
                 self.errors.push(
                     Diag::user(
-                        "reserved-name",
+                        Code::ReservedName,
                         format!("`{}` is the name of a builtin function", name.name),
                     )
                     .label(name.span, "cannot be redefined")
@@ -267,7 +267,7 @@ impl Checker {
                 )
             };
             names.push(names[0].clone());
-            let mut d = Diag::user("constant-cycle", message)
+            let mut d = Diag::user(Code::ConstantCycle, message)
                 .label(first.name.span, "this constant depends on itself");
             for l in &defs[1..] {
                 d = d.label(l.name.span, "part of the cycle");
@@ -303,7 +303,7 @@ impl Checker {
             if g.params[..i].iter().any(|q| q.name == p.name) {
                 self.errors.push(
                     Diag::user(
-                        "duplicate-parameter",
+                        Code::DuplicateParameter,
                         format!("parameter `{}` appears twice", p.name),
                     )
                     .label(p.span, "repeated here"),
@@ -437,7 +437,7 @@ impl Checker {
             return;
         }
         let mut d = Diag::user(
-            "type-mismatch",
+            Code::TypeMismatch,
             format!(
                 "expected {}, found {}",
                 expected.describe(),
@@ -601,7 +601,7 @@ impl Checker {
         if matches!(ty, Ty::Pos | Ty::Range | Ty::Report) {
             self.errors.push(
                 Diag::user(
-                    "type-mismatch",
+                    Code::TypeMismatch,
                     format!(
                         "lists hold integers, booleans and lists, not {}",
                         ty.describe()
@@ -632,7 +632,7 @@ impl Checker {
                 let example = format!("{}({})", g.name, g.params.join(", "));
                 self.errors.push(
                     Diag::user(
-                        "game-without-arguments",
+                        Code::GameWithoutArguments,
                         format!("`{name}` is a game, not a value"),
                     )
                     .label(span, "a game name alone")
@@ -654,7 +654,7 @@ impl Checker {
                     || Builtin::GENERATOR_ONLY.contains(&name)
                 {
                     self.errors.push(
-                        Diag::user("builtin-not-called", format!("`{name}` is a function"))
+                        Diag::user(Code::BuiltinNotCalled, format!("`{name}` is a function"))
                             .label(span, "not called")
                             .help(format!("call it with arguments, like `{name}(...)`")),
                     );
@@ -674,7 +674,7 @@ impl Checker {
         known.extend(Builtin::ALL.iter().map(|(n, _)| *n));
         known.extend(Builtin::GENERATOR_ONLY);
         let mut d =
-            Diag::user("unknown-name", format!("{what} `{name}`")).label(span, "not defined");
+            Diag::user(Code::UnknownName, format!("{what} `{name}`")).label(span, "not defined");
         if let Some(s) = did_you_mean(name, known) {
             d = d.help(format!("did you mean `{s}`?"));
         } else if what == "unknown name" {
@@ -696,7 +696,7 @@ impl Checker {
                     {
                         self.errors.push(
                             Diag::user(
-                                "type-mismatch",
+                                Code::TypeMismatch,
                                 format!("cannot iterate over {}", ty.describe()),
                             )
                             .label(iter.span, "expected a range or a list")
@@ -765,7 +765,7 @@ impl Checker {
             }
             other => {
                 let d = if Builtin::by_name(other).is_some() || self.globals.contains_key(other) {
-                    Diag::user("bad-generator", format!("`{other}` does not take a generator"))
+                    Diag::user(Code::BadGenerator, format!("`{other}` does not take a generator"))
                         .label(callee.span, "here")
                         .help("generators work with `sum`, `min`, `max`, `any` and `all`; for a list write `[e for x in ...]`")
                 } else {
@@ -804,7 +804,7 @@ impl Checker {
                 if matches!(lt, Ty::Pos | Ty::Range | Ty::Report) {
                     self.errors.push(
                         Diag::user(
-                            "type-mismatch",
+                            Code::TypeMismatch,
                             format!("cannot compare {} with `{}`", lt.describe(), op.symbol()),
                         )
                         .label(l.span, format!("this is {}", lt.describe()))
@@ -880,7 +880,7 @@ impl Checker {
         if self.lookup_local(name).is_some() {
             self.errors.push(
                 Diag::user(
-                    "not-callable",
+                    Code::NotCallable,
                     format!("`{name}` is a variable, not a game or function"),
                 )
                 .label(callee.span, "called here")
@@ -896,7 +896,7 @@ impl Checker {
             Some(Global::Const(_)) => {
                 self.errors.push(
                     Diag::user(
-                        "not-callable",
+                        Code::NotCallable,
                         format!("`{name}` is a constant, not a game or function"),
                     )
                     .label(callee.span, "called here"),
@@ -907,7 +907,7 @@ impl Checker {
         }
         let Some(f) = Builtin::by_name(name) else {
             let d = if Builtin::GENERATOR_ONLY.contains(&name) {
-                Diag::user("bad-generator", format!("`{name}` takes a generator"))
+                Diag::user(Code::BadGenerator, format!("`{name}` takes a generator"))
                     .label(span, "here")
                     .help(format!("write `{name}(cond for x in ...)`"))
             } else {
@@ -932,7 +932,7 @@ impl Checker {
             };
             self.errors.push(
                 Diag::user(
-                    "query-not-allowed",
+                    Code::QueryNotAllowed,
                     format!("`{name}` cannot be used {what}"),
                 )
                 .label(span, "needs Grundy values")
@@ -942,7 +942,7 @@ impl Checker {
         let sig_err = |c: &mut Checker, expected: &str| {
             c.errors.push(
                 Diag::user(
-                    "wrong-arity",
+                    Code::WrongArity,
                     format!("`{name}` takes {expected}, but {} given", given(args.len())),
                 )
                 .label(
@@ -1087,7 +1087,7 @@ impl Checker {
                     {
                         self.errors.push(
                             Diag::user(
-                                "type-mismatch",
+                                Code::TypeMismatch,
                                 "`period` needs a game whose parameter is an integer",
                             )
                             .label(a.span, "this game's parameter is not an integer")
@@ -1101,7 +1101,7 @@ impl Checker {
                         let gname = &self.out.games[g as usize].name;
                         self.errors.push(
                             Diag::user(
-                                "wrong-arity",
+                                Code::WrongArity,
                                 format!(
                                     "`period` needs a game of one parameter; `{gname}` has {}",
                                     plural(self.game_params[g as usize].len(), "parameter")
@@ -1142,7 +1142,7 @@ impl Checker {
                             _ if ty == Ty::Error => {}
                             _ => self.errors.push(
                                 Diag::user(
-                                    "type-mismatch",
+                                    Code::TypeMismatch,
                                     format!("`{name}` needs a game name first"),
                                 )
                                 .label(a.span, format!("this is {}", self.resolve(ty).describe()))
@@ -1164,7 +1164,7 @@ impl Checker {
                         let gname = &self.out.games[g as usize].name;
                         self.errors.push(
                             Diag::user(
-                                "wrong-arity",
+                                Code::WrongArity,
                                 format!(
                                     "`{gname}` has {}, but `{name}` was given {}",
                                     plural(arity, "parameter"),
@@ -1180,7 +1180,7 @@ impl Checker {
                             if !self.unify(p, Ty::Int) {
                                 self.errors.push(
                                     Diag::user(
-                                        "type-mismatch",
+                                        Code::TypeMismatch,
                                         format!("`{name}` needs integer parameters"),
                                     )
                                     .label(args[0].span, "this game has a non-integer parameter"),
@@ -1213,7 +1213,7 @@ impl Checker {
         let (id, ty) = self.infer(a);
         if ty != Ty::Error {
             self.errors.push(
-                Diag::user("type-mismatch", format!("`{name}` needs a game name"))
+                Diag::user(Code::TypeMismatch, format!("`{name}` needs a game name"))
                     .label(a.span, format!("this is {}", self.resolve(ty).describe()))
                     .help(format!("write e.g. `{name}(Kayles)`")),
             );
@@ -1228,7 +1228,7 @@ impl Checker {
             let names = g.params.join(", ");
             self.errors.push(
                 Diag::user(
-                    "wrong-arity",
+                    Code::WrongArity,
                     format!(
                         "game `{}` takes {}, but {} given",
                         g.name,
@@ -1269,7 +1269,7 @@ impl Checker {
                     format!("expected {}, found {}", want.describe(), found.describe())
                 };
                 self.errors.push(
-                    Diag::user("type-mismatch", msg)
+                    Diag::user(Code::TypeMismatch, msg)
                         .label(a.span, format!("this is {}", found.describe()))
                         .note(param_note),
                 );
@@ -1285,7 +1285,7 @@ impl Checker {
 
 fn report_misuse(span: Span) -> Diag {
     Diag::user(
-        "report-not-value",
+        Code::ReportNotValue,
         "this query produces a report, not a value",
     )
     .label(span, "only usable directly after `print`")

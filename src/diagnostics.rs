@@ -14,6 +14,83 @@ pub enum Fault {
     Bug,
 }
 
+/// Every diagnostic code: stable names shown as `grundy::CODE` and in JSON.
+macro_rules! codes {
+    ($($variant:ident => $name:literal,)*) => {
+        /// What kind of error a [`Diag`] is.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Code {
+            $(
+                #[doc = $name]
+                $variant,
+            )*
+        }
+
+        impl Code {
+            /// The stable name, e.g. `state-limit`.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $name,)*
+                }
+            }
+
+            /// Every code.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+        }
+    };
+}
+
+codes! {
+    BadBudget => "bad-budget",
+    BadExponent => "bad-exponent",
+    BadGenerator => "bad-generator",
+    BadLimit => "bad-limit",
+    BadOctal => "bad-octal",
+    BadShift => "bad-shift",
+    BadSubtractionSet => "bad-subtraction-set",
+    BuiltinNotCalled => "builtin-not-called",
+    ConstantCycle => "constant-cycle",
+    ConstantFailed => "constant-failed",
+    Cycle => "cycle",
+    DepthLimit => "depth-limit",
+    DivisionByZero => "division-by-zero",
+    DuplicateDefinition => "duplicate-definition",
+    DuplicateParameter => "duplicate-parameter",
+    EmptyMinMax => "empty-min-max",
+    GameWithoutArguments => "game-without-arguments",
+    GraphTooLarge => "graph-too-large",
+    IndexOutOfRange => "index-out-of-range",
+    Internal => "internal",
+    Interrupted => "interrupted",
+    ListLimit => "list-limit",
+    LiteralTooLarge => "literal-too-large",
+    NegativePopcount => "negative-popcount",
+    NotCallable => "not-callable",
+    Overflow => "overflow",
+    QueryNotAllowed => "query-not-allowed",
+    ReportNotValue => "report-not-value",
+    ReservedName => "reserved-name",
+    StateLimit => "state-limit",
+    Syntax => "syntax",
+    TooLarge => "too-large",
+    TypeMismatch => "type-mismatch",
+    UnknownName => "unknown-name",
+    ValueLimit => "value-limit",
+    WrongArity => "wrong-arity",
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl serde::Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
 /// A labeled place in the source.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Label {
@@ -34,7 +111,7 @@ pub struct DiagData {
     /// Whose fault it is.
     pub fault: Fault,
     /// A short stable code, e.g. `unknown-name`; shown as `grundy::unknown-name`.
-    pub code: &'static str,
+    pub code: Code,
     /// The one-line message.
     pub message: String,
     /// Labeled spans; the first is the primary one.
@@ -60,7 +137,7 @@ impl std::ops::DerefMut for Diag {
 
 impl Diag {
     /// An error in the user's input.
-    pub fn user(code: &'static str, message: impl Into<String>) -> Diag {
+    pub fn user(code: Code, message: impl Into<String>) -> Diag {
         Diag(Box::new(DiagData {
             fault: Fault::User,
             code,
@@ -73,7 +150,7 @@ impl Diag {
 
     /// An internal error: a bug in grundy, never the user's fault.
     pub fn bug(message: impl Into<String>) -> Diag {
-        let mut d = Diag::user("internal", message);
+        let mut d = Diag::user(Code::Internal, message);
         d.fault = Fault::Bug;
         d
     }

@@ -8,7 +8,7 @@
 //! and loop variables), so a frame waiting for a child resumes where it was.
 
 use crate::compiled::{BoolCode, Compiled};
-use crate::diagnostics::Diag;
+use crate::diagnostics::{Code, Diag};
 use crate::ir::{self, BinOp, Builtin, Clause, CompKind, ConstId, ExprId, GameId};
 use crate::kernel::{self, GameKernels, SeenSet, Stamped};
 use crate::ops::{self, OpError};
@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A result whose error is a diagnostic.
-pub type R<T> = Result<T, Diag>;
+pub use crate::flow::{R, Stop};
 
 /// Resource limits; exceeding one ends in a diagnostic.
 #[derive(Clone, Debug)]
@@ -283,7 +283,7 @@ impl Machine {
     pub fn new(prog: ir::Program, limits: Limits) -> (Machine, Vec<Diag>) {
         let mut m = Machine::empty(limits);
         let errors = m.update(prog, &[], &[]);
-        (m, errors.into_iter().map(|(_, d)| d).collect())
+        (m, errors.into_iter().map(|(_, d)| d.into_diag()).collect())
     }
 
     /// A machine with an empty program: [`Machine::update`] gives it one
@@ -322,7 +322,7 @@ impl Machine {
         prog: ir::Program,
         games: &[Option<GameId>],
         consts: &[Option<ConstId>],
-    ) -> Vec<(ConstId, Diag)> {
+    ) -> Vec<(ConstId, Stop)> {
         let shapes: Vec<GameShape> = prog
             .games
             .iter()
@@ -371,7 +371,7 @@ impl Machine {
             match self.eval(def.expr, &mut env) {
                 Ok(v) => self.consts[c as usize] = Some(v),
                 Err(d) => {
-                    self.const_stopped[c as usize] = d.code == "interrupted";
+                    self.const_stopped[c as usize] = d == Stop::Interrupted;
                     errors.push((c, d));
                 }
             }
@@ -401,7 +401,7 @@ impl Machine {
     }
 
     /// Installs a flag that, once set, makes long evaluations stop with an
-    /// "interrupted" diagnostic.
+    /// [`Stop::Interrupted`].
     pub fn set_cancel(&mut self, flag: Arc<AtomicBool>) {
         self.cancel = Some(flag);
     }
@@ -422,16 +422,16 @@ impl Machine {
     pub fn intern(&mut self, game: GameId, args: &[Value], span: Span) -> R<PosId> {
         match crate::value::intern(&mut self.memo, game, args) {
             Ok(Some(id)) => Ok(id),
-            Ok(None) => {
-                Err(Diag::bug("a range or position passed as a game argument").label(span, "here"))
-            }
-            Err(_) => Err(self.state_limit(span)),
+            Ok(None) => Err(Diag::bug("a range or position passed as a game argument")
+                .label(span, "here")
+                .into()),
+            Err(_) => Err(self.state_limit(span).into()),
         }
     }
 
     fn state_limit(&self, span: Span) -> Diag {
         Diag::user(
-            "state-limit",
+            Code::StateLimit,
             format!("more than {} positions reached", self.limits.max_states),
         )
         .label(span, "while creating this position")
@@ -509,13 +509,16 @@ impl Machine {
                 self.memo.set(f.pos, UNKNOWN);
             }
         }
-        result.map_err(|d| self.why_no_period(d, root))
+        result.map_err(|s| match s {
+            Stop::Error(d) => Stop::Error(self.why_no_period(d, root)),
+            other => other,
+        })
     }
 
     /// A limit met while computing a one-parameter position directly says
     /// why no period was used instead, when one was looked for.
     fn why_no_period(&self, d: Diag, root: PosId) -> Diag {
-        if !matches!(d.code, "state-limit" | "depth-limit") {
+        if !matches!(d.code, Code::StateLimit | Code::DepthLimit) {
             return d;
         }
         match self.periods.get(self.game_of(root) as usize) {
@@ -591,7 +594,8 @@ impl Machine {
                 n,
                 "period searches are turned off (--period-budget 0)",
                 span,
-            ));
+            )
+            .into());
         }
         match &self.periods[game as usize].found {
             &Some(Ok((e, p))) if n >= e + p => {
@@ -604,7 +608,8 @@ impl Machine {
                 n,
                 &why.text,
                 span,
-            )),
+            )
+            .into()),
             _ => Ok(None),
         }
     }
@@ -627,7 +632,23 @@ impl Machine {
         self.searching = Some(game);
         let result = crate::analysis::period(self, game, budget, span);
         self.searching = None;
-        Ok(match result? {
+        let search = match result {
+            Ok(search) => search,
+            Err(Stop::Interrupted) => return Err(Stop::Interrupted),
+            // The search is an optimization: positions it met that direct
+            // computation may never reach (a cycle, an overflow, a limit)
+            // must not decide the answer.
+            Err(s) => {
+                return Ok(Err(NoPeriod {
+                    text: format!(
+                        "the search for a period stopped ({})",
+                        s.into_diag().message
+                    ),
+                    proof_possible: false,
+                }));
+            }
+        };
+        Ok(match search {
             crate::analysis::Search::Found(p) if p.is_proven() => Ok((p.preperiod, p.period)),
             crate::analysis::Search::Found(p) => Err(format!(
                 "its values look periodic (period {} from n = {}) in the {} computed, \
@@ -679,10 +700,10 @@ impl Machine {
         iters: &mut Vec<Option<Iter>>,
     ) -> R<()> {
         if self.depth_cap.is_some_and(|cap| frames.len() >= cap) {
-            return Err(fill_abort());
+            return Err(Stop::Aborted);
         }
         if frames.len() >= self.limits.max_depth {
-            return Err(self.too_deep(frames, pos));
+            return Err(self.too_deep(frames, pos).into());
         }
         let game = self.game_of(pos);
         let g = &self.prog.games[game as usize];
@@ -768,8 +789,9 @@ impl Machine {
                 let mex = f.seen.mex();
                 let pos = f.pos;
                 if mex > u64::from(MAX_VALUE) {
-                    return Err(Diag::user("value-limit", "a Grundy value exceeds 2^31")
-                        .note(format!("while evaluating {}", self.show_pos(pos))));
+                    return Err(Diag::user(Code::ValueLimit, "a Grundy value exceeds 2^31")
+                        .note(format!("while evaluating {}", self.show_pos(pos)))
+                        .into());
                 }
                 self.memo.set(pos, mex as u32);
                 env.truncate(f.env_base);
@@ -785,7 +807,7 @@ impl Machine {
                         missing = Some(c);
                         break;
                     }
-                    ON_STACK => return Err(self.cycle(frames, c)),
+                    ON_STACK => return Err(self.cycle(frames, c).into()),
                     v => x ^= v,
                 }
             }
@@ -958,7 +980,7 @@ impl Machine {
                     break;
                 }
                 if self.cancelled() {
-                    interrupted = Some(interrupted_diag());
+                    interrupted = Some(Stop::Interrupted);
                     break;
                 }
             }
@@ -1007,9 +1029,9 @@ impl Machine {
                 } else {
                     match self.grundy(p) {
                         Ok(_) => {}
-                        Err(d) if d.code == "cycle" => break,
-                        Err(d) if d.code == "interrupted" => {
-                            interrupted = Some(d);
+                        Err(s) if s.is(Code::Cycle) => break,
+                        Err(Stop::Interrupted) => {
+                            interrupted = Some(Stop::Interrupted);
                             break 'rows;
                         }
                         Err(_) => {
@@ -1040,7 +1062,7 @@ impl Machine {
             .map(|f| self.show_pos(f.pos))
             .unwrap_or_default();
         let mut d = Diag::user(
-            "depth-limit",
+            Code::DepthLimit,
             format!(
                 "the search went more than {} positions deep",
                 self.limits.max_depth
@@ -1061,8 +1083,13 @@ impl Machine {
     }
 
     /// Adds "while listing the moves of P" to an error from a rule.
-    fn in_position(&self, d: Diag, pos: PosId) -> Diag {
-        d.note(format!("while listing the moves of {}", self.show_pos(pos)))
+    fn in_position(&self, s: Stop, pos: PosId) -> Stop {
+        match s {
+            Stop::Error(d) => {
+                Stop::Error(d.note(format!("while listing the moves of {}", self.show_pos(pos))))
+            }
+            other => other,
+        }
     }
 
     fn cycle(&self, frames: &[Frame], target: PosId) -> Diag {
@@ -1084,7 +1111,7 @@ impl Machine {
         let g = &self.prog.games[last.game as usize];
         let rule_span = g.rules.get(last.rule).map(|r| r.span).unwrap_or(g.span);
         Diag::user(
-            "cycle",
+            Code::Cycle,
             format!(
                 "the game graph has a cycle: {} can be reached from itself",
                 self.show_pos(target)
@@ -1141,7 +1168,7 @@ impl Machine {
                 }
                 Mode::Advance(d) => {
                     let Clause::For { slot, .. } = rule.clauses[d] else {
-                        return Err(Diag::bug("advancing a non-loop clause"));
+                        return Err(Diag::bug("advancing a non-loop clause").into());
                     };
                     // The `if`s right after the loop are tested here while
                     // their compiled forms answer: a failed one goes on with
@@ -1210,7 +1237,7 @@ impl Machine {
     fn poll(&mut self) -> R<()> {
         self.ticks = self.ticks.wrapping_add(1);
         if self.ticks.is_multiple_of(1024) && self.cancelled() {
-            return Err(interrupted_diag());
+            return Err(Stop::Interrupted);
         }
         Ok(())
     }
@@ -1271,7 +1298,7 @@ impl Machine {
 
     fn type_bug(&self, e: ExprId, want: &str, got: &Value) -> Diag {
         Diag::user(
-            "type-mismatch",
+            Code::TypeMismatch,
             format!("expected {want}, found {}", got.type_name()),
         )
         .label(self.span(e), format!("this is {}", got.type_name()))
@@ -1284,7 +1311,7 @@ impl Machine {
         }
         match self.eval(e, env)? {
             Value::Int(v) => Ok(v),
-            other => Err(self.type_bug(e, "an integer", &other)),
+            other => Err(self.type_bug(e, "an integer", &other).into()),
         }
     }
 
@@ -1295,7 +1322,7 @@ impl Machine {
         }
         match self.eval(e, env)? {
             Value::Bool(v) => Ok(v),
-            other => Err(self.type_bug(e, "a boolean", &other)),
+            other => Err(self.type_bug(e, "a boolean", &other).into()),
         }
     }
 
@@ -1303,7 +1330,7 @@ impl Machine {
         match self.eval(e, env)? {
             Value::List(v) => Ok(v),
             Value::Range(lo, hi) => self.materialize(e, lo, hi),
-            other => Err(self.type_bug(e, "a list", &other)),
+            other => Err(self.type_bug(e, "a list", &other).into()),
         }
     }
 
@@ -1314,7 +1341,7 @@ impl Machine {
             (hi as i128 - lo as i128 + 1) as u128
         };
         if len > self.limits.max_list as u128 {
-            return Err(self.too_long(e, len));
+            return Err(self.too_long(e, len).into());
         }
         Ok((lo..=hi).map(Value::Int).collect::<Vec<_>>().into())
     }
@@ -1326,7 +1353,7 @@ impl Machine {
         } else {
             format!("more than {max} elements")
         };
-        Diag::user("list-limit", format!("this list would hold {what}"))
+        Diag::user(Code::ListLimit, format!("this list would hold {what}"))
             .label(self.span(e), "too long")
             .help(format!(
                 "lists hold at most {max} elements; raise the limit with `--max-list N`"
@@ -1341,7 +1368,7 @@ impl Machine {
                 done: lo > hi,
             }),
             Value::List(list) => Ok(Iter::List { list, idx: 0 }),
-            other => Err(self.type_bug(e, "a range or a list", &other)),
+            other => Err(self.type_bug(e, "a range or a list", &other).into()),
         }
     }
 
@@ -1370,7 +1397,7 @@ impl Machine {
                 {
                     let p = match self.memo.intern_ints(*game, &ints[..args.len()]) {
                         Ok(p) => p,
-                        Err(_) => return Err(self.state_limit(self.span(e))),
+                        Err(_) => return Err(self.state_limit(self.span(e)).into()),
                     };
                     out.push(p);
                     return Ok(());
@@ -1403,7 +1430,7 @@ impl Machine {
                     out.extend_from_slice(&parts);
                     Ok(())
                 }
-                other => Err(self.type_bug(e, "a position", &other)),
+                other => Err(self.type_bug(e, "a position", &other).into()),
             },
         }
     }
@@ -1458,13 +1485,14 @@ impl Machine {
                 None => {
                     let name = &prog.consts[*c as usize].name;
                     return Err(Diag::user(
-                        "constant-failed",
+                        Code::ConstantFailed,
                         format!("constant `{name}` has no value"),
                     )
                     .label(span, "used here")
                     .note(format!(
                         "the definition of `{name}` failed (reported above)"
-                    )));
+                    ))
+                    .into());
                 }
             },
             ir::Expr::List(items) => {
@@ -1486,7 +1514,7 @@ impl Machine {
                     Some(v) => v.clone(),
                     None => {
                         return Err(Diag::user(
-                            "index-out-of-range",
+                            Code::IndexOutOfRange,
                             format!(
                                 "index {idx} is out of range for a list of length {}",
                                 list.len()
@@ -1496,7 +1524,8 @@ impl Machine {
                         .label(
                             self.span(*l),
                             format!("this list has {} elements", list.len()),
-                        ));
+                        )
+                        .into());
                     }
                 }
             }
@@ -1532,7 +1561,9 @@ impl Machine {
             }
             ir::Expr::Call { f, args } => self.call(*f, args, span, env)?,
             ir::Expr::GameRef(_) => {
-                return Err(Diag::bug("a game name evaluated as a value").label(span, "here"));
+                return Err(Diag::bug("a game name evaluated as a value")
+                    .label(span, "here")
+                    .into());
             }
         })
     }
@@ -1552,7 +1583,7 @@ impl Machine {
                 self.comp_loop(clauses, 0, env, &mut |m, env| {
                     items.push(m.eval_data(body, env)?);
                     if items.len() > max {
-                        return Err(m.too_long(e, items.len() as u128));
+                        return Err(m.too_long(e, items.len() as u128).into());
                     }
                     Ok(true)
                 })?;
@@ -1588,13 +1619,14 @@ impl Machine {
                 })?;
                 best.map(Value::Int).ok_or_else(|| {
                     Diag::user(
-                        "empty-min-max",
+                        Code::EmptyMinMax,
                         format!(
                             "{} of an empty generator",
                             if kind == CompKind::Min { "min" } else { "max" }
                         ),
                     )
                     .label(self.span(e), "the generator produced no values")
+                    .into()
                 })
             }
             CompKind::Any | CompKind::All => {
@@ -1638,7 +1670,7 @@ impl Machine {
                     (Value::Int(_), Value::Int(_))
                     | (Value::Bool(_), Value::Bool(_))
                     | (Value::List(_), Value::List(_)) => x == y,
-                    _ => return Err(self.type_bug(b, x.type_name(), &y)),
+                    _ => return Err(self.type_bug(b, x.type_name(), &y).into()),
                 };
                 return Ok(Value::Bool(eq == (op == BinOp::Eq)));
             }
@@ -1649,9 +1681,10 @@ impl Machine {
         if let Some(c) = ops::compare(op, x, y) {
             return Ok(Value::Bool(c));
         }
-        ops::int_op(op, x, y)
-            .map(Value::Int)
-            .map_err(|err| self.op_error(err, span, b, format!("{x} {} {y}", op.symbol()), y))
+        ops::int_op(op, x, y).map(Value::Int).map_err(|err| {
+            self.op_error(err, span, b, format!("{x} {} {y}", op.symbol()), y)
+                .into()
+        })
     }
 
     /// The diagnostic for a failed integer operation at `span`: `what` as
@@ -1661,20 +1694,20 @@ impl Machine {
         match err {
             OpError::Overflow => overflow(span, what),
             OpError::DivisionByZero => {
-                Diag::user("division-by-zero", format!("division by zero: {what}"))
+                Diag::user(Code::DivisionByZero, format!("division by zero: {what}"))
                     .label(span, "divides by zero")
                     .label(self.span(operand), "this is 0")
             }
             OpError::BadExponent => {
-                Diag::user("bad-exponent", format!("exponent {y} out of range"))
+                Diag::user(Code::BadExponent, format!("exponent {y} out of range"))
                     .label(self.span(operand), "must be between 0 and 2^32")
             }
             OpError::BadShift => {
-                Diag::user("bad-shift", format!("shift amount {y} is out of range"))
+                Diag::user(Code::BadShift, format!("shift amount {y} is out of range"))
                     .label(self.span(operand), "shift amounts are 0 to 63")
             }
             OpError::NegativePopcount => Diag::user(
-                "negative-popcount",
+                Code::NegativePopcount,
                 format!("popcount of negative number {y}"),
             )
             .label(span, "needs a non-negative integer"),
@@ -1715,15 +1748,16 @@ impl Machine {
                     values.iter().max()
                 };
                 best.map(|v| Value::Int(*v)).ok_or_else(|| {
-                    Diag::user("empty-min-max", format!("{} of an empty list", f.name()))
+                    Diag::user(Code::EmptyMinMax, format!("{} of an empty list", f.name()))
                         .label(span, "the list is empty")
+                        .into()
                 })
             }
             Builtin::Abs => {
                 let v = self.eval_int(arg(0)?, env)?;
                 v.checked_abs()
                     .map(Value::Int)
-                    .ok_or_else(|| overflow(span, format!("abs({v})")))
+                    .ok_or_else(|| overflow(span, format!("abs({v})")).into())
             }
             Builtin::Sorted => {
                 let mut v = self.eval_ints(arg(0)?, env)?;
@@ -1741,13 +1775,14 @@ impl Machine {
                     Some(slot) => *slot = x,
                     None => {
                         return Err(Diag::user(
-                            "index-out-of-range",
+                            Code::IndexOutOfRange,
                             format!(
                                 "index {i} is out of range for a list of length {}",
                                 list.len()
                             ),
                         )
-                        .label(self.span(args[1]), format!("index {i}")));
+                        .label(self.span(args[1]), format!("index {i}"))
+                        .into());
                     }
                 }
                 Ok(Value::List(v.into()))
@@ -1757,7 +1792,7 @@ impl Machine {
                 let v = self.eval_int(x, env)?;
                 ops::popcount(v)
                     .map(Value::Int)
-                    .map_err(|err| self.op_error(err, span, x, v.to_string(), v))
+                    .map_err(|err| self.op_error(err, span, x, v.to_string(), v).into())
             }
             Builtin::Mex => {
                 let list = self.eval_ints(arg(0)?, env)?;
@@ -1798,7 +1833,8 @@ impl Machine {
                 "report `{}` evaluated as a value",
                 f.name()
             ))
-            .label(span, "here")),
+            .label(span, "here")
+            .into()),
         }
     }
 
@@ -1821,13 +1857,14 @@ impl Machine {
             .map(|v| match v {
                 Value::Int(x) => Ok(*x),
                 other => Err(Diag::user(
-                    "type-mismatch",
+                    Code::TypeMismatch,
                     format!(
                         "expected a list of integers, found {} in it",
                         other.type_name()
                     ),
                 )
-                .label(self.span(e), "this list")),
+                .label(self.span(e), "this list")
+                .into()),
             })
             .collect()
     }
@@ -1839,11 +1876,14 @@ impl Machine {
             Value::Int(_) | Value::Bool(_) => Ok(v),
             Value::List(_) if list_depth(&v) < MAX_LIST_DEPTH => Ok(v),
             Value::List(_) => Err(Diag::user(
-                "list-limit",
+                Code::ListLimit,
                 format!("lists nested more than {MAX_LIST_DEPTH} deep"),
             )
-            .label(self.span(e), "this list is too deep")),
-            other => Err(self.type_bug(e, "an integer, a boolean or a list", other)),
+            .label(self.span(e), "this list is too deep")
+            .into()),
+            other => Err(self
+                .type_bug(e, "an integer, a boolean or a list", other)
+                .into()),
         }
     }
 
@@ -1877,19 +1917,8 @@ fn carry<T: Clone + Default>(keep: &[Option<GameId>], old: &[T], n: usize) -> Ve
         .collect()
 }
 
-/// The report of a computation stopped by Ctrl-C.
-pub fn interrupted_diag() -> Diag {
-    Diag::user("interrupted", "interrupted")
-        .help("the values computed so far are kept: asking again goes on from there")
-}
-
-/// Ends a nested search during a fill (never shown to users).
-fn fill_abort() -> Diag {
-    Diag::bug("fill step too deep")
-}
-
 fn overflow(span: Span, what: String) -> Diag {
-    Diag::user("overflow", format!("integer overflow in {what}"))
+    Diag::user(Code::Overflow, format!("integer overflow in {what}"))
         .label(span, "overflows 64 bits")
         .help(format!("integers range from {} to {}", i64::MIN, i64::MAX))
 }

@@ -2,7 +2,7 @@
 //! sum (components without moves dropped), labeled with the sum and its
 //! Grundy value, P-positions drawn double; one edge per distinct option.
 
-use crate::diagnostics::Diag;
+use crate::diagnostics::{Code, Diag};
 use crate::eval::{Machine, R};
 use crate::misere::State;
 use crate::value::PosId;
@@ -39,11 +39,11 @@ pub fn graph(m: &mut Machine, parts: &[PosId], limit: i64, span: crate::span::Sp
                     None => {
                         if order.len() as i64 >= limit {
                             return Err(Diag::user(
-                                "graph-too-large",
+                                Code::GraphTooLarge,
                                 format!("the graph has more than {limit} positions"),
                             )
                             .label(span, "this position")
-                            .help("draw a smaller position, or raise the limit: `graph(P, N)`"));
+                            .help("draw a smaller position, or raise the limit: `graph(P, N)`").into());
                         }
                         order.push(o.clone());
                         ids.insert(o, order.len() - 1);

@@ -51,6 +51,9 @@ pub mod answer;
 /// Diagnostics as data, rendered by miette.
 pub mod diagnostics;
 
+/// Control flow of a computation: interrupted, aborted, or an error.
+pub mod flow;
+
 /// The UI-agnostic session: source text in, answers and diagnostics out.
 pub mod session;
 

@@ -8,7 +8,7 @@
 //! player to move loses. The search is iterative, memoized per state, and
 //! bounded by the state limit.
 
-use crate::diagnostics::Diag;
+use crate::diagnostics::{Code, Diag};
 use crate::eval::{Machine, R, Seen};
 use crate::value::PosId;
 use std::collections::HashMap;
@@ -94,13 +94,13 @@ impl Misere {
          -> R<()> {
             if this.values.len() >= m.limits().max_states {
                 return Err(Diag::user(
-                    "state-limit",
+                    Code::StateLimit,
                     format!(
                         "the misère search reached {} sums of positions",
                         m.limits().max_states
                     ),
                 )
-                .help("misère play is searched exactly, sum by sum: ask about smaller sums, or raise `--max-states N`"));
+                .help("misère play is searched exactly, sum by sum: ask about smaller sums, or raise `--max-states N`").into());
             }
             let options = this
                 .options(m, &s)?
@@ -123,9 +123,9 @@ impl Misere {
                     match self.values.get(o).copied() {
                         Some(ON_STACK) => {
                             return Err(Diag::user(
-                                "cycle",
+                                Code::Cycle,
                                 "a sum can be reached from itself: misère play needs every play to end",
-                            ));
+                            ).into());
                         }
                         Some(v) => {
                             f.seen.insert(v);
@@ -152,7 +152,7 @@ impl Misere {
                     return Ok(v);
                 }
             }
-            Err(Diag::bug("the misère search ended without a value"))
+            Err(Diag::bug("the misère search ended without a value").into())
         })();
         if result.is_err() {
             for f in &stack {
@@ -201,13 +201,14 @@ impl Misere {
             too_big(m, c)?;
             if !expanded && !pending.insert(c) {
                 return Err(Diag::user(
-                    "cycle",
+                    Code::Cycle,
                     format!(
                         "the game graph has a cycle: {} can be reached from itself",
                         m.show_pos(c)
                     ),
                 )
-                .help("misère play needs every play to end: make each move decrease something"));
+                .help("misère play needs every play to end: make each move decrease something")
+                .into());
             }
             let options = m.options(c)?;
             let mut singles = Vec::with_capacity(options.len());
@@ -239,7 +240,7 @@ impl Misere {
                 .collect();
             if !unknown.is_empty() {
                 if expanded {
-                    return Err(Diag::bug("the Nim-heap test revisited a position"));
+                    return Err(Diag::bug("the Nim-heap test revisited a position").into());
                 }
                 stack.push((c, true));
                 stack.extend(unknown.into_iter().map(|p| (p, false)));
@@ -280,13 +281,14 @@ fn too_big(m: &Machine, c: PosId) -> R<()> {
         .any(|a| matches!(a, crate::value::Value::Int(n) if n.unsigned_abs() > MAX_ARG as u64));
     if big {
         return Err(Diag::user(
-            "too-large",
+            Code::TooLarge,
             format!(
                 "{} is too large to search position by position",
                 m.show_pos(c)
             ),
         )
-        .help("misère play and graphs list every position reachable: ask about small positions"));
+        .help("misère play and graphs list every position reachable: ask about small positions")
+        .into());
     }
     Ok(())
 }

@@ -4,8 +4,9 @@
 
 use crate::answer::{Answer, Move, Outcome};
 use crate::check;
-use crate::diagnostics::Diag;
-use crate::eval::{CheckCase, Limits, Machine, R, interrupted_diag};
+use crate::diagnostics::{Code, Diag};
+use crate::eval::{CheckCase, Limits, Machine};
+use crate::flow::{R, Stop, interrupted_diag};
 use crate::ir::{self, Builtin, ExprId, Stmt};
 use crate::span::{SourceId, Sources, Span};
 use crate::syntax::{self, ast};
@@ -290,9 +291,9 @@ impl Session {
         let errors = self.install(program, &defs, &defined);
         self.defs = defs;
         summary.defined = defined;
-        for d in errors {
-            summary.interrupted |= d.code == "interrupted";
-            report(self, &mut summary, Event::Error(d));
+        for s in errors {
+            summary.interrupted |= s == Stop::Interrupted;
+            report(self, &mut summary, Event::Error(s.into_diag()));
         }
         let Some(mut machine) = self.machine.take() else {
             return summary;
@@ -310,11 +311,11 @@ impl Session {
                 return summary;
             }
             let result = run_stmt(&mut machine, stmt, &self.sources);
-            let stop = matches!(&result, Err(d) if d.code == "interrupted");
+            let stop = matches!(&result, Err(Stop::Interrupted));
             self.machine = Some(machine);
             let event = match result {
                 Ok(a) => Event::Answer(a),
-                Err(d) => Event::Error(d),
+                Err(s) => Event::Error(s.into_diag()),
             };
             report(self, &mut summary, event);
             machine = match self.machine.take() {
@@ -382,13 +383,13 @@ impl Session {
         program: ir::Program,
         defs: &IndexMap<String, Def>,
         defined: &[(String, Change)],
-    ) -> Vec<Diag> {
+    ) -> Vec<Stop> {
         let Some(machine) = self.machine.as_mut() else {
             let mut m = Machine::empty(self.limits.clone());
             m.set_cancel(self.cancel.clone());
             let errors = m.update(program, &[], &[]);
             self.machine = Some(m);
-            return errors.into_iter().map(|(_, d)| d).collect();
+            return errors.into_iter().map(|(_, s)| s).collect();
         };
         let stale = stale(defs, defined);
         let old = machine.program();
@@ -430,7 +431,7 @@ impl Session {
         machine
             .update(program, &games, &consts)
             .into_iter()
-            .map(|(_, d)| d)
+            .map(|(_, s)| s)
             .collect()
     }
 }
@@ -619,7 +620,7 @@ fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<
         }
         Builtin::Table | Builtin::PPositions => {
             let ir::Expr::GameRef(game) = *m.program().expr(args[0]) else {
-                return Err(Diag::bug("table without a game"));
+                return Err(Diag::bug("table without a game").into());
             };
             let params = m.program().games[game as usize].params.clone();
             let name = m.program().games[game as usize].name.clone();
@@ -687,10 +688,11 @@ fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<
             };
             if limit < 1 {
                 return Err(Diag::user(
-                    "bad-limit",
+                    Code::BadLimit,
                     "a graph needs a limit of at least 1 position",
                 )
-                .label(m.program().span(args[1]), "this limit"));
+                .label(m.program().span(args[1]), "this limit")
+                .into());
             }
             let span = m.program().span(args[0]);
             let g = crate::graph::graph(m, &parts, limit, span).map_err(|d| at(d, span))?;
@@ -730,7 +732,7 @@ fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<
         }
         Builtin::Describe | Builtin::Period => {
             let ir::Expr::GameRef(game) = *m.program().expr(args[0]) else {
-                return Err(Diag::bug("describe/period without a game"));
+                return Err(Diag::bug("describe/period without a game").into());
             };
             if f == Builtin::Describe {
                 return Ok(Answer::Describe {
@@ -747,11 +749,12 @@ fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<
                     None => (args[0], "the budget is --period-budget"),
                 };
                 return Err(Diag::user(
-                    "bad-budget",
+                    Code::BadBudget,
                     "a period search needs a budget of at least 1",
                 )
                 .label(m.program().span(at), what)
-                .help("give one: `period(G, 100000)`"));
+                .help("give one: `period(G, 100000)`")
+                .into());
             }
             let name = m.program().games[game as usize].name.clone();
             let span = m.program().span(args[0]);
@@ -770,16 +773,15 @@ fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<
                 },
             })
         }
-        _ => Err(Diag::bug(format!("`{}` is not a report", f.name()))),
+        _ => Err(Diag::bug(format!("`{}` is not a report", f.name())).into()),
     }
 }
 
 /// Points a report without a place at the position asked about.
-fn at(d: Diag, span: Span) -> Diag {
-    if d.labels.is_empty() {
-        d.label(span, "this position")
-    } else {
-        d
+fn at(s: Stop, span: Span) -> Stop {
+    match s {
+        Stop::Error(d) if d.labels.is_empty() => Stop::Error(d.label(span, "this position")),
+        other => other,
     }
 }
 

@@ -575,3 +575,77 @@ fn hoisted_parts_fail_where_the_rule_reaches_them() {
         "grundy(G(64, 0)) = 0\ngrundy(G(3, 5)) = 1\nerror: shift amount 64 is out of range\n"
     );
 }
+
+/// Runs a source under the given limits; answers and errors (code and
+/// message) as text.
+fn run_mode(src: &str, limits: Limits) -> String {
+    let mut session = Session::new(limits);
+    let mut out = String::new();
+    session.run("modes.game", src, &mut |_, e| match e {
+        Event::Answer(a) => out.push_str(&a.to_string()),
+        Event::Error(d) => out.push_str(&format!("error[{}]: {}\n", d.code, d.message)),
+    });
+    out
+}
+
+/// A rule of a one-argument game: shapes a period search accepts
+/// (subtractions, splits), exceptions at small heaps that may move up (and
+/// so cycle), and guards that fail (divide by zero) at one heap size.
+fn mode_rule() -> impl Strategy<Value = String> {
+    prop_oneof![
+        (1i64..=5).prop_map(|a| format!("G(n - {a}) if n >= {a}")),
+        (1i64..=3)
+            .prop_map(|a| format!("G(k) + G(n - {a} - k) for k in 1..n - {a} if n >= {a} + 2")),
+        (1i64..=3, 0i64..=6).prop_map(|(b, c)| format!("G(n + {b}) if n == {c}")),
+        (1i64..=3, 0i64..=6).prop_map(|(a, c)| format!("G(n - {a}) if n == {c} + {a}")),
+        (1i64..=2, 0i64..=1500)
+            .prop_map(|(a, c)| format!("G(n - {a}) if n >= {a} and 10 / (n - {c}) >= 0")),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// The three modes (every fast path; the interpreter alone; no period
+    /// searches) give the same answers and the same errors: optimizations
+    /// never change an answer or turn one into an error.
+    #[test]
+    fn the_three_modes_agree(rules in proptest::collection::vec(mode_rule(), 1..=3)) {
+        let src = format!(
+            "game G(n) = {{\n    {}\n}}\nprint table(G, 0..=12)\nprint grundy(G(1031))\nprint grundy(G(2000))\n",
+            rules.join("\n    ")
+        );
+        let default = run_mode(&src, Limits::default());
+        let plain = run_mode(&src, Limits {
+            kernels: false,
+            fill: false,
+            compiled: false,
+            ..Limits::default()
+        });
+        let no_periods = run_mode(&src, Limits { period_budget: 0, ..Limits::default() });
+        prop_assert_eq!(&default, &plain, "{}", src);
+        prop_assert_eq!(&default, &no_periods, "{}", src);
+    }
+}
+
+/// The case of the hostile-input run: the period search met a cycle that
+/// even positions never reach.
+#[test]
+fn a_period_search_that_fails_falls_back() {
+    let src = "game G(n) = { G(n - 2) if n >= 2   G(n + 2) if n == 3 }\nprint grundy(G(2000))\n";
+    for limits in [
+        Limits::default(),
+        Limits {
+            kernels: false,
+            fill: false,
+            compiled: false,
+            ..Limits::default()
+        },
+        Limits {
+            period_budget: 0,
+            ..Limits::default()
+        },
+    ] {
+        assert_eq!(run_mode(src, limits), "grundy(G(2000)) = 0\n");
+    }
+}

@@ -278,7 +278,7 @@ fn ctrl_c_interrupts_and_the_session_stays_consistent() {
         presser.join().expect("the presser thread ends");
         assert!(summary.interrupted, "kernels {kernels}: {events:?}");
         assert_eq!(events.len(), 1, "the entry stops at the interruption");
-        assert!(matches!(&events[0], Event::Error(d) if d.code == "interrupted"));
+        assert!(matches!(&events[0], Event::Error(d) if d.code.as_str() == "interrupted"));
         // Asked again, the answer is right (S(n) = n mod 3) and so are the
         // values around it.
         let deep = n.min(100_000);

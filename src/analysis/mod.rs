@@ -4,7 +4,7 @@
 
 pub mod shape;
 
-use crate::diagnostics::Diag;
+use crate::diagnostics::{Code, Diag};
 use crate::eval::{Machine, R};
 use crate::ir::GameId;
 use crate::span::Span;
@@ -298,7 +298,7 @@ fn family_words(f: &Family) -> String {
 /// An error for a position too large to compute without a proven period.
 pub fn too_large(name: &str, n: i64, why: &str, span: Span) -> Diag {
     Diag::user(
-        "too-large",
+        Code::TooLarge,
         format!("{name}({n}) is too large to compute, and no period of {name} is proven"),
     )
     .label(span, "the game has no proven period")

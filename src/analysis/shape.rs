@@ -168,7 +168,7 @@ pub fn shape(m: &mut Machine, game: GameId) -> Result<Shape, Why> {
     let g0_terminal = {
         let p = m
             .intern(game, &[Value::Int(0)], g.header)
-            .map_err(|d| d.message.clone())?;
+            .map_err(|s| s.into_diag().message.clone())?;
         m.options(p).map(|o| o.is_empty()).unwrap_or(false)
     };
     let mut families = BTreeSet::new();

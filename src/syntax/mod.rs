@@ -5,7 +5,7 @@
 pub mod ast;
 pub mod shorthand;
 
-use crate::diagnostics::{Diag, did_you_mean};
+use crate::diagnostics::{Code, Diag, did_you_mean};
 use crate::span::Span;
 use ast::{BinOp, Clause, Expr, ExprKind, Ident, Item, UnOp};
 use pest::Parser as _;
@@ -198,7 +198,7 @@ fn check_nesting(text: &str) -> Result<(), Vec<Diag>> {
                 if depth > MAX_NESTING {
                     return Err(vec![
                         Diag::user(
-                            "syntax",
+                            Code::Syntax,
                             format!("brackets nested more than {MAX_NESTING} deep"),
                         )
                         .label(Span::new(i, i + 1), "this bracket is too deep")
@@ -337,7 +337,7 @@ fn syntax_error(text: &str, e: pest::error::Error<Rule>) -> Diag {
     } else {
         "here"
     };
-    let mut d = Diag::user("syntax", message).label(span, label);
+    let mut d = Diag::user(Code::Syntax, message).label(span, label);
     // `a && b` fails at the second `&`: look one byte back for the pair.
     let doubled = start
         .checked_sub(1)
@@ -523,7 +523,7 @@ enum Elements {
 
 fn literal_too_large(span: Span) -> Diag {
     Diag::user(
-        "literal-too-large",
+        Code::LiteralTooLarge,
         "integer literal does not fit in 64 bits",
     )
     .label(span, "this number")
@@ -726,7 +726,7 @@ impl Lower {
             if !std::mem::replace(&mut self.too_deep, true) {
                 self.errors.push(
                     Diag::user(
-                        "syntax",
+                        Code::Syntax,
                         format!("expression nested more than {MAX_EXPR_DEPTH} operators deep"),
                     )
                     .label(span, "the nesting passes the limit here")

@@ -2,7 +2,7 @@
 //! (so they work everywhere a game does), and described in words.
 
 use super::ast::{BinOp, Clause, Expr, ExprKind, GameDef, Ident, Rule, Shorthand};
-use crate::diagnostics::Diag;
+use crate::diagnostics::{Code, Diag};
 use crate::span::Span;
 
 /// Longest octal code accepted (digits after the point).
@@ -76,7 +76,7 @@ pub fn octal(name: Ident, code: &str, code_at: usize, span: Span) -> Result<Game
     for (i, c) in code.char_indices() {
         if c.is_ascii_digit() && c > '7' {
             errors.push(
-                Diag::user("bad-octal", format!("`{c}` is not an octal digit"))
+                Diag::user(Code::BadOctal, format!("`{c}` is not an octal digit"))
                     .label(at(i, 1), "octal digits are 0 to 7")
                     .help("each digit is a sum of 1 (take a whole heap), 2 (leave one heap) and 4 (leave two heaps)"),
             );
@@ -87,12 +87,15 @@ pub fn octal(name: Ident, code: &str, code_at: usize, span: Span) -> Result<Game
         w if w.len() == 1 => w.as_bytes()[0] - b'0',
         w => {
             errors.push(
-                Diag::user("bad-octal", "an octal code has one digit before the point")
-                    .label(
-                        at(0, w.len()),
-                        "one digit here: 0, or 4 to allow splitting a heap",
-                    )
-                    .help("codes look like `0.07`, `0.137` or `4.07`"),
+                Diag::user(
+                    Code::BadOctal,
+                    "an octal code has one digit before the point",
+                )
+                .label(
+                    at(0, w.len()),
+                    "one digit here: 0, or 4 to allow splitting a heap",
+                )
+                .help("codes look like `0.07`, `0.137` or `4.07`"),
             );
             0
         }
@@ -100,7 +103,7 @@ pub fn octal(name: Ident, code: &str, code_at: usize, span: Span) -> Result<Game
     if matches!(d0, 1..=3 | 5..=7) {
         errors.push(
             Diag::user(
-                "bad-octal",
+                Code::BadOctal,
                 format!("`{d0}` before the point makes no sense"),
             )
             .label(at(0, 1), "taking 0 tokens can only split a heap")
@@ -110,7 +113,7 @@ pub fn octal(name: Ident, code: &str, code_at: usize, span: Span) -> Result<Game
     if frac.len() > MAX_OCTAL_DIGITS {
         errors.push(
             Diag::user(
-                "bad-octal",
+                Code::BadOctal,
                 format!("an octal code of {} digits is too long", frac.len()),
             )
             .label(at(whole.len() + 1, frac.len()), "this part")
@@ -181,15 +184,18 @@ pub fn subtraction(
     for (i, &(s, at)) in set.iter().enumerate() {
         if s < 1 {
             errors.push(
-                Diag::user("bad-subtraction-set", format!("`{s}` cannot be subtracted"))
-                    .label(at, "a move takes a positive number of tokens")
-                    .help("the set holds the numbers of tokens a move may take: 1, 2, ..."),
+                Diag::user(
+                    Code::BadSubtractionSet,
+                    format!("`{s}` cannot be subtracted"),
+                )
+                .label(at, "a move takes a positive number of tokens")
+                .help("the set holds the numbers of tokens a move may take: 1, 2, ..."),
             );
         }
         if let Some(&(_, first)) = set[..i].iter().find(|(t, _)| *t == s) {
             errors.push(
                 Diag::user(
-                    "bad-subtraction-set",
+                    Code::BadSubtractionSet,
                     format!("`{s}` appears twice in the set"),
                 )
                 .label(at, "again here")
