@@ -77,8 +77,9 @@ pub enum Answer {
         grundy: u32,
         /// The options of value 0.
         moves: Vec<Move>,
-        /// How many moves there are in all.
-        options: usize,
+        /// How many moves there are in all (a group of a huge heap's splits
+        /// counts as its many moves).
+        options: u64,
     },
     /// `table(G, range)`
     Table {

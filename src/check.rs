@@ -96,8 +96,10 @@ struct Checker {
     /// Parameter type variables of each game.
     game_params: Vec<Vec<Ty>>,
     const_tys: Vec<Ty>,
-    /// Union-find over type variables: `Some(t)` bound (to a type or a link).
-    vars: Vec<Option<Ty>>,
+    /// Union-find over type variables: `Some(t)` bound (to a type or a link),
+    /// and for a game parameter that no rule fixed, the argument of the call
+    /// that did.
+    vars: Vec<(Option<Ty>, Option<Span>)>,
     scope: Vec<(String, Slot, Ty)>,
     next_slot: Slot,
     max_slot: Slot,
@@ -391,13 +393,13 @@ impl Checker {
     }
 
     fn fresh_var(&mut self) -> Ty {
-        self.vars.push(None);
+        self.vars.push((None, None));
         Ty::Var(self.vars.len() as u32 - 1)
     }
 
     fn resolve(&self, mut ty: Ty) -> Ty {
         while let Ty::Var(v) = ty {
-            match self.vars[v as usize] {
+            match self.vars[v as usize].0 {
                 Some(t) => ty = t,
                 None => return ty,
             }
@@ -416,7 +418,7 @@ impl Checker {
                 if matches!(t, Ty::Pos | Ty::Range | Ty::Report) {
                     return false;
                 }
-                self.vars[x as usize] = Some(t);
+                self.vars[x as usize].0 = Some(t);
                 true
             }
             (a, e) => a == e,
@@ -1250,14 +1252,34 @@ impl Checker {
         let mut ids = Vec::with_capacity(args.len());
         for (i, (a, p)) in args.iter().zip(params).enumerate() {
             let (id, ty) = self.infer(a);
-            if !self.unify(ty, p) {
+            let open = matches!(self.resolve(p), Ty::Var(_));
+            let unified = self.unify(ty, p);
+            let origin = match p {
+                Ty::Var(x) => {
+                    if unified && open && !matches!(self.resolve(p), Ty::Var(_)) {
+                        self.vars[x as usize].1 = Some(a.span);
+                    }
+                    self.vars[x as usize].1
+                }
+                _ => None,
+            };
+            if !unified {
                 let game = &self.out.games[game as usize];
-                let param_note = format!(
-                    "parameter `{}` of `{}` holds {}, as its uses in the rules require",
-                    game.params[i],
-                    game.name,
-                    self.resolve(p).describe()
-                );
+                let param_note = match origin {
+                    Some(_) => format!(
+                        "no rule of `{}` fixes what parameter `{}` holds, so its first \
+                         call decided: {}",
+                        game.name,
+                        game.params[i],
+                        self.resolve(p).describe()
+                    ),
+                    None => format!(
+                        "parameter `{}` of `{}` holds {}, as its uses in the rules require",
+                        game.params[i],
+                        game.name,
+                        self.resolve(p).describe()
+                    ),
+                };
                 let found = self.resolve(ty);
                 let want = self.resolve(p);
                 let msg = if matches!(want, Ty::Var(_)) {
@@ -1268,11 +1290,12 @@ impl Checker {
                 } else {
                     format!("expected {}, found {}", want.describe(), found.describe())
                 };
-                self.errors.push(
-                    Diag::user(Code::TypeMismatch, msg)
-                        .label(a.span, format!("this is {}", found.describe()))
-                        .note(param_note),
-                );
+                let mut d = Diag::user(Code::TypeMismatch, msg)
+                    .label(a.span, format!("this is {}", found.describe()));
+                if let Some(at) = origin {
+                    d = d.label(at, format!("this call passed {}", want.describe()));
+                }
+                self.errors.push(d.note(param_note));
             }
             ids.push(id);
         }

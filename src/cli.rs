@@ -1,7 +1,7 @@
 //! The command line: argument parsing, reading files, printing answers and
 //! reports, exit codes.
 
-use crate::diagnostics::{self, Style};
+use crate::diagnostics::{self, Code, Diag, Style};
 use crate::eval::Limits;
 use crate::session::{Event, Session, Summary};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -13,7 +13,7 @@ use std::path::PathBuf;
 ///
 /// Exit codes: 0 success, 1 a `check` statement failed, 2 errors in the input.
 #[derive(Parser, Debug)]
-#[command(name = "grundy", version, args_conflicts_with_subcommands = true)]
+#[command(name = "grundy", version, subcommand_precedence_over_arg = true)]
 #[command(
     after_help = "Examples:\n  grundy examples/kayles.game          run a file's statements\n  grundy check examples/kayles.game    only parse and check it\n  grundy --json examples/nim.game      one JSON object per answer\n  grundy --out g.dot graph.game        write graph(...) answers as Graphviz DOT
   grundy repl examples/kayles.game     load a file, then explore interactively\n  grundy                               the REPL (a script when input is piped)"
@@ -132,17 +132,39 @@ impl Opts {
     }
 }
 
+/// Reports an error that belongs to no statement (a file that cannot be
+/// read or written): rendered, and as a JSON object under `--json`.
+fn report(session: &Session, d: &Diag, opts: &Opts) {
+    if opts.json {
+        let _ = writeln!(
+            std::io::stdout(),
+            "{}",
+            diagnostics::to_json(d, session.sources())
+        );
+    }
+    stderr(&diagnostics::render(d, session.sources(), opts.style()));
+}
+
+/// Writes to standard error; a closed standard error is no reason to stop.
+fn stderr(text: &str) {
+    let _ = std::io::stderr().write_all(text.as_bytes());
+}
+
+fn cannot_write(path: &str, e: &std::io::Error) -> Diag {
+    Diag::user(Code::CannotWrite, format!("cannot write {path}: {e}"))
+}
+
 fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
-    let text = match std::fs::read_to_string(file) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("grundy: cannot read {}: {e}", file.display());
-            return 2;
-        }
-    };
     let style = opts.style();
     let mut session = Session::new(opts.limits());
     let name = file.display().to_string();
+    let text = match session.read_file(&name) {
+        Ok(t) => t,
+        Err(d) => {
+            report(&session, &d, opts);
+            return 2;
+        }
+    };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let json = opts.json;
@@ -151,12 +173,20 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
         Some(path) => match std::fs::File::create(path) {
             Ok(f) => Some((path.display().to_string(), f)),
             Err(e) => {
-                eprintln!("grundy: cannot write {}: {e}", path.display());
+                report(
+                    &session,
+                    &cannot_write(&path.display().to_string(), &e),
+                    opts,
+                );
                 return 2;
             }
         },
         None => None,
     };
+    // A failed write (a full disk, a closed pipe) fails the run. Failures
+    // of standard output are reported at the end, on standard error.
+    let mut out_failed = false;
+    let mut stdout_error: Option<std::io::Error> = None;
     let mut print = |s: &Session, e: Event| {
         match e {
             Event::Answer(crate::answer::Answer::Graph {
@@ -166,38 +196,54 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
                 edges,
             }) if graphs.is_some() => {
                 if let Some((path, file)) = graphs.as_mut() {
-                    let written = file.write_all(dot.as_bytes());
-                    let _ = match written {
-                        Ok(()) => writeln!(
-                            out,
-                            "graph of {position}: {nodes} positions, {edges} moves, written to {path}"
-                        ),
-                        Err(e) => writeln!(out, "graph of {position}: cannot write {path}: {e}"),
-                    };
+                    match file.write_all(dot.as_bytes()).and_then(|()| file.flush()) {
+                        Ok(()) => {
+                            let said = writeln!(
+                                out,
+                                "graph of {position}: {nodes} positions, {edges} moves, written to {path}"
+                            );
+                            if let Err(e) = said {
+                                stdout_error.get_or_insert(e);
+                            }
+                        }
+                        Err(e) => {
+                            let d = cannot_write(path, &e);
+                            if json {
+                                let _ = writeln!(out, "{}", diagnostics::to_json(&d, s.sources()));
+                            }
+                            stderr(&diagnostics::render(&d, s.sources(), style));
+                            out_failed = true;
+                        }
+                    }
                 }
             }
             Event::Answer(a) => {
-                let _ = if json {
+                let said = if json {
                     writeln!(out, "{}", a.to_json())
                 } else {
                     write!(out, "{a}")
                 };
+                if let Err(e) = said {
+                    stdout_error.get_or_insert(e);
+                }
             }
             Event::Error(d) => {
                 let _ = out.flush();
                 if json {
                     let _ = writeln!(out, "{}", diagnostics::to_json(&d, s.sources()));
                 }
-                eprint!("{}", diagnostics::render(&d, s.sources(), style));
+                stderr(&diagnostics::render(&d, s.sources(), style));
             }
         }
-        let _ = out.flush();
+        if let Err(e) = out.flush() {
+            stdout_error.get_or_insert(e);
+        }
     };
     let summary = if check_only {
         match session.check(&name, &text) {
             Ok(_) => {
                 if !json {
-                    eprintln!("{name}: ok");
+                    stderr(&format!("{name}: ok\n"));
                 }
                 Summary::default()
             }
@@ -215,5 +261,16 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
     } else {
         session.run(&name, &text, &mut print)
     };
+    // A reader that stopped early (`| head`) needs no report.
+    if let Some(e) = stdout_error
+        .as_ref()
+        .filter(|e| e.kind() != std::io::ErrorKind::BrokenPipe)
+    {
+        let d = cannot_write("standard output", e);
+        stderr(&diagnostics::render(&d, session.sources(), style));
+    }
+    if out_failed || stdout_error.is_some() {
+        return 2;
+    }
     summary.exit_code()
 }

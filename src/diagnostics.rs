@@ -42,6 +42,7 @@ macro_rules! codes {
 
 codes! {
     BadBudget => "bad-budget",
+    BadCommand => "bad-command",
     BadExponent => "bad-exponent",
     BadGenerator => "bad-generator",
     BadLimit => "bad-limit",
@@ -49,6 +50,8 @@ codes! {
     BadShift => "bad-shift",
     BadSubtractionSet => "bad-subtraction-set",
     BuiltinNotCalled => "builtin-not-called",
+    CannotRead => "cannot-read",
+    CannotWrite => "cannot-write",
     ConstantCycle => "constant-cycle",
     ConstantFailed => "constant-failed",
     Cycle => "cycle",
@@ -66,6 +69,7 @@ codes! {
     LiteralTooLarge => "literal-too-large",
     NegativePopcount => "negative-popcount",
     NotCallable => "not-callable",
+    NotUtf8 => "not-utf8",
     Overflow => "overflow",
     QueryNotAllowed => "query-not-allowed",
     ReportNotValue => "report-not-value",

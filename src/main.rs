@@ -9,7 +9,10 @@ fn main() {
     let code = match worker.map(|h| h.join()) {
         Ok(Ok(code)) => code,
         _ => {
-            eprintln!("grundy: internal error (a bug in grundy): the worker thread failed");
+            let _ = std::io::Write::write_all(
+                &mut std::io::stderr(),
+                b"grundy: internal error (a bug in grundy): the worker thread failed\n",
+            );
             3
         }
     };

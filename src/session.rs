@@ -191,6 +191,35 @@ impl Session {
         })
     }
 
+    /// Reads a source file. A file that is not UTF-8 text is reported at
+    /// its first bad byte (the file is kept, with that byte replaced, so
+    /// the report can show the line).
+    pub fn read_file(&mut self, path: &str) -> Result<String, Diag> {
+        let bytes = std::fs::read(path).map_err(|e| {
+            Diag::user(Code::CannotRead, format!("cannot read {path}: {e}"))
+                .help("check the path; `grundy FILE` runs a .game file")
+        })?;
+        match String::from_utf8(bytes) {
+            Ok(text) => Ok(text),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let byte = e.as_bytes().get(at).copied().unwrap_or(0);
+                let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                let id = self.sources.add(path, text);
+                let base = self.base(id) as usize;
+                Err(Diag::user(
+                    Code::NotUtf8,
+                    format!("{path} is not UTF-8 text: byte 0x{byte:02X} cannot start a character"),
+                )
+                .label(Span::new(base + at, base + at + 1), "this byte")
+                .help(
+                    "save the file as UTF-8 (a byte like 0xE9 is `é` in Latin-1, \
+                     which UTF-8 writes as two bytes)",
+                ))
+            }
+        }
+    }
+
     /// Parses and checks a text without running it or keeping it.
     pub fn check(&mut self, name: &str, text: &str) -> Result<ir::Program, Vec<Diag>> {
         let id = self.sources.add(name, text);
@@ -597,8 +626,7 @@ fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<
         Builtin::Moves | Builtin::Winning => {
             let parts = m.eval_sum(args[0], env)?;
             let grundy = m.grundy_sum(&parts)?;
-            let mut moves = all_moves(m, &parts, grundy)?;
-            let options = moves.len();
+            let (mut moves, options) = all_moves(m, &parts, grundy)?;
             if f == Builtin::Winning {
                 moves.retain(|mv| mv.grundy == 0);
             }
@@ -808,9 +836,12 @@ fn p_positions(
     Ok(())
 }
 
-/// Every move of a sum: each distinct component, each distinct option.
-fn all_moves(m: &mut Machine, parts: &[PosId], total: u32) -> R<Vec<Move>> {
+/// Every move of a sum: each distinct component, each distinct option;
+/// and how many moves they stand for (a group of a huge heap's splits is
+/// many moves).
+fn all_moves(m: &mut Machine, parts: &[PosId], total: u32) -> R<(Vec<Move>, u64)> {
     let mut moves = Vec::new();
+    let mut count = 0u64;
     let mut done_parts = HashSet::new();
     for &c in parts {
         if !done_parts.insert(c) {
@@ -820,7 +851,8 @@ fn all_moves(m: &mut Machine, parts: &[PosId], total: u32) -> R<Vec<Move>> {
         // A huge heap of a game with a proven period: its moves by family,
         // splits grouped by residue.
         if let Some(groups) = crate::analysis::huge_moves(m, c)? {
-            for (to, value) in groups {
+            for (to, value, n) in groups {
+                count = count.saturating_add(n);
                 moves.push(Move {
                     from: m.show_pos(c),
                     to,
@@ -837,6 +869,7 @@ fn all_moves(m: &mut Machine, parts: &[PosId], total: u32) -> R<Vec<Move>> {
                 continue;
             }
             let after = total ^ gc ^ m.grundy_sum(&opt)?;
+            count += 1;
             moves.push(Move {
                 from: m.show_pos(c),
                 to: m.show_sum(&opt),
@@ -844,5 +877,5 @@ fn all_moves(m: &mut Machine, parts: &[PosId], total: u32) -> R<Vec<Move>> {
             });
         }
     }
-    Ok(moves)
+    Ok((moves, count))
 }

@@ -419,6 +419,16 @@ fn cases() -> Vec<Case> {
             ERRORS,
         ),
         case(
+            "argument_types_decided_by_the_first_call",
+            "game G(n) = { 0 }\nprint G(true) + G(1)\n",
+            ERRORS,
+        ),
+        case(
+            "byte_order_mark_is_skipped",
+            "\u{feff}let S = [1, 3, 4]\nprint S\nprint S + 1\n",
+            ERRORS,
+        ),
+        case(
             "crlf_line_endings",
             "let S = [1, 3, 4]\r\n# a comment\r\nprint S + 1\r\n",
             ERRORS,

@@ -179,3 +179,130 @@ fn nested_brackets_parse_in_linear_time() {
     let run = run_text("comps.game", &comps, &[]);
     assert!(run.stdout.ends_with("= 1\n"), "{}", run.stdout);
 }
+
+#[test]
+fn options_go_before_or_after_a_subcommand() {
+    let run = bounded(&["--json", "repl", "examples/nim.game"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.lines().all(|l| l.starts_with('{')),
+        "{}",
+        run.stdout
+    );
+    let run = bounded(&["--max-states", "5", "check", "examples/nim.game"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = bounded(&["check", "--max-states", "5", "examples/nim.game"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = bounded(&["--no-kernels", "run", "examples/nim.game"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+#[test]
+fn a_failed_write_fails_the_run() {
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    let game = temp_file(
+        "graph.game",
+        "game N(n) = { N(k) for k in 0..n }\nprint graph(N(3))\n",
+    );
+    let run = bounded(&["--out", "/dev/full", game.to_str().expect("utf-8")], "");
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("cannot write /dev/full"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// Every line of standard output is one JSON object.
+fn all_json(stdout: &str) -> Vec<serde_json::Value> {
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect()
+}
+
+#[test]
+fn json_output_is_json_only() {
+    // Files that cannot be read.
+    let latin1 = temp_file("latin1.game", "");
+    std::fs::write(&latin1, b"let x = 1\n# caf\xe9\nprint x\n").expect("write");
+    let dir = std::env::temp_dir();
+    for (path, code) in [
+        ("/nonexistent/x.game", "cannot-read"),
+        (dir.to_str().expect("utf-8"), "cannot-read"),
+        (latin1.to_str().expect("utf-8"), "not-utf8"),
+    ] {
+        let run = bounded(&["--json", path], "");
+        assert_eq!(run.code, 2);
+        let objects = all_json(&run.stdout);
+        assert_eq!(objects.len(), 1, "{}", run.stdout);
+        assert_eq!(objects[0]["kind"], "error");
+        assert_eq!(objects[0]["code"], code, "{}", run.stdout);
+    }
+    // The bad byte is placed, in text mode too.
+    let run = bounded(&[latin1.to_str().expect("utf-8")], "");
+    assert!(run.stderr.contains("latin1.game:2:6"), "{}", run.stderr);
+    assert!(run.stderr.contains("0xE9"), "{}", run.stderr);
+    // REPL commands.
+    let run = bounded(
+        &["--json", "repl"],
+        "game N(n) = { N(k) for k in 0..n }\n:games\n:show N\n:time\nN(3)\n:bogus\n:load /nonexistent\n:help\n",
+    );
+    let objects = all_json(&run.stdout);
+    let kinds: Vec<&str> = objects
+        .iter()
+        .map(|o| o["kind"].as_str().unwrap_or("?"))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "definitions",
+            "definition",
+            "message",
+            "outcome",
+            "timing",
+            "error",
+            "error",
+            "message"
+        ],
+        "{}",
+        run.stdout
+    );
+    assert_eq!(objects[5]["code"], "bad-command");
+    assert_eq!(objects[6]["code"], "cannot-read");
+}
+
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let run = run_text("bom.game", "\u{feff}let x = 2\nprint x + 1\n", &[]);
+    assert_eq!(run.stdout, "x + 1 = 3\n");
+}
+
+#[test]
+fn grouped_moves_count_every_move() {
+    let src =
+        "octal Dawson = 0.07\nsubtraction S = {1, 3, 4}\nprint winning(Dawson(10**15) + S(10))\n";
+    let run = run_text("count.game", src, &["--json"]);
+    let objects = all_json(&run.stdout);
+    // Dawson's heap: one move leaves one heap, (10^15 - 2) / 2 split it;
+    // S(10): three moves.
+    assert_eq!(
+        objects[0]["options"],
+        1 + (1_000_000_000_000_000u64 - 2) / 2 + 3
+    );
+}
+
+#[test]
+fn an_error_in_a_period_search_does_not_decide_the_answer() {
+    let src = "game G(n) = { G(n - 2) if n >= 2   G(n + 2) if n == 3 }\nprint grundy(G(2000))\n";
+    for opts in [&[][..], &["--no-kernels"], &["--period-budget", "0"]] {
+        let run = run_text("modes.game", src, opts);
+        assert_eq!(
+            run.stdout, "grundy(G(2000)) = 0\n",
+            "{opts:?}: {}",
+            run.stderr
+        );
+    }
+}

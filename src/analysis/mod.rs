@@ -316,7 +316,7 @@ pub const HUGE_MOVES: i64 = 1 << 16;
 /// now if need be): the one-heap moves one by one, the splits into x and
 /// s − x one by one for x below the pre-period, then grouped by x mod p, as
 /// (what the heap becomes, its value). `None` when this does not apply.
-pub fn huge_moves(m: &mut Machine, c: crate::value::PosId) -> R<Option<Vec<(String, u32)>>> {
+pub fn huge_moves(m: &mut Machine, c: crate::value::PosId) -> R<Option<Vec<(String, u32, u64)>>> {
     let (game, args) = m.position(c);
     let [Value::Int(n)] = args[..] else {
         return Ok(None);
@@ -345,14 +345,14 @@ pub fn huge_moves(m: &mut Machine, c: crate::value::PosId) -> R<Option<Vec<(Stri
     for f in &shape.families {
         let s = n - f.take;
         match f.heaps {
-            0 => out.push(("0".to_string(), 0)),
-            1 => out.push((format!("{name}({s})"), value(m, s)?)),
+            0 => out.push(("0".to_string(), 0, 1)),
+            1 => out.push((format!("{name}({s})"), value(m, s)?, 1)),
             _ => {
                 let half = s / 2;
                 // Below the pre-period, each split is its own.
                 for x in 1..e.min(half + 1) {
                     let v = value(m, x)? ^ value(m, s - x)?;
-                    out.push((format!("{name}({x}) + {name}({})", s - x), v));
+                    out.push((format!("{name}({x}) + {name}({})", s - x), v, 1));
                 }
                 // From there, x and s − x are both periodic: the value
                 // depends on x mod p only. Listed by their first x.
@@ -372,7 +372,7 @@ pub fn huge_moves(m: &mut Machine, c: crate::value::PosId) -> R<Option<Vec<(Stri
                             first + p
                         )
                     };
-                    out.push((to, v));
+                    out.push((to, v, count as u64));
                 }
             }
         }

@@ -75,7 +75,7 @@ fn script(mut repl: Repl, out: &mut Stdio) -> i32 {
             Ok(0) => break,
             Ok(_) => {}
             Err(e) => {
-                eprintln!("grundy: cannot read standard input: {e}");
+                Stdio.err(&format!("grundy: cannot read standard input: {e}\n"));
                 return 2;
             }
         }
@@ -100,7 +100,9 @@ fn interactive(repl: Repl, out: &mut Stdio) -> i32 {
     let mut editor = match editor {
         Ok(e) => e,
         Err(e) => {
-            eprintln!("grundy: cannot open the terminal ({e}); reading a script instead");
+            Stdio.err(&format!(
+                "grundy: cannot open the terminal ({e}); reading a script instead\n"
+            ));
             let repl = Rc::try_unwrap(repl).map(RefCell::into_inner);
             return repl.map_or(2, |r| script(r, out));
         }
@@ -130,7 +132,7 @@ fn interactive(repl: Repl, out: &mut Stdio) -> i32 {
             Err(ReadlineError::Interrupted) => continue,
             Err(ReadlineError::Eof) => break,
             Err(e) => {
-                eprintln!("grundy: cannot read the terminal: {e}");
+                Stdio.err(&format!("grundy: cannot read the terminal: {e}\n"));
                 break;
             }
         }

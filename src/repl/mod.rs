@@ -4,7 +4,7 @@
 mod help;
 pub mod line;
 
-use crate::diagnostics::{self, Style, did_you_mean};
+use crate::diagnostics::{self, Code, Diag, Style, did_you_mean};
 use crate::eval::Limits;
 use crate::ir::Builtin;
 use crate::session::{Change, Event, Session, Summary};
@@ -214,13 +214,25 @@ impl Repl {
                 if timing {
                     let now = s.state_count();
                     let new = now.saturating_sub(states);
-                    out.out(&format!(
-                        "  ({}, {} new position{}, {} stored)\n",
-                        show_duration(last.elapsed()),
-                        group(new),
-                        if new == 1 { "" } else { "s" },
-                        group(now)
-                    ));
+                    out.out(&if json {
+                        format!(
+                            "{}\n",
+                            serde_json::json!({
+                                "kind": "timing",
+                                "seconds": last.elapsed().as_secs_f64(),
+                                "new_positions": new,
+                                "stored": now,
+                            })
+                        )
+                    } else {
+                        format!(
+                            "  ({}, {} new position{}, {} stored)\n",
+                            show_duration(last.elapsed()),
+                            group(new),
+                            if new == 1 { "" } else { "s" },
+                            group(now)
+                        )
+                    });
                     states = now;
                     last = Instant::now();
                 }
@@ -277,7 +289,7 @@ impl Repl {
             .unwrap_or((command, ""));
         let rest = rest.trim();
         match word {
-            "help" | "h" | "?" => out.out(&help::text(rest)),
+            "help" | "h" | "?" => self.say(out, "help", &help::text(rest)),
             "load" | "l" => {
                 if rest.is_empty() {
                     self.fail(out, "`:load` needs a file: `:load examples/kayles.game`");
@@ -291,16 +303,21 @@ impl Repl {
             "show" => self.show(rest, out),
             "time" => {
                 self.timing = !self.timing;
-                out.out(&format!("timing {}\n", on_off(self.timing)));
+                self.say(out, "time", &format!("timing {}\n", on_off(self.timing)));
             }
             "json" => {
                 self.json = !self.json;
+                // Plain text: one of the two modes is always plain.
                 out.out(&format!("JSON answers {}\n", on_off(self.json)));
             }
             "clear" => {
                 self.session.clear();
                 self.loaded.clear();
-                out.out("cleared: no definitions, no computed values\n");
+                self.say(
+                    out,
+                    "clear",
+                    "cleared: no definitions, no computed values\n",
+                );
             }
             "quit" | "q" | "exit" => return Flow::Quit,
             _ => {
@@ -316,18 +333,51 @@ impl Repl {
 
     /// Reports a problem with a command (not an error of the language).
     fn fail(&mut self, out: &mut dyn Output, message: &str) {
+        if self.json {
+            let d = Diag::user(Code::BadCommand, message);
+            out.out(&format!(
+                "{}\n",
+                diagnostics::to_json(&d, self.session.sources())
+            ));
+        }
         out.err(&format!("error: {message}\n"));
         self.status = 2;
     }
 
+    /// A command's message: as is, or as a JSON object under `--json`.
+    fn say(&self, out: &mut dyn Output, command: &str, text: &str) {
+        if self.json {
+            out.out(&format!(
+                "{}\n",
+                serde_json::json!({"kind": "message", "command": command, "text": text})
+            ));
+        } else {
+            out.out(text);
+        }
+    }
+
+    /// Reads a file for `:load` and `:reload`; errors are reported.
+    fn read(&mut self, path: &str, out: &mut dyn Output) -> Option<String> {
+        match self.session.read_file(path) {
+            Ok(text) => Some(text),
+            Err(d) => {
+                if self.json {
+                    out.out(&format!(
+                        "{}\n",
+                        diagnostics::to_json(&d, self.session.sources())
+                    ));
+                }
+                out.err(&diagnostics::render(&d, self.session.sources(), self.style));
+                self.status = 2;
+                None
+            }
+        }
+    }
+
     /// Runs a file; its definitions join the session.
     pub fn load(&mut self, path: &str, out: &mut dyn Output) {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) => {
-                self.fail(out, &format!("cannot read {path}: {e}"));
-                return;
-            }
+        let Some(text) = self.read(path, out) else {
+            return;
         };
         let summary = self.run(path, &text, true, out);
         if !self.loaded.iter().any(|p| p == path) {
@@ -351,16 +401,12 @@ impl Repl {
 
     fn reload(&mut self, out: &mut dyn Output) {
         if self.loaded.is_empty() {
-            out.out("no files loaded; `:load FILE` first\n");
+            self.say(out, "reload", "no files loaded; `:load FILE` first\n");
             return;
         }
         for path in self.loaded.clone() {
-            let text = match std::fs::read_to_string(&path) {
-                Ok(t) => t,
-                Err(e) => {
-                    self.fail(out, &format!("cannot read {path}: {e}"));
-                    continue;
-                }
+            let Some(text) = self.read(&path, out) else {
+                continue;
             };
             let summary = self.run(&path, &text, true, out);
             if self.json {
@@ -398,6 +444,17 @@ impl Repl {
 
     fn games(&self, out: &mut dyn Output) {
         let defs = self.session.definitions();
+        if self.json {
+            let list: Vec<serde_json::Value> = defs
+                .iter()
+                .map(|d| serde_json::json!({"name": d.name, "params": d.params, "at": d.at}))
+                .collect();
+            out.out(&format!(
+                "{}\n",
+                serde_json::json!({"kind": "definitions", "definitions": list})
+            ));
+            return;
+        }
         if defs.is_empty() {
             out.out("nothing defined yet; `:help language` shows how\n");
             return;
@@ -426,6 +483,16 @@ impl Repl {
         }
         let defs = self.session.definitions();
         match defs.iter().find(|d| d.name == name) {
+            Some(d) if self.json => out.out(&format!(
+                "{}\n",
+                serde_json::json!({
+                    "kind": "definition",
+                    "name": d.name,
+                    "params": d.params,
+                    "at": d.at,
+                    "text": d.text,
+                })
+            )),
             Some(d) => out.out(&format!("# {}\n{}\n", d.at, d.text)),
             None => {
                 let hint = did_you_mean(name, defs.iter().map(|d| d.name.as_str()))

@@ -96,6 +96,10 @@ pub fn parse_at(text: &str, base: u32) -> Result<ast::Program, Vec<Diag>> {
 }
 
 fn parse_with(text: &str, base: u32, rule: Rule) -> Result<ast::Program, Vec<Diag>> {
+    // A byte-order mark (some editors write one) is not part of the program.
+    if let Some(rest) = text.strip_prefix('\u{feff}') {
+        return parse_with(rest, base + '\u{feff}'.len_utf8() as u32, rule);
+    }
     let shift = |ds| shift(base, ds);
     check_nesting(text).map_err(shift)?;
     let mut pairs = GameParser::parse(rule, text).map_err(|e| {
