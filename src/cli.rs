@@ -46,6 +46,16 @@ pub struct Opts {
     /// large positions of one-parameter games); 0 turns the searches off.
     #[arg(long, global = true, value_name = "N", default_value_t = Limits::default().period_budget)]
     period_budget: i64,
+    /// Most moves and loop values one statement may examine; 0: no limit.
+    #[arg(long, global = true, value_name = "N", default_value_t = Limits::default().max_work)]
+    max_work: u64,
+    /// Most seconds one statement may run (no limit unless given).
+    #[arg(long, global = true, value_name = "SECONDS")]
+    time_limit: Option<f64>,
+    /// Most memory in use, e.g. 512M or 8G (a plain number is in MB); 0: no
+    /// limit.
+    #[arg(long, global = true, value_name = "SIZE", default_value = "4G", value_parser = parse_size)]
+    max_memory: usize,
     /// Write the DOT of `graph(...)` answers to this file (all of them,
     /// one after another) instead of standard output.
     #[arg(long, global = true, value_name = "FILE")]
@@ -90,6 +100,35 @@ enum Command {
     },
 }
 
+/// A memory size: a number of MB, or a number with K, M, G or T.
+fn parse_size(text: &str) -> Result<usize, String> {
+    let t = text
+        .trim()
+        .trim_end_matches(['B', 'b'])
+        .trim_end_matches('i');
+    let (digits, shift) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let shift = match c.to_ascii_uppercase() {
+                'K' => 10,
+                'M' => 20,
+                'G' => 30,
+                'T' => 40,
+                _ => return Err(format!("unknown unit `{c}`: write e.g. 512M or 8G")),
+            };
+            (&t[..i], shift)
+        }
+        _ => (t, 20),
+    };
+    let n: f64 = digits
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size: write e.g. 512M or 8G"))?;
+    if !(n.is_finite() && n >= 0.0) {
+        return Err(format!("`{text}` is not a size: write e.g. 512M or 8G"));
+    }
+    Ok((n * (1u64 << shift) as f64).min(usize::MAX as f64) as usize)
+}
+
 /// Parses the process arguments and runs; returns the exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();
@@ -119,6 +158,12 @@ impl Opts {
             fill: !self.no_kernels,
             compiled: true,
             period_budget: self.period_budget,
+            max_work: self.max_work,
+            time_limit: self
+                .time_limit
+                .filter(|s| s.is_finite() && *s > 0.0)
+                .map(|s| std::time::Duration::from_secs_f64(s.min(1e9))),
+            max_memory: self.max_memory,
         }
     }
 

@@ -66,6 +66,7 @@ codes! {
     Internal => "internal",
     Interrupted => "interrupted",
     ListLimit => "list-limit",
+    MemoryLimit => "memory-limit",
     LiteralTooLarge => "literal-too-large",
     NegativePopcount => "negative-popcount",
     NotCallable => "not-callable",
@@ -76,10 +77,12 @@ codes! {
     ReservedName => "reserved-name",
     StateLimit => "state-limit",
     Syntax => "syntax",
+    TimeLimit => "time-limit",
     TooLarge => "too-large",
     TypeMismatch => "type-mismatch",
     UnknownName => "unknown-name",
     ValueLimit => "value-limit",
+    WorkLimit => "work-limit",
     WrongArity => "wrong-arity",
 }
 

@@ -7,6 +7,7 @@
 //! suspended enumeration of one position's options (its rule, clause cursor
 //! and loop variables), so a frame waiting for a child resumes where it was.
 
+use crate::budget::Budget;
 use crate::compiled::{BoolCode, Compiled};
 use crate::diagnostics::{Code, Diag};
 use crate::ir::{self, BinOp, Builtin, Clause, CompKind, ConstId, ExprId, GameId};
@@ -17,10 +18,16 @@ use crate::store::{GameShape, MAX_VALUE, ON_STACK, PosId, Store, UNKNOWN};
 use crate::value::{MAX_LIST_DEPTH, Value, list_depth, write_list};
 use std::rc::Rc;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 /// A result whose error is a diagnostic.
 pub use crate::flow::{R, Stop};
+
+/// The default of `--max-work`.
+pub const DEFAULT_MAX_WORK: u64 = 10_000_000_000;
+
+/// The default of `--max-memory`: what a laptop can spare.
+pub const DEFAULT_MAX_MEMORY: usize = 4 << 30;
 
 /// Resource limits; exceeding one ends in a diagnostic.
 #[derive(Clone, Debug)]
@@ -42,6 +49,12 @@ pub struct Limits {
     pub compiled: bool,
     /// Most values a period search computes.
     pub period_budget: i64,
+    /// Most moves and loop values one statement may examine (0: no limit).
+    pub max_work: u64,
+    /// Most time one statement may take.
+    pub time_limit: Option<std::time::Duration>,
+    /// Most bytes in use (0: no limit; counted only in the binary).
+    pub max_memory: usize,
 }
 
 impl Default for Limits {
@@ -54,6 +67,9 @@ impl Default for Limits {
             fill: true,
             compiled: true,
             period_budget: crate::analysis::DEFAULT_BUDGET,
+            max_work: DEFAULT_MAX_WORK,
+            time_limit: None,
+            max_memory: DEFAULT_MAX_MEMORY,
         }
     }
 }
@@ -92,9 +108,8 @@ pub struct Machine {
     stamped: Stamped,
     kenv: Vec<i64>,
     limits: Limits,
-    cancel: Option<Arc<AtomicBool>>,
-    /// Options generated since the last cancellation poll.
-    ticks: u32,
+    /// Ctrl-C and the work, time and memory limits of the statement.
+    budget: Budget,
 }
 
 /// How a frame's clause cursor stands.
@@ -305,9 +320,8 @@ impl Machine {
             misere: crate::misere::Misere::default(),
             stamped: Stamped::default(),
             kenv: Vec::new(),
+            budget: Budget::new(limits.max_work, limits.time_limit, limits.max_memory),
             limits,
-            cancel: None,
-            ticks: 0,
         }
     }
 
@@ -403,7 +417,7 @@ impl Machine {
     /// Installs a flag that, once set, makes long evaluations stop with an
     /// [`Stop::Interrupted`].
     pub fn set_cancel(&mut self, flag: Arc<AtomicBool>) {
-        self.cancel = Some(flag);
+        self.budget.set_cancel(flag);
     }
 
     /// How many more positions the state limit allows.
@@ -705,6 +719,20 @@ impl Machine {
         if frames.len() >= self.limits.max_depth {
             return Err(self.too_deep(frames, pos).into());
         }
+        // Before the search's stacks double: the memory limit.
+        if frames.len() == frames.capacity() && frames.len() >= 1 << 16 {
+            let bytes = frames.capacity() * std::mem::size_of::<Frame>()
+                + env.capacity() * std::mem::size_of::<Value>()
+                + iters.capacity() * std::mem::size_of::<Option<Iter>>();
+            self.reserve(bytes).map_err(|s| match s {
+                Stop::Error(d) => Stop::Error(d.note(format!(
+                    "the search holds {} positions waiting for their options' values \
+                     (--max-depth bounds them)",
+                    frames.len()
+                ))),
+                other => other,
+            })?;
+        }
         let game = self.game_of(pos);
         let g = &self.prog.games[game as usize];
         let env_base = env.len();
@@ -865,7 +893,12 @@ impl Machine {
         // Into a scratch set: a kernel that gives up may have inserted
         // values computed from unknown ones.
         let mut scratch = Seen::default();
-        let ok = ints && k.run(&self.memo, &mut env, &mut scratch).is_some();
+        let mut counted = kernel::Counted {
+            set: &mut scratch,
+            count: 0,
+        };
+        let ok = ints && k.run(&self.memo, &mut env, &mut counted).is_some();
+        self.budget.add(counted.count);
         self.kenv = env;
         if ok {
             seen.union(&scratch);
@@ -899,6 +932,8 @@ impl Machine {
             .flatten()
             .all(|k| k.run(&self.memo, &mut env, &mut self.stamped).is_some());
         self.kenv = env;
+        // Checked at the next poll.
+        self.budget.add(self.stamped.take_inserted());
         if !ok {
             return None;
         }
@@ -975,12 +1010,14 @@ impl Machine {
                 let end = to.min(next.saturating_add(BATCH_CHUNK));
                 let (at, more) =
                     batch.run(&mut array, next, end, &mut self.stamped, &mut max_value);
+                let stuck = at == next;
                 (next, stored) = (at, stored + more);
-                if at < end {
+                if let Err(s) = self.budget.spend(self.stamped.take_inserted().max(1)) {
+                    interrupted = Some(s);
                     break;
                 }
-                if self.cancelled() {
-                    interrupted = Some(Stop::Interrupted);
+                // Short of `end` with progress: the chunk's work was used up.
+                if stuck {
                     break;
                 }
             }
@@ -1030,8 +1067,15 @@ impl Machine {
                     match self.grundy(p) {
                         Ok(_) => {}
                         Err(s) if s.is(Code::Cycle) => break,
-                        Err(Stop::Interrupted) => {
-                            interrupted = Some(Stop::Interrupted);
+                        // Ctrl-C and the statement's limits end the fill
+                        // and the statement.
+                        Err(s)
+                            if s == Stop::Interrupted
+                                || s.is(Code::WorkLimit)
+                                || s.is(Code::TimeLimit)
+                                || s.is(Code::MemoryLimit) =>
+                        {
+                            interrupted = Some(s);
                             break 'rows;
                         }
                         Err(_) => {
@@ -1233,20 +1277,50 @@ impl Machine {
         }
     }
 
-    /// Every 1024 calls, looks at the cancellation flag.
-    fn poll(&mut self) -> R<()> {
-        self.ticks = self.ticks.wrapping_add(1);
-        if self.ticks.is_multiple_of(1024) && self.cancelled() {
-            return Err(Stop::Interrupted);
-        }
-        Ok(())
+    /// One unit of work (a move, a loop value); every so often, Ctrl-C and
+    /// the limits.
+    #[inline]
+    pub fn poll(&mut self) -> R<()> {
+        self.budget.tick().map_err(|s| self.explain(s))
     }
 
-    /// Whether Ctrl-C was pressed (the flag is cleared once seen).
-    fn cancelled(&self) -> bool {
-        self.cancel
-            .as_ref()
-            .is_some_and(|flag| flag.swap(false, Ordering::Relaxed))
+    /// A statement starts: the work and time limits start afresh.
+    pub fn start_statement(&mut self) {
+        self.budget.start();
+    }
+
+    /// Runs `f` outside the work limit (period searches: their own budget
+    /// bounds them, and an optimization must not turn an answer into an
+    /// error).
+    pub fn without_work_limit<T>(&mut self, f: impl FnOnce(&mut Machine) -> T) -> T {
+        let mut budget = std::mem::take(&mut self.budget);
+        let result = budget.exempt(|b| {
+            std::mem::swap(&mut self.budget, b);
+            let r = f(self);
+            std::mem::swap(&mut self.budget, b);
+            r
+        });
+        self.budget = budget;
+        result
+    }
+
+    /// Whether `bytes` more would fit under the memory limit; if not, the
+    /// error says what holds the memory.
+    pub fn reserve(&self, bytes: usize) -> R<()> {
+        self.budget.memory(bytes).map_err(|s| self.explain(s))
+    }
+
+    /// Adds to a memory-limit error what holds the memory.
+    fn explain(&self, s: Stop) -> Stop {
+        match s {
+            Stop::Error(d) if d.code == Code::MemoryLimit && self.memo.states() >= 1000 => {
+                Stop::Error(d.note(format!(
+                    "{} positions are stored (--max-states bounds them)",
+                    self.memo.states()
+                )))
+            }
+            other => other,
+        }
     }
 
     /// Every option of one position, in rule order (used by `moves`/`winning`).
@@ -1343,6 +1417,7 @@ impl Machine {
         if len > self.limits.max_list as u128 {
             return Err(self.too_long(e, len).into());
         }
+        self.reserve((len as usize).saturating_mul(std::mem::size_of::<Value>()))?;
         Ok((lo..=hi).map(Value::Int).collect::<Vec<_>>().into())
     }
 
@@ -1581,6 +1656,16 @@ impl Machine {
                 let mut items = Vec::new();
                 let max = self.limits.max_list;
                 self.comp_loop(clauses, 0, env, &mut |m, env| {
+                    // Before the list doubles: the memory limit.
+                    if items.len() == items.capacity() {
+                        m.reserve(items.capacity().max(4) * std::mem::size_of::<Value>())
+                            .map_err(|s| match s {
+                                Stop::Error(d) => {
+                                    Stop::Error(d.label(m.span(e), "while building this list"))
+                                }
+                                other => other,
+                            })?;
+                    }
                     items.push(m.eval_data(body, env)?);
                     if items.len() > max {
                         return Err(m.too_long(e, items.len() as u128).into());

@@ -442,6 +442,9 @@ pub trait SeenSet {
 pub struct Stamped {
     stamps: Vec<u32>,
     stamp: u32,
+    /// Values inserted since the last [`Stamped::take_inserted`]: the work
+    /// done, for the work limit.
+    inserted: u64,
 }
 
 impl Stamped {
@@ -462,6 +465,11 @@ impl Stamped {
         }
     }
 
+    /// How many values were inserted since the last call.
+    pub fn take_inserted(&mut self) -> u64 {
+        std::mem::take(&mut self.inserted)
+    }
+
     /// The least value not in the set.
     pub fn mex(&self) -> u32 {
         let mut v = 0;
@@ -472,9 +480,30 @@ impl Stamped {
     }
 }
 
+/// The most option values one [`Batch::run`] call scans before it returns.
+pub const CHUNK_WORK: u64 = 1 << 24;
+
+/// A set that counts the values inserted into it: the work done, for the
+/// work limit.
+pub struct Counted<'a, S> {
+    /// The set.
+    pub set: &'a mut S,
+    /// Values inserted so far.
+    pub count: u64,
+}
+
+impl<S: SeenSet> SeenSet for Counted<'_, S> {
+    #[inline(always)]
+    fn insert(&mut self, v: u32) {
+        self.count += 1;
+        self.set.insert(v);
+    }
+}
+
 impl SeenSet for Stamped {
     #[inline(always)]
     fn insert(&mut self, v: u32) {
+        self.inserted += 1;
         let mask = self.stamps.len().wrapping_sub(1);
         if let Some(s) = self.stamps.get_mut(v as usize & mask) {
             *s = self.stamp;
@@ -488,12 +517,15 @@ impl SeenSet for Stamped {
         let stamps = &mut self.stamps[..];
         let mask = stamps.len().wrapping_sub(1);
         let mut read = 0;
+        let mut count = 0u64;
         for (r, v) in items {
             read |= r;
+            count += 1;
             if let Some(s) = stamps.get_mut(v as usize & mask) {
                 *s = stamp;
             }
         }
+        self.inserted += count;
         read
     }
 }
@@ -1030,7 +1062,13 @@ impl Batch {
         max_value: &mut u32,
     ) -> (usize, usize) {
         let mut stored = 0;
+        let start = seen.inserted;
         for n in from..to.min(values.len()) {
+            // A chunk ends after so much work, so that Ctrl-C and the limits
+            // are looked at often (values late in a game scan many options).
+            if seen.inserted - start >= CHUNK_WORK {
+                return (n, stored);
+            }
             match values[n] {
                 UNKNOWN => {}
                 v if v & SENTINEL_BIT != 0 => return (n, stored),

@@ -54,6 +54,12 @@ pub mod diagnostics;
 /// Control flow of a computation: interrupted, aborted, or an error.
 pub mod flow;
 
+/// Memory in use, counted by the binary's allocator.
+pub mod memory;
+
+/// What one statement may spend: Ctrl-C, work, time and memory.
+pub mod budget;
+
 /// The UI-agnostic session: source text in, answers and diagnostics out.
 pub mod session;
 

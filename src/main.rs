@@ -1,7 +1,11 @@
 //! The `grundy` binary: runs the command line on a thread with a large stack,
 //! so deeply nested (but legal) input cannot overflow it.
 
+#[global_allocator]
+static ALLOC: grundy::memory::Counting = grundy::memory::Counting;
+
 fn main() {
+    grundy::memory::enable();
     let worker = std::thread::Builder::new()
         .name("grundy".into())
         .stack_size(256 << 20)

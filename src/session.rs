@@ -339,6 +339,7 @@ impl Session {
                 report(self, &mut summary, Event::Error(interrupted_diag()));
                 return summary;
             }
+            machine.start_statement();
             let result = run_stmt(&mut machine, stmt, &self.sources);
             let stop = matches!(&result, Err(Stop::Interrupted));
             self.machine = Some(machine);

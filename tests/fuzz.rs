@@ -69,15 +69,95 @@ fn corpus() -> Vec<String> {
 }
 
 const TOKENS: &[&str] = &[
-    "(", ")", "[", "]", "{", "}", ",", "=", "+", "-", "*", "/", "%", "**", "<<", ">>", "&", "|",
-    "^", "==", "!=", "<", "<=", ">", ">=", "..", "..=", " and ", " or ", " not ", " if ",
-    " then ", " else ", " for ", " in ", "let ", "game ", "print ", "check ", "octal ",
-    "subtraction ", "all but ", "true", "false", "0", "1", "-1", "2", "7", "63", "64",
-    "9223372036854775807", "9223372036854775808", "-9223372036854775808", "10**18", "2**62",
-    "n", "k", "x", "G", "grundy(", "outcome(", "moves(", "winning(", "table(", "ppositions(",
-    "period(", "describe(", "graph(", "misere", "misere_grundy(", "len(", "sum(", "min(",
-    "max(", "abs(", "sorted(", "set(", "popcount(", "mex(", "any(", "all(", "\n", "\n  ", "#",
-    "é", "\u{feff}", "\t", ";",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    "=",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "**",
+    "<<",
+    ">>",
+    "&",
+    "|",
+    "^",
+    "==",
+    "!=",
+    "<",
+    "<=",
+    ">",
+    ">=",
+    "..",
+    "..=",
+    " and ",
+    " or ",
+    " not ",
+    " if ",
+    " then ",
+    " else ",
+    " for ",
+    " in ",
+    "let ",
+    "game ",
+    "print ",
+    "check ",
+    "octal ",
+    "subtraction ",
+    "all but ",
+    "true",
+    "false",
+    "0",
+    "1",
+    "-1",
+    "2",
+    "7",
+    "63",
+    "64",
+    "9223372036854775807",
+    "9223372036854775808",
+    "-9223372036854775808",
+    "10**18",
+    "2**62",
+    "n",
+    "k",
+    "x",
+    "G",
+    "grundy(",
+    "outcome(",
+    "moves(",
+    "winning(",
+    "table(",
+    "ppositions(",
+    "period(",
+    "describe(",
+    "graph(",
+    "misere",
+    "misere_grundy(",
+    "len(",
+    "sum(",
+    "min(",
+    "max(",
+    "abs(",
+    "sorted(",
+    "set(",
+    "popcount(",
+    "mex(",
+    "any(",
+    "all(",
+    "\n",
+    "\n  ",
+    "#",
+    "é",
+    "\u{feff}",
+    "\t",
+    ";",
 ];
 
 /// One random change to a text.
@@ -92,7 +172,8 @@ fn mutate(rng: &mut Rng, text: &mut String) {
     match rng.below(8) {
         0 | 1 => {
             let i = pos(rng, text);
-            text.insert_str(i, *rng.pick(TOKENS));
+            let token: &&str = rng.pick(TOKENS);
+            text.insert_str(i, token);
         }
         2 => {
             let (a, b) = (pos(rng, text), pos(rng, text));
@@ -104,19 +185,29 @@ fn mutate(rng: &mut Rng, text: &mut String) {
         3 => {
             let (a, b) = (pos(rng, text), pos(rng, text));
             let (a, b) = (a.min(b), a.max(b).min(a + 300));
-            let b = (b..=text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(a);
+            let b = (b..=text.len())
+                .find(|&i| text.is_char_boundary(i))
+                .unwrap_or(a);
             let piece = text[a..b].to_string();
             let at = pos(rng, text);
             text.insert_str(at, &piece);
         }
         4 => {
             // A number replaced by an edge of i64.
-            let edges = ["0", "-1", "63", "64", "9223372036854775807", "4611686018427387904"];
+            let edges = [
+                "0",
+                "-1",
+                "63",
+                "64",
+                "9223372036854775807",
+                "4611686018427387904",
+            ];
             if let Some(i) = text.find(|c: char| c.is_ascii_digit()) {
                 let end = text[i..]
                     .find(|c: char| !c.is_ascii_digit())
                     .map_or(text.len(), |j| i + j);
-                text.replace_range(i..end, *rng.pick(&edges[..]));
+                let edge: &&str = rng.pick(&edges[..]);
+                text.replace_range(i..end, edge);
             }
         }
         5 => {

@@ -306,3 +306,124 @@ fn an_error_in_a_period_search_does_not_decide_the_answer() {
         );
     }
 }
+
+const NIM: &str = "game Nim(n) = { Nim(k) for k in 0..n }\n";
+
+#[test]
+fn long_work_ends_at_the_work_limit() {
+    // The state limit alone would let this run for days: 10^18 options,
+    // each a new position, each needing all the smaller ones.
+    let src = format!("{NIM}print grundy(Nim(10**18))\n");
+    for opts in [
+        &["--max-work", "300000000"][..],
+        &["--max-work", "3000000", "--no-kernels"],
+    ] {
+        let run = run_text("nim18.game", &src, opts);
+        assert_eq!(run.code, 2);
+        assert!(run.stderr.contains("grundy::work-limit"), "{}", run.stderr);
+        assert!(run.stderr.contains("--max-work"), "{}", run.stderr);
+    }
+    // Each statement has its own budget: the next one runs.
+    let src = format!("{NIM}print grundy(Nim(10**18))\nprint grundy(Nim(30))\n");
+    let run = run_text("two.game", &src, &["--max-work", "3000000"]);
+    assert!(
+        run.stdout.contains("grundy(Nim(30)) = 30"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn long_work_ends_at_the_time_limit() {
+    for (name, query) in [
+        ("nim.game", "print grundy(Nim(10**18))"),
+        ("moves.game", "print moves(Nim(100000))"),
+        (
+            "misere.game",
+            "print winning(Nim(65536) + Nim(1) + Nim(1), misere)",
+        ),
+        ("loop.game", "check r >= 0 for r in 1..=10**9"),
+    ] {
+        let start = std::time::Instant::now();
+        let run = run_text(name, &format!("{NIM}{query}\n"), &["--time-limit", "1"]);
+        assert_eq!(run.code, 2, "{query}: {}", run.stdout);
+        assert!(
+            run.stderr.contains("grundy::time-limit"),
+            "{query}: {}",
+            run.stderr
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(4),
+            "{query}: {:?}",
+            start.elapsed()
+        );
+    }
+}
+
+#[test]
+fn memory_ends_at_the_memory_limit() {
+    let lists = run_text(
+        "lists.game",
+        "print len([[y for y in 0..5000000] for x in 0..100])\n",
+        &["--max-memory", "512M"],
+    );
+    assert_eq!(lists.code, 2);
+    assert!(
+        lists.stderr.contains("grundy::memory-limit"),
+        "{}",
+        lists.stderr
+    );
+    assert!(
+        lists.stderr.contains("while building this list"),
+        "{}",
+        lists.stderr
+    );
+    let deep = run_text(
+        "deep.game",
+        "game G(n) = { G(n - 1) }\nprint grundy(G(10))\n",
+        &["--max-depth", "100000000", "--max-memory", "512M"],
+    );
+    assert_eq!(deep.code, 2);
+    assert!(
+        deep.stderr.contains("grundy::memory-limit"),
+        "{}",
+        deep.stderr
+    );
+    assert!(
+        deep.stderr.contains("--max-depth bounds them"),
+        "{}",
+        deep.stderr
+    );
+}
+
+#[test]
+fn ctrl_c_stops_a_period_search_at_once() {
+    use grundy::eval::Limits;
+    use grundy::session::{Event, Session};
+    use std::sync::atomic::Ordering;
+    let mut session = Session::new(Limits::default());
+    let flag = session.cancel_flag();
+    let presser = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        flag.store(true, Ordering::Relaxed);
+        Instant::now()
+    });
+    let mut errors = Vec::new();
+    session.run(
+        "w.game",
+        "octal W = 0.377\nprint grundy(W(10**18))\n",
+        &mut |_, e| {
+            if let Event::Error(d) = e {
+                errors.push(d.code.as_str());
+            }
+        },
+    );
+    let stopped = Instant::now();
+    let pressed = presser.join().expect("presser");
+    assert_eq!(errors, ["interrupted"]);
+    let late = stopped.saturating_duration_since(pressed);
+    assert!(
+        late < Duration::from_millis(500),
+        "stopped {late:?} after Ctrl-C"
+    );
+}

@@ -77,6 +77,10 @@ const OBSERVE: i64 = 4096;
 /// Searches a period of `game`'s values, computing at most `budget` of
 /// them (doubling the range until a period is proven, or the budget ends).
 pub fn period(m: &mut Machine, game: GameId, budget: i64, span: Span) -> R<Search> {
+    m.without_work_limit(|m| search_values(m, game, budget, span))
+}
+
+fn search_values(m: &mut Machine, game: GameId, budget: i64, span: Span) -> R<Search> {
     let shape = shape::shape(m, game);
     // The state limit ends the search too, with its answer rather than an
     // error.
@@ -114,6 +118,8 @@ pub fn period(m: &mut Machine, game: GameId, budget: i64, span: Span) -> R<Searc
 /// Computes G(n) for n below `to`.
 fn extend(m: &mut Machine, game: GameId, values: &mut Vec<u32>, to: i64, span: Span) -> R<()> {
     for n in values.len() as i64..to {
+        // Values from kernels do not poll: Ctrl-C and the limits are seen here.
+        m.poll()?;
         let p = m.intern(game, &[Value::Int(n)], span)?;
         values.push(m.grundy(p)?);
     }

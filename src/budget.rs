@@ -1,0 +1,159 @@
+//! What one statement may spend: Ctrl-C, and the work, time and memory
+//! limits, checked together where the evaluator polls.
+
+use crate::diagnostics::{Code, Diag};
+use crate::flow::Stop;
+use crate::memory;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// How often (in units of work) the limits are looked at.
+const POLL_EVERY: u64 = 1024;
+
+/// The limits of a statement, and what it has spent so far.
+#[derive(Debug, Default)]
+pub struct Budget {
+    cancel: Option<Arc<AtomicBool>>,
+    /// Moves examined and loop values tried by this statement.
+    work: u64,
+    /// When `work` is next checked.
+    next_check: u64,
+    /// Most work per statement (0: none).
+    max_work: u64,
+    /// Most time per statement.
+    time_limit: Option<Duration>,
+    deadline: Option<Instant>,
+    /// Most bytes in use (0: none).
+    max_memory: usize,
+}
+
+impl Budget {
+    /// A budget with these limits.
+    pub fn new(max_work: u64, time_limit: Option<Duration>, max_memory: usize) -> Budget {
+        Budget {
+            max_work,
+            time_limit,
+            max_memory,
+            next_check: POLL_EVERY,
+            ..Budget::default()
+        }
+    }
+
+    /// The flag Ctrl-C sets.
+    pub fn set_cancel(&mut self, flag: Arc<AtomicBool>) {
+        self.cancel = Some(flag);
+    }
+
+    /// A statement starts: its work and time start from zero.
+    pub fn start(&mut self) {
+        self.work = 0;
+        self.next_check = POLL_EVERY;
+        self.deadline = self.time_limit.map(|t| Instant::now() + t);
+    }
+
+    /// One unit of work (a move, a loop value); every so often, the limits.
+    #[inline]
+    pub fn tick(&mut self) -> Result<(), Stop> {
+        self.spend(1)
+    }
+
+    /// `n` units of work (a kernel's scan).
+    #[inline]
+    pub fn spend(&mut self, n: u64) -> Result<(), Stop> {
+        self.work = self.work.saturating_add(n);
+        if self.work >= self.next_check {
+            self.next_check = self.work.saturating_add(POLL_EVERY);
+            return self.check();
+        }
+        Ok(())
+    }
+
+    /// `n` units of work, looked at by the next [`Budget::tick`].
+    #[inline]
+    pub fn add(&mut self, n: u64) {
+        self.work = self.work.saturating_add(n);
+    }
+
+    /// Whether Ctrl-C was pressed (the flag is cleared once seen).
+    pub fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|flag| flag.swap(false, Ordering::Relaxed))
+    }
+
+    /// Every limit, now.
+    pub fn check(&mut self) -> Result<(), Stop> {
+        if self.cancelled() {
+            return Err(Stop::Interrupted);
+        }
+        if self.max_work > 0 && self.work > self.max_work {
+            return Err(Stop::Error(
+                Diag::user(
+                    Code::WorkLimit,
+                    format!(
+                        "more than {} moves and loop values examined by this statement",
+                        self.max_work
+                    ),
+                )
+                .help("raise the limit with `--max-work N` (0: no limit), or ask about smaller positions"),
+            ));
+        }
+        if let Some(deadline) = self.deadline
+            && Instant::now() > deadline
+        {
+            let secs = self.time_limit.map_or(0.0, |t| t.as_secs_f64());
+            return Err(Stop::Error(
+                Diag::user(
+                    Code::TimeLimit,
+                    format!("this statement ran longer than {secs} s"),
+                )
+                .help(
+                    "raise the limit with `--time-limit SECONDS`, or ask about smaller positions",
+                ),
+            ));
+        }
+        self.memory(0)
+    }
+
+    /// Whether `more` bytes would still fit under the memory limit.
+    pub fn memory(&self, more: usize) -> Result<(), Stop> {
+        if memory::fits(more, self.max_memory) {
+            return Ok(());
+        }
+        let used = memory::in_use().unwrap_or(0);
+        Err(Stop::Error(
+            Diag::user(
+                Code::MemoryLimit,
+                format!(
+                    "memory use would pass the limit of {} ({} in use{})",
+                    memory::show(self.max_memory),
+                    memory::show(used),
+                    if more > 0 {
+                        format!(", {} more asked for", memory::show(more))
+                    } else {
+                        String::new()
+                    }
+                ),
+            )
+            .help("raise the limit with `--max-memory SIZE` (e.g. 8G), or ask about smaller positions"),
+        ))
+    }
+
+    /// Runs work that the work limit does not count (a period search,
+    /// bounded by its own budget); Ctrl-C, time and memory still apply.
+    pub fn exempt<T>(&mut self, f: impl FnOnce(&mut Budget) -> T) -> T {
+        let (work, max) = (self.work, self.max_work);
+        self.max_work = 0;
+        let result = f(self);
+        self.work = work;
+        self.max_work = max;
+        self.next_check = work.saturating_add(POLL_EVERY);
+        result
+    }
+
+    /// Work done by the current statement.
+    pub fn work(&self) -> u64 {
+        self.work
+    }
+}
