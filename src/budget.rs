@@ -140,14 +140,14 @@ impl Budget {
         ))
     }
 
-    /// Runs work that the work limit does not count (a period search,
-    /// bounded by its own budget); Ctrl-C, time and memory still apply.
-    pub fn exempt<T>(&mut self, f: impl FnOnce(&mut Budget) -> T) -> T {
-        let (work, max) = (self.work, self.max_work);
-        self.max_work = 0;
+    /// Runs work with a work limit of its own (a period search, which is an
+    /// optimization: what it spends is not taken from the statement's).
+    pub fn apart<T>(&mut self, f: impl FnOnce(&mut Budget) -> T) -> T {
+        let work = self.work;
+        self.work = 0;
+        self.next_check = POLL_EVERY;
         let result = f(self);
         self.work = work;
-        self.max_work = max;
         self.next_check = work.saturating_add(POLL_EVERY);
         result
     }

@@ -545,6 +545,19 @@ fn values_of(memo: &Store, game: GameId, arity: usize) -> Option<(&[u32], usize,
     }
 }
 
+/// The most loop values one kernel run steps through one by one: a kernel
+/// cannot look at Ctrl-C or the limits, so a longer loop (an `if` that
+/// filters nearly everything out of a huge range) is left to the general
+/// evaluator, which does.
+const MAX_STEPS: u64 = 1 << 24;
+
+/// One more loop value; `None` (give up) past [`MAX_STEPS`].
+#[inline(always)]
+fn step(steps: &mut u64) -> Option<()> {
+    *steps += 1;
+    (*steps <= MAX_STEPS).then_some(())
+}
+
 impl KRule {
     /// Inserts the value of every option of this rule into `seen`. `env`
     /// holds the parameters (and room for every slot). Returns `None` if it
@@ -561,7 +574,8 @@ impl KRule {
         {
             return None;
         }
-        self.clauses_from(0, memo, env, seen)
+        let mut steps = 0;
+        self.clauses_from(0, memo, env, seen, &mut steps)
     }
 
     fn clauses_from(
@@ -570,6 +584,7 @@ impl KRule {
         memo: &Store,
         env: &mut [i64],
         seen: &mut impl SeenSet,
+        steps: &mut u64,
     ) -> Option<()> {
         let Some(clause) = self.clauses.get(d) else {
             return self.emit(memo, env, seen);
@@ -578,7 +593,7 @@ impl KRule {
         match clause {
             KClause::If(c) => {
                 if c.eval(env)? {
-                    self.clauses_from(d + 1, memo, env, seen)?;
+                    self.clauses_from(d + 1, memo, env, seen, steps)?;
                 }
                 Some(())
             }
@@ -596,8 +611,9 @@ impl KRule {
                 }
                 let mut x = lo;
                 while x <= hi {
+                    step(steps)?;
                     *env.get_mut(*slot as usize)? = x;
-                    self.clauses_from(d + 1, memo, env, seen)?;
+                    self.clauses_from(d + 1, memo, env, seen, steps)?;
                     x = x.checked_add(1)?;
                 }
                 Some(())
@@ -607,8 +623,9 @@ impl KRule {
                     return fused_list(f, items, *slot, memo, env, seen);
                 }
                 for &x in items.iter() {
+                    step(steps)?;
                     *env.get_mut(*slot as usize)? = x;
-                    self.clauses_from(d + 1, memo, env, seen)?;
+                    self.clauses_from(d + 1, memo, env, seen, steps)?;
                 }
                 Some(())
             }

@@ -136,6 +136,9 @@ fn the_bottom_layers_use_only_what_is_below_them() {
         ("value", &["ir", "store"]),
         ("compiled", &["ir", "ops", "value"]),
         ("kernel", &["compiled", "ir", "ops", "store", "value"]),
+        ("flow", &["diagnostics"]),
+        ("memory", &[]),
+        ("budget", &["diagnostics", "flow", "memory"]),
     ];
     for (module, may) in allowed {
         let used = graph.get(*module).cloned().unwrap_or_default();
@@ -163,4 +166,66 @@ fn outside_crates_are_known_by_one_module_each() {
             );
         }
     }
+}
+
+/// Files over 1000 lines and structs over 12 fields, each name with its
+/// size. Issue 8 asks for none; the ones left are listed exactly, so that
+/// a new one fails here and so does splitting one without updating this.
+#[test]
+fn long_files_and_wide_structs_are_the_known_ones() {
+    let mut long = BTreeSet::new();
+    let mut wide = BTreeSet::new();
+    for (rel, _) in sources() {
+        let text = std::fs::read_to_string(Path::new("src").join(&rel)).unwrap();
+        if text.lines().count() > 1000 {
+            long.insert(rel.clone());
+        }
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let t = line.trim_start();
+            let indent = line.len() - t.len();
+            let Some(rest) = t
+                .strip_prefix("pub struct ")
+                .or_else(|| t.strip_prefix("pub(crate) struct "))
+                .or_else(|| t.strip_prefix("struct "))
+            else {
+                continue;
+            };
+            if !rest.trim_end().ends_with('{') {
+                continue;
+            }
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let mut fields = 0;
+            for l in &lines[i + 1..] {
+                let lt = l.trim_start();
+                let li = l.len() - lt.len();
+                if li == indent && lt.starts_with('}') {
+                    break;
+                }
+                let field = lt
+                    .trim_start_matches("pub(crate) ")
+                    .trim_start_matches("pub(super) ")
+                    .trim_start_matches("pub ");
+                if li == indent + 4
+                    && !field.starts_with("//")
+                    && !field.starts_with('#')
+                    && field
+                        .split_once(':')
+                        .is_some_and(|(n, _)| n.chars().all(|c| c.is_alphanumeric() || c == '_'))
+                {
+                    fields += 1;
+                }
+            }
+            if fields > 12 {
+                wide.insert(format!("{rel}: {name}"));
+            }
+        }
+    }
+    let known_long: BTreeSet<String> = ["check.rs", "kernel.rs"].map(String::from).into();
+    let known_wide: BTreeSet<String> = ["eval/mod.rs: Machine"].map(String::from).into();
+    assert_eq!(long, known_long, "files over 1000 lines");
+    assert_eq!(wide, known_wide, "structs over 12 fields");
 }

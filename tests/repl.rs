@@ -622,11 +622,13 @@ fn a_real_terminal_session() {
         "let b1 = 1\rlet b2 = 2\rlet b3 = 3\rb1 + b2 + b3\r",
         "type-ahead",
     );
-    p.exp_string("b1 + b2 + b3 = 6").expect("every typed-ahead line ran");
+    p.exp_string("b1 + b2 + b3 = 6")
+        .expect("every typed-ahead line ran");
     ready(&mut p, "prompt after type-ahead");
     let paste: String = (1..=41).map(|i| format!("let c{i} = {i}\r")).collect();
     keys(&mut p, &format!("{paste}c1 + c20 + c41\r"), "paste");
-    p.exp_string("c1 + c20 + c41 = 62").expect("every pasted line ran");
+    p.exp_string("c1 + c20 + c41 = 62")
+        .expect("every pasted line ran");
     ready(&mut p, "prompt after a paste");
 
     // Ctrl-C at the prompt clears the line; Ctrl-D leaves.

@@ -77,7 +77,7 @@ const OBSERVE: i64 = 4096;
 /// Searches a period of `game`'s values, computing at most `budget` of
 /// them (doubling the range until a period is proven, or the budget ends).
 pub fn period(m: &mut Machine, game: GameId, budget: i64, span: Span) -> R<Search> {
-    m.without_work_limit(|m| search_values(m, game, budget, span))
+    m.with_own_work_limit(|m| search_values(m, game, budget, span))
 }
 
 fn search_values(m: &mut Machine, game: GameId, budget: i64, span: Span) -> R<Search> {

@@ -1,0 +1,250 @@
+//! Accelerators inside the search: kernels for single positions, and the
+//! ascending fill (batch kernels, then capped nested searches) when the
+//! search gets deep.
+
+use super::*;
+
+/// The least number of positions one fill may compute.
+const FILL_MIN: usize = 1 << 20;
+
+/// How many positions a batch kernel computes between looks at the
+/// cancellation flag.
+const BATCH_CHUNK: usize = 1 << 16;
+
+/// How deep a nested search may go while filling.
+const FILL_NESTED_DEPTH: usize = 64;
+
+impl Machine {
+    /// Runs the kernel of one rule into `seen`; false if there is none or it
+    /// gave up.
+    pub(super) fn kernel_rule(
+        &mut self,
+        game: GameId,
+        rule: usize,
+        params: &[Value],
+        seen: &mut Seen,
+    ) -> bool {
+        let kernels = self.kernels.clone();
+        let Some(Some(Some(k))) = kernels.get(game as usize).map(|g| g.rules.get(rule)) else {
+            return false;
+        };
+        let mut env = std::mem::take(&mut self.kenv);
+        env.clear();
+        env.resize(kernels[game as usize].slots, 0);
+        let ints = env.iter_mut().zip(params).all(|(slot, p)| match p {
+            Value::Int(v) => {
+                *slot = *v;
+                true
+            }
+            _ => false,
+        });
+        // Into a scratch set: a kernel that gives up may have inserted
+        // values computed from unknown ones.
+        let mut scratch = Seen::default();
+        let mut counted = kernel::Counted {
+            set: &mut scratch,
+            count: 0,
+        };
+        let ok = ints && k.run(&self.memo, &mut env, &mut counted).is_some();
+        self.budget.add(counted.count);
+        self.kenv = env;
+        if ok {
+            seen.union(&scratch);
+        }
+        ok
+    }
+
+    /// The value of a position computed by kernels alone, if its game has
+    /// kernels for every rule and they all succeed.
+    pub(super) fn kernel_value(&mut self, pos: PosId) -> Option<u32> {
+        // Only dense positions: their arguments are integers by construction.
+        let (args, n) = self.memo.dense_args(pos)?;
+        self.kernel_value_at(self.game_of(pos), &args[..n])
+    }
+
+    /// [`Machine::kernel_value`] of `game(args)`, from its arguments.
+    fn kernel_value_at(&mut self, game: GameId, args: &[i64]) -> Option<u32> {
+        let ks = self.kernels.get(game as usize)?;
+        if !ks.complete {
+            return None;
+        }
+        let n = args.len();
+        let mut env = std::mem::take(&mut self.kenv);
+        env.clear();
+        env.resize(ks.slots.max(n), 0);
+        env[..n].copy_from_slice(args);
+        self.stamped.clear(self.memo.max_value());
+        let ok = ks
+            .rules
+            .iter()
+            .flatten()
+            .all(|k| k.run(&self.memo, &mut env, &mut self.stamped).is_some());
+        self.kenv = env;
+        // Checked at the next poll.
+        self.budget.add(self.stamped.take_inserted());
+        if !ok {
+            return None;
+        }
+        Some(self.stamped.mex()).filter(|v| *v <= MAX_VALUE)
+    }
+
+    /// The search went deep: compute the positions of the same game below the
+    /// missing one (and below this game's positions on the stack) in
+    /// ascending order, a row at a time for two arguments, so that decreasing
+    /// games are evaluated bottom-up with a shallow stack and their kernels
+    /// apply. Each row goes on from the first position not known yet and
+    /// stops at the first one that cannot be computed in this order: it needs
+    /// a position on the stack, or (for games without complete kernels) its
+    /// capped nested search failed.
+    ///
+    /// The work is speculative, so it is bounded: one call computes at most
+    /// as many positions as are stored already (and at least [`FILL_MIN`]),
+    /// so the total stays within a constant factor of what the search itself
+    /// needs, and it stops while a tenth of the state limit is still free.
+    /// Nothing here reports errors but an interruption: the search goes on
+    /// afterwards and reports what is real. A failure other than meeting the
+    /// stack disables filling for the game.
+    pub(super) fn fill_towards(&mut self, target: PosId, frames: &[Frame]) -> R<()> {
+        let game = self.game_of(target);
+        if self.fill_disabled[game as usize] {
+            return Ok(());
+        }
+        let Some((args, n)) = self.memo.dense_args(target) else {
+            return Ok(());
+        };
+        let two = n == 2;
+        // (rows, cols) of the box; one-argument games are one row.
+        let (mut rows, mut cols) = if two {
+            (args[0] + 1, args[1] + 1)
+        } else {
+            (1, args[0] + 1)
+        };
+        for f in frames.iter().filter(|f| f.game == game) {
+            match self.memo.dense_args(f.pos) {
+                Some(([m, _], 1)) if !two => cols = cols.max(m + 1),
+                Some(([a, b], 2)) if two => {
+                    rows = rows.max(a + 1);
+                    cols = cols.max(b + 1);
+                }
+                _ => {}
+            }
+        }
+        let reserve = self.limits.max_states / 10;
+        let mut budget = self.memo.states().max(FILL_MIN);
+        let complete = self.kernels.get(game as usize).is_some_and(|k| k.complete);
+        let mut done = std::mem::take(&mut self.row_done[game as usize]);
+        if done.len() < rows as usize {
+            done.resize(rows as usize, 0);
+        }
+        let mut progressed = false;
+        let mut disable = false;
+        let mut interrupted = None;
+        // Games of the simplest shapes fill their leading run in one loop.
+        if !two
+            && let Some(batch) = self
+                .kernels
+                .get(game as usize)
+                .and_then(|k| k.batch.clone())
+            && let Ok(Some(_)) = self.memo.dense1(game, cols - 1)
+            && let Some(mut array) = self.memo.take_dense1(game)
+        {
+            let from = done[0] as usize;
+            let room = self.memo.room().saturating_sub(reserve).min(budget);
+            let to = (cols as usize).min(from.saturating_add(room));
+            let mut max_value = self.memo.max_value();
+            // In chunks, to notice Ctrl-C between them.
+            let (mut next, mut stored) = (from, 0);
+            while next < to {
+                let end = to.min(next.saturating_add(BATCH_CHUNK));
+                let (at, more) =
+                    batch.run(&mut array, next, end, &mut self.stamped, &mut max_value);
+                let stuck = at == next;
+                (next, stored) = (at, stored + more);
+                if let Err(s) = self.budget.spend(self.stamped.take_inserted().max(1)) {
+                    interrupted = Some(s);
+                    break;
+                }
+                // Short of `end` with progress: the chunk's work was used up.
+                if stuck {
+                    break;
+                }
+            }
+            self.memo.restore_dense1(game, array, stored, max_value);
+            done[0] = next as i64;
+            budget -= stored.min(budget);
+            progressed = stored > 0;
+        }
+        self.depth_cap = Some(FILL_NESTED_DEPTH);
+        'rows: for a in 0..rows {
+            if interrupted.is_some() {
+                break;
+            }
+            let row = &mut done[a as usize];
+            for b in *row..cols {
+                if budget == 0 || self.memo.room() <= reserve {
+                    break 'rows;
+                }
+                if let Err(d) = self.poll() {
+                    interrupted = Some(d);
+                    break 'rows;
+                }
+                let cell = if two {
+                    self.memo.dense2(game, a, b)
+                } else {
+                    self.memo.dense1(game, b)
+                };
+                let Ok(Some(p)) = cell else {
+                    disable = true;
+                    break 'rows;
+                };
+                match self.memo.value(p) {
+                    ON_STACK => break,
+                    v if v < ON_STACK => {
+                        *row = b + 1;
+                        continue;
+                    }
+                    _ => {}
+                }
+                // Straight from the kernels when they can; else a search.
+                let here: &[i64] = if two { &[a, b] } else { &[b] };
+                if let Some(v) = self.kernel_value_at(game, here) {
+                    self.memo.set(p, v);
+                } else if complete {
+                    break;
+                } else {
+                    match self.grundy(p) {
+                        Ok(_) => {}
+                        Err(s) if s.is(Code::Cycle) => break,
+                        // Ctrl-C and the statement's limits end the fill
+                        // and the statement.
+                        Err(s)
+                            if s == Stop::Interrupted
+                                || s.is(Code::WorkLimit)
+                                || s.is(Code::TimeLimit)
+                                || s.is(Code::MemoryLimit) =>
+                        {
+                            interrupted = Some(s);
+                            break 'rows;
+                        }
+                        Err(_) => {
+                            disable = true;
+                            break 'rows;
+                        }
+                    }
+                }
+                *row = b + 1;
+                budget -= 1;
+                progressed = true;
+            }
+        }
+        self.row_done[game as usize] = done;
+        self.depth_cap = None;
+        if disable {
+            self.fill_disabled[game as usize] = true;
+        }
+        if progressed {
+            self.fill_epoch += 1;
+        }
+        interrupted.map_or(Ok(()), Err)
+    }
+}

@@ -1,0 +1,960 @@
+//! Evaluation: expressions, position interning, and memoized Grundy values
+//! computed without recursion on the Rust stack.
+//!
+//! Positions are interned by the [`Store`] (dense arrays for small integer
+//! arguments, hashed keys otherwise). [`Machine::grundy`] runs a
+//! depth-first search over an explicit stack of frames; each frame is a
+//! suspended enumeration of one position's options (its rule, clause cursor
+//! and loop variables), so a frame waiting for a child resumes where it was.
+
+use crate::budget::Budget;
+use crate::compiled::{BoolCode, Compiled};
+use crate::diagnostics::{Code, Diag};
+use crate::ir::{self, BinOp, Builtin, Clause, CompKind, ConstId, ExprId, GameId};
+use crate::kernel::{self, GameKernels, SeenSet, Stamped};
+use crate::ops::{self, OpError};
+use crate::span::Span;
+use crate::store::{GameShape, MAX_VALUE, ON_STACK, PosId, Store, UNKNOWN};
+use crate::value::{MAX_LIST_DEPTH, Value, list_depth, write_list};
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// A result whose error is a diagnostic.
+pub use crate::flow::{R, Stop};
+pub use expr::show_list;
+
+mod accel;
+mod expr;
+mod periods;
+
+use periods::PeriodState;
+
+/// The default of `--max-work`.
+pub const DEFAULT_MAX_WORK: u64 = 10_000_000_000;
+
+/// The default of `--max-memory`: what a laptop can spare.
+pub const DEFAULT_MAX_MEMORY: usize = 4 << 30;
+
+/// Resource limits; exceeding one ends in a diagnostic.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Most distinct positions interned.
+    pub max_states: usize,
+    /// Most elements in one list or materialized range.
+    pub max_list: usize,
+    /// Most positions on the search stack at once.
+    pub max_depth: usize,
+    /// Whether to use kernels (off: every rule runs in the general
+    /// evaluator; for testing them against it).
+    pub kernels: bool,
+    /// Whether deep searches fill smaller positions bottom-up.
+    pub fill: bool,
+    /// Whether rules evaluate their integer expressions in compiled form
+    /// (off: everything in the tree-walking interpreter, for testing the
+    /// compiled forms against it).
+    pub compiled: bool,
+    /// Most values a period search computes.
+    pub period_budget: i64,
+    /// Most moves and loop values one statement may examine (0: no limit).
+    pub max_work: u64,
+    /// Most time one statement may take.
+    pub time_limit: Option<std::time::Duration>,
+    /// Most bytes in use (0: no limit; counted only in the binary).
+    pub max_memory: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_states: 20_000_000,
+            max_list: 10_000_000,
+            max_depth: 1_000_000,
+            kernels: true,
+            fill: true,
+            compiled: true,
+            period_budget: crate::analysis::DEFAULT_BUDGET,
+            max_work: DEFAULT_MAX_WORK,
+            time_limit: None,
+            max_memory: DEFAULT_MAX_MEMORY,
+        }
+    }
+}
+
+/// The evaluator: a checked program, its constants, and the memo of positions.
+pub struct Machine {
+    prog: Rc<ir::Program>,
+    /// Constant values; `None` when the definition failed.
+    consts: Vec<Option<Value>>,
+    /// Constants whose evaluation was interrupted (evaluated again on the
+    /// next update).
+    const_stopped: Vec<bool>,
+    memo: Store,
+    kernels: Rc<Vec<GameKernels>>,
+    /// Compiled integer expressions of the rules.
+    compiled: Rc<Compiled>,
+    /// Bumped whenever a fill computed values: frames then retry kernels.
+    fill_epoch: u64,
+    /// Games whose fill met a failure other than the stack (an error, the
+    /// depth cap of a nested search, no room for dense storage): not filled
+    /// again.
+    fill_disabled: Vec<bool>,
+    /// Per game and row, how many leading positions are known (one-argument
+    /// games use one row): where each row's fill goes on.
+    row_done: Vec<Vec<i64>>,
+    /// While filling: the deepest a nested search may go.
+    depth_cap: Option<usize>,
+    /// The misère search's memo (dropped when game ids change).
+    misere: crate::misere::Misere,
+    /// Per game, what period searches found.
+    periods: Vec<PeriodState>,
+    /// The game whose period is being searched (its positions are computed
+    /// directly meanwhile).
+    searching: Option<GameId>,
+    /// The mex set and integer slots of [`Machine::kernel_value`], reused.
+    stamped: Stamped,
+    kenv: Vec<i64>,
+    limits: Limits,
+    /// Ctrl-C and the work, time and memory limits of the statement.
+    budget: Budget,
+}
+
+/// How a frame's clause cursor stands.
+#[derive(Clone, Copy, Debug)]
+enum Mode {
+    /// About to evaluate clause `d` (or the body when `d` = clause count).
+    Enter(usize),
+    /// Advance the iterator of `for` clause `d`.
+    Advance(usize),
+    /// Backtrack from clause `d` to the nearest enclosing `for`.
+    Back(usize),
+}
+
+/// What [`Machine::next_option`] found.
+enum Next {
+    /// An option, written into `out`.
+    Option,
+    /// The next rule starts (and has a kernel to try).
+    Rule,
+    /// No more options.
+    Done,
+}
+
+/// An iterator of a `for` clause.
+#[derive(Clone, Debug)]
+enum Iter {
+    Range { next: i64, last: i64, done: bool },
+    List { list: Rc<[Value]>, idx: usize },
+}
+
+impl Iter {
+    fn next(&mut self) -> Option<Value> {
+        match self {
+            Iter::Range { next, last, done } => {
+                if *done || *next > *last {
+                    return None;
+                }
+                let v = *next;
+                if v == *last {
+                    *done = true;
+                } else {
+                    *next += 1;
+                }
+                Some(Value::Int(v))
+            }
+            Iter::List { list, idx } => {
+                let v = list.get(*idx).cloned();
+                *idx += 1;
+                v
+            }
+        }
+    }
+}
+
+/// The set of option values seen so far, for the mex.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Seen {
+    low: u64,
+    high: Vec<u64>,
+}
+
+impl Seen {
+    #[inline(always)]
+    pub(crate) fn insert(&mut self, v: u32) {
+        if v < 64 {
+            self.low |= 1 << v;
+        } else {
+            self.insert_high(v);
+        }
+    }
+
+    /// Values of 64 and more; sentinels (never a value) are ignored.
+    fn insert_high(&mut self, v: u32) {
+        if v > MAX_VALUE {
+            return;
+        }
+        let i = (v as usize - 64) / 64;
+        if self.high.len() <= i {
+            self.high.resize(i + 1, 0);
+        }
+        self.high[i] |= 1 << ((v - 64) % 64);
+    }
+
+    fn union(&mut self, other: &Seen) {
+        self.low |= other.low;
+        if self.high.len() < other.high.len() {
+            self.high.resize(other.high.len(), 0);
+        }
+        for (a, b) in self.high.iter_mut().zip(&other.high) {
+            *a |= b;
+        }
+    }
+
+    pub(crate) fn mex(&self) -> u64 {
+        if self.low != u64::MAX {
+            return u64::from(self.low.trailing_ones());
+        }
+        for (i, w) in self.high.iter().enumerate() {
+            if *w != u64::MAX {
+                return 64 + 64 * i as u64 + u64::from(w.trailing_ones());
+            }
+        }
+        64 + 64 * self.high.len() as u64
+    }
+}
+
+impl SeenSet for Seen {
+    #[inline(always)]
+    fn insert(&mut self, v: u32) {
+        Seen::insert(self, v);
+    }
+}
+
+/// How deep the search may go before values below the deepest position are
+/// filled in ascending order instead (see [`Machine::fill_towards`]).
+const FILL_DEPTH: usize = 256;
+/// How many times a frame retries its kernel when a child is done.
+const KERNEL_RETRIES: u8 = 8;
+/// Positions of one-parameter games from this size on are worth a period
+/// search (smaller ones are computed directly at once).
+pub const PERIOD_FROM: i64 = 1024;
+
+/// One position whose options are being enumerated.
+struct Frame {
+    pos: PosId,
+    game: GameId,
+    rule: usize,
+    mode: Mode,
+    env_base: usize,
+    iter_base: usize,
+    seen: Seen,
+    /// An option waiting for a component's value.
+    pending: Option<Vec<PosId>>,
+    /// The fill epoch when this rule's kernel was last tried.
+    kernel_epoch: u64,
+    /// How often a kernel was tried for this frame.
+    kernel_tries: u8,
+}
+
+/// Enumerates a position's options one at a time.
+struct Options {
+    frame: Frame,
+    env: Vec<Value>,
+    iters: Vec<Option<Iter>>,
+}
+
+/// How a check condition came out for one case.
+pub enum CheckCase {
+    /// It held.
+    Held,
+    /// It failed; the two sides of a top-level comparison, if it is one.
+    Failed(Option<(Value, Value)>),
+}
+
+impl Machine {
+    /// Builds a machine for a program, evaluating its constants. A constant
+    /// whose evaluation fails is reported in the returned list and has no
+    /// value: using it is an error, but everything else still runs.
+    pub fn new(prog: ir::Program, limits: Limits) -> (Machine, Vec<Diag>) {
+        let mut m = Machine::empty(limits);
+        let errors = m.update(prog, &[], &[]);
+        (m, errors.into_iter().map(|(_, d)| d.into_diag()).collect())
+    }
+
+    /// A machine with an empty program: [`Machine::update`] gives it one
+    /// (after [`Machine::set_cancel`], so that constants can be interrupted).
+    pub fn empty(limits: Limits) -> Machine {
+        Machine {
+            prog: Rc::new(ir::Program::default()),
+            consts: Vec::new(),
+            const_stopped: Vec::new(),
+            memo: Store::new(&[], limits.max_states),
+            kernels: Rc::new(Vec::new()),
+            compiled: Rc::new(Compiled::default()),
+            fill_epoch: 0,
+            fill_disabled: Vec::new(),
+            row_done: Vec::new(),
+            depth_cap: None,
+            periods: Vec::new(),
+            searching: None,
+            misere: crate::misere::Misere::default(),
+            stamped: Stamped::default(),
+            kenv: Vec::new(),
+            budget: Budget::new(limits.max_work, limits.time_limit, limits.max_memory),
+            limits,
+        }
+    }
+
+    /// Moves to a new version of the program (the REPL's next entry),
+    /// keeping what is still valid: `games[n]` is the old id of new game `n`
+    /// if its definition and everything it uses are unchanged, so its values
+    /// carry over; `consts[c]` likewise for constants. Everything else is
+    /// dropped and constants not kept are evaluated again; their failures are
+    /// returned.
+    pub fn update(
+        &mut self,
+        prog: ir::Program,
+        games: &[Option<GameId>],
+        consts: &[Option<ConstId>],
+    ) -> Vec<(ConstId, Stop)> {
+        let shapes: Vec<GameShape> = prog
+            .games
+            .iter()
+            .map(|g| GameShape {
+                arity: g.params.len(),
+                ints: g.int_params.iter().all(|i| *i),
+            })
+            .collect();
+        let moved = self.memo.remap(games, &shapes);
+        if moved {
+            self.misere = crate::misere::Misere::default();
+        }
+        let n = prog.games.len();
+        self.fill_disabled = carry(games, &self.fill_disabled, n);
+        self.row_done = carry(games, &self.row_done, n);
+        self.periods = carry(games, &self.periods, n);
+        self.depth_cap = None;
+        self.prog = Rc::new(prog);
+        // Kernels and expressions are compiled for the new program once
+        // constants are known.
+        self.kernels = Rc::new(Vec::new());
+        self.compiled = Rc::new(Compiled::default());
+        let mut old = std::mem::take(&mut self.consts);
+        let old_stopped = std::mem::take(&mut self.const_stopped);
+        self.consts = vec![None; self.prog.consts.len()];
+        self.const_stopped = vec![false; self.prog.consts.len()];
+        let prog = self.prog.clone();
+        let mut errors = Vec::new();
+        for &c in &prog.const_order {
+            let kept = consts
+                .get(c as usize)
+                .copied()
+                .flatten()
+                .and_then(|o| Some((old.get_mut(o as usize)?, *old_stopped.get(o as usize)?)));
+            // Evaluated again: a constant that was interrupted, and a value
+            // holding positions when ids moved.
+            match kept {
+                Some((v, false)) if !v.as_ref().is_some_and(|v| moved && v.has_pos()) => {
+                    self.consts[c as usize] = v.take();
+                    continue;
+                }
+                _ => {}
+            }
+            let def = &prog.consts[c as usize];
+            let mut env = vec![Value::Int(0); def.slots as usize];
+            match self.eval(def.expr, &mut env) {
+                Ok(v) => self.consts[c as usize] = Some(v),
+                Err(d) => {
+                    self.const_stopped[c as usize] = d == Stop::Interrupted;
+                    errors.push((c, d));
+                }
+            }
+        }
+        if self.limits.kernels {
+            self.kernels = Rc::new(kernel::compile(&self.prog, &self.consts));
+        }
+        if self.limits.compiled {
+            self.compiled = Rc::new(Compiled::new(&self.prog, &self.consts));
+        }
+        errors
+    }
+
+    /// The limits it runs under.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The value of a constant (`None` if its definition failed).
+    pub fn constant(&self, id: ConstId) -> Option<&Value> {
+        self.consts.get(id as usize)?.as_ref()
+    }
+
+    /// The program being run.
+    pub fn program(&self) -> &ir::Program {
+        &self.prog
+    }
+
+    /// Installs a flag that, once set, makes long evaluations stop with an
+    /// [`Stop::Interrupted`].
+    pub fn set_cancel(&mut self, flag: Arc<AtomicBool>) {
+        self.budget.set_cancel(flag);
+    }
+
+    /// How many more positions the state limit allows.
+    pub fn room(&self) -> usize {
+        self.memo.room()
+    }
+
+    /// How many distinct positions have been interned.
+    pub fn state_count(&self) -> usize {
+        self.memo.states()
+    }
+
+    // ----- positions -----------------------------------------------------------
+
+    /// Interns `game(args)`.
+    pub fn intern(&mut self, game: GameId, args: &[Value], span: Span) -> R<PosId> {
+        match crate::value::intern(&mut self.memo, game, args) {
+            Ok(Some(id)) => Ok(id),
+            Ok(None) => Err(Diag::bug("a range or position passed as a game argument")
+                .label(span, "here")
+                .into()),
+            Err(_) => Err(self.state_limit(span).into()),
+        }
+    }
+
+    fn state_limit(&self, span: Span) -> Diag {
+        Diag::user(
+            Code::StateLimit,
+            format!("more than {} positions reached", self.limits.max_states),
+        )
+        .label(span, "while creating this position")
+        .help("raise the limit with `--max-states N`, or ask about smaller positions")
+    }
+
+    fn game_of(&self, pos: PosId) -> GameId {
+        self.memo.game_of(pos)
+    }
+
+    /// A position's game and arguments.
+    pub fn position(&self, pos: PosId) -> (GameId, Vec<Value>) {
+        let mut args = Vec::new();
+        crate::value::args_of(&self.memo, pos, &mut args);
+        (self.game_of(pos), args)
+    }
+
+    /// Renders a position as `Name(arg, ...)`.
+    pub fn show_pos(&self, pos: PosId) -> String {
+        let game = self.game_of(pos);
+        let name = self
+            .prog
+            .games
+            .get(game as usize)
+            .map(|g| g.name.as_str())
+            .unwrap_or("?");
+        let mut args = Vec::new();
+        crate::value::args_of(&self.memo, pos, &mut args);
+        let args: Vec<String> = args.iter().map(Value::to_string).collect();
+        format!("{name}({})", args.join(", "))
+    }
+
+    /// Renders a sum of positions (`0` when empty).
+    pub fn show_sum(&self, parts: &[PosId]) -> String {
+        if parts.is_empty() {
+            return "0".to_string();
+        }
+        parts
+            .iter()
+            .map(|&p| self.show_pos(p))
+            .collect::<Vec<_>>()
+            .join(" + ")
+    }
+
+    // ----- Grundy values --------------------------------------------------
+
+    /// The Grundy value of a sum: the XOR of its components' values.
+    pub fn grundy_sum(&mut self, parts: &[PosId]) -> R<u32> {
+        let mut x = 0;
+        for &p in parts {
+            x ^= self.grundy(p)?;
+        }
+        Ok(x)
+    }
+
+    /// The Grundy value of one position (memoized; iterative).
+    pub fn grundy(&mut self, root: PosId) -> R<u32> {
+        let v = self.memo.value(root);
+        if v < ON_STACK {
+            return Ok(v);
+        }
+        if let Some(v) = self.periodic_value(root)? {
+            return Ok(v);
+        }
+        if let Some(v) = self.kernel_value(root) {
+            self.memo.set(root, v);
+            return Ok(v);
+        }
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut env: Vec<Value> = Vec::new();
+        let mut iters: Vec<Option<Iter>> = Vec::new();
+        let result = self.run(root, &mut frames, &mut env, &mut iters);
+        if result.is_err() {
+            for f in &frames {
+                self.memo.set(f.pos, UNKNOWN);
+            }
+        }
+        result.map_err(|s| match s {
+            Stop::Error(d) => Stop::Error(self.why_no_period(d, root)),
+            other => other,
+        })
+    }
+
+    /// Runs `f` with the misère search's memo.
+    pub fn with_misere<T>(
+        &mut self,
+        f: impl FnOnce(&mut crate::misere::Misere, &mut Machine) -> R<T>,
+    ) -> R<T> {
+        let mut memo = std::mem::take(&mut self.misere);
+        let result = f(&mut memo, self);
+        self.misere = memo;
+        result
+    }
+
+    fn push_frame(
+        &mut self,
+        pos: PosId,
+        frames: &mut Vec<Frame>,
+        env: &mut Vec<Value>,
+        iters: &mut Vec<Option<Iter>>,
+    ) -> R<()> {
+        if self.depth_cap.is_some_and(|cap| frames.len() >= cap) {
+            return Err(Stop::Aborted);
+        }
+        if frames.len() >= self.limits.max_depth {
+            return Err(self.too_deep(frames, pos).into());
+        }
+        // Before the search's stacks double: the memory limit.
+        if frames.len() == frames.capacity() && frames.len() >= 1 << 16 {
+            let bytes = frames.capacity() * std::mem::size_of::<Frame>()
+                + env.capacity() * std::mem::size_of::<Value>()
+                + iters.capacity() * std::mem::size_of::<Option<Iter>>();
+            self.reserve(bytes).map_err(|s| match s {
+                Stop::Error(d) => Stop::Error(d.note(format!(
+                    "the search holds {} positions waiting for their options' values \
+                     (--max-depth bounds them)",
+                    frames.len()
+                ))),
+                other => other,
+            })?;
+        }
+        let game = self.game_of(pos);
+        let g = &self.prog.games[game as usize];
+        let env_base = env.len();
+        let iter_base = iters.len();
+        crate::value::args_of(&self.memo, pos, env);
+        env.resize(
+            env_base
+                + g.slots.max(g.params.len() as u32) as usize
+                + self.compiled.extra_slots(game),
+            Value::Int(0),
+        );
+        self.compiled.hoist(game, &mut env[env_base..]);
+        iters.resize(iter_base + g.max_clauses as usize, None);
+        self.memo.set(pos, ON_STACK);
+        frames.push(Frame {
+            pos,
+            game,
+            rule: 0,
+            mode: Mode::Enter(0),
+            env_base,
+            iter_base,
+            seen: Seen::default(),
+            pending: None,
+            kernel_epoch: u64::MAX,
+            kernel_tries: 0,
+        });
+        Ok(())
+    }
+
+    fn run(
+        &mut self,
+        root: PosId,
+        frames: &mut Vec<Frame>,
+        env: &mut Vec<Value>,
+        iters: &mut Vec<Option<Iter>>,
+    ) -> R<u32> {
+        let mut out: Vec<PosId> = Vec::new();
+        // Buffers of parked options, reused: no allocation per option.
+        let mut spare: Vec<Vec<PosId>> = Vec::new();
+        let mut next_fill = FILL_DEPTH;
+        self.push_frame(root, frames, env, iters)?;
+        while let Some(f) = frames.last_mut() {
+            // A kernel finishes a rule at once when its options' values are
+            // known: try it when the rule starts, when a child is done (a few
+            // times per frame, so a frame with many children stays linear),
+            // and after every fill.
+            let at_start = f.pending.is_none() && matches!(f.mode, Mode::Enter(0));
+            let resumed = f.pending.is_some()
+                && (f.kernel_epoch != self.fill_epoch || f.kernel_tries < KERNEL_RETRIES);
+            if (at_start || resumed) && f.rule < self.prog.games[f.game as usize].rules.len() {
+                f.kernel_epoch = self.fill_epoch;
+                f.kernel_tries = f.kernel_tries.saturating_add(1);
+                let nparams = self.prog.games[f.game as usize].params.len();
+                let params = &env[f.env_base..f.env_base + nparams];
+                if self.kernel_rule(f.game, f.rule, params, &mut f.seen) {
+                    f.rule += 1;
+                    f.mode = Mode::Enter(0);
+                    f.pending = None;
+                    continue;
+                }
+            }
+            let have = match f.pending.take() {
+                Some(p) => {
+                    spare.push(std::mem::replace(&mut out, p));
+                    true
+                }
+                None => match self
+                    .next_option(
+                        f,
+                        &mut env[f.env_base..],
+                        &mut iters[f.iter_base..],
+                        &mut out,
+                    )
+                    .map_err(|d| self.in_position(d, f.pos))?
+                {
+                    Next::Option => true,
+                    Next::Rule => continue,
+                    Next::Done => false,
+                },
+            };
+            if !have {
+                let mex = f.seen.mex();
+                let pos = f.pos;
+                if mex > u64::from(MAX_VALUE) {
+                    return Err(Diag::user(Code::ValueLimit, "a Grundy value exceeds 2^31")
+                        .note(format!("while evaluating {}", self.show_pos(pos)))
+                        .into());
+                }
+                self.memo.set(pos, mex as u32);
+                env.truncate(f.env_base);
+                iters.truncate(f.iter_base);
+                frames.pop();
+                continue;
+            }
+            let mut x = 0u32;
+            let mut missing = None;
+            for &c in &out {
+                match self.memo.value(c) {
+                    UNKNOWN => {
+                        missing = Some(c);
+                        break;
+                    }
+                    ON_STACK => return Err(self.cycle(frames, c).into()),
+                    v => x ^= v,
+                }
+            }
+            match missing {
+                Some(c) => {
+                    let fresh = spare.pop().unwrap_or_default();
+                    f.pending = Some(std::mem::replace(&mut out, fresh));
+                    // Fill when the stack is deep; after a fill, not again
+                    // before the stack is deeper by as much (or twice as
+                    // deep, when it achieved nothing), so that searches
+                    // that only go up stay linear.
+                    if frames.len() >= next_fill && self.depth_cap.is_none() && self.limits.fill {
+                        let epoch = self.fill_epoch;
+                        self.fill_towards(c, frames)?;
+                        next_fill = if self.fill_epoch != epoch {
+                            frames.len() + FILL_DEPTH
+                        } else {
+                            frames.len() * 2
+                        };
+                        if self.memo.value(c) < ON_STACK {
+                            continue;
+                        }
+                    }
+                    self.push_frame(c, frames, env, iters)?;
+                }
+                None => f.seen.insert(x),
+            }
+        }
+        Ok(self.memo.value(root))
+    }
+
+    fn too_deep(&self, frames: &[Frame], pos: PosId) -> Diag {
+        let first = frames
+            .first()
+            .map(|f| self.show_pos(f.pos))
+            .unwrap_or_default();
+        let mut d = Diag::user(
+            Code::DepthLimit,
+            format!(
+                "the search went more than {} positions deep",
+                self.limits.max_depth
+            ),
+        )
+        .note(format!("from {first} down to {}", self.show_pos(pos)))
+        .help(
+            "does every move make the position smaller? a missing `if` guard lets arguments \
+             run past 0; raise the limit with `--max-depth N` if the game really is this deep",
+        );
+        if let Some(last) = frames.last() {
+            let g = &self.prog.games[last.game as usize];
+            if let Some(rule) = g.rules.get(last.rule) {
+                d = d.label(rule.span, "this rule keeps making new positions");
+            }
+        }
+        d
+    }
+
+    /// Adds "while listing the moves of P" to an error from a rule.
+    fn in_position(&self, s: Stop, pos: PosId) -> Stop {
+        match s {
+            Stop::Error(d) => {
+                Stop::Error(d.note(format!("while listing the moves of {}", self.show_pos(pos))))
+            }
+            other => other,
+        }
+    }
+
+    fn cycle(&self, frames: &[Frame], target: PosId) -> Diag {
+        let start = frames.iter().rposition(|f| f.pos == target).unwrap_or(0);
+        let mut path: Vec<String> = frames[start..]
+            .iter()
+            .map(|f| self.show_pos(f.pos))
+            .collect();
+        path.push(self.show_pos(target));
+        if path.len() > 12 {
+            let tail = path.split_off(path.len() - 5);
+            path.truncate(6);
+            path.push(format!("... ({} more) ...", frames.len() - start - 10));
+            path.extend(tail);
+        }
+        let Some(last) = frames.last() else {
+            return Diag::bug("cycle reported with no frames");
+        };
+        let g = &self.prog.games[last.game as usize];
+        let rule_span = g.rules.get(last.rule).map(|r| r.span).unwrap_or(g.span);
+        Diag::user(
+            Code::Cycle,
+            format!(
+                "the game graph has a cycle: {} can be reached from itself",
+                self.show_pos(target)
+            ),
+        )
+        .label(
+            rule_span,
+            format!(
+                "this rule moves from {} back to {}",
+                self.show_pos(last.pos),
+                self.show_pos(target)
+            ),
+        )
+        .note(format!("cycle: {}", path.join(" -> ")))
+        .help("Grundy values need every play to end: make each move decrease something")
+    }
+
+    /// Advances a frame to its next option, written into `out`.
+    fn next_option(
+        &mut self,
+        f: &mut Frame,
+        env: &mut [Value],
+        iters: &mut [Option<Iter>],
+        out: &mut Vec<PosId>,
+    ) -> R<Next> {
+        let prog = self.prog.clone();
+        let game = &prog.games[f.game as usize];
+        self.poll()?;
+        loop {
+            let Some(rule) = game.rules.get(f.rule) else {
+                return Ok(Next::Done);
+            };
+            match f.mode {
+                Mode::Enter(d) => {
+                    let Some(clause) = rule.clauses.get(d) else {
+                        f.mode = Mode::Back(d);
+                        out.clear();
+                        self.eval_pos_into(rule.body, env, out)?;
+                        return Ok(Next::Option);
+                    };
+                    match *clause {
+                        Clause::If { cond } => {
+                            f.mode = if self.eval_bool(cond, env)? {
+                                Mode::Enter(d + 1)
+                            } else {
+                                Mode::Back(d)
+                            };
+                        }
+                        Clause::For { iter, .. } => {
+                            iters[d] = Some(self.make_iter(iter, env)?);
+                            f.mode = Mode::Advance(d);
+                        }
+                    }
+                }
+                Mode::Advance(d) => {
+                    let Clause::For { slot, .. } = rule.clauses[d] else {
+                        return Err(Diag::bug("advancing a non-loop clause").into());
+                    };
+                    // The `if`s right after the loop are tested here while
+                    // their compiled forms answer: a failed one goes on with
+                    // the next value at once, as `Back` would; one that
+                    // cannot answer is left to `Enter`.
+                    let compiled = Rc::clone(&self.compiled);
+                    let mut tests: [Option<&BoolCode>; 4] = [None; 4];
+                    let mut n = 0;
+                    while let (Some(t), Some(Clause::If { cond })) =
+                        (tests.get_mut(n), rule.clauses.get(d + 1 + n))
+                    {
+                        match compiled.bool(*cond) {
+                            Some(c) => *t = Some(c),
+                            None => break,
+                        }
+                        n += 1;
+                    }
+                    let tests = &tests[..n];
+                    f.mode = Mode::Back(d);
+                    while let Some(v) = iters[d].as_mut().and_then(Iter::next) {
+                        self.poll()?;
+                        env[slot as usize] = v;
+                        let mut k = 0;
+                        let mut held = true;
+                        for t in tests.iter().flatten() {
+                            match t.eval(env) {
+                                Some(true) => k += 1,
+                                Some(false) => {
+                                    held = false;
+                                    break;
+                                }
+                                None => break,
+                            }
+                        }
+                        if held {
+                            f.mode = Mode::Enter(d + 1 + k);
+                            break;
+                        }
+                    }
+                }
+                Mode::Back(d) => {
+                    match rule.clauses[..d]
+                        .iter()
+                        .rposition(|c| matches!(c, Clause::For { .. }))
+                    {
+                        Some(k) => f.mode = Mode::Advance(k),
+                        None => {
+                            f.rule += 1;
+                            f.mode = Mode::Enter(0);
+                            // Back to the search, which tries the next rule's kernel.
+                            let kernel = self
+                                .kernels
+                                .get(f.game as usize)
+                                .and_then(|k| k.rules.get(f.rule));
+                            if matches!(kernel, Some(Some(_))) {
+                                return Ok(Next::Rule);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// One unit of work (a move, a loop value); every so often, Ctrl-C and
+    /// the limits.
+    #[inline]
+    pub fn poll(&mut self) -> R<()> {
+        self.budget.tick().map_err(|s| self.explain(s))
+    }
+
+    /// A statement starts: the work and time limits start afresh.
+    pub fn start_statement(&mut self) {
+        self.budget.start();
+    }
+
+    /// Runs `f` with a work limit of its own (period searches: what an
+    /// optimization spends is not taken from the statement).
+    pub fn with_own_work_limit<T>(&mut self, f: impl FnOnce(&mut Machine) -> T) -> T {
+        let mut budget = std::mem::take(&mut self.budget);
+        let result = budget.apart(|b| {
+            std::mem::swap(&mut self.budget, b);
+            let r = f(self);
+            std::mem::swap(&mut self.budget, b);
+            r
+        });
+        self.budget = budget;
+        result
+    }
+
+    /// Whether `bytes` more would fit under the memory limit; if not, the
+    /// error says what holds the memory.
+    pub fn reserve(&self, bytes: usize) -> R<()> {
+        self.budget.memory(bytes).map_err(|s| self.explain(s))
+    }
+
+    /// Adds to a memory-limit error what holds the memory.
+    fn explain(&self, s: Stop) -> Stop {
+        match s {
+            Stop::Error(d) if d.code == Code::MemoryLimit && self.memo.states() >= 1000 => {
+                Stop::Error(d.note(format!(
+                    "{} positions are stored (--max-states bounds them)",
+                    self.memo.states()
+                )))
+            }
+            other => other,
+        }
+    }
+
+    /// Every option of one position, in rule order (used by `moves`/`winning`).
+    pub fn options(&mut self, pos: PosId) -> R<Vec<Vec<PosId>>> {
+        let game = self.game_of(pos);
+        let g = &self.prog.games[game as usize];
+        let mut env = Vec::new();
+        crate::value::args_of(&self.memo, pos, &mut env);
+        env.resize(
+            g.slots.max(g.params.len() as u32) as usize + self.compiled.extra_slots(game),
+            Value::Int(0),
+        );
+        self.compiled.hoist(game, &mut env);
+        let mut o = Options {
+            frame: Frame {
+                pos,
+                game,
+                rule: 0,
+                mode: Mode::Enter(0),
+                env_base: 0,
+                iter_base: 0,
+                seen: Seen::default(),
+                pending: None,
+                kernel_epoch: u64::MAX,
+                kernel_tries: 0,
+            },
+            env,
+            iters: vec![None; g.max_clauses as usize],
+        };
+        let mut all = Vec::new();
+        let mut out = Vec::new();
+        loop {
+            match self
+                .next_option(&mut o.frame, &mut o.env, &mut o.iters, &mut out)
+                .map_err(|d| self.in_position(d, pos))?
+            {
+                Next::Option => all.push(out.clone()),
+                Next::Rule => {}
+                Next::Done => return Ok(all),
+            }
+        }
+    }
+}
+
+/// Per-game data for `n` new games: carried over from the old game in
+/// `keep`, or fresh.
+fn carry<T: Clone + Default>(keep: &[Option<GameId>], old: &[T], n: usize) -> Vec<T> {
+    (0..n)
+        .map(|i| {
+            keep.get(i)
+                .copied()
+                .flatten()
+                .and_then(|o| old.get(o as usize).cloned())
+                .unwrap_or_default()
+        })
+        .collect()
+}
