@@ -52,10 +52,13 @@ impl Budget {
         self.deadline = self.time_limit.map(|t| Instant::now() + t);
     }
 
-    /// One unit of work (a move, a loop value); every so often, the limits.
-    #[inline]
-    pub fn tick(&mut self) -> Result<(), Stop> {
-        self.spend(1)
+    /// One unit of work (a move, a loop value); whether the limits are due
+    /// to be looked at ([`Budget::check`]). On the hot path: one add, one
+    /// compare.
+    #[inline(always)]
+    pub fn tick(&mut self) -> bool {
+        self.work += 1;
+        self.work >= self.next_check
     }
 
     /// `n` units of work (a kernel's scan).
@@ -63,7 +66,6 @@ impl Budget {
     pub fn spend(&mut self, n: u64) -> Result<(), Stop> {
         self.work = self.work.saturating_add(n);
         if self.work >= self.next_check {
-            self.next_check = self.work.saturating_add(POLL_EVERY);
             return self.check();
         }
         Ok(())
@@ -83,7 +85,10 @@ impl Budget {
     }
 
     /// Every limit, now.
+    #[cold]
+    #[inline(never)]
     pub fn check(&mut self) -> Result<(), Stop> {
+        self.next_check = self.work.saturating_add(POLL_EVERY);
         if self.cancelled() {
             return Err(Stop::Interrupted);
         }

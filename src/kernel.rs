@@ -498,6 +498,12 @@ impl<S: SeenSet> SeenSet for Counted<'_, S> {
         self.count += 1;
         self.set.insert(v);
     }
+
+    #[inline(always)]
+    fn insert_all(&mut self, items: impl Iterator<Item = (u32, u32)>) -> u32 {
+        self.count += items.size_hint().0 as u64;
+        self.set.insert_all(items)
+    }
 }
 
 impl SeenSet for Stamped {
@@ -517,15 +523,15 @@ impl SeenSet for Stamped {
         let stamps = &mut self.stamps[..];
         let mask = stamps.len().wrapping_sub(1);
         let mut read = 0;
-        let mut count = 0u64;
+        // Counted from the length (the loops are over slices), so the loop
+        // itself stays as tight as before.
+        self.inserted += items.size_hint().0 as u64;
         for (r, v) in items {
             read |= r;
-            count += 1;
             if let Some(s) = stamps.get_mut(v as usize & mask) {
                 *s = stamp;
             }
         }
-        self.inserted += count;
         read
     }
 }

@@ -860,9 +860,18 @@ impl Machine {
 
     /// One unit of work (a move, a loop value); every so often, Ctrl-C and
     /// the limits.
-    #[inline]
+    #[inline(always)]
     pub fn poll(&mut self) -> R<()> {
-        self.budget.tick().map_err(|s| self.explain(s))
+        if self.budget.tick() {
+            return self.poll_limits();
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn poll_limits(&mut self) -> R<()> {
+        self.budget.check().map_err(|s| self.explain(s))
     }
 
     /// A statement starts: the work and time limits start afresh.
