@@ -145,14 +145,18 @@ impl Budget {
         ))
     }
 
-    /// Runs work with a work limit of its own (a period search, which is an
-    /// optimization: what it spends is not taken from the statement's).
-    pub fn apart<T>(&mut self, f: impl FnOnce(&mut Budget) -> T) -> T {
-        let work = self.work;
+    /// Runs work with a work limit of its own, at least `allowance` (a
+    /// period search: what it spends is not taken from the statement's).
+    pub fn apart<T>(&mut self, allowance: u64, f: impl FnOnce(&mut Budget) -> T) -> T {
+        let (work, max) = (self.work, self.max_work);
         self.work = 0;
         self.next_check = POLL_EVERY;
+        if max > 0 {
+            self.max_work = max.max(allowance);
+        }
         let result = f(self);
         self.work = work;
+        self.max_work = max;
         self.next_check = work.saturating_add(POLL_EVERY);
         result
     }

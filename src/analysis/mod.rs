@@ -77,7 +77,11 @@ const OBSERVE: i64 = 4096;
 /// Searches a period of `game`'s values, computing at most `budget` of
 /// them (doubling the range until a period is proven, or the budget ends).
 pub fn period(m: &mut Machine, game: GameId, budget: i64, span: Span) -> R<Search> {
-    m.with_own_work_limit(|m| search_values(m, game, budget, span))
+    // B values of a take-and-break game scan at most about B options each.
+    let b = u64::try_from(budget).unwrap_or(0);
+    m.with_own_work_limit(b.saturating_mul(b), |m| {
+        search_values(m, game, budget, span)
+    })
 }
 
 fn search_values(m: &mut Machine, game: GameId, budget: i64, span: Span) -> R<Search> {

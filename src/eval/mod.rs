@@ -879,11 +879,15 @@ impl Machine {
         self.budget.start();
     }
 
-    /// Runs `f` with a work limit of its own (period searches: what an
-    /// optimization spends is not taken from the statement).
-    pub fn with_own_work_limit<T>(&mut self, f: impl FnOnce(&mut Machine) -> T) -> T {
+    /// Runs `f` with a work limit of its own, at least `allowance` (period
+    /// searches: what they spend is not taken from the statement).
+    pub fn with_own_work_limit<T>(
+        &mut self,
+        allowance: u64,
+        f: impl FnOnce(&mut Machine) -> T,
+    ) -> T {
         let mut budget = std::mem::take(&mut self.budget);
-        let result = budget.apart(|b| {
+        let result = budget.apart(allowance, |b| {
             std::mem::swap(&mut self.budget, b);
             let r = f(self);
             std::mem::swap(&mut self.budget, b);
