@@ -419,6 +419,11 @@ pub trait SeenSet {
     /// Adds a value (sentinel values are ignored).
     fn insert(&mut self, v: u32);
 
+    /// Work done beside inserting (loop values stepped through), for the
+    /// work limit; ignored by default.
+    #[inline(always)]
+    fn spent(&mut self, _steps: u64) {}
+
     /// Adds the values of `(bits read, value)` pairs; returns the OR of the
     /// bits read, so callers can tell afterwards whether a sentinel was seen.
     #[inline(always)]
@@ -504,9 +509,17 @@ impl<S: SeenSet> SeenSet for Counted<'_, S> {
         self.count += items.size_hint().0 as u64;
         self.set.insert_all(items)
     }
+
+    fn spent(&mut self, steps: u64) {
+        self.count += steps;
+    }
 }
 
 impl SeenSet for Stamped {
+    fn spent(&mut self, steps: u64) {
+        self.inserted += steps;
+    }
+
     #[inline(always)]
     fn insert(&mut self, v: u32) {
         self.inserted += 1;
@@ -555,7 +568,7 @@ fn values_of(memo: &Store, game: GameId, arity: usize) -> Option<(&[u32], usize,
 /// cannot look at Ctrl-C or the limits, so a longer loop (an `if` that
 /// filters nearly everything out of a huge range) is left to the general
 /// evaluator, which does.
-const MAX_STEPS: u64 = 1 << 24;
+const MAX_STEPS: u64 = 1 << 22;
 
 /// One more loop value; `None` (give up) past [`MAX_STEPS`].
 #[inline(always)]
@@ -581,7 +594,9 @@ impl KRule {
             return None;
         }
         let mut steps = 0;
-        self.clauses_from(0, memo, env, seen, &mut steps)
+        let done = self.clauses_from(0, memo, env, seen, &mut steps);
+        seen.spent(steps);
+        done
     }
 
     fn clauses_from(
