@@ -145,24 +145,33 @@ impl Budget {
         ))
     }
 
-    /// Runs work with a work limit of its own, at least `allowance` (a
-    /// period search: what it spends is not taken from the statement's).
-    pub fn apart<T>(&mut self, allowance: u64, f: impl FnOnce(&mut Budget) -> T) -> T {
-        let (work, max) = (self.work, self.max_work);
+    /// Starts work with a work limit of its own, at least `allowance` (a
+    /// period search: what it spends is not taken from the statement's);
+    /// [`Budget::restore`] with the answer goes back to the statement's.
+    pub fn apart(&mut self, allowance: u64) -> Apart {
+        let saved = Apart {
+            work: self.work,
+            max_work: self.max_work,
+        };
         self.work = 0;
         self.next_check = POLL_EVERY;
-        if max > 0 {
-            self.max_work = max.max(allowance);
+        if self.max_work > 0 {
+            self.max_work = self.max_work.max(allowance);
         }
-        let result = f(self);
-        self.work = work;
-        self.max_work = max;
-        self.next_check = work.saturating_add(POLL_EVERY);
-        result
+        saved
     }
 
-    /// Work done by the current statement.
-    pub fn work(&self) -> u64 {
-        self.work
+    /// Back to the statement's work and work limit.
+    pub fn restore(&mut self, saved: Apart) {
+        self.work = saved.work;
+        self.max_work = saved.max_work;
+        self.next_check = saved.work.saturating_add(POLL_EVERY);
     }
+}
+
+/// The statement's work and limit, kept while work runs [`Budget::apart`].
+#[derive(Clone, Copy, Debug)]
+pub struct Apart {
+    work: u64,
+    max_work: u64,
 }

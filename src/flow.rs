@@ -37,6 +37,22 @@ impl Stop {
         }
     }
 
+    /// The same stop, its diagnostic (if an error) changed by `f`: a note or
+    /// a label added on the way out.
+    pub fn map_diag(self, f: impl FnOnce(Diag) -> Diag) -> Stop {
+        match self {
+            Stop::Error(d) => Stop::Error(f(d)),
+            other => other,
+        }
+    }
+
+    /// Whether this ends the statement whatever the work was for: Ctrl-C,
+    /// or its time or memory limit (speculative work must pass these on,
+    /// not fall back).
+    pub fn ends_statement(&self) -> bool {
+        *self == Stop::Interrupted || self.is(Code::TimeLimit) || self.is(Code::MemoryLimit)
+    }
+
     /// Whether this stop is an error with the given code.
     pub fn is(&self, code: Code) -> bool {
         matches!(self, Stop::Error(d) if d.code == code)

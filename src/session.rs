@@ -808,10 +808,13 @@ fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<
 
 /// Points a report without a place at the position asked about.
 fn at(s: Stop, span: Span) -> Stop {
-    match s {
-        Stop::Error(d) if d.labels.is_empty() => Stop::Error(d.label(span, "this position")),
-        other => other,
-    }
+    s.map_diag(|d| {
+        if d.labels.is_empty() {
+            d.label(span, "this position")
+        } else {
+            d
+        }
+    })
 }
 
 type ValueAt<'a> = dyn FnMut(&mut Machine, &[i64]) -> R<u32> + 'a;

@@ -427,3 +427,26 @@ fn ctrl_c_stops_a_period_search_at_once() {
         "stopped {late:?} after Ctrl-C"
     );
 }
+
+/// The time limit counts from each statement and each constant, not from
+/// an earlier entry: a REPL left idle does not fail its next definition.
+#[test]
+fn the_time_limit_starts_with_each_statement_and_constant() {
+    use grundy::eval::Limits;
+    use grundy::session::{Event, Session};
+    let mut session = Session::new(Limits {
+        time_limit: Some(Duration::from_millis(200)),
+        ..Limits::default()
+    });
+    let mut errors = Vec::new();
+    let mut emit = |_: &Session, e: Event| {
+        if let Event::Error(d) = e {
+            errors.push(d.message.clone());
+        }
+    };
+    session.entry("<1>", "print 1", &mut emit);
+    std::thread::sleep(Duration::from_millis(400));
+    session.entry("<2>", "let x = sum([k for k in 0..100000])", &mut emit);
+    session.entry("<3>", "print x", &mut emit);
+    assert!(errors.is_empty(), "{errors:?}");
+}

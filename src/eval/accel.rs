@@ -217,12 +217,9 @@ impl Machine {
                         Err(s) if s.is(Code::Cycle) => break,
                         // Ctrl-C and the statement's limits end the fill
                         // and the statement.
-                        Err(s)
-                            if s == Stop::Interrupted
-                                || s.is(Code::WorkLimit)
-                                || s.is(Code::TimeLimit)
-                                || s.is(Code::MemoryLimit) =>
-                        {
+                        // (The fill spends the statement's work: its work
+                        // limit too.)
+                        Err(s) if s.ends_statement() || s.is(Code::WorkLimit) => {
                             interrupted = Some(s);
                             break 'rows;
                         }

@@ -300,11 +300,8 @@ impl Machine {
                     // Before the list doubles: the memory limit.
                     if items.len() == items.capacity() {
                         m.reserve(items.capacity().max(4) * std::mem::size_of::<Value>())
-                            .map_err(|s| match s {
-                                Stop::Error(d) => {
-                                    Stop::Error(d.label(m.span(e), "while building this list"))
-                                }
-                                other => other,
+                            .map_err(|s| {
+                                s.map_diag(|d| d.label(m.span(e), "while building this list"))
                             })?;
                     }
                     items.push(m.eval_data(body, env)?);

@@ -362,10 +362,12 @@ impl Machine {
             }
             let def = &prog.consts[c as usize];
             let mut env = vec![Value::Int(0); def.slots as usize];
+            // Each constant is a statement of its own for the limits.
+            self.budget.start();
             match self.eval(def.expr, &mut env) {
                 Ok(v) => self.consts[c as usize] = Some(v),
                 Err(d) => {
-                    self.const_stopped[c as usize] = d == Stop::Interrupted;
+                    self.const_stopped[c as usize] = d.ends_statement();
                     errors.push((c, d));
                 }
             }
@@ -503,10 +505,7 @@ impl Machine {
                 self.memo.set(f.pos, UNKNOWN);
             }
         }
-        result.map_err(|s| match s {
-            Stop::Error(d) => Stop::Error(self.why_no_period(d, root)),
-            other => other,
-        })
+        result.map_err(|s| s.map_diag(|d| self.why_no_period(d, root)))
     }
 
     /// Runs `f` with the misère search's memo.
@@ -538,13 +537,14 @@ impl Machine {
             let bytes = frames.capacity() * std::mem::size_of::<Frame>()
                 + env.capacity() * std::mem::size_of::<Value>()
                 + iters.capacity() * std::mem::size_of::<Option<Iter>>();
-            self.reserve(bytes).map_err(|s| match s {
-                Stop::Error(d) => Stop::Error(d.note(format!(
-                    "the search holds {} positions waiting for their options' values \
-                     (--max-depth bounds them)",
-                    frames.len()
-                ))),
-                other => other,
+            self.reserve(bytes).map_err(|s| {
+                s.map_diag(|d| {
+                    d.note(format!(
+                        "the search holds {} positions waiting for their options' values \
+                         (--max-depth bounds them)",
+                        frames.len()
+                    ))
+                })
             })?;
         }
         let game = self.game_of(pos);
@@ -709,12 +709,7 @@ impl Machine {
 
     /// Adds "while listing the moves of P" to an error from a rule.
     fn in_position(&self, s: Stop, pos: PosId) -> Stop {
-        match s {
-            Stop::Error(d) => {
-                Stop::Error(d.note(format!("while listing the moves of {}", self.show_pos(pos))))
-            }
-            other => other,
-        }
+        s.map_diag(|d| d.note(format!("while listing the moves of {}", self.show_pos(pos))))
     }
 
     fn cycle(&self, frames: &[Frame], target: PosId) -> Diag {
@@ -886,14 +881,9 @@ impl Machine {
         allowance: u64,
         f: impl FnOnce(&mut Machine) -> T,
     ) -> T {
-        let mut budget = std::mem::take(&mut self.budget);
-        let result = budget.apart(allowance, |b| {
-            std::mem::swap(&mut self.budget, b);
-            let r = f(self);
-            std::mem::swap(&mut self.budget, b);
-            r
-        });
-        self.budget = budget;
+        let saved = self.budget.apart(allowance);
+        let result = f(self);
+        self.budget.restore(saved);
         result
     }
 
@@ -905,15 +895,15 @@ impl Machine {
 
     /// Adds to a memory-limit error what holds the memory.
     fn explain(&self, s: Stop) -> Stop {
-        match s {
-            Stop::Error(d) if d.code == Code::MemoryLimit && self.memo.states() >= 1000 => {
-                Stop::Error(d.note(format!(
-                    "{} positions are stored (--max-states bounds them)",
-                    self.memo.states()
-                )))
-            }
-            other => other,
+        if !s.is(Code::MemoryLimit) || self.memo.states() < 1000 {
+            return s;
         }
+        s.map_diag(|d| {
+            d.note(format!(
+                "{} positions are stored (--max-states bounds them)",
+                self.memo.states()
+            ))
+        })
     }
 
     /// Every option of one position, in rule order (used by `moves`/`winning`).

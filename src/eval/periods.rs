@@ -143,10 +143,12 @@ impl Machine {
         self.searching = None;
         let search = match result {
             Ok(search) => search,
-            Err(Stop::Interrupted) => return Err(Stop::Interrupted),
+            // Not remembered as the game's answer: the next statement
+            // searches again.
+            Err(s) if s.ends_statement() => return Err(s),
             // The search is an optimization: positions it met that direct
-            // computation may never reach (a cycle, an overflow, a limit)
-            // must not decide the answer.
+            // computation may never reach (a cycle, an overflow, its own work
+            // limit, the state limit) must not decide the answer.
             Err(s) => {
                 return Ok(Err(NoPeriod {
                     text: format!(
