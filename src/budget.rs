@@ -88,6 +88,13 @@ impl Budget {
     #[cold]
     #[inline(never)]
     pub fn check(&mut self) -> Result<(), Stop> {
+        self.check_growth(0)
+    }
+
+    /// Every limit, now, with `growth` bytes about to be allocated.
+    #[cold]
+    #[inline(never)]
+    pub fn check_growth(&mut self, growth: usize) -> Result<(), Stop> {
         self.next_check = self.work.saturating_add(POLL_EVERY);
         if self.cancelled() {
             return Err(Stop::Interrupted);
@@ -118,7 +125,7 @@ impl Budget {
                 ),
             ));
         }
-        self.memory(0)
+        self.memory(growth)
     }
 
     /// Whether `more` bytes would still fit under the memory limit.

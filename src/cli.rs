@@ -54,7 +54,7 @@ pub struct Opts {
     time_limit: Option<f64>,
     /// Most memory in use, e.g. 512M or 8G (a plain number is in MB); 0: no
     /// limit.
-    #[arg(long, global = true, value_name = "SIZE", default_value = "4G", value_parser = parse_size)]
+    #[arg(long, global = true, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
     max_memory: usize,
     /// Write the DOT of `graph(...)` answers to this file (all of them,
     /// one after another) instead of standard output.

@@ -161,6 +161,22 @@ impl IntTable {
     fn args_of(&self, i: usize) -> Option<&[i64]> {
         self.args.get(i * self.arity..(i + 1) * self.arity)
     }
+
+    /// Bytes its next doubling would allocate, if that is near.
+    fn growth_near(&self) -> usize {
+        let n = self.values.len();
+        if !near_full(n, self.values.capacity()) {
+            return 0;
+        }
+        // Arguments, values, and the index (4 bytes and a control byte each).
+        n.saturating_mul(2 * (self.arity * 8 + 4 + 5))
+    }
+}
+
+/// Whether a table of `len` entries is within a quarter of its `capacity`:
+/// its next doubling is near.
+fn near_full(len: usize, capacity: usize) -> bool {
+    len >= 1 << 16 && len >= capacity / 4 * 3
 }
 
 /// What the store needs to know of a game.
@@ -295,6 +311,19 @@ impl Store {
     /// How many positions are stored.
     pub fn states(&self) -> usize {
         self.keys.len() + self.counted
+    }
+
+    /// Bytes the next doubling of the position tables would allocate, when
+    /// one is near (the memory check stops before the allocation fails).
+    pub fn growth_near(&self) -> usize {
+        let keyed = if near_full(self.keys.len(), self.keys.capacity()) {
+            // An entry (hash and boxed key) and its slot in the index.
+            self.keys.len().saturating_mul(2 * (24 + 9))
+        } else {
+            0
+        };
+        let tables = self.tables.iter().flatten().map(IntTable::growth_near);
+        tables.fold(keyed, usize::saturating_add)
     }
 
     /// How many more positions may be stored.

@@ -31,10 +31,10 @@ mod periods;
 use periods::PeriodState;
 
 /// The default of `--max-work`.
-pub const DEFAULT_MAX_WORK: u64 = 10_000_000_000;
+pub const DEFAULT_MAX_WORK: u64 = 4_000_000_000;
 
 /// The default of `--max-memory`: what a laptop can spare.
-pub const DEFAULT_MAX_MEMORY: usize = 4 << 30;
+pub const DEFAULT_MAX_MEMORY: usize = 2 << 30;
 
 /// Resource limits; exceeding one ends in a diagnostic.
 #[derive(Clone, Debug)]
@@ -505,7 +505,13 @@ impl Machine {
                 self.memo.set(f.pos, UNKNOWN);
             }
         }
-        result.map_err(|s| s.map_diag(|d| self.why_no_period(d, root)))
+        result.map_err(|s| {
+            let deep = frames.len() >= 1 << 16 && s.is(Code::MemoryLimit);
+            s.map_diag(|d| {
+                let d = if deep { stack_note(d, frames.len()) } else { d };
+                self.why_no_period(d, root)
+            })
+        })
     }
 
     /// Runs `f` with the misère search's memo.
@@ -537,15 +543,7 @@ impl Machine {
             let bytes = frames.capacity() * std::mem::size_of::<Frame>()
                 + env.capacity() * std::mem::size_of::<Value>()
                 + iters.capacity() * std::mem::size_of::<Option<Iter>>();
-            self.reserve(bytes).map_err(|s| {
-                s.map_diag(|d| {
-                    d.note(format!(
-                        "the search holds {} positions waiting for their options' values \
-                         (--max-depth bounds them)",
-                        frames.len()
-                    ))
-                })
-            })?;
+            self.reserve(bytes)?;
         }
         let game = self.game_of(pos);
         let g = &self.prog.games[game as usize];
@@ -866,7 +864,10 @@ impl Machine {
     #[cold]
     #[inline(never)]
     fn poll_limits(&mut self) -> R<()> {
-        self.budget.check().map_err(|s| self.explain(s))
+        let growth = self.memo.growth_near();
+        self.budget
+            .check_growth(growth)
+            .map_err(|s| self.explain(s))
     }
 
     /// A statement starts: the work and time limits start afresh.
@@ -946,6 +947,14 @@ impl Machine {
             }
         }
     }
+}
+
+/// The note on a memory-limit error met while the search stack is deep.
+fn stack_note(d: Diag, depth: usize) -> Diag {
+    d.note(format!(
+        "the search holds {depth} positions waiting for their options' values \
+         (--max-depth bounds them)"
+    ))
 }
 
 /// Per-game data for `n` new games: carried over from the old game in
