@@ -16,6 +16,7 @@
 
 use crate::compiled::{self, BoolExpr, IntExpr};
 use crate::ir::{self, BinOp, Clause, ExprId, GameId};
+use crate::mex::{SeenSet, Stamped};
 use crate::ops::div_floor_wide as div_floor;
 use crate::store::{SENTINEL_BIT, Store, UNKNOWN};
 use crate::value::Value;
@@ -414,140 +415,8 @@ fn linear_bounds(c: &BoolExpr, x: u32, out: &mut Vec<Bound>) -> Option<()> {
     }
 }
 
-/// The mex set a kernel writes into.
-pub trait SeenSet {
-    /// Adds a value (sentinel values are ignored).
-    fn insert(&mut self, v: u32);
-
-    /// Work done beside inserting (loop values stepped through), for the
-    /// work limit; ignored by default.
-    #[inline(always)]
-    fn spent(&mut self, _steps: u64) {}
-
-    /// Adds the values of `(bits read, value)` pairs; returns the OR of the
-    /// bits read, so callers can tell afterwards whether a sentinel was seen.
-    #[inline(always)]
-    fn insert_all(&mut self, items: impl Iterator<Item = (u32, u32)>) -> u32 {
-        let mut read = 0;
-        for (r, v) in items {
-            read |= r;
-            self.insert(v);
-        }
-        read
-    }
-}
-
-/// A mex set for computing one value at a time, as hand-written solvers do:
-/// `stamps[v] == stamp` marks `v` as seen, so inserting is a plain store and a
-/// new position starts with `stamp + 1` instead of clearing anything. The
-/// array is a power of two larger than any XOR of stored values, and indices
-/// are masked: a value computed from a sentinel lands somewhere harmless, and
-/// the kernel gives up (and the set is cleared) anyway.
-#[derive(Clone, Debug, Default)]
-pub struct Stamped {
-    stamps: Vec<u32>,
-    stamp: u32,
-    /// Values inserted since the last [`Stamped::take_inserted`]: the work
-    /// done, for the work limit.
-    inserted: u64,
-}
-
-impl Stamped {
-    /// Empties the set for the next position, where every value stored so
-    /// far is at most `max_value`.
-    pub fn clear(&mut self, max_value: u32) {
-        // XORs of values up to `max_value` stay below the next power of two
-        // above it; `len / 2` of a power of two is the largest value covered.
-        if max_value as usize >= self.stamps.len() / 2 {
-            let need = (2 * max_value as usize + 4).next_power_of_two().max(1024);
-            self.stamps = vec![0; need];
-            self.stamp = 0;
-        }
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.stamps.iter_mut().for_each(|s| *s = 0);
-            self.stamp = 1;
-        }
-    }
-
-    /// How many values were inserted since the last call.
-    pub fn take_inserted(&mut self) -> u64 {
-        std::mem::take(&mut self.inserted)
-    }
-
-    /// The least value not in the set.
-    pub fn mex(&self) -> u32 {
-        let mut v = 0;
-        while self.stamps.get(v) == Some(&self.stamp) {
-            v += 1;
-        }
-        v as u32
-    }
-}
-
 /// The most option values one [`Batch::run`] call scans before it returns.
 pub const CHUNK_WORK: u64 = 1 << 24;
-
-/// A set that counts the values inserted into it: the work done, for the
-/// work limit.
-pub struct Counted<'a, S> {
-    /// The set.
-    pub set: &'a mut S,
-    /// Values inserted so far.
-    pub count: u64,
-}
-
-impl<S: SeenSet> SeenSet for Counted<'_, S> {
-    #[inline(always)]
-    fn insert(&mut self, v: u32) {
-        self.count += 1;
-        self.set.insert(v);
-    }
-
-    #[inline(always)]
-    fn insert_all(&mut self, items: impl Iterator<Item = (u32, u32)>) -> u32 {
-        self.count += items.size_hint().0 as u64;
-        self.set.insert_all(items)
-    }
-
-    fn spent(&mut self, steps: u64) {
-        self.count += steps;
-    }
-}
-
-impl SeenSet for Stamped {
-    fn spent(&mut self, steps: u64) {
-        self.inserted += steps;
-    }
-
-    #[inline(always)]
-    fn insert(&mut self, v: u32) {
-        self.inserted += 1;
-        let mask = self.stamps.len().wrapping_sub(1);
-        if let Some(s) = self.stamps.get_mut(v as usize & mask) {
-            *s = self.stamp;
-        }
-    }
-
-    #[inline(always)]
-    fn insert_all(&mut self, items: impl Iterator<Item = (u32, u32)>) -> u32 {
-        // Locals, so the stores into `stamps` cannot alias `stamp`.
-        let stamp = self.stamp;
-        let stamps = &mut self.stamps[..];
-        let mask = stamps.len().wrapping_sub(1);
-        let mut read = 0;
-        // Counted from the length (the loops are over slices), so the loop
-        // itself stays as tight as before.
-        self.inserted += items.size_hint().0 as u64;
-        for (r, v) in items {
-            read |= r;
-            if let Some(s) = stamps.get_mut(v as usize & mask) {
-                *s = stamp;
-            }
-        }
-        read
-    }
-}
 
 /// Integer slots of a kernel frame.
 pub type Env = Vec<i64>;
@@ -1100,11 +969,11 @@ impl Batch {
         max_value: &mut u32,
     ) -> (usize, usize) {
         let mut stored = 0;
-        let start = seen.inserted;
+        let start = seen.inserted();
         for n in from..to.min(values.len()) {
             // A chunk ends after so much work, so that Ctrl-C and the limits
             // are looked at often (values late in a game scan many options).
-            if seen.inserted - start >= CHUNK_WORK {
+            if seen.inserted() - start >= CHUNK_WORK {
                 return (n, stored);
             }
             match values[n] {

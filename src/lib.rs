@@ -30,8 +30,14 @@ pub mod store;
 /// Integer expressions and conditions compiled for fast evaluation.
 pub mod compiled;
 
+/// Mex sets: the option values seen at a position.
+pub mod mex;
+
 /// Kernels: rules of common shapes compiled to tight loops.
 pub mod kernel;
+
+/// What solvers and analyses see of the engine: options, values, limits.
+pub mod oracle;
 
 /// The evaluator: expressions, interning, memoized Grundy values.
 pub mod eval;

@@ -9,9 +9,11 @@
 //! bounded by the state limit.
 
 use crate::diagnostics::{Code, Diag};
-use crate::eval::{Machine, R, Seen};
-use crate::value::PosId;
-use std::collections::HashMap;
+use crate::flow::R;
+use crate::mex::Seen;
+use crate::oracle::{Moves, Oracle};
+use crate::store::PosId;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// A sum as a canonical state: sorted components, none terminal.
 pub type State = Box<[PosId]>;
@@ -19,29 +21,32 @@ pub type State = Box<[PosId]>;
 /// The misère search: memo of states and of components.
 #[derive(Default)]
 pub struct Misere {
-    values: HashMap<State, u32>,
+    values: FxHashMap<State, u32>,
     /// Components with no move.
-    terminal: HashMap<PosId, bool>,
+    terminal: FxHashMap<PosId, bool>,
     /// Components misère-equivalent to a Nim heap, with its size.
-    heap: HashMap<PosId, Option<u32>>,
+    heap: FxHashMap<PosId, Option<u32>>,
+    /// Room for the options of one component.
+    scratch: Moves,
 }
 
 /// Being computed (a state on the search stack).
 const ON_STACK: u32 = u32::MAX;
 
 impl Misere {
-    fn is_terminal(&mut self, m: &mut Machine, c: PosId) -> R<bool> {
+    fn is_terminal(&mut self, m: &mut dyn Oracle, c: PosId) -> R<bool> {
         if let Some(&t) = self.terminal.get(&c) {
             return Ok(t);
         }
         too_big(m, c)?;
-        let t = m.options(c)?.is_empty();
+        m.options_into(c, &mut self.scratch)?;
+        let t = self.scratch.is_empty();
         self.terminal.insert(c, t);
         Ok(t)
     }
 
     /// The canonical state of a sum.
-    pub fn state(&mut self, m: &mut Machine, parts: &[PosId]) -> R<State> {
+    pub fn state(&mut self, m: &mut dyn Oracle, parts: &[PosId]) -> R<State> {
         let mut v = Vec::with_capacity(parts.len());
         for &c in parts {
             if !self.is_terminal(m, c)? {
@@ -54,20 +59,23 @@ impl Misere {
 
     /// The options of a state, each once, with the component that moved
     /// and what it became.
-    pub fn options(&mut self, m: &mut Machine, s: &State) -> R<Vec<(PosId, Vec<PosId>, State)>> {
+    pub fn options(&mut self, m: &mut dyn Oracle, s: &State) -> R<Vec<(PosId, Vec<PosId>, State)>> {
         let mut out = Vec::new();
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = FxHashSet::default();
+        let mut moves = Moves::default();
+        let mut parts = Vec::new();
         for (i, &c) in s.iter().enumerate() {
             if i > 0 && s[i - 1] == c {
                 continue;
             }
             too_big(m, c)?;
-            for opt in m.options(c)? {
-                let mut parts: Vec<PosId> = s[..i].iter().chain(&s[i + 1..]).copied().collect();
-                parts.extend(&opt);
+            m.options_into(c, &mut moves)?;
+            for opt in moves.iter() {
+                parts.clear();
+                parts.extend(s[..i].iter().chain(&s[i + 1..]).chain(opt));
                 let next = self.state(m, &parts)?;
                 if seen.insert(next.clone()) {
-                    out.push((c, opt, next));
+                    out.push((c, opt.to_vec(), next));
                 }
             }
         }
@@ -76,7 +84,7 @@ impl Misere {
 
     /// The misère value of a sum played as one game (0: the player to move
     /// loses).
-    pub fn value(&mut self, m: &mut Machine, root: State) -> R<u32> {
+    pub fn value(&mut self, m: &mut dyn Oracle, root: State) -> R<u32> {
         if let Some(&v) = self.values.get(&root).filter(|v| **v != ON_STACK) {
             return Ok(v);
         }
@@ -88,16 +96,16 @@ impl Misere {
         }
         let mut stack: Vec<Frame> = Vec::new();
         let push = |this: &mut Misere,
-                    m: &mut Machine,
+                    m: &mut dyn Oracle,
                     stack: &mut Vec<Frame>,
                     s: State|
          -> R<()> {
-            if this.values.len() >= m.limits().max_states {
+            if this.values.len() >= m.max_states() {
                 return Err(Diag::user(
                     Code::StateLimit,
                     format!(
                         "the misère search reached {} sums of positions",
-                        m.limits().max_states
+                        m.max_states()
                     ),
                 )
                 .help("misère play is searched exactly, sum by sum: ask about smaller sums, or raise `--max-states N`").into());
@@ -164,7 +172,7 @@ impl Misere {
 
     /// Whether the player to move wins the sum in misère play: by the Nim
     /// rule when every component is a Nim heap, else by exact search.
-    pub fn next_wins(&mut self, m: &mut Machine, s: &State) -> R<bool> {
+    pub fn next_wins(&mut self, m: &mut dyn Oracle, s: &State) -> R<bool> {
         if let Some(heaps) = self.nim_heaps(m, s)? {
             return Ok(misere_nim_next_wins(&heaps));
         }
@@ -172,7 +180,7 @@ impl Misere {
     }
 
     /// The Nim heap sizes of a state whose components are all Nim heaps.
-    fn nim_heaps(&mut self, m: &mut Machine, s: &State) -> R<Option<Vec<u32>>> {
+    fn nim_heaps(&mut self, m: &mut dyn Oracle, s: &State) -> R<Option<Vec<u32>>> {
         let mut heaps = Vec::with_capacity(s.len());
         for &c in s.iter() {
             match self.heap_size(m, c)? {
@@ -186,14 +194,16 @@ impl Misere {
     /// Whether a position is a Nim heap in misère play too: each option is
     /// a single Nim heap (or nothing), and their sizes are exactly
     /// 0, 1, ..., g − 1. Such a position's misère canonical form is *g.
-    fn heap_size(&mut self, m: &mut Machine, root: PosId) -> R<Option<u32>> {
+    fn heap_size(&mut self, m: &mut dyn Oracle, root: PosId) -> R<Option<u32>> {
         if let Some(&h) = self.heap.get(&root) {
             return Ok(h);
         }
         // Post-order over the positions below, without recursion; a
         // position met again while its options are pending closes a cycle.
         let mut stack = vec![(root, false)];
-        let mut pending = std::collections::HashSet::new();
+        let mut pending = FxHashSet::default();
+        let mut options = Moves::default();
+        let mut singles = Vec::new();
         while let Some((c, expanded)) = stack.pop() {
             if self.heap.contains_key(&c) {
                 continue;
@@ -210,24 +220,25 @@ impl Misere {
                 .help("misère play needs every play to end: make each move decrease something")
                 .into());
             }
-            let options = m.options(c)?;
-            let mut singles = Vec::with_capacity(options.len());
-            for o in &options {
-                let mut live = Vec::new();
+            m.options_into(c, &mut options)?;
+            singles.clear();
+            for o in options.iter() {
+                // The option's live components: none, one, or more (then
+                // `c` is no heap).
+                let mut live = None;
+                let mut many = false;
                 for &p in o {
                     if !self.is_terminal(m, p)? {
-                        live.push(p);
+                        many |= live.is_some();
+                        live = Some(p);
                     }
                 }
-                match live.as_slice() {
-                    [] => singles.push(None),
-                    [p] => singles.push(Some(*p)),
-                    _ => {
-                        singles.clear();
-                        self.heap.insert(c, None);
-                        break;
-                    }
+                if many {
+                    singles.clear();
+                    self.heap.insert(c, None);
+                    break;
                 }
+                singles.push(live);
             }
             if self.heap.contains_key(&c) {
                 continue;
@@ -274,7 +285,7 @@ const MAX_ARG: i64 = 1 << 20;
 
 /// Refuses positions with so many options (and sums below them) that
 /// listing them cannot end in reasonable time.
-fn too_big(m: &Machine, c: PosId) -> R<()> {
+fn too_big(m: &dyn Oracle, c: PosId) -> R<()> {
     let (_, args) = m.position(c);
     let big = args
         .iter()

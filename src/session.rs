@@ -866,17 +866,19 @@ fn all_moves(m: &mut Machine, parts: &[PosId], total: u32) -> R<(Vec<Move>, u64)
             continue;
         }
         let mut seen = HashSet::new();
-        for opt in m.options(c)? {
-            let mut canon = opt.clone();
+        let mut options = crate::oracle::Moves::default();
+        m.options_into(c, &mut options)?;
+        for opt in options.iter() {
+            let mut canon = opt.to_vec();
             canon.sort_unstable();
             if !seen.insert(canon) {
                 continue;
             }
-            let after = total ^ gc ^ m.grundy_sum(&opt)?;
+            let after = total ^ gc ^ m.grundy_sum(opt)?;
             count += 1;
             moves.push(Move {
                 from: m.show_pos(c),
-                to: m.show_sum(&opt),
+                to: m.show_sum(opt),
                 grundy: after,
             });
         }

@@ -5,8 +5,9 @@
 pub mod shape;
 
 use crate::diagnostics::{Code, Diag};
-use crate::eval::{Machine, R};
+use crate::flow::R;
 use crate::ir::GameId;
+use crate::oracle::Oracle;
 use crate::span::Span;
 use crate::syntax::shorthand;
 use crate::value::Value;
@@ -76,15 +77,16 @@ const OBSERVE: i64 = 4096;
 
 /// Searches a period of `game`'s values, computing at most `budget` of
 /// them (doubling the range until a period is proven, or the budget ends).
-pub fn period(m: &mut Machine, game: GameId, budget: i64, span: Span) -> R<Search> {
+pub fn period(m: &mut dyn Oracle, game: GameId, budget: i64, span: Span) -> R<Search> {
     // B values of a take-and-break game scan at most about B options each.
     let b = u64::try_from(budget).unwrap_or(0);
-    m.with_own_work_limit(b.saturating_mul(b), |m| {
-        search_values(m, game, budget, span)
-    })
+    let saved = m.apart(b.saturating_mul(b));
+    let result = search_values(m, game, budget, span);
+    m.restore(saved);
+    result
 }
 
-fn search_values(m: &mut Machine, game: GameId, budget: i64, span: Span) -> R<Search> {
+fn search_values(m: &mut dyn Oracle, game: GameId, budget: i64, span: Span) -> R<Search> {
     let shape = shape::shape(m, game);
     // The state limit ends the search too, with its answer rather than an
     // error.
@@ -120,7 +122,7 @@ fn search_values(m: &mut Machine, game: GameId, budget: i64, span: Span) -> R<Se
 }
 
 /// Computes G(n) for n below `to`.
-fn extend(m: &mut Machine, game: GameId, values: &mut Vec<u32>, to: i64, span: Span) -> R<()> {
+fn extend(m: &mut dyn Oracle, game: GameId, values: &mut Vec<u32>, to: i64, span: Span) -> R<()> {
     for n in values.len() as i64..to {
         // Values from kernels do not poll: Ctrl-C and the limits are seen here.
         m.poll()?;
@@ -244,7 +246,7 @@ fn z_function(s: &[u32]) -> Vec<usize> {
 
 /// A game's moves in words: a shorthand's own description, or the shape
 /// derived from its rules.
-pub fn describe(m: &mut Machine, game: GameId) -> Vec<String> {
+pub fn describe(m: &mut dyn Oracle, game: GameId) -> Vec<String> {
     let g = m.program().games[game as usize].clone();
     if let Some(s) = &g.shorthand {
         return shorthand::describe(&g.name, s);
@@ -326,7 +328,10 @@ pub const HUGE_MOVES: i64 = 1 << 16;
 /// now if need be): the one-heap moves one by one, the splits into x and
 /// s − x one by one for x below the pre-period, then grouped by x mod p, as
 /// (what the heap becomes, its value). `None` when this does not apply.
-pub fn huge_moves(m: &mut Machine, c: crate::value::PosId) -> R<Option<Vec<(String, u32, u64)>>> {
+pub fn huge_moves(
+    m: &mut dyn Oracle,
+    c: crate::value::PosId,
+) -> R<Option<Vec<(String, u32, u64)>>> {
     let (game, args) = m.position(c);
     let [Value::Int(n)] = args[..] else {
         return Ok(None);
@@ -347,7 +352,7 @@ pub fn huge_moves(m: &mut Machine, c: crate::value::PosId) -> R<Option<Vec<(Stri
         return Ok(None);
     }
     let name = m.program().games[game as usize].name.clone();
-    let value = |m: &mut Machine, x: i64| -> R<u32> {
+    let value = |m: &mut dyn Oracle, x: i64| -> R<u32> {
         let q = m.intern(game, &[Value::Int(x)], span)?;
         m.grundy(q)
     };

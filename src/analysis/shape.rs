@@ -9,9 +9,9 @@
 //! Everything the reading cannot follow makes the shape unknown (and
 //! periods only observed), never wrong.
 
-use crate::eval::Machine;
 use crate::ir::{BinOp, Clause, Expr, ExprId, GameId};
 use crate::ops::div_floor_wide as div_floor;
+use crate::oracle::{Moves, Oracle};
 use crate::value::Value;
 use std::collections::BTreeSet;
 
@@ -141,7 +141,7 @@ const MAX_FROM: i64 = 1 << 24;
 pub type Why = String;
 
 /// Derives the shape of a one-parameter game, or says why not.
-pub fn shape(m: &mut Machine, game: GameId) -> Result<Shape, Why> {
+pub fn shape(m: &mut dyn Oracle, game: GameId) -> Result<Shape, Why> {
     let prog = m.program().clone();
     let g = &prog.games[game as usize];
     if g.params.len() != 1 {
@@ -169,7 +169,8 @@ pub fn shape(m: &mut Machine, game: GameId) -> Result<Shape, Why> {
         let p = m
             .intern(game, &[Value::Int(0)], g.header)
             .map_err(|s| s.into_diag().message.clone())?;
-        m.options(p).map(|o| o.is_empty()).unwrap_or(false)
+        let mut moves = Moves::default();
+        m.options_into(p, &mut moves).is_ok() && moves.is_empty()
     };
     let mut families = BTreeSet::new();
     let mut from = 0i64;
@@ -197,7 +198,7 @@ pub fn shape(m: &mut Machine, game: GameId) -> Result<Shape, Why> {
 }
 
 struct Reader<'a> {
-    m: &'a Machine,
+    m: &'a dyn Oracle,
     game: GameId,
 }
 
@@ -643,19 +644,21 @@ fn lcm(a: i128, b: i128) -> i128 {
 /// The octal code whose moves are exactly this game's, for every n: the
 /// shape's digits for large n, bit 1 read from the options of G(k), and the
 /// options of every G(n) below the threshold compared with the code's.
-pub fn exact_octal(m: &mut Machine, game: GameId, shape: &Shape) -> Option<Vec<u8>> {
+pub fn exact_octal(m: &mut dyn Oracle, game: GameId, shape: &Shape) -> Option<Vec<u8>> {
     if shape.families.iter().any(|f| f.heaps == 0) {
         return None;
     }
     let span = m.program().games[game as usize].header;
     let mut digits = shape.digits()?;
     // The heaps of each option of G(n), sorted, zeros dropped.
-    let heaps_of = |m: &mut Machine, n: i64| -> Option<BTreeSet<Vec<i64>>> {
+    let heaps_of = |m: &mut dyn Oracle, n: i64| -> Option<BTreeSet<Vec<i64>>> {
         let p = m.intern(game, &[Value::Int(n)], span).ok()?;
         let mut out = BTreeSet::new();
-        for opt in m.options(p).ok()? {
+        let mut moves = Moves::default();
+        m.options_into(p, &mut moves).ok()?;
+        for opt in moves.iter() {
             let mut hs = Vec::new();
-            for c in opt {
+            for &c in opt {
                 match m.position(c) {
                     (g, args) if g == game => match args[..] {
                         [Value::Int(0)] => {}

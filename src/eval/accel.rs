@@ -41,7 +41,7 @@ impl Machine {
         // Into a scratch set: a kernel that gives up may have inserted
         // values computed from unknown ones.
         let mut scratch = Seen::default();
-        let mut counted = kernel::Counted {
+        let mut counted = crate::mex::Counted {
             set: &mut scratch,
             count: 0,
         };

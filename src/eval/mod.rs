@@ -7,12 +7,15 @@
 //! suspended enumeration of one position's options (its rule, clause cursor
 //! and loop variables), so a frame waiting for a child resumes where it was.
 
-use crate::budget::Budget;
+use crate::budget::{Apart, Budget};
 use crate::compiled::{BoolCode, Compiled};
 use crate::diagnostics::{Code, Diag};
 use crate::ir::{self, BinOp, Builtin, Clause, CompKind, ConstId, ExprId, GameId};
-use crate::kernel::{self, GameKernels, SeenSet, Stamped};
+use crate::kernel::{self, GameKernels};
+pub(crate) use crate::mex::Seen;
+use crate::mex::Stamped;
 use crate::ops::{self, OpError};
+use crate::oracle::{Moves, Oracle};
 use crate::span::Span;
 use crate::store::{GameShape, MAX_VALUE, ON_STACK, PosId, Store, UNKNOWN};
 use crate::value::{MAX_LIST_DEPTH, Value, list_depth, write_list};
@@ -168,65 +171,6 @@ impl Iter {
                 v
             }
         }
-    }
-}
-
-/// The set of option values seen so far, for the mex.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Seen {
-    low: u64,
-    high: Vec<u64>,
-}
-
-impl Seen {
-    #[inline(always)]
-    pub(crate) fn insert(&mut self, v: u32) {
-        if v < 64 {
-            self.low |= 1 << v;
-        } else {
-            self.insert_high(v);
-        }
-    }
-
-    /// Values of 64 and more; sentinels (never a value) are ignored.
-    fn insert_high(&mut self, v: u32) {
-        if v > MAX_VALUE {
-            return;
-        }
-        let i = (v as usize - 64) / 64;
-        if self.high.len() <= i {
-            self.high.resize(i + 1, 0);
-        }
-        self.high[i] |= 1 << ((v - 64) % 64);
-    }
-
-    fn union(&mut self, other: &Seen) {
-        self.low |= other.low;
-        if self.high.len() < other.high.len() {
-            self.high.resize(other.high.len(), 0);
-        }
-        for (a, b) in self.high.iter_mut().zip(&other.high) {
-            *a |= b;
-        }
-    }
-
-    pub(crate) fn mex(&self) -> u64 {
-        if self.low != u64::MAX {
-            return u64::from(self.low.trailing_ones());
-        }
-        for (i, w) in self.high.iter().enumerate() {
-            if *w != u64::MAX {
-                return 64 + 64 * i as u64 + u64::from(w.trailing_ones());
-            }
-        }
-        64 + 64 * self.high.len() as u64
-    }
-}
-
-impl SeenSet for Seen {
-    #[inline(always)]
-    fn insert(&mut self, v: u32) {
-        Seen::insert(self, v);
     }
 }
 
@@ -875,19 +819,6 @@ impl Machine {
         self.budget.start();
     }
 
-    /// Runs `f` with a work limit of its own, at least `allowance` (period
-    /// searches: what they spend is not taken from the statement).
-    pub fn with_own_work_limit<T>(
-        &mut self,
-        allowance: u64,
-        f: impl FnOnce(&mut Machine) -> T,
-    ) -> T {
-        let saved = self.budget.apart(allowance);
-        let result = f(self);
-        self.budget.restore(saved);
-        result
-    }
-
     /// Whether `bytes` more would fit under the memory limit; if not, the
     /// error says what holds the memory.
     pub fn reserve(&self, bytes: usize) -> R<()> {
@@ -907,8 +838,10 @@ impl Machine {
         })
     }
 
-    /// Every option of one position, in rule order (used by `moves`/`winning`).
-    pub fn options(&mut self, pos: PosId) -> R<Vec<Vec<PosId>>> {
+    /// Every option of one position, in rule order, into `moves` (cleared
+    /// first).
+    pub fn options_into(&mut self, pos: PosId, moves: &mut Moves) -> R<()> {
+        moves.clear();
         let game = self.game_of(pos);
         let g = &self.prog.games[game as usize];
         let mut env = Vec::new();
@@ -934,18 +867,65 @@ impl Machine {
             env,
             iters: vec![None; g.max_clauses as usize],
         };
-        let mut all = Vec::new();
         let mut out = Vec::new();
         loop {
             match self
                 .next_option(&mut o.frame, &mut o.env, &mut o.iters, &mut out)
                 .map_err(|d| self.in_position(d, pos))?
             {
-                Next::Option => all.push(out.clone()),
+                Next::Option => moves.push(&out),
                 Next::Rule => {}
-                Next::Done => return Ok(all),
+                Next::Done => return Ok(()),
             }
         }
+    }
+}
+
+impl Oracle for Machine {
+    fn program(&self) -> &ir::Program {
+        Machine::program(self)
+    }
+    fn constant(&self, id: ConstId) -> Option<&Value> {
+        Machine::constant(self, id)
+    }
+    fn intern(&mut self, game: GameId, args: &[Value], span: Span) -> R<PosId> {
+        Machine::intern(self, game, args, span)
+    }
+    fn position(&self, pos: PosId) -> (GameId, Vec<Value>) {
+        Machine::position(self, pos)
+    }
+    fn show_pos(&self, pos: PosId) -> String {
+        Machine::show_pos(self, pos)
+    }
+    fn options_into(&mut self, pos: PosId, out: &mut Moves) -> R<()> {
+        Machine::options_into(self, pos, out)
+    }
+    fn grundy(&mut self, pos: PosId) -> R<u32> {
+        Machine::grundy(self, pos)
+    }
+    fn known_period(&self, game: GameId) -> Option<(i64, i64)> {
+        Machine::known_period(self, game)
+    }
+    fn set_period(&mut self, game: GameId, preperiod: i64, period: i64) {
+        Machine::set_period(self, game, preperiod, period);
+    }
+    fn state_count(&self) -> usize {
+        Machine::state_count(self)
+    }
+    fn room(&self) -> usize {
+        Machine::room(self)
+    }
+    fn max_states(&self) -> usize {
+        self.limits.max_states
+    }
+    fn poll(&mut self) -> R<()> {
+        Machine::poll(self)
+    }
+    fn apart(&mut self, allowance: u64) -> Apart {
+        self.budget.apart(allowance)
+    }
+    fn restore(&mut self, saved: Apart) {
+        self.budget.restore(saved);
     }
 }
 

@@ -1,0 +1,90 @@
+//! What the solvers and analyses above the engine see of it: the options
+//! of a position (flat, without an allocation per option), its normal-play
+//! value, how it reads, and the limits. Misère play, the state graph and
+//! the period analysis are written against [`Oracle`], so they depend on
+//! this interface and the evaluator depends on them, never the reverse.
+
+use crate::budget::Apart;
+use crate::flow::R;
+use crate::ir::{self, ConstId, GameId};
+use crate::span::Span;
+use crate::store::PosId;
+use crate::value::Value;
+
+/// The options of one position, flat: option `i` is the sum of the
+/// components `parts[ends[i - 1]..ends[i]]`.
+#[derive(Clone, Debug, Default)]
+pub struct Moves {
+    parts: Vec<PosId>,
+    ends: Vec<usize>,
+}
+
+impl Moves {
+    /// No options.
+    pub fn clear(&mut self) {
+        self.parts.clear();
+        self.ends.clear();
+    }
+
+    /// Adds an option: the sum of `parts`.
+    pub fn push(&mut self, parts: &[PosId]) {
+        self.parts.extend_from_slice(parts);
+        self.ends.push(self.parts.len());
+    }
+
+    /// How many options.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there is no option.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Option `i`, as its components.
+    pub fn get(&self, i: usize) -> Option<&[PosId]> {
+        let end = *self.ends.get(i)?;
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        self.parts.get(start..end)
+    }
+
+    /// The options in order.
+    pub fn iter(&self) -> impl Iterator<Item = &[PosId]> {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+}
+
+/// The engine, as the solvers and analyses ask it for things.
+pub trait Oracle {
+    /// The checked program.
+    fn program(&self) -> &ir::Program;
+    /// A constant's value (`None` when its definition failed).
+    fn constant(&self, id: ConstId) -> Option<&Value>;
+    /// The position `game(args)` (`span`: where it is asked for, for errors).
+    fn intern(&mut self, game: GameId, args: &[Value], span: Span) -> R<PosId>;
+    /// A position's game and arguments.
+    fn position(&self, pos: PosId) -> (GameId, Vec<Value>);
+    /// A position as source text.
+    fn show_pos(&self, pos: PosId) -> String;
+    /// The options of `pos`, in rule order, into `out` (cleared first).
+    fn options_into(&mut self, pos: PosId, out: &mut Moves) -> R<()>;
+    /// The normal-play Grundy value of `pos`.
+    fn grundy(&mut self, pos: PosId) -> R<u32>;
+    /// The proven period `(preperiod, period)` of a one-parameter game.
+    fn known_period(&self, game: GameId) -> Option<(i64, i64)>;
+    /// Records a proven period.
+    fn set_period(&mut self, game: GameId, preperiod: i64, period: i64);
+    /// Positions stored so far.
+    fn state_count(&self) -> usize;
+    /// Positions that may still be stored (the state limit).
+    fn room(&self) -> usize;
+    /// The most positions (and misère sums) a search may hold.
+    fn max_states(&self) -> usize;
+    /// One unit of work; Ctrl-C and the limits.
+    fn poll(&mut self) -> R<()>;
+    /// Starts work with a work limit of its own, at least `allowance`.
+    fn apart(&mut self, allowance: u64) -> Apart;
+    /// Back to the statement's work limit.
+    fn restore(&mut self, saved: Apart);
+}
