@@ -14,6 +14,27 @@ const BATCH_CHUNK: usize = 1 << 16;
 /// How deep a nested search may go while filling.
 const FILL_NESTED_DEPTH: usize = 64;
 
+/// The accelerators' state: the kernels of the program and, per game, how
+/// far the fill got.
+#[derive(Default)]
+pub(super) struct Accel {
+    pub(super) kernels: Rc<Vec<GameKernels>>,
+    /// Bumped whenever a fill computed values: frames then retry kernels.
+    pub(super) fill_epoch: u64,
+    /// Games whose fill met a failure other than the stack (an error, the
+    /// depth cap of a nested search, no room for dense storage): not filled
+    /// again.
+    pub(super) fill_disabled: Vec<bool>,
+    /// Per game and row, how many leading positions are known (one-argument
+    /// games use one row): where each row's fill goes on.
+    pub(super) row_done: Vec<Vec<i64>>,
+    /// While filling: the deepest a nested search may go.
+    pub(super) depth_cap: Option<usize>,
+    /// The mex set and integer slots of [`Machine::kernel_value`], reused.
+    pub(super) stamped: Stamped,
+    pub(super) kenv: Vec<i64>,
+}
+
 impl Machine {
     /// Runs the kernel of one rule into `seen`; false if there is none or it
     /// gave up.
@@ -24,11 +45,11 @@ impl Machine {
         params: &[Value],
         seen: &mut Seen,
     ) -> bool {
-        let kernels = self.kernels.clone();
+        let kernels = self.accel.kernels.clone();
         let Some(Some(Some(k))) = kernels.get(game as usize).map(|g| g.rules.get(rule)) else {
             return false;
         };
-        let mut env = std::mem::take(&mut self.kenv);
+        let mut env = std::mem::take(&mut self.accel.kenv);
         env.clear();
         env.resize(kernels[game as usize].slots, 0);
         let ints = env.iter_mut().zip(params).all(|(slot, p)| match p {
@@ -47,7 +68,7 @@ impl Machine {
         };
         let ok = ints && k.run(&self.memo, &mut env, &mut counted).is_some();
         self.budget.add(counted.count);
-        self.kenv = env;
+        self.accel.kenv = env;
         if ok {
             seen.union(&scratch);
         }
@@ -64,28 +85,27 @@ impl Machine {
 
     /// [`Machine::kernel_value`] of `game(args)`, from its arguments.
     fn kernel_value_at(&mut self, game: GameId, args: &[i64]) -> Option<u32> {
-        let ks = self.kernels.get(game as usize)?;
+        let ks = self.accel.kernels.get(game as usize)?;
         if !ks.complete {
             return None;
         }
         let n = args.len();
-        let mut env = std::mem::take(&mut self.kenv);
+        let mut env = std::mem::take(&mut self.accel.kenv);
         env.clear();
         env.resize(ks.slots.max(n), 0);
         env[..n].copy_from_slice(args);
-        self.stamped.clear(self.memo.max_value());
-        let ok = ks
-            .rules
-            .iter()
-            .flatten()
-            .all(|k| k.run(&self.memo, &mut env, &mut self.stamped).is_some());
-        self.kenv = env;
+        self.accel.stamped.clear(self.memo.max_value());
+        let ok = ks.rules.iter().flatten().all(|k| {
+            k.run(&self.memo, &mut env, &mut self.accel.stamped)
+                .is_some()
+        });
+        self.accel.kenv = env;
         // Checked at the next poll.
-        self.budget.add(self.stamped.take_inserted());
+        self.budget.add(self.accel.stamped.take_inserted());
         if !ok {
             return None;
         }
-        Some(self.stamped.mex()).filter(|v| *v <= MAX_VALUE)
+        Some(self.accel.stamped.mex()).filter(|v| *v <= MAX_VALUE)
     }
 
     /// The search went deep: compute the positions of the same game below the
@@ -106,7 +126,7 @@ impl Machine {
     /// stack disables filling for the game.
     pub(super) fn fill_towards(&mut self, target: PosId, frames: &[Frame]) -> R<()> {
         let game = self.game_of(target);
-        if self.fill_disabled[game as usize] {
+        if self.accel.fill_disabled[game as usize] {
             return Ok(());
         }
         let Some((args, n)) = self.memo.dense_args(target) else {
@@ -131,8 +151,12 @@ impl Machine {
         }
         let reserve = self.limits.max_states / 10;
         let mut budget = self.memo.states().max(FILL_MIN);
-        let complete = self.kernels.get(game as usize).is_some_and(|k| k.complete);
-        let mut done = std::mem::take(&mut self.row_done[game as usize]);
+        let complete = self
+            .accel
+            .kernels
+            .get(game as usize)
+            .is_some_and(|k| k.complete);
+        let mut done = std::mem::take(&mut self.accel.row_done[game as usize]);
         if done.len() < rows as usize {
             done.resize(rows as usize, 0);
         }
@@ -142,6 +166,7 @@ impl Machine {
         // Games of the simplest shapes fill their leading run in one loop.
         if !two
             && let Some(batch) = self
+                .accel
                 .kernels
                 .get(game as usize)
                 .and_then(|k| k.batch.clone())
@@ -156,11 +181,16 @@ impl Machine {
             let (mut next, mut stored) = (from, 0);
             while next < to {
                 let end = to.min(next.saturating_add(BATCH_CHUNK));
-                let (at, more) =
-                    batch.run(&mut array, next, end, &mut self.stamped, &mut max_value);
+                let (at, more) = batch.run(
+                    &mut array,
+                    next,
+                    end,
+                    &mut self.accel.stamped,
+                    &mut max_value,
+                );
                 let stuck = at == next;
                 (next, stored) = (at, stored + more);
-                if let Err(s) = self.budget.spend(self.stamped.take_inserted().max(1)) {
+                if let Err(s) = self.budget.spend(self.accel.stamped.take_inserted().max(1)) {
                     interrupted = Some(s);
                     break;
                 }
@@ -174,7 +204,7 @@ impl Machine {
             budget -= stored.min(budget);
             progressed = stored > 0;
         }
-        self.depth_cap = Some(FILL_NESTED_DEPTH);
+        self.accel.depth_cap = Some(FILL_NESTED_DEPTH);
         'rows: for a in 0..rows {
             if interrupted.is_some() {
                 break;
@@ -234,13 +264,13 @@ impl Machine {
                 progressed = true;
             }
         }
-        self.row_done[game as usize] = done;
-        self.depth_cap = None;
+        self.accel.row_done[game as usize] = done;
+        self.accel.depth_cap = None;
         if disable {
-            self.fill_disabled[game as usize] = true;
+            self.accel.fill_disabled[game as usize] = true;
         }
         if progressed {
-            self.fill_epoch += 1;
+            self.accel.fill_epoch += 1;
         }
         interrupted.map_or(Ok(()), Err)
     }

@@ -31,8 +31,6 @@ mod accel;
 mod expr;
 mod periods;
 
-use periods::PeriodState;
-
 /// The default of `--max-work`.
 pub const DEFAULT_MAX_WORK: u64 = 4_000_000_000;
 
@@ -93,30 +91,14 @@ pub struct Machine {
     /// next update).
     const_stopped: Vec<bool>,
     memo: Store,
-    kernels: Rc<Vec<GameKernels>>,
+    /// Kernels and the fill, with their per-game state.
+    accel: accel::Accel,
     /// Compiled integer expressions of the rules.
     compiled: Rc<Compiled>,
-    /// Bumped whenever a fill computed values: frames then retry kernels.
-    fill_epoch: u64,
-    /// Games whose fill met a failure other than the stack (an error, the
-    /// depth cap of a nested search, no room for dense storage): not filled
-    /// again.
-    fill_disabled: Vec<bool>,
-    /// Per game and row, how many leading positions are known (one-argument
-    /// games use one row): where each row's fill goes on.
-    row_done: Vec<Vec<i64>>,
-    /// While filling: the deepest a nested search may go.
-    depth_cap: Option<usize>,
     /// The misère search's memo (dropped when game ids change).
     misere: crate::misere::Misere,
-    /// Per game, what period searches found.
-    periods: Vec<PeriodState>,
-    /// The game whose period is being searched (its positions are computed
-    /// directly meanwhile).
-    searching: Option<GameId>,
-    /// The mex set and integer slots of [`Machine::kernel_value`], reused.
-    stamped: Stamped,
-    kenv: Vec<i64>,
+    /// What period searches found, per game.
+    periods: periods::Periods,
     limits: Limits,
     /// Ctrl-C and the work, time and memory limits of the statement.
     budget: Budget,
@@ -233,17 +215,10 @@ impl Machine {
             consts: Vec::new(),
             const_stopped: Vec::new(),
             memo: Store::new(&[], limits.max_states),
-            kernels: Rc::new(Vec::new()),
+            accel: accel::Accel::default(),
             compiled: Rc::new(Compiled::default()),
-            fill_epoch: 0,
-            fill_disabled: Vec::new(),
-            row_done: Vec::new(),
-            depth_cap: None,
-            periods: Vec::new(),
-            searching: None,
+            periods: periods::Periods::default(),
             misere: crate::misere::Misere::default(),
-            stamped: Stamped::default(),
-            kenv: Vec::new(),
             budget: Budget::new(limits.max_work, limits.time_limit, limits.max_memory),
             limits,
         }
@@ -274,14 +249,14 @@ impl Machine {
             self.misere = crate::misere::Misere::default();
         }
         let n = prog.games.len();
-        self.fill_disabled = carry(games, &self.fill_disabled, n);
-        self.row_done = carry(games, &self.row_done, n);
-        self.periods = carry(games, &self.periods, n);
-        self.depth_cap = None;
+        self.accel.fill_disabled = carry(games, &self.accel.fill_disabled, n);
+        self.accel.row_done = carry(games, &self.accel.row_done, n);
+        self.periods.games = carry(games, &self.periods.games, n);
+        self.accel.depth_cap = None;
         self.prog = Rc::new(prog);
         // Kernels and expressions are compiled for the new program once
         // constants are known.
-        self.kernels = Rc::new(Vec::new());
+        self.accel.kernels = Rc::new(Vec::new());
         self.compiled = Rc::new(Compiled::default());
         let mut old = std::mem::take(&mut self.consts);
         let old_stopped = std::mem::take(&mut self.const_stopped);
@@ -317,7 +292,7 @@ impl Machine {
             }
         }
         if self.limits.kernels {
-            self.kernels = Rc::new(kernel::compile(&self.prog, &self.consts));
+            self.accel.kernels = Rc::new(kernel::compile(&self.prog, &self.consts));
         }
         if self.limits.compiled {
             self.compiled = Rc::new(Compiled::new(&self.prog, &self.consts));
@@ -476,7 +451,7 @@ impl Machine {
         env: &mut Vec<Value>,
         iters: &mut Vec<Option<Iter>>,
     ) -> R<()> {
-        if self.depth_cap.is_some_and(|cap| frames.len() >= cap) {
+        if self.accel.depth_cap.is_some_and(|cap| frames.len() >= cap) {
             return Err(Stop::Aborted);
         }
         if frames.len() >= self.limits.max_depth {
@@ -537,9 +512,9 @@ impl Machine {
             // and after every fill.
             let at_start = f.pending.is_none() && matches!(f.mode, Mode::Enter(0));
             let resumed = f.pending.is_some()
-                && (f.kernel_epoch != self.fill_epoch || f.kernel_tries < KERNEL_RETRIES);
+                && (f.kernel_epoch != self.accel.fill_epoch || f.kernel_tries < KERNEL_RETRIES);
             if (at_start || resumed) && f.rule < self.prog.games[f.game as usize].rules.len() {
-                f.kernel_epoch = self.fill_epoch;
+                f.kernel_epoch = self.accel.fill_epoch;
                 f.kernel_tries = f.kernel_tries.saturating_add(1);
                 let nparams = self.prog.games[f.game as usize].params.len();
                 let params = &env[f.env_base..f.env_base + nparams];
@@ -603,10 +578,13 @@ impl Machine {
                     // before the stack is deeper by as much (or twice as
                     // deep, when it achieved nothing), so that searches
                     // that only go up stay linear.
-                    if frames.len() >= next_fill && self.depth_cap.is_none() && self.limits.fill {
-                        let epoch = self.fill_epoch;
+                    if frames.len() >= next_fill
+                        && self.accel.depth_cap.is_none()
+                        && self.limits.fill
+                    {
+                        let epoch = self.accel.fill_epoch;
                         self.fill_towards(c, frames)?;
-                        next_fill = if self.fill_epoch != epoch {
+                        next_fill = if self.accel.fill_epoch != epoch {
                             frames.len() + FILL_DEPTH
                         } else {
                             frames.len() * 2
@@ -782,6 +760,7 @@ impl Machine {
                             f.mode = Mode::Enter(0);
                             // Back to the search, which tries the next rule's kernel.
                             let kernel = self
+                                .accel
                                 .kernels
                                 .get(f.game as usize)
                                 .and_then(|k| k.rules.get(f.rule));

@@ -4,6 +4,16 @@
 
 use super::*;
 
+/// What period searches found.
+#[derive(Default)]
+pub(super) struct Periods {
+    /// Per game.
+    pub(super) games: Vec<PeriodState>,
+    /// The game whose period is being searched (its positions are computed
+    /// directly meanwhile).
+    pub(super) searching: Option<GameId>,
+}
+
 /// What period searches found for one game.
 #[derive(Clone, Debug, Default)]
 pub(super) struct PeriodState {
@@ -30,7 +40,7 @@ impl Machine {
         if !matches!(d.code, Code::StateLimit | Code::DepthLimit) {
             return d;
         }
-        match self.periods.get(self.game_of(root) as usize) {
+        match self.periods.games.get(self.game_of(root) as usize) {
             Some(PeriodState {
                 found: Some(Err(why)),
                 ..
@@ -58,7 +68,8 @@ impl Machine {
     /// compute (more positions below them than the state limit).
     pub(super) fn periodic_value(&mut self, pos: PosId) -> R<Option<u32>> {
         let game = self.game_of(pos);
-        if self.prog.games[game as usize].params.len() != 1 || self.searching == Some(game) {
+        if self.prog.games[game as usize].params.len() != 1 || self.periods.searching == Some(game)
+        {
             return Ok(None);
         }
         let n = match self.memo.dense_args(pos) {
@@ -80,21 +91,21 @@ impl Machine {
         let span = self.prog.games[game as usize].header;
         let full = self.limits.period_budget;
         let budget = if huge { full } else { n.min(full) };
-        let state = &self.periods[game as usize];
+        let state = &self.periods.games[game as usize];
         // Searching again pays when the budget has doubled, or when it is
         // the whole budget for a position that needs it.
         // Not from inside a fill: its nested searches are capped in depth.
-        let worth = self.depth_cap.is_none()
+        let worth = self.accel.depth_cap.is_none()
             && (budget >= state.tried.saturating_mul(2).max(1) || (huge && full > state.tried));
         if state.found.is_none() && worth {
             let found = self.search_period(game, budget, span)?;
-            let slot = &mut self.periods[game as usize];
+            let slot = &mut self.periods.games[game as usize];
             slot.tried = budget;
             if found.is_ok() || budget >= full || huge {
                 slot.found = Some(found);
             }
         }
-        if self.periods[game as usize].found.is_none() && huge && full < 1 {
+        if self.periods.games[game as usize].found.is_none() && huge && full < 1 {
             if crate::analysis::shape::shape(self, game).is_err() {
                 return Ok(None);
             }
@@ -106,7 +117,7 @@ impl Machine {
             )
             .into());
         }
-        match &self.periods[game as usize].found {
+        match &self.periods.games[game as usize].found {
             &Some(Ok((e, p))) if n >= e + p => {
                 let r = e + (n - e) % p;
                 let q = self.intern(game, &[Value::Int(r)], span)?;
@@ -138,9 +149,9 @@ impl Machine {
                 proof_possible: false,
             }));
         }
-        self.searching = Some(game);
+        self.periods.searching = Some(game);
         let result = crate::analysis::period(self, game, budget, span);
-        self.searching = None;
+        self.periods.searching = None;
         let search = match result {
             Ok(search) => search,
             // Not remembered as the game's answer: the next statement
@@ -179,7 +190,7 @@ impl Machine {
 
     /// The proven `(preperiod, period)` of a game, if a search found one.
     pub fn known_period(&self, game: GameId) -> Option<(i64, i64)> {
-        match self.periods.get(game as usize)?.found {
+        match self.periods.games.get(game as usize)?.found {
             Some(Ok(ep)) => Some(ep),
             _ => None,
         }
@@ -187,7 +198,7 @@ impl Machine {
 
     /// Records a proven period of a game.
     pub fn set_period(&mut self, game: GameId, preperiod: i64, period: i64) {
-        if let Some(slot) = self.periods.get_mut(game as usize) {
+        if let Some(slot) = self.periods.games.get_mut(game as usize) {
             slot.found = Some(Ok((preperiod, period)));
         }
     }
