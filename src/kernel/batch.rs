@@ -1,0 +1,235 @@
+//! Batch kernels: runs of a one-argument game computed in one loop over
+//! its own array.
+
+use super::run::*;
+use super::*;
+
+/// The most option values one [`Batch::run`] call scans before it returns.
+pub const CHUNK_WORK: u64 = 1 << 24;
+
+/// `k + kn·n + s·x`: affine in the position's argument `n` and the loop
+/// variable `x`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Aff2 {
+    k: i64,
+    kn: i64,
+    s: i64,
+}
+
+impl Aff2 {
+    pub(super) fn of(form: &Form) -> Option<Aff2> {
+        let (k, kn) = lin_in_param(&form.c)?;
+        Some(Aff2 { k, kn, s: form.s })
+    }
+
+    /// The value at `n` (the loop-invariant part, for `x = 0`).
+    pub(super) fn at(self, n: i64) -> Option<i64> {
+        self.k.checked_add(self.kn.checked_mul(n)?)
+    }
+}
+
+/// `(k, kn)` when a loop invariant is `k + kn·n` in the parameter (slot 0).
+pub(super) fn lin_in_param(lin: &Lin) -> Option<(i64, i64)> {
+    let Lin::Sum { k, terms } = lin else {
+        return None;
+    };
+    let mut kn = 0i64;
+    for &(slot, c) in terms {
+        if slot != 0 {
+            return None;
+        }
+        kn = kn.checked_add(c)?;
+    }
+    Some((*k, kn))
+}
+
+#[derive(Clone, Debug)]
+pub(super) enum BatchSource {
+    List(Rc<[i64]>),
+    Range { lo: Aff2, hi: Aff2, inclusive: bool },
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct BatchRule {
+    source: BatchSource,
+    bounds: Vec<(BinOp, Aff2)>,
+    /// Components, all positions of the game itself: `G(k + kn·n + s·x)`.
+    comps: Vec<Aff2>,
+}
+
+/// A one-argument game whose every rule is one loop (over a constant list or
+/// a range with bounds linear in `n`), with linear conditions and options
+/// `G(affine)` of the game itself: its values for a run of positions are
+/// computed in one loop, reading and writing one array, as a hand-written
+/// table solver does.
+#[derive(Clone, Debug)]
+pub struct Batch {
+    rules: Vec<BatchRule>,
+}
+
+impl Batch {
+    pub(super) fn of(game: GameId, rules: &[Option<KRule>]) -> Option<Batch> {
+        let rules = rules
+            .iter()
+            .map(|r| {
+                let r = r.as_ref()?;
+                let f = r.fused.as_ref()?;
+                let (first, rest) = r.clauses.split_first()?;
+                if rest.iter().any(|c| !matches!(c, KClause::If(_))) {
+                    return None;
+                }
+                let lin = |e: &IntExpr| {
+                    interval(e, &r.dom)?;
+                    let (k, kn) = lin_in_param(&Lin::of(e.clone()))?;
+                    Some(Aff2 { k, kn, s: 0 })
+                };
+                let source = match first {
+                    KClause::List { items, .. }
+                        if items.iter().all(|x| x.unsigned_abs() <= 1 << 40) =>
+                    {
+                        BatchSource::List(items.clone())
+                    }
+                    KClause::Range {
+                        lo, hi, inclusive, ..
+                    } => BatchSource::Range {
+                        lo: lin(lo)?,
+                        hi: lin(hi)?,
+                        inclusive: *inclusive,
+                    },
+                    _ => return None,
+                };
+                let bounds = f
+                    .bounds
+                    .iter()
+                    .map(|b| Some((b.op, Aff2::of(&b.d)?)))
+                    .collect::<Option<_>>()?;
+                let comps = f
+                    .comps
+                    .iter()
+                    .map(|(g, args)| match args.as_slice() {
+                        [a] if *g == game => Aff2::of(a),
+                        _ => None,
+                    })
+                    .collect::<Option<Vec<_>>>()?;
+                (comps.len() <= MAX_FUSED).then_some(BatchRule {
+                    source,
+                    bounds,
+                    comps,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Batch { rules })
+    }
+
+    /// Computes `values[n]` for `n` in `from..to`, in order, given that every
+    /// value below `from` is known. Stops at the first position it cannot
+    /// compute (on the stack, an option outside `0..n`, or arithmetic that
+    /// would overflow) and returns it, with how many values it stored.
+    pub fn run(
+        &self,
+        values: &mut [u32],
+        from: usize,
+        to: usize,
+        seen: &mut Stamped,
+        max_value: &mut u32,
+    ) -> (usize, usize) {
+        let mut stored = 0;
+        let start = seen.inserted();
+        for n in from..to.min(values.len()) {
+            // A chunk ends after so much work, so that Ctrl-C and the limits
+            // are looked at often (values late in a game scan many options).
+            if seen.inserted() - start >= CHUNK_WORK {
+                return (n, stored);
+            }
+            match values[n] {
+                UNKNOWN => {}
+                v if v & SENTINEL_BIT != 0 => return (n, stored),
+                _ => continue,
+            }
+            seen.clear(*max_value);
+            let known = &values[..n];
+            if self
+                .rules
+                .iter()
+                .any(|r| r.run(known, n as i64, seen).is_none())
+            {
+                return (n, stored);
+            }
+            let v = seen.mex();
+            if v & SENTINEL_BIT != 0 {
+                return (n, stored);
+            }
+            values[n] = v;
+            *max_value = (*max_value).max(v);
+            stored += 1;
+        }
+        (to.min(values.len()), stored)
+    }
+}
+
+impl BatchRule {
+    /// Inserts the values of this rule's options at `n`; `known` is
+    /// `values[..n]`, all computed.
+    pub(super) fn run(&self, known: &[u32], n: i64, seen: &mut Stamped) -> Option<()> {
+        let len = i128::from(n);
+        match &self.source {
+            BatchSource::List(items) => {
+                // Items are at most 2^40 and coefficients 2^20 (checked when
+                // compiling), so `s·x` fits; the sums are checked.
+                let mut bounds = [(BinOp::Eq, 0i64, 0i64); 8];
+                if self.bounds.len() > bounds.len() {
+                    return None;
+                }
+                for (slot, (op, a)) in bounds.iter_mut().zip(&self.bounds) {
+                    *slot = (*op, a.at(n)?, a.s);
+                }
+                let bounds = &bounds[..self.bounds.len()];
+                let mut comps = [(0i64, 0i64); MAX_FUSED];
+                for (slot, c) in comps.iter_mut().zip(&self.comps) {
+                    *slot = (c.at(n)?, c.s);
+                }
+                let comps = &comps[..self.comps.len()];
+                'items: for &x in items.iter() {
+                    for &(op, c, s) in bounds {
+                        if !holds(op, i128::from(c.checked_add(s * x)?)) {
+                            continue 'items;
+                        }
+                    }
+                    let mut v = 0u32;
+                    for &(c, s) in comps {
+                        let i = c.checked_add(s * x)?;
+                        let w = *known.get(usize::try_from(i).ok()?)?;
+                        if w & SENTINEL_BIT != 0 {
+                            return None;
+                        }
+                        v ^= w;
+                    }
+                    seen.insert(v);
+                }
+                Some(())
+            }
+            BatchSource::Range { lo, hi, inclusive } => {
+                let mut lo = i128::from(lo.at(n)?);
+                let mut hi = i128::from(hi.at(n)?) - i128::from(!*inclusive);
+                for (op, a) in &self.bounds {
+                    fold_bound(*op, i128::from(a.at(n)?), i128::from(a.s), &mut lo, &mut hi);
+                }
+                if lo > hi {
+                    return Some(());
+                }
+                let mut parts = [(&[][..], 0i128, 0i128); MAX_FUSED];
+                for (part, c) in parts.iter_mut().zip(&self.comps) {
+                    let (base, step) = (i128::from(c.at(n)?), i128::from(c.s));
+                    for end in [lo, hi] {
+                        let i = base + step * end;
+                        if i < 0 || i >= len {
+                            return None;
+                        }
+                    }
+                    *part = (known, base, step);
+                }
+                affine_loop(&parts[..self.comps.len()], lo, hi, seen)
+            }
+        }
+    }
+}
