@@ -4,6 +4,7 @@
 //! by [`ExprId`]; variables are frame slots, games and constants are dense ids.
 //! The evaluator walks this, never the AST and never a name map.
 
+pub use crate::builtin::Builtin;
 pub use crate::ops::BinOp;
 use crate::span::Span;
 
@@ -155,127 +156,6 @@ pub enum CompKind {
     Any,
     /// `all(c for ...)`
     All,
-}
-
-/// Builtin functions and queries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Builtin {
-    /// `len(list)`
-    Len,
-    /// `sum(list)`
-    Sum,
-    /// `min(list)` or `min(a, b, ...)`
-    Min,
-    /// `max(list)` or `max(a, b, ...)`
-    Max,
-    /// `abs(x)`
-    Abs,
-    /// `sorted(list)`
-    Sorted,
-    /// `set(list, i, v)`: a copy of the list with element `i` replaced by `v`.
-    Set,
-    /// `popcount(x)`: number of one bits of a non-negative integer.
-    Popcount,
-    /// `mex(list)`: the least non-negative integer not in the list.
-    Mex,
-    /// `grundy(P)`
-    Grundy,
-    /// `outcome(P)`
-    Outcome,
-    /// `moves(P)`
-    Moves,
-    /// `winning(P)`
-    Winning,
-    /// `table(G, range[, range])`
-    Table,
-    /// `ppositions(G, range[, range])`
-    PPositions,
-    /// `describe(G)`: the moves of a game in words.
-    Describe,
-    /// `outcome(P, misere)`
-    MisereOutcome,
-    /// `winning(P, misere)`
-    MisereWinning,
-    /// `misere_grundy(P)`: the misère value of P played as one game.
-    MisereGrundy,
-    /// `graph(P[, limit])`: the state graph as Graphviz DOT.
-    Graph,
-    /// `period(G[, budget])`: pre-period and period, and how it is known.
-    Period,
-}
-
-impl Builtin {
-    /// Every builtin with its name, for lookup, completion and "did you mean".
-    pub const ALL: &'static [(&'static str, Builtin)] = &[
-        ("len", Builtin::Len),
-        ("sum", Builtin::Sum),
-        ("min", Builtin::Min),
-        ("max", Builtin::Max),
-        ("abs", Builtin::Abs),
-        ("sorted", Builtin::Sorted),
-        ("set", Builtin::Set),
-        ("popcount", Builtin::Popcount),
-        ("mex", Builtin::Mex),
-        ("grundy", Builtin::Grundy),
-        ("outcome", Builtin::Outcome),
-        ("moves", Builtin::Moves),
-        ("winning", Builtin::Winning),
-        ("table", Builtin::Table),
-        ("ppositions", Builtin::PPositions),
-        ("describe", Builtin::Describe),
-        ("misere_grundy", Builtin::MisereGrundy),
-        ("graph", Builtin::Graph),
-        ("period", Builtin::Period),
-    ];
-
-    /// Builtins usable only with a generator argument.
-    pub const GENERATOR_ONLY: &'static [&'static str] = &["any", "all"];
-
-    /// Looks a builtin up by name.
-    pub fn by_name(name: &str) -> Option<Builtin> {
-        Builtin::ALL
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, b)| *b)
-    }
-
-    /// The builtin's name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Builtin::MisereOutcome => return "outcome",
-            Builtin::MisereWinning => return "winning",
-            _ => {}
-        }
-        Builtin::ALL
-            .iter()
-            .find(|(_, b)| *b == self)
-            .map(|(n, _)| *n)
-            .unwrap_or("?")
-    }
-
-    /// Whether this builtin is a query that needs game values.
-    pub fn is_query(self) -> bool {
-        matches!(
-            self,
-            Builtin::Grundy
-                | Builtin::Outcome
-                | Builtin::Moves
-                | Builtin::Winning
-                | Builtin::Table
-                | Builtin::PPositions
-                | Builtin::Period
-                | Builtin::MisereOutcome
-                | Builtin::MisereWinning
-                | Builtin::MisereGrundy
-                | Builtin::Graph
-        )
-    }
-
-    /// Whether this builtin produces a report (printable only, not a value).
-    pub fn is_report(self) -> bool {
-        (self.is_query() && !matches!(self, Builtin::Grundy | Builtin::MisereGrundy))
-            || self == Builtin::Describe
-    }
 }
 
 /// Expressions. Types were checked: the evaluator still verifies the values

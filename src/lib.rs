@@ -18,6 +18,9 @@ pub mod ops;
 /// Name resolution, arity and type checking; lowering to the IR.
 pub mod check;
 
+/// The builtins in one table: names, arities, kinds, help.
+pub mod builtin;
+
 /// The flat, index-addressed program IR.
 pub mod ir;
 

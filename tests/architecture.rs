@@ -128,7 +128,8 @@ fn the_bottom_layers_use_only_what_is_below_them() {
         ("ops", &[]),
         ("diagnostics", &["span"]),
         ("syntax", &["diagnostics", "ops", "span"]),
-        ("ir", &["ops", "span", "syntax"]),
+        ("builtin", &[]),
+        ("ir", &["builtin", "ops", "span", "syntax"]),
         ("store", &["ir"]),
         ("value", &["ir", "store"]),
         ("compiled", &["ir", "ops", "value"]),
@@ -191,11 +192,10 @@ fn outside_crates_are_known_by_one_module_each() {
     }
 }
 
-/// Files over 1000 lines and structs over 12 fields, each name with its
-/// size. Issue 8 asks for none; the ones left are listed exactly, so that
-/// a new one fails here and so does splitting one without updating this.
+/// No source file over 1000 lines, no struct over 12 fields: a file is
+/// long only when one concern is, and a struct that wide holds several.
 #[test]
-fn long_files_and_wide_structs_are_the_known_ones() {
+fn no_long_file_and_no_wide_struct() {
     let mut long = BTreeSet::new();
     let mut wide = BTreeSet::new();
     for (rel, _) in sources() {
@@ -247,8 +247,6 @@ fn long_files_and_wide_structs_are_the_known_ones() {
             }
         }
     }
-    let known_long: BTreeSet<String> = ["check.rs"].map(String::from).into();
-    let known_wide: BTreeSet<String> = BTreeSet::new();
-    assert_eq!(long, known_long, "files over 1000 lines");
-    assert_eq!(wide, known_wide, "structs over 12 fields");
+    assert_eq!(long, BTreeSet::new(), "files over 1000 lines");
+    assert_eq!(wide, BTreeSet::new(), "structs over 12 fields");
 }

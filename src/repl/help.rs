@@ -1,9 +1,10 @@
 //! The text of `:help` and its topics.
 
 use super::COMMANDS;
+use crate::builtin::{self, Kind};
 
 /// Topics `:help` knows.
-pub const TOPICS: &[&str] = &["commands", "language", "queries", "keys"];
+pub const TOPICS: &[&str] = &["commands", "language", "queries", "functions", "keys"];
 
 /// The help for a topic (empty: the overview).
 pub fn text(topic: &str) -> String {
@@ -11,7 +12,14 @@ pub fn text(topic: &str) -> String {
         "" => OVERVIEW.to_string() + &commands(),
         "commands" => commands(),
         "language" => LANGUAGE.to_string(),
-        "queries" => QUERIES.to_string(),
+        "queries" => format!(
+            "queries:\n{}{QUERIES}",
+            builtin::help(&[Kind::ValueQuery, Kind::ReportQuery, Kind::Report])
+        ),
+        "functions" => format!(
+            "functions (usable anywhere, rules included):\n{}",
+            builtin::help(&[Kind::Function, Kind::Generator])
+        ),
         "keys" => KEYS.to_string(),
         other => format!("no help on `{other}`; topics: {}\n", TOPICS.join(", ")),
     }
@@ -60,22 +68,8 @@ values: integers (checked, 64-bit), booleans, lists [1, 2], ranges a..b and
 a..=b, comprehensions [x * x for x in 0..10 if x % 2 == 0], if c then a else b
 ";
 
-const QUERIES: &str = "\
-queries:
-  grundy(P)                   the Grundy value of a position or sum
-  outcome(P)                  who wins: P (previous player) or N (next player)
-  moves(P)                    every move and the value after it
-  winning(P)                  the moves to a P-position
-  table(G, 0..=30)            values of a one-parameter game
-  table(G, 0..=8, 0..=8)      a grid for a two-parameter game
-  ppositions(G, 0..=30)       the positions whose value is 0
-  check grundy(G(n)) == n % 3 for n in 0..100
-  describe(G)                 the moves of a one-heap game in words
-  period(G)                   pre-period and period, proven when a theorem applies
-  outcome(P, misere)          who wins when the last player to move loses
-  winning(P, misere)          the winning moves in misère play
-  misere_grundy(P)            the misère value of P as one game
-  graph(P)                    the positions reachable from P, as Graphviz DOT
+/// After the table's lines.
+const QUERIES: &str = "  check grundy(G(n)) == n % 3 for n in 0..100   a claim, tested case by case
 huge positions (Kayles(10**18)) are answered from proven periods
 ";
 

@@ -6,7 +6,6 @@ pub mod line;
 
 use crate::diagnostics::{self, Code, Diag, Style, did_you_mean};
 use crate::eval::Limits;
-use crate::ir::Builtin;
 use crate::session::{Change, Event, Session, Summary};
 use crate::syntax;
 use std::ops::Range;
@@ -52,7 +51,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     (
         ":help",
         "[TOPIC]",
-        "this help; topics: language, queries, commands, keys",
+        "this help; topics: language, queries, functions, commands, keys",
     ),
     (
         ":load",
@@ -506,8 +505,7 @@ impl Repl {
     /// Names a word may complete to: games, constants, builtins, keywords.
     fn names(&self) -> Vec<String> {
         let mut names: Vec<String> = self.session.names().map(|(n, _)| n.to_string()).collect();
-        names.extend(Builtin::ALL.iter().map(|(n, _)| n.to_string()));
-        names.extend(Builtin::GENERATOR_ONLY.iter().map(|n| n.to_string()));
+        names.extend(crate::builtin::names().map(String::from));
         names.extend(syntax::KEYWORDS.iter().map(|n| n.to_string()));
         names
     }
@@ -607,9 +605,7 @@ impl Repl {
                     Some(Token::Keyword)
                 } else if games.contains(&word) {
                     Some(Token::Game)
-                } else if Builtin::by_name(word).is_some()
-                    || Builtin::GENERATOR_ONLY.contains(&word)
-                {
+                } else if crate::builtin::is_name(word) {
                     Some(Token::Builtin)
                 } else {
                     None

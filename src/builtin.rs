@@ -1,0 +1,405 @@
+//! The builtins in one table: each one's name, how it is called, what it
+//! takes and what it does. The checker reads arities, kinds and the words of
+//! its arity errors from it; the REPL its completion, highlighting and
+//! `:help`; evaluation and the session dispatch on [`Builtin`].
+
+/// Builtin functions and queries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    /// `len(list)`
+    Len,
+    /// `sum(list)`
+    Sum,
+    /// `min(list)` or `min(a, b, ...)`
+    Min,
+    /// `max(list)` or `max(a, b, ...)`
+    Max,
+    /// `abs(x)`
+    Abs,
+    /// `sorted(list)`
+    Sorted,
+    /// `set(list, i, v)`: a copy of the list with element `i` replaced by `v`.
+    Set,
+    /// `popcount(x)`: number of one bits of a non-negative integer.
+    Popcount,
+    /// `mex(list)`: the least non-negative integer not in the list.
+    Mex,
+    /// `grundy(P)`
+    Grundy,
+    /// `outcome(P)`
+    Outcome,
+    /// `moves(P)`
+    Moves,
+    /// `winning(P)`
+    Winning,
+    /// `table(G, range[, range])`
+    Table,
+    /// `ppositions(G, range[, range])`
+    PPositions,
+    /// `describe(G)`: the moves of a game in words.
+    Describe,
+    /// `outcome(P, misere)`
+    MisereOutcome,
+    /// `winning(P, misere)`
+    MisereWinning,
+    /// `misere_grundy(P)`: the misère value of P played as one game.
+    MisereGrundy,
+    /// `graph(P[, limit])`: the state graph as Graphviz DOT.
+    Graph,
+    /// `period(G[, budget])`: pre-period and period, and how it is known.
+    Period,
+}
+
+/// What kind of thing a builtin is: where it may be used and what it gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A function of values, usable anywhere.
+    Function,
+    /// A fold over a generator: `any(c for x in xs)`.
+    Generator,
+    /// A query whose answer is a value (needs Grundy values: statements only).
+    ValueQuery,
+    /// A query whose answer is a report (printable only, not a value).
+    ReportQuery,
+    /// A report that needs no values (`describe`).
+    Report,
+}
+
+/// One builtin.
+#[derive(Debug)]
+pub struct Spec {
+    pub name: &'static str,
+    /// `None` for the generator folds (`sum`, `min`, `max` are also
+    /// functions; `any` and `all` only folds).
+    pub builtin: Option<Builtin>,
+    pub kind: Kind,
+    /// Least and most arguments.
+    pub arity: (usize, usize),
+    /// What it takes, in the words of an arity error.
+    pub takes: &'static str,
+    /// Ways to call it, each with one line on what it gives (`:help`).
+    pub help: &'static [(&'static str, &'static str)],
+}
+
+const ANY: usize = usize::MAX;
+
+const fn spec(
+    name: &'static str,
+    builtin: Option<Builtin>,
+    kind: Kind,
+    arity: (usize, usize),
+    takes: &'static str,
+    help: &'static [(&'static str, &'static str)],
+) -> Spec {
+    Spec {
+        name,
+        builtin,
+        kind,
+        arity,
+        takes,
+        help,
+    }
+}
+
+use Builtin as B;
+use Kind::*;
+
+/// Every builtin, in the order `:help` lists them.
+pub const TABLE: &[Spec] = &[
+    spec(
+        "len",
+        Some(B::Len),
+        Function,
+        (1, 1),
+        "1 argument (a list)",
+        &[("len(xs)", "the number of elements of a list")],
+    ),
+    spec(
+        "sum",
+        Some(B::Sum),
+        Function,
+        (1, 1),
+        "1 argument (a list)",
+        &[(
+            "sum(xs)",
+            "the sum of a list (also `sum(e for x in ...)`, and of positions: their sum)",
+        )],
+    ),
+    spec(
+        "min",
+        Some(B::Min),
+        Function,
+        (1, ANY),
+        "a list or at least 2 integers",
+        &[(
+            "min(xs), min(a, b)",
+            "the least element (also `min(e for x in ...)`)",
+        )],
+    ),
+    spec(
+        "max",
+        Some(B::Max),
+        Function,
+        (1, ANY),
+        "a list or at least 2 integers",
+        &[(
+            "max(xs), max(a, b)",
+            "the greatest element (also `max(e for x in ...)`)",
+        )],
+    ),
+    spec(
+        "abs",
+        Some(B::Abs),
+        Function,
+        (1, 1),
+        "1 argument (an integer)",
+        &[("abs(x)", "the absolute value")],
+    ),
+    spec(
+        "sorted",
+        Some(B::Sorted),
+        Function,
+        (1, 1),
+        "1 argument (a list)",
+        &[("sorted(xs)", "the list in increasing order")],
+    ),
+    spec(
+        "set",
+        Some(B::Set),
+        Function,
+        (3, 3),
+        "3 arguments (a list, an index, a value)",
+        &[(
+            "set(xs, i, v)",
+            "a copy of the list with element i replaced by v",
+        )],
+    ),
+    spec(
+        "popcount",
+        Some(B::Popcount),
+        Function,
+        (1, 1),
+        "1 argument (an integer)",
+        &[("popcount(x)", "the number of one bits of x >= 0")],
+    ),
+    spec(
+        "mex",
+        Some(B::Mex),
+        Function,
+        (1, 1),
+        "1 argument (a list)",
+        &[("mex(xs)", "the least non-negative integer not in the list")],
+    ),
+    spec(
+        "any",
+        None,
+        Generator,
+        (1, 1),
+        "a generator",
+        &[("any(c for x in xs)", "whether c holds for some x")],
+    ),
+    spec(
+        "all",
+        None,
+        Generator,
+        (1, 1),
+        "a generator",
+        &[("all(c for x in xs)", "whether c holds for every x")],
+    ),
+    spec(
+        "grundy",
+        Some(B::Grundy),
+        ValueQuery,
+        (1, 1),
+        "1 argument (a position)",
+        &[("grundy(P)", "the Grundy value of a position or sum")],
+    ),
+    spec(
+        "outcome",
+        Some(B::Outcome),
+        ReportQuery,
+        (1, 2),
+        "a position, and optionally `misere`",
+        &[
+            (
+                "outcome(P)",
+                "who wins: P (previous player) or N (next player)",
+            ),
+            (
+                "outcome(P, misere)",
+                "who wins when the last player to move loses",
+            ),
+        ],
+    ),
+    spec(
+        "moves",
+        Some(B::Moves),
+        ReportQuery,
+        (1, 1),
+        "1 argument (a position)",
+        &[("moves(P)", "every move and the value after it")],
+    ),
+    spec(
+        "winning",
+        Some(B::Winning),
+        ReportQuery,
+        (1, 2),
+        "a position, and optionally `misere`",
+        &[
+            ("winning(P)", "the moves to a P-position"),
+            ("winning(P, misere)", "the winning moves in misère play"),
+        ],
+    ),
+    spec(
+        "table",
+        Some(B::Table),
+        ReportQuery,
+        (2, 3),
+        "a game and 1 or 2 ranges",
+        &[
+            ("table(G, 0..=30)", "values of a one-parameter game"),
+            ("table(G, 0..=8, 0..=8)", "a grid for a two-parameter game"),
+        ],
+    ),
+    spec(
+        "ppositions",
+        Some(B::PPositions),
+        ReportQuery,
+        (2, 3),
+        "a game and 1 or 2 ranges",
+        &[("ppositions(G, 0..=30)", "the positions whose value is 0")],
+    ),
+    spec(
+        "describe",
+        Some(B::Describe),
+        Report,
+        (1, 1),
+        "a game name",
+        &[("describe(G)", "the moves of a one-heap game in words")],
+    ),
+    spec(
+        "period",
+        Some(B::Period),
+        ReportQuery,
+        (1, 2),
+        "a game name and optionally a budget of positions",
+        &[(
+            "period(G)",
+            "pre-period and period, proven when a theorem applies",
+        )],
+    ),
+    spec(
+        "misere_grundy",
+        Some(B::MisereGrundy),
+        ValueQuery,
+        (1, 1),
+        "1 argument (a position)",
+        &[("misere_grundy(P)", "the misère value of P as one game")],
+    ),
+    spec(
+        "graph",
+        Some(B::Graph),
+        ReportQuery,
+        (1, 2),
+        "a position, and optionally the most positions to draw",
+        &[(
+            "graph(P)",
+            "the positions reachable from P, as Graphviz DOT",
+        )],
+    ),
+];
+
+/// The entry of a name.
+pub fn lookup(name: &str) -> Option<&'static Spec> {
+    TABLE.iter().find(|s| s.name == name)
+}
+
+/// Whether a name is a builtin's (functions, queries and folds).
+pub fn is_name(name: &str) -> bool {
+    lookup(name).is_some()
+}
+
+/// Every builtin name.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    TABLE.iter().map(|s| s.name)
+}
+
+/// The `:help` lines of the builtins of these kinds, aligned.
+pub fn help(kinds: &[Kind]) -> String {
+    let lines: Vec<(&str, &str)> = TABLE
+        .iter()
+        .filter(|s| kinds.contains(&s.kind))
+        .flat_map(|s| s.help.iter().copied())
+        .collect();
+    let width = lines
+        .iter()
+        .map(|(u, _)| u.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    for (usage, what) in lines {
+        out.push_str(&format!("  {usage:width$}  {what}\n"));
+    }
+    out
+}
+
+impl Builtin {
+    /// Looks a builtin function or query up by name (not the folds).
+    pub fn by_name(name: &str) -> Option<Builtin> {
+        lookup(name)?.builtin
+    }
+
+    /// Its entry in the table (the misère forms share their plain form's).
+    pub fn spec(self) -> &'static Spec {
+        let plain = match self {
+            B::MisereOutcome => B::Outcome,
+            B::MisereWinning => B::Winning,
+            b => b,
+        };
+        TABLE
+            .iter()
+            .find(|s| s.builtin == Some(plain))
+            .unwrap_or(&TABLE[0])
+    }
+
+    /// The builtin's name.
+    pub fn name(self) -> &'static str {
+        self.spec().name
+    }
+
+    /// Whether this builtin is a query that needs game values.
+    pub fn is_query(self) -> bool {
+        matches!(self.spec().kind, ValueQuery | ReportQuery)
+    }
+
+    /// Whether this builtin produces a report (printable only, not a value).
+    pub fn is_report(self) -> bool {
+        matches!(self.spec().kind, ReportQuery | Report)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_has_one_entry() {
+        for s in TABLE {
+            assert_eq!(
+                TABLE.iter().filter(|t| t.name == s.name).count(),
+                1,
+                "{}",
+                s.name
+            );
+            if let Some(b) = s.builtin {
+                assert_eq!(b.spec().name, s.name);
+                assert_eq!(Builtin::by_name(s.name), Some(b));
+            }
+            assert!(s.arity.0 <= s.arity.1 && !s.help.is_empty(), "{}", s.name);
+        }
+        assert_eq!(B::MisereWinning.name(), "winning");
+        assert!(B::MisereGrundy.is_query() && !B::MisereGrundy.is_report());
+        assert!(B::Describe.is_report() && !B::Describe.is_query());
+        assert!(!B::Len.is_query() && !B::Len.is_report());
+    }
+}

@@ -1,0 +1,427 @@
+//! Calls: of builtins (arity from the builtin table, then each one's
+//! argument types and where it may be used) and of games.
+
+use super::*;
+
+impl Checker {
+    pub(super) fn call(
+        &mut self,
+        callee: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> (ExprId, Ty) {
+        let name = callee.name.as_str();
+        if self.lookup_local(name).is_some() {
+            self.errors.push(
+                Diag::user(
+                    Code::NotCallable,
+                    format!("`{name}` is a variable, not a game or function"),
+                )
+                .label(callee.span, "called here")
+                .help(
+                    "a `(` right after a name is a call; if it starts the next rule, end this \
+                     rule with `;`",
+                ),
+            );
+            return (self.push(ir::Expr::Int(0), span), Ty::Error);
+        }
+        match self.globals.get(name).copied() {
+            Some(Global::Game(game)) => return self.apply(game, args, span),
+            Some(Global::Const(_)) => {
+                self.errors.push(
+                    Diag::user(
+                        Code::NotCallable,
+                        format!("`{name}` is a constant, not a game or function"),
+                    )
+                    .label(callee.span, "called here"),
+                );
+                return (self.push(ir::Expr::Int(0), span), Ty::Error);
+            }
+            None => {}
+        }
+        let Some(f) = Builtin::by_name(name) else {
+            let generator = crate::builtin::lookup(name)
+                .is_some_and(|s| s.kind == crate::builtin::Kind::Generator);
+            let d = if generator {
+                Diag::user(Code::BadGenerator, format!("`{name}` takes a generator"))
+                    .label(span, "here")
+                    .help(format!("write `{name}(cond for x in ...)`"))
+            } else {
+                self.unknown(name, callee.span, "unknown game or function")
+            };
+            self.errors.push(d);
+            for a in args {
+                self.infer(a);
+            }
+            return (self.push(ir::Expr::Int(0), span), Ty::Error);
+        };
+        if f.is_query() && self.ctx != Ctx::Stmt {
+            let (what, help) = match self.ctx {
+                Ctx::Rule => (
+                    "inside a game's rules",
+                    "rules say which moves exist; values are computed from them",
+                ),
+                _ => (
+                    "in a constant",
+                    "constants are fixed before any game is evaluated; use it in `print` or `check`",
+                ),
+            };
+            self.errors.push(
+                Diag::user(
+                    Code::QueryNotAllowed,
+                    format!("`{name}` cannot be used {what}"),
+                )
+                .label(span, "needs Grundy values")
+                .help(help),
+            );
+        }
+        let takes = f.spec().takes;
+        let sig_err = |c: &mut Checker| {
+            c.errors.push(
+                Diag::user(
+                    Code::WrongArity,
+                    format!("`{name}` takes {takes}, but {} given", given(args.len())),
+                )
+                .label(
+                    span,
+                    format!("called with {}", plural(args.len(), "argument")),
+                ),
+            );
+        };
+        let (min, max) = f.spec().arity;
+        if !(min..=max).contains(&args.len()) {
+            sig_err(self);
+        }
+        let (ids, ty): (Vec<ExprId>, Ty) = match f {
+            Builtin::Len | Builtin::Sorted | Builtin::Mex | Builtin::Sum => {
+                let ids = args
+                    .iter()
+                    .map(|a| self.check_ty(a, Ty::List, &format!("`{name}` takes a list")))
+                    .collect();
+                let ty = if f == Builtin::Sorted {
+                    Ty::List
+                } else {
+                    Ty::Int
+                };
+                (ids, ty)
+            }
+            Builtin::Min | Builtin::Max => {
+                let want = if args.len() == 1 { Ty::List } else { Ty::Int };
+                let ids = args
+                    .iter()
+                    .map(|a| self.check_ty(a, want, &format!("`{name}` takes a list or integers")))
+                    .collect();
+                (ids, Ty::Int)
+            }
+            Builtin::Abs | Builtin::Popcount => {
+                let ids = args
+                    .iter()
+                    .map(|a| self.check_ty(a, Ty::Int, &format!("`{name}` takes an integer")))
+                    .collect();
+                (ids, Ty::Int)
+            }
+            Builtin::Set => {
+                let ids = args
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| match i {
+                        0 => self.check_ty(a, Ty::List, "`set(list, index, value)`"),
+                        1 => self.check_ty(a, Ty::Int, "`set(list, index, value)`"),
+                        _ => self.data(a),
+                    })
+                    .collect();
+                (ids, Ty::List)
+            }
+            Builtin::Outcome | Builtin::Winning
+                if args.len() == 2
+                    && matches!(&args[1].kind, ExprKind::Name(n) if n == "misere")
+                    && self.lookup_local("misere").is_none() =>
+            {
+                let p = self.check_ty(&args[0], Ty::Pos, &format!("`{name}` takes a position"));
+                let f = if f == Builtin::Outcome {
+                    Builtin::MisereOutcome
+                } else {
+                    Builtin::MisereWinning
+                };
+                return (
+                    self.push(ir::Expr::Call { f, args: vec![p] }, span),
+                    Ty::Report,
+                );
+            }
+            Builtin::Grundy
+            | Builtin::Outcome
+            | Builtin::Moves
+            | Builtin::Winning
+            | Builtin::MisereGrundy
+            | Builtin::MisereOutcome
+            | Builtin::MisereWinning => {
+                // Two arguments, the second not `misere`.
+                if args.len() == 2 && matches!(f, Builtin::Outcome | Builtin::Winning) {
+                    sig_err(self);
+                }
+                let ids = args
+                    .iter()
+                    .map(|a| self.check_ty(a, Ty::Pos, &format!("`{name}` takes a position")))
+                    .collect();
+                let ty = if matches!(f, Builtin::Grundy | Builtin::MisereGrundy) {
+                    Ty::Int
+                } else {
+                    Ty::Report
+                };
+                (ids, ty)
+            }
+            Builtin::Graph => {
+                let mut ids = Vec::new();
+                for (i, a) in args.iter().enumerate() {
+                    ids.push(if i == 0 {
+                        self.check_ty(a, Ty::Pos, "`graph` draws a position")
+                    } else {
+                        self.check_ty(a, Ty::Int, "a limit is a number of positions")
+                    });
+                }
+                (ids, Ty::Report)
+            }
+            Builtin::Describe | Builtin::Period => {
+                let mut ids = Vec::new();
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        ids.push(self.check_ty(a, Ty::Int, "a budget is a number of positions"));
+                        continue;
+                    }
+                    let (id, game) = self.game_arg(a, name);
+                    if f == Builtin::Period
+                        && let Some(g) = game
+                        && self.game_params[g as usize].len() == 1
+                        && !self.unify(self.game_params[g as usize][0], Ty::Int)
+                    {
+                        self.errors.push(
+                            Diag::user(
+                                Code::TypeMismatch,
+                                "`period` needs a game whose parameter is an integer",
+                            )
+                            .label(a.span, "this game's parameter is not an integer")
+                            .help("periods are of value sequences G(0), G(1), ..."),
+                        );
+                    }
+                    if f == Builtin::Period
+                        && let Some(g) = game
+                        && self.game_params[g as usize].len() != 1
+                    {
+                        let gname = &self.out.games[g as usize].name;
+                        self.errors.push(
+                            Diag::user(
+                                Code::WrongArity,
+                                format!(
+                                    "`period` needs a game of one parameter; `{gname}` has {}",
+                                    plural(self.game_params[g as usize].len(), "parameter")
+                                ),
+                            )
+                            .label(a.span, "this game")
+                            .help("periods are of value sequences G(0), G(1), ..."),
+                        );
+                    }
+                    ids.push(id);
+                }
+                (ids, Ty::Report)
+            }
+            Builtin::Table | Builtin::PPositions => {
+                let mut ids = Vec::new();
+                let mut game = None;
+                for (i, a) in args.iter().enumerate() {
+                    if let (0, ExprKind::Name(n)) = (i, &a.kind)
+                        && self.lookup_local(n).is_none()
+                        && !self.globals.contains_key(n)
+                    {
+                        let d = self.unknown(n, a.span, "unknown game");
+                        self.errors.push(d);
+                        ids.push(self.push(ir::Expr::Int(0), a.span));
+                    } else if let (0, ExprKind::Name(n)) = (i, &a.kind)
+                        && self.lookup_local(n).is_none()
+                        && let Some(Global::Game(g)) = self.globals.get(n).copied()
+                    {
+                        game = Some(g);
+                        ids.push(self.push(ir::Expr::GameRef(g), a.span));
+                    } else if i == 0 {
+                        let (id, ty) = self.infer(a);
+                        match self.out.expr(id) {
+                            ir::Expr::GameRef(g) => game = Some(*g),
+                            _ if ty == Ty::Error => {}
+                            _ => self.errors.push(
+                                Diag::user(
+                                    Code::TypeMismatch,
+                                    format!("`{name}` needs a game name first"),
+                                )
+                                .label(a.span, format!("this is {}", self.resolve(ty).describe()))
+                                .help(format!("write e.g. `{name}(Kayles, 0..=20)`")),
+                            ),
+                        }
+                        ids.push(id);
+                    } else {
+                        let (id, ty) = self.infer(a);
+                        if !matches!(self.resolve(ty), Ty::Range | Ty::List | Ty::Error) {
+                            self.mismatch(a.span, Ty::Range, ty, "tables run over ranges or lists");
+                        }
+                        ids.push(id);
+                    }
+                }
+                if let Some(g) = game {
+                    let arity = self.game_params[g as usize].len();
+                    if args.len() >= 2 && arity != args.len() - 1 {
+                        let gname = &self.out.games[g as usize].name;
+                        self.errors.push(
+                            Diag::user(
+                                Code::WrongArity,
+                                format!(
+                                    "`{gname}` has {}, but `{name}` was given {}",
+                                    plural(arity, "parameter"),
+                                    plural(args.len() - 1, "range")
+                                ),
+                            )
+                            .label(span, "here")
+                            .help("give one range per parameter (tables have 1 or 2 dimensions)"),
+                        );
+                    } else {
+                        for i in 0..arity {
+                            let p = self.game_params[g as usize][i];
+                            if !self.unify(p, Ty::Int) {
+                                self.errors.push(
+                                    Diag::user(
+                                        Code::TypeMismatch,
+                                        format!("`{name}` needs integer parameters"),
+                                    )
+                                    .label(args[0].span, "this game has a non-integer parameter"),
+                                );
+                            }
+                        }
+                    }
+                }
+                (ids, Ty::Report)
+            }
+        };
+        (self.push(ir::Expr::Call { f, args: ids }, span), ty)
+    }
+
+    /// A builtin's first argument that must name a game.
+    fn game_arg(&mut self, a: &ast::Expr, name: &str) -> (ExprId, Option<GameId>) {
+        if let ExprKind::Name(n) = &a.kind
+            && self.lookup_local(n).is_none()
+        {
+            match self.globals.get(n).copied() {
+                Some(Global::Game(g)) => return (self.push(ir::Expr::GameRef(g), a.span), Some(g)),
+                None => {
+                    let d = self.unknown(n, a.span, "unknown game");
+                    self.errors.push(d);
+                    return (self.push(ir::Expr::Int(0), a.span), None);
+                }
+                Some(Global::Const(_)) => {}
+            }
+        }
+        let (id, ty) = self.infer(a);
+        if ty != Ty::Error {
+            self.errors.push(
+                Diag::user(Code::TypeMismatch, format!("`{name}` needs a game name"))
+                    .label(a.span, format!("this is {}", self.resolve(ty).describe()))
+                    .help(format!("write e.g. `{name}(Kayles)`")),
+            );
+        }
+        (id, None)
+    }
+
+    fn apply(&mut self, game: GameId, args: &[ast::Expr], span: Span) -> (ExprId, Ty) {
+        let params = self.game_params[game as usize].clone();
+        let g = &self.out.games[game as usize];
+        if params.len() != args.len() {
+            let names = g.params.join(", ");
+            self.errors.push(
+                Diag::user(
+                    Code::WrongArity,
+                    format!(
+                        "game `{}` takes {}, but {} given",
+                        g.name,
+                        plural(params.len(), "argument"),
+                        given(args.len())
+                    ),
+                )
+                .label(
+                    span,
+                    format!("called with {}", plural(args.len(), "argument")),
+                )
+                .label(g.header, format!("`{}({names})` is defined here", g.name)),
+            );
+            for a in args {
+                self.infer(a);
+            }
+            return (self.push(ir::Expr::Int(0), span), Ty::Pos);
+        }
+        let mut ids = Vec::with_capacity(args.len());
+        for (i, (a, p)) in args.iter().zip(params).enumerate() {
+            let (id, ty) = self.infer(a);
+            let open = matches!(self.resolve(p), Ty::Var(_));
+            let unified = self.unify(ty, p);
+            let origin = match p {
+                Ty::Var(x) => {
+                    if unified && open && !matches!(self.resolve(p), Ty::Var(_)) {
+                        self.vars[x as usize].1 = Some(a.span);
+                    }
+                    self.vars[x as usize].1
+                }
+                _ => None,
+            };
+            if !unified {
+                let game = &self.out.games[game as usize];
+                let param_note = match origin {
+                    Some(_) => format!(
+                        "no rule of `{}` fixes what parameter `{}` holds, so its first \
+                         call decided: {}",
+                        game.name,
+                        game.params[i],
+                        self.resolve(p).describe()
+                    ),
+                    None => format!(
+                        "parameter `{}` of `{}` holds {}, as its uses in the rules require",
+                        game.params[i],
+                        game.name,
+                        self.resolve(p).describe()
+                    ),
+                };
+                let found = self.resolve(ty);
+                let want = self.resolve(p);
+                let msg = if matches!(want, Ty::Var(_)) {
+                    format!(
+                        "a game's arguments are integers, booleans or lists, not {}",
+                        found.describe()
+                    )
+                } else {
+                    format!("expected {}, found {}", want.describe(), found.describe())
+                };
+                let mut d = Diag::user(Code::TypeMismatch, msg)
+                    .label(a.span, format!("this is {}", found.describe()));
+                if let Some(at) = origin {
+                    d = d.label(at, format!("this call passed {}", want.describe()));
+                }
+                self.errors.push(d.note(param_note));
+            }
+            ids.push(id);
+        }
+        (
+            self.push(ir::Expr::Apply { game, args: ids }, span),
+            Ty::Pos,
+        )
+    }
+}
+
+pub(super) fn given(n: usize) -> String {
+    if n == 1 {
+        "1 was".to_string()
+    } else {
+        format!("{n} were")
+    }
+}
+
+pub(super) fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
