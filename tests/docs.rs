@@ -73,3 +73,23 @@ fn documentation_examples_run_as_written() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The language reference and the REPL's help tell every builtin of the
+/// table: a new builtin is documented or this fails.
+#[test]
+fn every_builtin_is_documented() {
+    let reference = std::fs::read_to_string("docs/language.md").expect("docs/language.md");
+    let help = grundy::repl::help_text("queries") + &grundy::repl::help_text("functions");
+    for spec in grundy::builtin::TABLE {
+        let call = format!("`{}(", spec.name);
+        assert!(
+            reference.contains(&call),
+            "docs/language.md never shows {call}"
+        );
+        assert!(
+            help.contains(&format!("{}(", spec.name)),
+            "`:help` never shows {}",
+            spec.name
+        );
+    }
+}

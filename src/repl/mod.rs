@@ -2,6 +2,11 @@
 //! data, with no terminal; [`line`] is the thin rustyline front end.
 
 mod help;
+
+/// The text of `:help TOPIC` (empty: the overview).
+pub fn help_text(topic: &str) -> String {
+    help::text(topic)
+}
 pub mod line;
 
 use crate::diagnostics::{self, Code, Diag, Style, did_you_mean};
