@@ -67,6 +67,8 @@ pub struct Game {
     pub shorthand: Option<crate::syntax::ast::Shorthand>,
     /// Whether each parameter is an integer (as the checker inferred).
     pub int_params: Vec<bool>,
+    /// The games and constants its rules name (from name resolution).
+    pub uses: Vec<Global>,
 }
 
 /// One move rule.
@@ -110,6 +112,15 @@ pub struct Const {
     pub name_span: Span,
     /// The definition's span.
     pub span: Span,
+    /// The games and constants its expression names (from name resolution).
+    pub uses: Vec<Global>,
+}
+
+/// A game or a constant: what a definition may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Global {
+    Game(GameId),
+    Const(ConstId),
 }
 
 /// A statement to run.

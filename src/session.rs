@@ -317,7 +317,7 @@ impl Session {
         };
         // Ctrl-C pressed before this entry is not for it.
         self.cancel.store(false, Ordering::Relaxed);
-        let errors = self.install(program, &defs, &defined);
+        let errors = self.install(program, &defined);
         self.defs = defs;
         summary.defined = defined;
         for s in errors {
@@ -408,12 +408,7 @@ impl Session {
     /// Hands a newly checked program to the machine, keeping the values of
     /// every game whose definition and dependencies did not change. Returns
     /// the failures of constants evaluated anew.
-    fn install(
-        &mut self,
-        program: ir::Program,
-        defs: &IndexMap<String, Def>,
-        defined: &[(String, Change)],
-    ) -> Vec<Stop> {
+    fn install(&mut self, program: ir::Program, defined: &[(String, Change)]) -> Vec<Stop> {
         let Some(machine) = self.machine.as_mut() else {
             let mut m = Machine::empty(self.limits.clone());
             m.set_cancel(self.cancel.clone());
@@ -421,7 +416,7 @@ impl Session {
             self.machine = Some(m);
             return errors.into_iter().map(|(_, s)| s).collect();
         };
-        let stale = stale(defs, defined);
+        let stale = stale(&program, defined);
         let old = machine.program();
         let old_games: HashMap<&str, u32> = old
             .games
@@ -492,30 +487,27 @@ fn normalize(text: &str) -> String {
         .join(" ")
 }
 
-/// The definitions whose values cannot be kept: those new or changed by the
-/// entry, and every definition that uses one of them (names are found in
-/// the text, so a local variable named like a global only costs a
-/// recomputation).
-fn stale<'a>(defs: &'a IndexMap<String, Def>, defined: &[(String, Change)]) -> HashSet<&'a str> {
+/// The definitions whose values cannot be kept: those new, changed or
+/// removed by the entry, and every definition that uses one of them,
+/// directly or not, as the checker resolved its names.
+fn stale<'a>(program: &'a ir::Program, defined: &'a [(String, Change)]) -> HashSet<&'a str> {
+    let name = |g: ir::Global| match g {
+        ir::Global::Game(id) => program.games.get(id as usize).map(|g| g.name.as_str()),
+        ir::Global::Const(id) => program.consts.get(id as usize).map(|c| c.name.as_str()),
+    };
+    let defs = (program.games.iter().map(|g| (g.name.as_str(), &g.uses)))
+        .chain(program.consts.iter().map(|c| (c.name.as_str(), &c.uses)));
     let mut users: HashMap<&str, Vec<&str>> = HashMap::new();
-    for (name, d) in defs {
-        for word in d
-            .key
-            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        {
-            if word != name && defs.contains_key(word) {
-                users
-                    .entry(defs.get_key_value(word).map_or("", |(k, _)| k.as_str()))
-                    .or_default()
-                    .push(name);
-            }
+    for (user, uses) in defs {
+        for used in uses.iter().filter_map(|&u| name(u)) {
+            users.entry(used).or_default().push(user);
         }
     }
     let mut out = HashSet::new();
     let mut work: Vec<&str> = defined
         .iter()
         .filter(|(_, c)| matches!(c, Change::Added | Change::Changed | Change::Removed))
-        .filter_map(|(n, _)| defs.get_key_value(n.as_str()).map(|(k, _)| k.as_str()))
+        .map(|(n, _)| n.as_str())
         .collect();
     while let Some(n) = work.pop() {
         if out.insert(n) {

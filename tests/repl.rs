@@ -659,3 +659,32 @@ fn a_real_terminal_session() {
     keys(&mut p, ":quit\r", "quit");
     p.exp_eof().expect("exits");
 }
+
+/// What a redefinition invalidates comes from name resolution: a local
+/// variable named like a constant is not a use of it.
+#[test]
+fn a_local_named_like_a_constant_is_not_a_use() {
+    let mut s = Session::default();
+    entry(&mut s, "let k = 5\ngame Nim(n) = { Nim(k) for k in 0..n }");
+    assert_eq!(
+        entry(&mut s, "grundy(Nim(300))"),
+        "grundy(Nim(300)) = 300\n"
+    );
+    let kept = s.state_count();
+    entry(&mut s, "let k = 6");
+    assert_eq!(s.state_count(), kept, "Nim's values are kept");
+    assert_eq!(
+        entry(&mut s, "grundy(Nim(300))"),
+        "grundy(Nim(300)) = 300\n"
+    );
+    // A real use: the game's values go with the constant's old value.
+    entry(
+        &mut s,
+        "game Sub(n) = { Sub(n - s) for s in 1..=k if s <= n }",
+    );
+    assert_eq!(entry(&mut s, "grundy(Sub(20))"), "grundy(Sub(20)) = 6\n");
+    let with_sub = s.state_count();
+    entry(&mut s, "let k = 2");
+    assert!(s.state_count() < with_sub, "Sub's values are dropped");
+    assert_eq!(entry(&mut s, "grundy(Sub(20))"), "grundy(Sub(20)) = 2\n");
+}

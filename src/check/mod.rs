@@ -163,6 +163,7 @@ impl Checker {
                         span: g.span,
                         shorthand: g.shorthand.clone(),
                         int_params: Vec::new(),
+                        uses: Vec::new(),
                     });
                     self.globals.insert(g.name.name.clone(), Global::Game(id));
                 }
@@ -175,6 +176,7 @@ impl Checker {
                         slots: 0,
                         name_span: l.name.span,
                         span: l.span,
+                        uses: Vec::new(),
                     });
                     self.globals.insert(l.name.name.clone(), Global::Const(id));
                 }
@@ -282,7 +284,9 @@ impl Checker {
         for i in order {
             let Some(l) = def_of[i] else { continue };
             self.begin_frame(Ctx::Const);
+            let start = self.out.exprs.len();
             let (e, ty) = self.infer(&l.value);
+            self.out.consts[i].uses = self.uses_since(start);
             if ty == Ty::Report {
                 self.errors.push(report_misuse(l.value.span));
             }
@@ -316,6 +320,7 @@ impl Checker {
         }
         let mut rules = Vec::new();
         let mut max_clauses = 0;
+        let start = self.out.exprs.len();
         for r in &g.rules {
             let mark = self.scope.len();
             let clauses = self.clauses(&r.clauses);
@@ -328,10 +333,29 @@ impl Checker {
                 span: r.span,
             });
         }
+        let uses = self.uses_since(start);
         let game = &mut self.out.games[id as usize];
+        game.uses = uses;
         game.rules = rules;
         game.slots = self.max_slot;
         game.max_clauses = max_clauses;
+    }
+
+    /// The games and constants named by the expressions checked since
+    /// `start`: a definition's expressions are contiguous in the arena.
+    fn uses_since(&self, start: usize) -> Vec<ir::Global> {
+        let mut uses: Vec<ir::Global> = (start..self.out.exprs.len())
+            .filter_map(|i| match self.out.exprs[i] {
+                ir::Expr::Apply { game, .. } | ir::Expr::GameRef(game) => {
+                    Some(ir::Global::Game(game))
+                }
+                ir::Expr::Const(c) => Some(ir::Global::Const(c)),
+                _ => None,
+            })
+            .collect();
+        uses.sort_unstable();
+        uses.dedup();
+        uses
     }
 
     fn print(&mut self, e: &ast::Expr) {
