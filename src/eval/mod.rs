@@ -174,8 +174,9 @@ struct Frame {
     env_base: usize,
     iter_base: usize,
     seen: Seen,
-    /// An option waiting for a component's value.
-    pending: Option<Vec<PosId>>,
+    /// An option waiting for a component's value: its components are the
+    /// last this many of the search's parked stack.
+    pending: Option<u32>,
     /// The fill epoch when this rule's kernel was last tried.
     kernel_epoch: u64,
     /// How often a kernel was tried for this frame.
@@ -501,8 +502,9 @@ impl Machine {
         iters: &mut Vec<Option<Iter>>,
     ) -> R<u32> {
         let mut out: Vec<PosId> = Vec::new();
-        // Buffers of parked options, reused: no allocation per option.
-        let mut spare: Vec<Vec<PosId>> = Vec::new();
+        // The components of parked options, frame above frame: a frame's
+        // are on top when it resumes (no allocation per option).
+        let mut parked: Vec<PosId> = Vec::new();
         let mut next_fill = FILL_DEPTH;
         self.push_frame(root, frames, env, iters)?;
         while let Some(f) = frames.last_mut() {
@@ -521,13 +523,16 @@ impl Machine {
                 if self.kernel_rule(f.game, f.rule, params, &mut f.seen) {
                     f.rule += 1;
                     f.mode = Mode::Enter(0);
-                    f.pending = None;
+                    if let Some(n) = f.pending.take() {
+                        parked.truncate(parked.len() - n as usize);
+                    }
                     continue;
                 }
             }
             let have = match f.pending.take() {
-                Some(p) => {
-                    spare.push(std::mem::replace(&mut out, p));
+                Some(n) => {
+                    out.clear();
+                    out.extend(parked.drain(parked.len() - n as usize..));
                     true
                 }
                 None => match self
@@ -572,8 +577,11 @@ impl Machine {
             }
             match missing {
                 Some(c) => {
-                    let fresh = spare.pop().unwrap_or_default();
-                    f.pending = Some(std::mem::replace(&mut out, fresh));
+                    let n = u32::try_from(out.len()).map_err(|_| {
+                        Diag::user(Code::TooLarge, "an option with 2^32 components")
+                    })?;
+                    parked.extend_from_slice(&out);
+                    f.pending = Some(n);
                     // Fill when the stack is deep; after a fill, not again
                     // before the stack is deeper by as much (or twice as
                     // deep, when it achieved nothing), so that searches
