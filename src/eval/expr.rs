@@ -187,6 +187,15 @@ impl Machine {
 
     /// Evaluates an expression.
     pub fn eval(&mut self, e: ExprId, env: &mut [Value]) -> R<Value> {
+        // Leaves, the most common nodes, read the program in place.
+        match self.prog.expr(e) {
+            ir::Expr::Int(v) => return Ok(Value::Int(*v)),
+            ir::Expr::Bool(b) => return Ok(Value::Bool(*b)),
+            ir::Expr::Local(s) if (*s as usize) < env.len() => {
+                return Ok(env[*s as usize].clone());
+            }
+            _ => {}
+        }
         let prog = self.prog.clone();
         let span = self.span(e);
         Ok(match prog.expr(e) {
