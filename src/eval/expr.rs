@@ -90,6 +90,29 @@ impl Machine {
 
     /// Evaluates a position-typed expression, appending its components.
     pub fn eval_pos_into(&mut self, e: ExprId, env: &mut [Value], out: &mut Vec<PosId>) -> R<()> {
+        // The common case, read in place: a position whose arguments are all
+        // compiled integer expressions.
+        if let ir::Expr::Apply { game, args } = self.prog.expr(e) {
+            let mut ints = [0i64; 8];
+            if args.len() <= ints.len()
+                && args.iter().zip(ints.iter_mut()).all(|(&a, slot)| {
+                    match self.compiled.int(a).and_then(|c| c.eval(env)) {
+                        Some(v) => {
+                            *slot = v;
+                            true
+                        }
+                        None => false,
+                    }
+                })
+            {
+                let p = match self.memo.intern_ints(*game, &ints[..args.len()]) {
+                    Ok(p) => p,
+                    Err(_) => return Err(self.state_limit(self.span(e)).into()),
+                };
+                out.push(p);
+                return Ok(());
+            }
+        }
         let prog = self.prog.clone();
         match prog.expr(e) {
             ir::Expr::EmptyPos => Ok(()),
@@ -98,26 +121,7 @@ impl Machine {
                 self.eval_pos_into(*b, env, out)
             }
             ir::Expr::Apply { game, args } => {
-                // Integer arguments in compiled form: interned as they are.
-                let mut ints = [0i64; 8];
-                if args.len() <= ints.len()
-                    && args.iter().zip(ints.iter_mut()).all(|(&a, slot)| {
-                        match self.compiled.int(a).and_then(|c| c.eval(env)) {
-                            Some(v) => {
-                                *slot = v;
-                                true
-                            }
-                            None => false,
-                        }
-                    })
-                {
-                    let p = match self.memo.intern_ints(*game, &ints[..args.len()]) {
-                        Ok(p) => p,
-                        Err(_) => return Err(self.state_limit(self.span(e)).into()),
-                    };
-                    out.push(p);
-                    return Ok(());
-                }
+                // Arguments that are not all compiled integers.
                 let mut vals = Vec::with_capacity(args.len());
                 for &a in args {
                     vals.push(self.eval_data(a, env)?);

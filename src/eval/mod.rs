@@ -505,6 +505,7 @@ impl Machine {
         // The components of parked options, frame above frame: a frame's
         // are on top when it resumes (no allocation per option).
         let mut parked: Vec<PosId> = Vec::new();
+        let prog = Rc::clone(&self.prog);
         let mut next_fill = FILL_DEPTH;
         self.push_frame(root, frames, env, iters)?;
         while let Some(f) = frames.last_mut() {
@@ -537,6 +538,7 @@ impl Machine {
                 }
                 None => match self
                     .next_option(
+                        &prog,
                         f,
                         &mut env[f.env_base..],
                         &mut iters[f.iter_base..],
@@ -677,15 +679,16 @@ impl Machine {
         .help("Grundy values need every play to end: make each move decrease something")
     }
 
-    /// Advances a frame to its next option, written into `out`.
+    /// Advances a frame to its next option, written into `out`. `prog` is
+    /// the machine's program, held by the caller for the whole enumeration.
     fn next_option(
         &mut self,
+        prog: &ir::Program,
         f: &mut Frame,
         env: &mut [Value],
         iters: &mut [Option<Iter>],
         out: &mut Vec<PosId>,
     ) -> R<Next> {
-        let prog = self.prog.clone();
         let game = &prog.games[f.game as usize];
         self.poll()?;
         loop {
@@ -830,7 +833,8 @@ impl Machine {
     pub fn options_into(&mut self, pos: PosId, moves: &mut Moves) -> R<()> {
         moves.clear();
         let game = self.game_of(pos);
-        let g = &self.prog.games[game as usize];
+        let prog = Rc::clone(&self.prog);
+        let g = &prog.games[game as usize];
         let mut env = Vec::new();
         crate::value::args_of(&self.memo, pos, &mut env);
         env.resize(
@@ -857,7 +861,7 @@ impl Machine {
         let mut out = Vec::new();
         loop {
             match self
-                .next_option(&mut o.frame, &mut o.env, &mut o.iters, &mut out)
+                .next_option(&prog, &mut o.frame, &mut o.env, &mut o.iters, &mut out)
                 .map_err(|d| self.in_position(d, pos))?
             {
                 Next::Option => moves.push(&out),
