@@ -183,13 +183,6 @@ struct Frame {
     kernel_tries: u8,
 }
 
-/// Enumerates a position's options one at a time.
-struct Options {
-    frame: Frame,
-    env: Vec<Value>,
-    iters: Vec<Option<Iter>>,
-}
-
 /// How a check condition came out for one case.
 pub enum CheckCase {
     /// It held.
@@ -465,6 +458,16 @@ impl Machine {
                 + iters.capacity() * std::mem::size_of::<Option<Iter>>();
             self.reserve(bytes)?;
         }
+        let frame = self.enter(pos, env, iters);
+        self.memo.set(pos, ON_STACK);
+        frames.push(frame);
+        Ok(())
+    }
+
+    /// A frame for `pos` at its first option: its slots (parameters, then
+    /// room for every variable and the hoisted parts) appended to `env`, its
+    /// iterators to `iters`.
+    fn enter(&self, pos: PosId, env: &mut Vec<Value>, iters: &mut Vec<Option<Iter>>) -> Frame {
         let game = self.game_of(pos);
         let g = &self.prog.games[game as usize];
         let env_base = env.len();
@@ -478,8 +481,7 @@ impl Machine {
         );
         self.compiled.hoist(game, &mut env[env_base..]);
         iters.resize(iter_base + g.max_clauses as usize, None);
-        self.memo.set(pos, ON_STACK);
-        frames.push(Frame {
+        Frame {
             pos,
             game,
             rule: 0,
@@ -490,8 +492,7 @@ impl Machine {
             pending: None,
             kernel_epoch: u64::MAX,
             kernel_tries: 0,
-        });
-        Ok(())
+        }
     }
 
     fn run(
@@ -832,36 +833,13 @@ impl Machine {
     /// first).
     pub fn options_into(&mut self, pos: PosId, moves: &mut Moves) -> R<()> {
         moves.clear();
-        let game = self.game_of(pos);
         let prog = Rc::clone(&self.prog);
-        let g = &prog.games[game as usize];
-        let mut env = Vec::new();
-        crate::value::args_of(&self.memo, pos, &mut env);
-        env.resize(
-            g.slots.max(g.params.len() as u32) as usize + self.compiled.extra_slots(game),
-            Value::Int(0),
-        );
-        self.compiled.hoist(game, &mut env);
-        let mut o = Options {
-            frame: Frame {
-                pos,
-                game,
-                rule: 0,
-                mode: Mode::Enter(0),
-                env_base: 0,
-                iter_base: 0,
-                seen: Seen::default(),
-                pending: None,
-                kernel_epoch: u64::MAX,
-                kernel_tries: 0,
-            },
-            env,
-            iters: vec![None; g.max_clauses as usize],
-        };
+        let (mut env, mut iters) = (Vec::new(), Vec::new());
+        let mut frame = self.enter(pos, &mut env, &mut iters);
         let mut out = Vec::new();
         loop {
             match self
-                .next_option(&prog, &mut o.frame, &mut o.env, &mut o.iters, &mut out)
+                .next_option(&prog, &mut frame, &mut env, &mut iters, &mut out)
                 .map_err(|d| self.in_position(d, pos))?
             {
                 Next::Option => moves.push(&out),
