@@ -20,6 +20,14 @@ const MAX_DEPTH: usize = 64;
 pub trait Slots {
     /// The integer in slot `s`, if it holds one.
     fn int(&self, s: u32) -> Option<i64>;
+    /// Element `i` of the list in slot `s`, if it is an integer.
+    fn list_int(&self, _s: u32, _i: i64) -> Option<i64> {
+        None
+    }
+    /// The length of the list in slot `s`.
+    fn list_len(&self, _s: u32) -> Option<i64> {
+        None
+    }
 }
 
 impl Slots for [i64] {
@@ -34,6 +42,25 @@ impl Slots for [Value] {
     fn int(&self, s: u32) -> Option<i64> {
         match self.get(s as usize)? {
             Value::Int(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn list_int(&self, s: u32, i: i64) -> Option<i64> {
+        match self.get(s as usize)? {
+            Value::List(xs) => match xs.get(usize::try_from(i).ok()?)? {
+                Value::Int(v) => Some(*v),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn list_len(&self, s: u32) -> Option<i64> {
+        match self.get(s as usize)? {
+            Value::List(xs) => i64::try_from(xs.len()).ok(),
             _ => None,
         }
     }
@@ -60,6 +87,10 @@ pub enum IntExpr {
     Popcount(Box<IntExpr>),
     /// A constant list indexed.
     Index(Rc<[i64]>, Box<IntExpr>),
+    /// The list in a variable, indexed (a list state's `rows[i]`).
+    SlotIndex(u32, Box<IntExpr>),
+    /// `len(xs)` of the list in a variable.
+    SlotLen(u32),
     /// `if c then a else b`
     If(Box<BoolExpr>, Box<IntExpr>, Box<IntExpr>),
 }
@@ -133,12 +164,19 @@ impl Compiler<'_> {
             ir::Expr::Binary(op, a, b) if op.is_arithmetic() => {
                 IntExpr::Bin(*op, Box::new(int(*a)?), Box::new(int(*b)?))
             }
-            ir::Expr::Index(l, i) => IntExpr::Index(self.int_list(*l)?, Box::new(int(*i)?)),
+            ir::Expr::Index(l, i) => match self.prog.expr(*l) {
+                ir::Expr::Local(s) => IntExpr::SlotIndex(*s, Box::new(int(*i)?)),
+                _ => IntExpr::Index(self.int_list(*l)?, Box::new(int(*i)?)),
+            },
             ir::Expr::If(c, a, b) => {
                 IntExpr::If(Box::new(cond(*c)?), Box::new(int(*a)?), Box::new(int(*b)?))
             }
             ir::Expr::Call { f, args } => match (f, args.as_slice()) {
                 (Builtin::Abs, [x]) => IntExpr::Abs(Box::new(int(*x)?)),
+                (Builtin::Len, [x]) => match self.prog.expr(*x) {
+                    ir::Expr::Local(s) => IntExpr::SlotLen(*s),
+                    _ => return None,
+                },
                 (Builtin::Popcount, [x]) => IntExpr::Popcount(Box::new(int(*x)?)),
                 (Builtin::Min | Builtin::Max, args) if args.len() >= 2 => {
                     let xs = args.iter().map(|&a| int(a)).collect::<Option<Vec<_>>>()?;
@@ -200,6 +238,8 @@ impl IntExpr {
                 best?
             }
             IntExpr::Index(items, i) => *items.get(usize::try_from(i.eval(env)?).ok()?)?,
+            IntExpr::SlotIndex(s, i) => env.list_int(*s, i.eval(env)?)?,
+            IntExpr::SlotLen(s) => env.list_len(*s)?,
             IntExpr::If(c, a, b) => {
                 if c.eval(env)? {
                     a.eval(env)?
@@ -384,6 +424,11 @@ fn int_fn(e: &IntExpr) -> IntFn {
             let (items, i) = (items.clone(), int_fn(i));
             Box::new(move |env| items.get(usize::try_from(i(env)?).ok()?).copied())
         }
+        IntExpr::SlotIndex(s, i) => {
+            let (s, i) = (*s, int_fn(i));
+            Box::new(move |env| env.list_int(s, i(env)?))
+        }
+        &IntExpr::SlotLen(s) => Box::new(move |env| env.list_len(s)),
         IntExpr::If(c, a, b) => {
             let (c, a, b) = (bool_fn(c), int_fn(a), int_fn(b));
             Box::new(move |env| if c(env)? { a(env) } else { b(env) })
@@ -476,6 +521,8 @@ impl GameCx<'_> {
                     params_only(a, arity)
                 }
                 IntExpr::Min(xs) | IntExpr::Max(xs) => xs.iter().all(|x| params_only(x, arity)),
+                IntExpr::SlotIndex(s, a) => *s < arity && params_only(a, arity),
+                IntExpr::SlotLen(s) => *s < arity,
                 IntExpr::If(..) => false,
             }
         }
@@ -499,6 +546,7 @@ impl GameCx<'_> {
             IntExpr::Abs(a) => IntExpr::Abs(self.hoist_box(a)),
             IntExpr::Popcount(a) => IntExpr::Popcount(self.hoist_box(a)),
             IntExpr::Index(l, a) => IntExpr::Index(l, self.hoist_box(a)),
+            IntExpr::SlotIndex(s, a) => IntExpr::SlotIndex(s, self.hoist_box(a)),
             IntExpr::Min(xs) => IntExpr::Min(xs.into_iter().map(|x| self.hoist(x)).collect()),
             IntExpr::Max(xs) => IntExpr::Max(xs.into_iter().map(|x| self.hoist(x)).collect()),
             IntExpr::If(c, a, b) => {
@@ -628,6 +676,17 @@ impl Compiled {
             ir::Expr::Apply { args, .. } => {
                 for &a in args {
                     self.add(a, cx.int(a));
+                    // A list argument built by a comprehension (a list
+                    // state's next rows): its loops and elements.
+                    if let ir::Expr::Comp {
+                        kind: ir::CompKind::List,
+                        body,
+                        clauses,
+                    } = cx.c.prog.expr(a)
+                    {
+                        self.clauses(cx, clauses);
+                        self.add(*body, cx.int(*body));
+                    }
                 }
             }
             ir::Expr::If(cond, t, f) => {

@@ -560,7 +560,6 @@ fn run_stmt(m: &mut Machine, stmt: &Stmt, sources: &Sources) -> R<Answer> {
             let mut failure = None;
             m.comp_loop(
                 clauses,
-                0,
                 &mut env,
                 &mut |m, env| match m.check_case(*cond, env)? {
                     CheckCase::Held => {

@@ -649,3 +649,83 @@ fn a_period_search_that_fails_falls_back() {
         assert_eq!(run_mode(src, limits), "grundy(G(2000)) = 0\n");
     }
 }
+
+/// Chomp by brute force: rows of a Young diagram (non-increasing); biting
+/// at (r, c) cuts every row from r on to at most c columns; biting (0, 0),
+/// the poisoned square, is not a move.
+fn chomp_brute(rows: &[i64], memo: &mut HashMap<Vec<i64>, u32>) -> u32 {
+    if let Some(&v) = memo.get(rows) {
+        return v;
+    }
+    let mut seen = Vec::new();
+    for r in 0..rows.len() {
+        for c in 0..rows[r] {
+            if r + c as usize == 0 {
+                continue;
+            }
+            let next: Vec<i64> = rows
+                .iter()
+                .enumerate()
+                .map(|(i, &x)| if i >= r { x.min(c) } else { x })
+                .collect();
+            seen.push(chomp_brute(&next, memo));
+        }
+    }
+    let v = (0..).find(|v| !seen.contains(v)).unwrap_or(0);
+    memo.insert(rows.to_vec(), v);
+    v
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Games on lists: positions built by a comprehension (encoded element
+    /// by element), by `set` and by a literal are the same positions, and
+    /// their values are brute force's (Chomp) and the XOR of the rows (Nim
+    /// written on a list), with and without the compiled fast path.
+    #[test]
+    fn list_states_match_brute_force(mut rows in proptest::collection::vec(0i64..=4, 1..=4)) {
+        rows.sort_unstable_by(|a, b| b.cmp(a));
+        let list = format!("{rows:?}");
+        let src = format!(
+            "game Chomp(rows) = {{\n    Chomp([if i >= r then min(rows[i], c) else rows[i] for i in 0..len(rows)])\n        for r in 0..len(rows) for c in 0..rows[r] if r + c > 0\n}}\n\
+             game Nim(rows) = {{\n    Nim([if j == r then c else rows[j] for j in 0..len(rows)]) for r in 0..len(rows) for c in 0..rows[r]\n    Nim(set(rows, r, c)) for r in 0..len(rows) for c in 0..rows[r]\n}}\n\
+             print grundy(Chomp({list}))\nprint grundy(Nim({list}))\n"
+        );
+        let chomp = chomp_brute(&rows, &mut HashMap::new());
+        let nim = rows.iter().fold(0, |x, &r| x ^ r);
+        let want = format!("grundy(Chomp({list})) = {chomp}\ngrundy(Nim({list})) = {nim}\n");
+        prop_assert_eq!(run_text(&src, true), want.clone());
+        prop_assert_eq!(run_text(&src, false), want);
+    }
+}
+
+/// A list built by a comprehension as a game's argument keeps the limits
+/// and errors of a list built as a value: a bad index, the list limit,
+/// nesting too deep; and a comprehension's elements may be lists.
+#[test]
+fn list_arguments_keep_their_errors_and_limits() {
+    let src = "game L(xs) = { L([xs[i + 1] for i in 0..len(xs)]) if len(xs) > 0 }\n\
+               print grundy(L([1, 2]))\n\
+               game M(xs) = { M([x - 1 for x in xs if x > 1]) if len(xs) > 0 }\n\
+               print grundy(M([3, 1, 2]))\n\
+               game N(xs) = { N([[y - 1 for y in x] for x in xs]) if xs[0][0] > 0 }\n\
+               print grundy(N([[2, 3], [4]]))\n";
+    let fast = run_text(src, true);
+    assert_eq!(fast, run_text(src, false));
+    assert_eq!(
+        fast,
+        "error: index 2 is out of range for a list of length 2\n\
+         grundy(M([3, 1, 2])) = 1\n\
+         grundy(N([[2, 3], [4]])) = 0\n"
+    );
+    let limits = Limits {
+        max_list: 3,
+        ..Limits::default()
+    };
+    let src = "game L(n, xs) = { L(n - 1, [x for x in 0..n]) if n > 0 }\nprint grundy(L(5, []))\n";
+    assert_eq!(
+        run_mode(src, limits),
+        "error[list-limit]: this list would hold more than 3 elements\n"
+    );
+}

@@ -7,62 +7,82 @@ use super::*;
 impl Machine {
     // ----- expressions ------------------------------------------------------
 
-    fn span(&self, e: ExprId) -> Span {
-        self.prog.span(e)
-    }
-
-    fn type_bug(&self, e: ExprId, want: &str, got: &Value) -> Diag {
+    fn type_bug(&self, p: &ir::Program, e: ExprId, want: &str, got: &Value) -> Diag {
         Diag::user(
             Code::TypeMismatch,
             format!("expected {want}, found {}", got.type_name()),
         )
-        .label(self.span(e), format!("this is {}", got.type_name()))
+        .label(p.span(e), format!("this is {}", got.type_name()))
+    }
+
+    /// Evaluates an expression (the entry from outside the engine: the
+    /// program is held once here and borrowed by everything below).
+    pub fn eval(&mut self, e: ExprId, env: &mut [Value]) -> R<Value> {
+        let p = Rc::clone(&self.prog);
+        self.value(&p, e, env)
+    }
+
+    /// Evaluates to an integer (an entry from outside).
+    pub fn eval_int(&mut self, e: ExprId, env: &mut [Value]) -> R<i64> {
+        let p = Rc::clone(&self.prog);
+        self.int(&p, e, env)
+    }
+
+    /// Runs `body` for every binding of `clauses` (an entry from outside).
+    pub fn comp_loop(
+        &mut self,
+        clauses: &[Clause],
+        env: &mut [Value],
+        body: &mut dyn FnMut(&mut Machine, &mut [Value]) -> R<bool>,
+    ) -> R<bool> {
+        let p = Rc::clone(&self.prog);
+        self.bindings(&p, clauses, 0, env, body)
     }
 
     /// Evaluates to an integer.
-    pub fn eval_int(&mut self, e: ExprId, env: &mut [Value]) -> R<i64> {
+    pub(super) fn int(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<i64> {
         if let Some(v) = self.compiled.int(e).and_then(|c| c.eval(env)) {
             return Ok(v);
         }
-        match self.eval(e, env)? {
+        match self.value(p, e, env)? {
             Value::Int(v) => Ok(v),
-            other => Err(self.type_bug(e, "an integer", &other).into()),
+            other => Err(self.type_bug(p, e, "an integer", &other).into()),
         }
     }
 
     /// Evaluates to a boolean.
-    pub fn eval_bool(&mut self, e: ExprId, env: &mut [Value]) -> R<bool> {
+    pub(super) fn boolean(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<bool> {
         if let Some(v) = self.compiled.bool(e).and_then(|c| c.eval(env)) {
             return Ok(v);
         }
-        match self.eval(e, env)? {
+        match self.value(p, e, env)? {
             Value::Bool(v) => Ok(v),
-            other => Err(self.type_bug(e, "a boolean", &other).into()),
+            other => Err(self.type_bug(p, e, "a boolean", &other).into()),
         }
     }
 
-    fn eval_list(&mut self, e: ExprId, env: &mut [Value]) -> R<Rc<[Value]>> {
-        match self.eval(e, env)? {
+    fn list(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<Rc<[Value]>> {
+        match self.value(p, e, env)? {
             Value::List(v) => Ok(v),
-            Value::Range(lo, hi) => self.materialize(e, lo, hi),
-            other => Err(self.type_bug(e, "a list", &other).into()),
+            Value::Range(lo, hi) => self.materialize(p, e, lo, hi),
+            other => Err(self.type_bug(p, e, "a list", &other).into()),
         }
     }
 
-    fn materialize(&self, e: ExprId, lo: i64, hi: i64) -> R<Rc<[Value]>> {
+    fn materialize(&self, p: &ir::Program, e: ExprId, lo: i64, hi: i64) -> R<Rc<[Value]>> {
         let len = if lo > hi {
             0
         } else {
             (hi as i128 - lo as i128 + 1) as u128
         };
         if len > self.limits.max_list as u128 {
-            return Err(self.too_long(e, len).into());
+            return Err(self.too_long(p, e, len).into());
         }
         self.reserve((len as usize).saturating_mul(std::mem::size_of::<Value>()))?;
         Ok((lo..=hi).map(Value::Int).collect::<Vec<_>>().into())
     }
 
-    fn too_long(&self, e: ExprId, len: u128) -> Diag {
+    fn too_long(&self, p: &ir::Program, e: ExprId, len: u128) -> Diag {
         let max = self.limits.max_list;
         let what = if len > max as u128 + 1 {
             format!("{len} elements")
@@ -70,29 +90,35 @@ impl Machine {
             format!("more than {max} elements")
         };
         Diag::user(Code::ListLimit, format!("this list would hold {what}"))
-            .label(self.span(e), "too long")
+            .label(p.span(e), "too long")
             .help(format!(
                 "lists hold at most {max} elements; raise the limit with `--max-list N`"
             ))
     }
 
-    pub(super) fn make_iter(&mut self, e: ExprId, env: &mut [Value]) -> R<Iter> {
-        match self.eval(e, env)? {
+    pub(super) fn iter(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<Iter> {
+        match self.value(p, e, env)? {
             Value::Range(lo, hi) => Ok(Iter::Range {
                 next: lo,
                 last: hi,
                 done: lo > hi,
             }),
             Value::List(list) => Ok(Iter::List { list, idx: 0 }),
-            other => Err(self.type_bug(e, "a range or a list", &other).into()),
+            other => Err(self.type_bug(p, e, "a range or a list", &other).into()),
         }
     }
 
     /// Evaluates a position-typed expression, appending its components.
-    pub fn eval_pos_into(&mut self, e: ExprId, env: &mut [Value], out: &mut Vec<PosId>) -> R<()> {
+    pub(super) fn pos_into(
+        &mut self,
+        p: &ir::Program,
+        e: ExprId,
+        env: &mut [Value],
+        out: &mut Vec<PosId>,
+    ) -> R<()> {
         // The common case, read in place: a position whose arguments are all
         // compiled integer expressions.
-        if let ir::Expr::Apply { game, args } = self.prog.expr(e) {
+        if let ir::Expr::Apply { game, args } = p.expr(e) {
             let mut ints = [0i64; 8];
             if args.len() <= ints.len()
                 && args.iter().zip(ints.iter_mut()).all(|(&a, slot)| {
@@ -107,31 +133,36 @@ impl Machine {
             {
                 let p = match self.memo.intern_ints(*game, &ints[..args.len()]) {
                     Ok(p) => p,
-                    Err(_) => return Err(self.state_limit(self.span(e)).into()),
+                    Err(_) => return Err(self.state_limit(p.span(e)).into()),
                 };
                 out.push(p);
                 return Ok(());
             }
         }
-        let prog = self.prog.clone();
-        match prog.expr(e) {
+        match p.expr(e) {
             ir::Expr::EmptyPos => Ok(()),
             ir::Expr::PosSum(a, b) => {
-                self.eval_pos_into(*a, env, out)?;
-                self.eval_pos_into(*b, env, out)
+                self.pos_into(p, *a, env, out)?;
+                self.pos_into(p, *b, env, out)
             }
             ir::Expr::Apply { game, args } => {
-                // Arguments that are not all compiled integers.
-                let mut vals = Vec::with_capacity(args.len());
-                for &a in args {
-                    vals.push(self.eval_data(a, env)?);
-                }
-                out.push(self.intern(*game, &vals, self.span(e))?);
+                // Arguments that are not all compiled integers: encoded
+                // straight into the position's key, without a value per
+                // argument or a list per comprehension.
+                let mut key = std::mem::take(&mut self.key);
+                key.clear();
+                let id = self.encode_args(p, args, env, &mut key).and_then(|()| {
+                    self.memo
+                        .intern_key(*game, &key)
+                        .map_err(|_| self.state_limit(p.span(e)).into())
+                });
+                self.key = key;
+                out.push(id?);
                 Ok(())
             }
             ir::Expr::If(c, t, f) => {
-                let branch = if self.eval_bool(*c, env)? { *t } else { *f };
-                self.eval_pos_into(branch, env, out)
+                let branch = if self.boolean(p, *c, env)? { *t } else { *f };
+                self.pos_into(p, branch, env, out)
             }
             ir::Expr::Comp {
                 kind: CompKind::SumPos,
@@ -139,26 +170,104 @@ impl Machine {
                 clauses,
             } => {
                 let body = *body;
-                self.comp_loop(clauses, 0, env, &mut |m, env| {
-                    m.eval_pos_into(body, env, out)?;
+                self.bindings(p, clauses, 0, env, &mut |m, env| {
+                    m.pos_into(p, body, env, out)?;
                     Ok(true)
                 })
                 .map(|_| ())
             }
-            _ => match self.eval(e, env)? {
+            _ => match self.value(p, e, env)? {
                 Value::Pos(parts) => {
                     out.extend_from_slice(&parts);
                     Ok(())
                 }
-                other => Err(self.type_bug(e, "a position", &other).into()),
+                other => Err(self.type_bug(p, e, "a position", &other).into()),
             },
         }
     }
 
+    /// Appends the key encoding of a position's arguments (as
+    /// [`crate::value::encode_arg`] writes them).
+    fn encode_args(
+        &mut self,
+        p: &ir::Program,
+        args: &[ExprId],
+        env: &mut [Value],
+        key: &mut Vec<i64>,
+    ) -> R<()> {
+        for &a in args {
+            if let Some(v) = self.compiled.int(a).and_then(|c| c.eval(env)) {
+                key.extend([TAG_INT, v]);
+                continue;
+            }
+            if let ir::Expr::Comp {
+                kind: CompKind::List,
+                body,
+                clauses,
+            } = p.expr(a)
+            {
+                self.encode_list(p, a, *body, clauses, env, key)?;
+                continue;
+            }
+            let v = self.data(p, a, env)?;
+            if crate::value::encode_arg(&v, key).is_none() {
+                return Err(Diag::bug("a range or position passed as a game argument")
+                    .label(p.span(a), "here")
+                    .into());
+            }
+        }
+        Ok(())
+    }
+
+    /// Appends the key encoding of the list comprehension `e`, element by
+    /// element: the list [`Machine::comp`] would build, with its limits and
+    /// errors, never built.
+    fn encode_list(
+        &mut self,
+        p: &ir::Program,
+        e: ExprId,
+        body: ExprId,
+        clauses: &[Clause],
+        env: &mut [Value],
+        key: &mut Vec<i64>,
+    ) -> R<()> {
+        let start = key.len();
+        key.extend([TAG_LIST, 0]);
+        let (mut n, mut deep) = (0usize, false);
+        let max = self.limits.max_list;
+        self.bindings(p, clauses, 0, env, &mut |m, env| {
+            if key.len() + 2 > key.capacity() {
+                m.reserve(key.capacity().max(8) * std::mem::size_of::<i64>())
+                    .map_err(|s| s.map_diag(|d| d.label(p.span(e), "while building this list")))?;
+            }
+            match m.compiled.int(body).and_then(|c| c.eval(env)) {
+                Some(v) => key.extend([TAG_INT, v]),
+                None => {
+                    let v = m.data(p, body, env)?;
+                    deep |= matches!(v, Value::List(_)) && list_depth(&v) + 1 >= MAX_LIST_DEPTH;
+                    if crate::value::encode_arg(&v, key).is_none() {
+                        return Err(Diag::bug("a list element that is not data").into());
+                    }
+                }
+            }
+            n += 1;
+            if n > max {
+                return Err(m.too_long(p, e, n as u128).into());
+            }
+            Ok(true)
+        })?;
+        if deep {
+            return Err(too_deep(p.span(e)).into());
+        }
+        key[start + 1] = n as i64;
+        Ok(())
+    }
+
     /// Runs `body` for every binding of `clauses` (from clause `i` on);
     /// `body` returns false to stop early. Returns false if stopped.
-    pub fn comp_loop(
+    pub(super) fn bindings(
         &mut self,
+        p: &ir::Program,
         clauses: &[Clause],
         i: usize,
         env: &mut [Value],
@@ -169,18 +278,18 @@ impl Machine {
         };
         match *clause {
             Clause::If { cond } => {
-                if self.eval_bool(cond, env)? {
-                    self.comp_loop(clauses, i + 1, env, body)
+                if self.boolean(p, cond, env)? {
+                    self.bindings(p, clauses, i + 1, env, body)
                 } else {
                     Ok(true)
                 }
             }
             Clause::For { slot, iter } => {
-                let mut it = self.make_iter(iter, env)?;
+                let mut it = self.iter(p, iter, env)?;
                 while let Some(v) = it.next() {
                     self.poll()?;
                     env[slot as usize] = v;
-                    if !self.comp_loop(clauses, i + 1, env, body)? {
+                    if !self.bindings(p, clauses, i + 1, env, body)? {
                         return Ok(false);
                     }
                 }
@@ -190,9 +299,9 @@ impl Machine {
     }
 
     /// Evaluates an expression.
-    pub fn eval(&mut self, e: ExprId, env: &mut [Value]) -> R<Value> {
+    pub(super) fn value(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<Value> {
         // Leaves, the most common nodes, read the program in place.
-        match self.prog.expr(e) {
+        match p.expr(e) {
             ir::Expr::Int(v) => return Ok(Value::Int(*v)),
             ir::Expr::Bool(b) => return Ok(Value::Bool(*b)),
             ir::Expr::Local(s) if (*s as usize) < env.len() => {
@@ -200,9 +309,8 @@ impl Machine {
             }
             _ => {}
         }
-        let prog = self.prog.clone();
-        let span = self.span(e);
-        Ok(match prog.expr(e) {
+        let span = p.span(e);
+        Ok(match p.expr(e) {
             ir::Expr::Int(v) => Value::Int(*v),
             ir::Expr::Bool(b) => Value::Bool(*b),
             ir::Expr::Local(s) => env
@@ -212,7 +320,7 @@ impl Machine {
             ir::Expr::Const(c) => match &self.consts[*c as usize] {
                 Some(v) => v.clone(),
                 None => {
-                    let name = &prog.consts[*c as usize].name;
+                    let name = &p.consts[*c as usize].name;
                     return Err(Diag::user(
                         Code::ConstantFailed,
                         format!("constant `{name}` has no value"),
@@ -227,7 +335,7 @@ impl Machine {
             ir::Expr::List(items) => {
                 let mut v = Vec::with_capacity(items.len());
                 for &i in items {
-                    v.push(self.eval_data(i, env)?);
+                    v.push(self.data(p, i, env)?);
                 }
                 Value::List(v.into())
             }
@@ -235,10 +343,10 @@ impl Machine {
                 kind,
                 body,
                 clauses,
-            } => self.comp(e, *kind, *body, clauses, env)?,
+            } => self.comp(p, e, *kind, *body, clauses, env)?,
             ir::Expr::Index(l, i) => {
-                let list = self.eval_list(*l, env)?;
-                let idx = self.eval_int(*i, env)?;
+                let list = self.list(p, *l, env)?;
+                let idx = self.int(p, *i, env)?;
                 match usize::try_from(idx).ok().and_then(|i| list.get(i)) {
                     Some(v) => v.clone(),
                     None => {
@@ -249,27 +357,24 @@ impl Machine {
                                 list.len()
                             ),
                         )
-                        .label(self.span(*i), format!("index {idx}"))
-                        .label(
-                            self.span(*l),
-                            format!("this list has {} elements", list.len()),
-                        )
+                        .label(p.span(*i), format!("index {idx}"))
+                        .label(p.span(*l), format!("this list has {} elements", list.len()))
                         .into());
                     }
                 }
             }
             ir::Expr::Neg(x) => {
-                let v = self.eval_int(*x, env)?;
+                let v = self.int(p, *x, env)?;
                 Value::Int(
                     v.checked_neg()
                         .ok_or_else(|| overflow(span, format!("-({v})")))?,
                 )
             }
-            ir::Expr::Not(x) => Value::Bool(!self.eval_bool(*x, env)?),
-            ir::Expr::Binary(op, a, b) => self.binary(*op, *a, *b, span, env)?,
+            ir::Expr::Not(x) => Value::Bool(!self.boolean(p, *x, env)?),
+            ir::Expr::Binary(op, a, b) => self.binary(p, *op, *a, *b, span, env)?,
             ir::Expr::Range { lo, hi, inclusive } => {
-                let lo = self.eval_int(*lo, env)?;
-                let hi = self.eval_int(*hi, env)?;
+                let lo = self.int(p, *lo, env)?;
+                let hi = self.int(p, *hi, env)?;
                 if *inclusive {
                     Value::Range(lo, hi)
                 } else {
@@ -280,15 +385,15 @@ impl Machine {
                 }
             }
             ir::Expr::If(c, t, f) => {
-                let branch = if self.eval_bool(*c, env)? { *t } else { *f };
-                self.eval(branch, env)?
+                let branch = if self.boolean(p, *c, env)? { *t } else { *f };
+                self.value(p, branch, env)?
             }
             ir::Expr::EmptyPos | ir::Expr::PosSum(..) | ir::Expr::Apply { .. } => {
                 let mut out = Vec::new();
-                self.eval_pos_into(e, env, &mut out)?;
+                self.pos_into(p, e, env, &mut out)?;
                 Value::Pos(out.into())
             }
-            ir::Expr::Call { f, args } => self.call(*f, args, span, env)?,
+            ir::Expr::Call { f, args } => self.call(p, *f, args, span, env)?,
             ir::Expr::GameRef(_) => {
                 return Err(Diag::bug("a game name evaluated as a value")
                     .label(span, "here")
@@ -299,6 +404,7 @@ impl Machine {
 
     fn comp(
         &mut self,
+        p: &ir::Program,
         e: ExprId,
         kind: CompKind,
         body: ExprId,
@@ -309,17 +415,17 @@ impl Machine {
             CompKind::List => {
                 let mut items = Vec::new();
                 let max = self.limits.max_list;
-                self.comp_loop(clauses, 0, env, &mut |m, env| {
+                self.bindings(p, clauses, 0, env, &mut |m, env| {
                     // Before the list doubles: the memory limit.
                     if items.len() == items.capacity() {
                         m.reserve(items.capacity().max(4) * std::mem::size_of::<Value>())
                             .map_err(|s| {
-                                s.map_diag(|d| d.label(m.span(e), "while building this list"))
+                                s.map_diag(|d| d.label(p.span(e), "while building this list"))
                             })?;
                     }
-                    items.push(m.eval_data(body, env)?);
+                    items.push(m.data(p, body, env)?);
                     if items.len() > max {
-                        return Err(m.too_long(e, items.len() as u128).into());
+                        return Err(m.too_long(p, e, items.len() as u128).into());
                     }
                     Ok(true)
                 })?;
@@ -327,14 +433,14 @@ impl Machine {
             }
             CompKind::SumPos => {
                 let mut out = Vec::new();
-                self.eval_pos_into(e, env, &mut out)?;
+                self.pos_into(p, e, env, &mut out)?;
                 Ok(Value::Pos(out.into()))
             }
             CompKind::SumInt => {
                 let mut acc: i64 = 0;
-                let span = self.span(e);
-                self.comp_loop(clauses, 0, env, &mut |m, env| {
-                    let v = m.eval_int(body, env)?;
+                let span = p.span(e);
+                self.bindings(p, clauses, 0, env, &mut |m, env| {
+                    let v = m.int(p, body, env)?;
                     acc = acc
                         .checked_add(v)
                         .ok_or_else(|| overflow(span, format!("{acc} + {v}")))?;
@@ -344,8 +450,8 @@ impl Machine {
             }
             CompKind::Min | CompKind::Max => {
                 let mut best: Option<i64> = None;
-                self.comp_loop(clauses, 0, env, &mut |m, env| {
-                    let v = m.eval_int(body, env)?;
+                self.bindings(p, clauses, 0, env, &mut |m, env| {
+                    let v = m.int(p, body, env)?;
                     best = Some(match best {
                         None => v,
                         Some(b) if kind == CompKind::Min => b.min(v),
@@ -361,15 +467,15 @@ impl Machine {
                             if kind == CompKind::Min { "min" } else { "max" }
                         ),
                     )
-                    .label(self.span(e), "the generator produced no values")
+                    .label(p.span(e), "the generator produced no values")
                     .into()
                 })
             }
             CompKind::Any | CompKind::All => {
                 let want = kind == CompKind::Any;
                 let mut found = !want;
-                self.comp_loop(clauses, 0, env, &mut |m, env| {
-                    if m.eval_bool(body, env)? == want {
+                self.bindings(p, clauses, 0, env, &mut |m, env| {
+                    if m.boolean(p, body, env)? == want {
                         found = want;
                         return Ok(false);
                     }
@@ -382,6 +488,7 @@ impl Machine {
 
     fn binary(
         &mut self,
+        p: &ir::Program,
         op: BinOp,
         a: ExprId,
         b: ExprId,
@@ -391,34 +498,34 @@ impl Machine {
         match op {
             BinOp::And => {
                 return Ok(Value::Bool(
-                    self.eval_bool(a, env)? && self.eval_bool(b, env)?,
+                    self.boolean(p, a, env)? && self.boolean(p, b, env)?,
                 ));
             }
             BinOp::Or => {
                 return Ok(Value::Bool(
-                    self.eval_bool(a, env)? || self.eval_bool(b, env)?,
+                    self.boolean(p, a, env)? || self.boolean(p, b, env)?,
                 ));
             }
             BinOp::Eq | BinOp::Ne => {
-                let x = self.eval(a, env)?;
-                let y = self.eval(b, env)?;
+                let x = self.value(p, a, env)?;
+                let y = self.value(p, b, env)?;
                 let eq = match (&x, &y) {
                     (Value::Int(_), Value::Int(_))
                     | (Value::Bool(_), Value::Bool(_))
                     | (Value::List(_), Value::List(_)) => x == y,
-                    _ => return Err(self.type_bug(b, x.type_name(), &y).into()),
+                    _ => return Err(self.type_bug(p, b, x.type_name(), &y).into()),
                 };
                 return Ok(Value::Bool(eq == (op == BinOp::Eq)));
             }
             _ => {}
         }
-        let x = self.eval_int(a, env)?;
-        let y = self.eval_int(b, env)?;
+        let x = self.int(p, a, env)?;
+        let y = self.int(p, b, env)?;
         if let Some(c) = ops::compare(op, x, y) {
             return Ok(Value::Bool(c));
         }
         ops::int_op(op, x, y).map(Value::Int).map_err(|err| {
-            self.op_error(err, span, b, format!("{x} {} {y}", op.symbol()), y)
+            self.op_error(p, err, span, b, format!("{x} {} {y}", op.symbol()), y)
                 .into()
         })
     }
@@ -426,21 +533,29 @@ impl Machine {
     /// The diagnostic for a failed integer operation at `span`: `what` as
     /// written with its values, `operand` the right operand (blamed for a
     /// bad divisor, exponent or shift) with value `y`.
-    fn op_error(&self, err: OpError, span: Span, operand: ExprId, what: String, y: i64) -> Diag {
+    fn op_error(
+        &self,
+        p: &ir::Program,
+        err: OpError,
+        span: Span,
+        operand: ExprId,
+        what: String,
+        y: i64,
+    ) -> Diag {
         match err {
             OpError::Overflow => overflow(span, what),
             OpError::DivisionByZero => {
                 Diag::user(Code::DivisionByZero, format!("division by zero: {what}"))
                     .label(span, "divides by zero")
-                    .label(self.span(operand), "this is 0")
+                    .label(p.span(operand), "this is 0")
             }
             OpError::BadExponent => {
                 Diag::user(Code::BadExponent, format!("exponent {y} out of range"))
-                    .label(self.span(operand), "must be between 0 and 2^32")
+                    .label(p.span(operand), "must be between 0 and 2^32")
             }
             OpError::BadShift => {
                 Diag::user(Code::BadShift, format!("shift amount {y} is out of range"))
-                    .label(self.span(operand), "shift amounts are 0 to 63")
+                    .label(p.span(operand), "shift amounts are 0 to 63")
             }
             OpError::NegativePopcount => Diag::user(
                 Code::NegativePopcount,
@@ -450,16 +565,23 @@ impl Machine {
         }
     }
 
-    fn call(&mut self, f: Builtin, args: &[ExprId], span: Span, env: &mut [Value]) -> R<Value> {
+    fn call(
+        &mut self,
+        p: &ir::Program,
+        f: Builtin,
+        args: &[ExprId],
+        span: Span,
+        env: &mut [Value],
+    ) -> R<Value> {
         let arg = |i: usize| {
             args.get(i).copied().ok_or_else(|| {
                 Diag::bug("builtin called with too few arguments").label(span, "here")
             })
         };
         match f {
-            Builtin::Len => Ok(Value::Int(self.eval_list(arg(0)?, env)?.len() as i64)),
+            Builtin::Len => Ok(Value::Int(self.list(p, arg(0)?, env)?.len() as i64)),
             Builtin::Sum => {
-                let list = self.eval_ints(arg(0)?, env)?;
+                let list = self.ints(p, arg(0)?, env)?;
                 let mut acc: i64 = 0;
                 for &v in list.iter() {
                     acc = acc
@@ -470,11 +592,11 @@ impl Machine {
             }
             Builtin::Min | Builtin::Max => {
                 let values: Vec<i64> = if args.len() == 1 {
-                    self.eval_ints(args[0], env)?
+                    self.ints(p, args[0], env)?
                 } else {
                     let mut v = Vec::new();
                     for &a in args {
-                        v.push(self.eval_int(a, env)?);
+                        v.push(self.int(p, a, env)?);
                     }
                     v
                 };
@@ -490,22 +612,22 @@ impl Machine {
                 })
             }
             Builtin::Abs => {
-                let v = self.eval_int(arg(0)?, env)?;
+                let v = self.int(p, arg(0)?, env)?;
                 v.checked_abs()
                     .map(Value::Int)
                     .ok_or_else(|| overflow(span, format!("abs({v})")).into())
             }
             Builtin::Sorted => {
-                let mut v = self.eval_ints(arg(0)?, env)?;
+                let mut v = self.ints(p, arg(0)?, env)?;
                 v.sort_unstable();
                 Ok(Value::List(
                     v.into_iter().map(Value::Int).collect::<Vec<_>>().into(),
                 ))
             }
             Builtin::Set => {
-                let list = self.eval_list(arg(0)?, env)?;
-                let i = self.eval_int(arg(1)?, env)?;
-                let x = self.eval_data(arg(2)?, env)?;
+                let list = self.list(p, arg(0)?, env)?;
+                let i = self.int(p, arg(1)?, env)?;
+                let x = self.data(p, arg(2)?, env)?;
                 let mut v = list.to_vec();
                 match usize::try_from(i).ok().and_then(|i| v.get_mut(i)) {
                     Some(slot) => *slot = x,
@@ -517,7 +639,7 @@ impl Machine {
                                 list.len()
                             ),
                         )
-                        .label(self.span(args[1]), format!("index {i}"))
+                        .label(p.span(args[1]), format!("index {i}"))
                         .into());
                     }
                 }
@@ -525,13 +647,13 @@ impl Machine {
             }
             Builtin::Popcount => {
                 let x = arg(0)?;
-                let v = self.eval_int(x, env)?;
+                let v = self.int(p, x, env)?;
                 ops::popcount(v)
                     .map(Value::Int)
-                    .map_err(|err| self.op_error(err, span, x, v.to_string(), v).into())
+                    .map_err(|err| self.op_error(p, err, span, x, v.to_string(), v).into())
             }
             Builtin::Mex => {
-                let list = self.eval_ints(arg(0)?, env)?;
+                let list = self.ints(p, arg(0)?, env)?;
                 let mut seen = Seen::default();
                 for &v in list.iter() {
                     if let Ok(v) = u32::try_from(v)
@@ -544,12 +666,12 @@ impl Machine {
             }
             Builtin::Grundy => {
                 let mut parts = Vec::new();
-                self.eval_pos_into(arg(0)?, env, &mut parts)?;
+                self.pos_into(p, arg(0)?, env, &mut parts)?;
                 Ok(Value::Int(i64::from(self.grundy_sum(&parts)?)))
             }
             Builtin::MisereGrundy => {
                 let mut parts = Vec::new();
-                self.eval_pos_into(arg(0)?, env, &mut parts)?;
+                self.pos_into(p, arg(0)?, env, &mut parts)?;
                 let v = self.with_misere(|ms, m| {
                     let s = ms.state(m, &parts)?;
                     ms.value(m, s)
@@ -576,19 +698,23 @@ impl Machine {
 
     /// Evaluates the position argument of a query.
     pub fn eval_sum(&mut self, e: ExprId, env: &mut [Value]) -> R<Vec<PosId>> {
+        let p = Rc::clone(&self.prog);
+        let p = &*p;
         let mut parts = Vec::new();
-        self.eval_pos_into(e, env, &mut parts)?;
+        self.pos_into(p, e, env, &mut parts)?;
         Ok(parts)
     }
 
     /// Evaluates a range or list argument (tables) to its integers.
     pub fn eval_axis(&mut self, e: ExprId, env: &mut [Value]) -> R<Vec<i64>> {
-        self.eval_ints(e, env)
+        let p = Rc::clone(&self.prog);
+        let p = &*p;
+        self.ints(p, e, env)
     }
 
     /// Evaluates a list (or range) whose elements must all be integers.
-    fn eval_ints(&mut self, e: ExprId, env: &mut [Value]) -> R<Vec<i64>> {
-        let list = self.eval_list(e, env)?;
+    fn ints(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<Vec<i64>> {
+        let list = self.list(p, e, env)?;
         list.iter()
             .map(|v| match v {
                 Value::Int(x) => Ok(*x),
@@ -599,44 +725,51 @@ impl Machine {
                         other.type_name()
                     ),
                 )
-                .label(self.span(e), "this list")
+                .label(p.span(e), "this list")
                 .into()),
             })
             .collect()
     }
 
     /// Evaluates a value that may be stored in a list or passed to a game.
-    fn eval_data(&mut self, e: ExprId, env: &mut [Value]) -> R<Value> {
-        let v = self.eval(e, env)?;
+    fn data(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<Value> {
+        if let Some(v) = self.compiled.int(e).and_then(|c| c.eval(env)) {
+            return Ok(Value::Int(v));
+        }
+        let v = self.value(p, e, env)?;
         match &v {
             Value::Int(_) | Value::Bool(_) => Ok(v),
             Value::List(_) if list_depth(&v) < MAX_LIST_DEPTH => Ok(v),
-            Value::List(_) => Err(Diag::user(
-                Code::ListLimit,
-                format!("lists nested more than {MAX_LIST_DEPTH} deep"),
-            )
-            .label(self.span(e), "this list is too deep")
-            .into()),
+            Value::List(_) => Err(too_deep(p.span(e)).into()),
             other => Err(self
-                .type_bug(e, "an integer, a boolean or a list", other)
+                .type_bug(p, e, "an integer, a boolean or a list", other)
                 .into()),
         }
     }
 
     /// Evaluates a check condition, with the sides of a comparison on failure.
     pub fn check_case(&mut self, cond: ExprId, env: &mut [Value]) -> R<CheckCase> {
-        if self.eval_bool(cond, env)? {
+        let p = Rc::clone(&self.prog);
+        let p = &*p;
+        if self.boolean(p, cond, env)? {
             return Ok(CheckCase::Held);
         }
-        let prog = self.prog.clone();
-        let sides = match prog.expr(cond) {
+        let sides = match p.expr(cond) {
             ir::Expr::Binary(op, a, b) if !matches!(op, BinOp::And | BinOp::Or) => {
-                Some((self.eval(*a, env)?, self.eval(*b, env)?))
+                Some((self.value(p, *a, env)?, self.value(p, *b, env)?))
             }
             _ => None,
         };
         Ok(CheckCase::Failed(sides))
     }
+}
+
+fn too_deep(span: Span) -> Diag {
+    Diag::user(
+        Code::ListLimit,
+        format!("lists nested more than {MAX_LIST_DEPTH} deep"),
+    )
+    .label(span, "this list is too deep")
 }
 
 fn overflow(span: Span, what: String) -> Diag {

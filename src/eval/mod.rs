@@ -17,7 +17,7 @@ use crate::mex::Stamped;
 use crate::ops::{self, OpError};
 use crate::oracle::{Moves, Oracle};
 use crate::span::Span;
-use crate::store::{GameShape, MAX_VALUE, ON_STACK, PosId, Store, UNKNOWN};
+use crate::store::{GameShape, MAX_VALUE, ON_STACK, PosId, Store, TAG_INT, TAG_LIST, UNKNOWN};
 use crate::value::{MAX_LIST_DEPTH, Value, list_depth, write_list};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -102,6 +102,8 @@ pub struct Machine {
     limits: Limits,
     /// Ctrl-C and the work, time and memory limits of the statement.
     budget: Budget,
+    /// The key of a position being built argument by argument.
+    key: Vec<i64>,
 }
 
 /// How a frame's clause cursor stands.
@@ -214,6 +216,7 @@ impl Machine {
             periods: periods::Periods::default(),
             misere: crate::misere::Misere::default(),
             budget: Budget::new(limits.max_work, limits.time_limit, limits.max_memory),
+            key: Vec::new(),
             limits,
         }
     }
@@ -506,7 +509,9 @@ impl Machine {
         // The components of parked options, frame above frame: a frame's
         // are on top when it resumes (no allocation per option).
         let mut parked: Vec<PosId> = Vec::new();
+        // The program and its compiled forms, held once for the search.
         let prog = Rc::clone(&self.prog);
+        let compiled = Rc::clone(&self.compiled);
         let mut next_fill = FILL_DEPTH;
         self.push_frame(root, frames, env, iters)?;
         while let Some(f) = frames.last_mut() {
@@ -540,6 +545,7 @@ impl Machine {
                 None => match self
                     .next_option(
                         &prog,
+                        &compiled,
                         f,
                         &mut env[f.env_base..],
                         &mut iters[f.iter_base..],
@@ -680,11 +686,12 @@ impl Machine {
         .help("Grundy values need every play to end: make each move decrease something")
     }
 
-    /// Advances a frame to its next option, written into `out`. `prog` is
-    /// the machine's program, held by the caller for the whole enumeration.
+    /// Advances a frame to its next option, written into `out`. `prog` and
+    /// `compiled` are the machine's, held by the caller for the whole search.
     fn next_option(
         &mut self,
         prog: &ir::Program,
+        compiled: &Compiled,
         f: &mut Frame,
         env: &mut [Value],
         iters: &mut [Option<Iter>],
@@ -701,19 +708,19 @@ impl Machine {
                     let Some(clause) = rule.clauses.get(d) else {
                         f.mode = Mode::Back(d);
                         out.clear();
-                        self.eval_pos_into(rule.body, env, out)?;
+                        self.pos_into(prog, rule.body, env, out)?;
                         return Ok(Next::Option);
                     };
                     match *clause {
                         Clause::If { cond } => {
-                            f.mode = if self.eval_bool(cond, env)? {
+                            f.mode = if self.boolean(prog, cond, env)? {
                                 Mode::Enter(d + 1)
                             } else {
                                 Mode::Back(d)
                             };
                         }
                         Clause::For { iter, .. } => {
-                            iters[d] = Some(self.make_iter(iter, env)?);
+                            iters[d] = Some(self.iter(prog, iter, env)?);
                             f.mode = Mode::Advance(d);
                         }
                     }
@@ -726,7 +733,6 @@ impl Machine {
                     // their compiled forms answer: a failed one goes on with
                     // the next value at once, as `Back` would; one that
                     // cannot answer is left to `Enter`.
-                    let compiled = Rc::clone(&self.compiled);
                     let mut tests: [Option<&BoolCode>; 4] = [None; 4];
                     let mut n = 0;
                     while let (Some(t), Some(Clause::If { cond })) =
@@ -834,12 +840,13 @@ impl Machine {
     pub fn options_into(&mut self, pos: PosId, moves: &mut Moves) -> R<()> {
         moves.clear();
         let prog = Rc::clone(&self.prog);
+        let compiled = Rc::clone(&self.compiled);
         let (mut env, mut iters) = (Vec::new(), Vec::new());
         let mut frame = self.enter(pos, &mut env, &mut iters);
         let mut out = Vec::new();
         loop {
             match self
-                .next_option(&prog, &mut frame, &mut env, &mut iters, &mut out)
+                .next_option(&prog, &compiled, &mut frame, &mut env, &mut iters, &mut out)
                 .map_err(|d| self.in_position(d, pos))?
             {
                 Next::Option => moves.push(&out),

@@ -346,9 +346,12 @@ fn mentions(e: &IntExpr, x: u32) -> bool {
         IntExpr::Const(_) => false,
         IntExpr::Slot(s) => *s == x,
         IntExpr::Bin(_, a, b) => mentions(a, x) || mentions(b, x),
-        IntExpr::Neg(a) | IntExpr::Abs(a) | IntExpr::Popcount(a) | IntExpr::Index(_, a) => {
-            mentions(a, x)
-        }
+        IntExpr::Neg(a)
+        | IntExpr::Abs(a)
+        | IntExpr::Popcount(a)
+        | IntExpr::Index(_, a)
+        | IntExpr::SlotIndex(_, a) => mentions(a, x),
+        IntExpr::SlotLen(_) => false,
         IntExpr::Min(xs) | IntExpr::Max(xs) => xs.iter().any(|a| mentions(a, x)),
         IntExpr::If(c, a, b) => cond_mentions(c, x) || mentions(a, x) || mentions(b, x),
     }
@@ -491,6 +494,8 @@ fn interval(e: &IntExpr, dom: &[(i128, i128)]) -> Option<(i128, i128)> {
             let hi = items.iter().max().map_or(0, |v| i128::from(*v));
             Some((lo, hi))
         }
+        // Lists in variables are not part of kernels.
+        IntExpr::SlotIndex(..) | IntExpr::SlotLen(_) => None,
         IntExpr::If(c, a, b) => {
             cond_safe(c, dom)?;
             let (a, b) = (interval(a, dom)?, interval(b, dom)?);
