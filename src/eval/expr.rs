@@ -235,6 +235,63 @@ impl Machine {
         key.extend([TAG_LIST, 0]);
         let (mut n, mut deep) = (0usize, false);
         let max = self.limits.max_list;
+        // The common shape, `[body for x in lo..hi]` with compiled bounds
+        // and body, as one loop (the same polls, limits and errors).
+        if let [Clause::For { slot, iter }] = clauses
+            && let ir::Expr::Range { lo, hi, inclusive } = p.expr(*iter)
+        {
+            let compiled = Rc::clone(&self.compiled);
+            if let (Some(code), Some(lo), Some(hi)) = (
+                compiled.int(body),
+                compiled.int(*lo).and_then(|c| c.eval(env)),
+                compiled.int(*hi).and_then(|c| c.eval(env)),
+            ) {
+                let hi = if *inclusive {
+                    Some(hi)
+                } else {
+                    hi.checked_sub(1)
+                };
+                let mut x = lo;
+                while let Some(h) = hi
+                    && x <= h
+                {
+                    self.poll()?;
+                    env[*slot as usize] = Value::Int(x);
+                    if key.len() + 2 > key.capacity() {
+                        self.reserve(key.capacity().max(8) * std::mem::size_of::<i64>())
+                            .map_err(|s| {
+                                s.map_diag(|d| d.label(p.span(e), "while building this list"))
+                            })?;
+                    }
+                    match code.eval(env) {
+                        Some(v) => key.extend([TAG_INT, v]),
+                        // Where the compiled form cannot answer, the
+                        // interpreter says why.
+                        None => {
+                            let v = self.data(p, body, env)?;
+                            if crate::value::encode_arg(&v, key).is_none() {
+                                return Err(Diag::bug("a list element that is not data").into());
+                            }
+                            deep |=
+                                matches!(v, Value::List(_)) && list_depth(&v) + 1 >= MAX_LIST_DEPTH;
+                        }
+                    }
+                    n += 1;
+                    if n > max {
+                        return Err(self.too_long(p, e, n as u128).into());
+                    }
+                    match x.checked_add(1) {
+                        Some(next) => x = next,
+                        None => break,
+                    }
+                }
+                if deep {
+                    return Err(too_deep(p.span(e)).into());
+                }
+                key[start + 1] = n as i64;
+                return Ok(());
+            }
+        }
         self.bindings(p, clauses, 0, env, &mut |m, env| {
             if key.len() + 2 > key.capacity() {
                 m.reserve(key.capacity().max(8) * std::mem::size_of::<i64>())
