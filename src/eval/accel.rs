@@ -28,8 +28,6 @@ pub(super) struct Accel {
     /// Per game and row, how many leading positions are known (one-argument
     /// games use one row): where each row's fill goes on.
     pub(super) row_done: Vec<Vec<i64>>,
-    /// While filling: the deepest a nested search may go.
-    pub(super) depth_cap: Option<usize>,
     /// The mex set and integer slots of [`Machine::kernel_value`], reused.
     pub(super) stamped: Stamped,
     pub(super) kenv: Vec<i64>,
@@ -124,7 +122,7 @@ impl Machine {
     /// Nothing here reports errors but an interruption: the search goes on
     /// afterwards and reports what is real. A failure other than meeting the
     /// stack disables filling for the game.
-    pub(super) fn fill_towards(&mut self, target: PosId, frames: &[Frame]) -> R<()> {
+    pub(super) fn fill_towards(&mut self, target: PosId, frames: &[Frame], scope: Scope) -> R<()> {
         let game = self.game_of(target);
         if self.accel.fill_disabled[game as usize] {
             return Ok(());
@@ -204,7 +202,11 @@ impl Machine {
             budget -= stored.min(budget);
             progressed = stored > 0;
         }
-        self.accel.depth_cap = Some(FILL_NESTED_DEPTH);
+        // Nested searches stay shallow.
+        let nested = Scope {
+            depth_cap: Some(FILL_NESTED_DEPTH),
+            ..scope
+        };
         'rows: for a in 0..rows {
             if interrupted.is_some() {
                 break;
@@ -242,7 +244,7 @@ impl Machine {
                 } else if complete {
                     break;
                 } else {
-                    match self.grundy(p) {
+                    match self.search(p, nested) {
                         Ok(_) => {}
                         Err(s) if s.is(Code::Cycle) => break,
                         // Ctrl-C and the statement's limits end the fill
@@ -265,7 +267,6 @@ impl Machine {
             }
         }
         self.accel.row_done[game as usize] = done;
-        self.accel.depth_cap = None;
         if disable {
             self.accel.fill_disabled[game as usize] = true;
         }

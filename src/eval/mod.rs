@@ -185,6 +185,19 @@ struct Frame {
     kernel_tries: u8,
 }
 
+/// What one search may do besides computing values: passed down its
+/// calls, never kept in the machine (a search started inside another one
+/// gets its own).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Scope {
+    /// The deepest the search may go before it gives up ([`Stop::Aborted`]):
+    /// the fill's nested searches, which must stay shallow.
+    pub(super) depth_cap: Option<usize>,
+    /// Inside a period search: positions are computed directly, with no
+    /// period search of their own (so period searches never nest).
+    pub(super) in_period_search: bool,
+}
+
 /// How a check condition came out for one case.
 pub enum CheckCase {
     /// It held.
@@ -249,7 +262,6 @@ impl Machine {
         self.accel.fill_disabled = carry(games, &self.accel.fill_disabled, n);
         self.accel.row_done = carry(games, &self.accel.row_done, n);
         self.periods.games = carry(games, &self.periods.games, n);
-        self.accel.depth_cap = None;
         self.prog = Rc::new(prog);
         // Kernels and expressions are compiled for the new program once
         // constants are known.
@@ -401,11 +413,16 @@ impl Machine {
 
     /// The Grundy value of one position (memoized; iterative).
     pub fn grundy(&mut self, root: PosId) -> R<u32> {
+        self.search(root, Scope::default())
+    }
+
+    /// The Grundy value of one position, searched within `scope`.
+    pub(super) fn search(&mut self, root: PosId, scope: Scope) -> R<u32> {
         let v = self.memo.value(root);
         if v < ON_STACK {
             return Ok(v);
         }
-        if let Some(v) = self.periodic_value(root)? {
+        if let Some(v) = self.periodic_value(root, scope)? {
             return Ok(v);
         }
         if let Some(v) = self.kernel_value(root) {
@@ -415,7 +432,7 @@ impl Machine {
         let mut frames: Vec<Frame> = Vec::new();
         let mut env: Vec<Value> = Vec::new();
         let mut iters: Vec<Option<Iter>> = Vec::new();
-        let result = self.run(root, &mut frames, &mut env, &mut iters);
+        let result = self.run(root, scope, &mut frames, &mut env, &mut iters);
         if result.is_err() {
             for f in &frames {
                 self.memo.set(f.pos, UNKNOWN);
@@ -444,11 +461,12 @@ impl Machine {
     fn push_frame(
         &mut self,
         pos: PosId,
+        scope: Scope,
         frames: &mut Vec<Frame>,
         env: &mut Vec<Value>,
         iters: &mut Vec<Option<Iter>>,
     ) -> R<()> {
-        if self.accel.depth_cap.is_some_and(|cap| frames.len() >= cap) {
+        if scope.depth_cap.is_some_and(|cap| frames.len() >= cap) {
             return Err(Stop::Aborted);
         }
         if frames.len() >= self.limits.max_depth {
@@ -501,6 +519,7 @@ impl Machine {
     fn run(
         &mut self,
         root: PosId,
+        scope: Scope,
         frames: &mut Vec<Frame>,
         env: &mut Vec<Value>,
         iters: &mut Vec<Option<Iter>>,
@@ -513,7 +532,7 @@ impl Machine {
         let prog = Rc::clone(&self.prog);
         let compiled = Rc::clone(&self.compiled);
         let mut next_fill = FILL_DEPTH;
-        self.push_frame(root, frames, env, iters)?;
+        self.push_frame(root, scope, frames, env, iters)?;
         while let Some(f) = frames.last_mut() {
             // A kernel finishes a rule at once when its options' values are
             // known: try it when the rule starts, when a child is done (a few
@@ -595,12 +614,9 @@ impl Machine {
                     // before the stack is deeper by as much (or twice as
                     // deep, when it achieved nothing), so that searches
                     // that only go up stay linear.
-                    if frames.len() >= next_fill
-                        && self.accel.depth_cap.is_none()
-                        && self.limits.fill
-                    {
+                    if frames.len() >= next_fill && scope.depth_cap.is_none() && self.limits.fill {
                         let epoch = self.accel.fill_epoch;
-                        self.fill_towards(c, frames)?;
+                        self.fill_towards(c, frames, scope)?;
                         next_fill = if self.accel.fill_epoch != epoch {
                             frames.len() + FILL_DEPTH
                         } else {
@@ -610,7 +626,7 @@ impl Machine {
                             continue;
                         }
                     }
-                    self.push_frame(c, frames, env, iters)?;
+                    self.push_frame(c, scope, frames, env, iters)?;
                 }
                 None => f.seen.insert(x),
             }

@@ -9,9 +9,6 @@ use super::*;
 pub(super) struct Periods {
     /// Per game.
     pub(super) games: Vec<PeriodState>,
-    /// The game whose period is being searched (its positions are computed
-    /// directly meanwhile).
-    pub(super) searching: Option<GameId>,
 }
 
 /// What period searches found for one game.
@@ -66,10 +63,9 @@ impl Machine {
     /// n values, which computing G(n) directly would need anyway, doubled
     /// each time, and with the whole budget for positions too large to
     /// compute (more positions below them than the state limit).
-    pub(super) fn periodic_value(&mut self, pos: PosId) -> R<Option<u32>> {
+    pub(super) fn periodic_value(&mut self, pos: PosId, scope: Scope) -> R<Option<u32>> {
         let game = self.game_of(pos);
-        if self.prog.games[game as usize].params.len() != 1 || self.periods.searching == Some(game)
-        {
+        if self.prog.games[game as usize].params.len() != 1 || scope.in_period_search {
             return Ok(None);
         }
         let n = match self.memo.dense_args(pos) {
@@ -95,7 +91,7 @@ impl Machine {
         // Searching again pays when the budget has doubled, or when it is
         // the whole budget for a position that needs it.
         // Not from inside a fill: its nested searches are capped in depth.
-        let worth = self.accel.depth_cap.is_none()
+        let worth = scope.depth_cap.is_none()
             && (budget >= state.tried.saturating_mul(2).max(1) || (huge && full > state.tried));
         if state.found.is_none() && worth {
             let found = self.search_period(game, budget, span)?;
@@ -121,7 +117,7 @@ impl Machine {
             &Some(Ok((e, p))) if n >= e + p => {
                 let r = e + (n - e) % p;
                 let q = self.intern(game, &[Value::Int(r)], span)?;
-                self.grundy(q).map(Some)
+                self.search(q, scope).map(Some)
             }
             Some(Err(why)) if huge && why.proof_possible => Err(crate::analysis::too_large(
                 &self.prog.games[game as usize].name,
@@ -149,9 +145,7 @@ impl Machine {
                 proof_possible: false,
             }));
         }
-        self.periods.searching = Some(game);
-        let result = crate::analysis::period(self, game, budget, span);
-        self.periods.searching = None;
+        let result = crate::analysis::period(&mut InPeriodSearch(self), game, budget, span);
         let search = match result {
             Ok(search) => search,
             // Not remembered as the game's answer: the next statement
@@ -201,5 +195,61 @@ impl Machine {
         if let Some(slot) = self.periods.games.get_mut(game as usize) {
             slot.found = Some(Ok((preperiod, period)));
         }
+    }
+}
+
+/// The machine as a period search sees it: its values are computed
+/// directly, never from another period search.
+struct InPeriodSearch<'m>(&'m mut Machine);
+
+impl Oracle for InPeriodSearch<'_> {
+    fn program(&self) -> &ir::Program {
+        self.0.program()
+    }
+    fn constant(&self, id: ConstId) -> Option<&Value> {
+        self.0.constant(id)
+    }
+    fn intern(&mut self, game: GameId, args: &[Value], span: Span) -> R<PosId> {
+        self.0.intern(game, args, span)
+    }
+    fn position(&self, pos: PosId) -> (GameId, Vec<Value>) {
+        self.0.position(pos)
+    }
+    fn show_pos(&self, pos: PosId) -> String {
+        self.0.show_pos(pos)
+    }
+    fn options_into(&mut self, pos: PosId, out: &mut Moves) -> R<()> {
+        self.0.options_into(pos, out)
+    }
+    fn grundy(&mut self, pos: PosId) -> R<u32> {
+        let scope = Scope {
+            in_period_search: true,
+            ..Scope::default()
+        };
+        self.0.search(pos, scope)
+    }
+    fn known_period(&self, game: GameId) -> Option<(i64, i64)> {
+        self.0.known_period(game)
+    }
+    fn set_period(&mut self, game: GameId, preperiod: i64, period: i64) {
+        self.0.set_period(game, preperiod, period);
+    }
+    fn state_count(&self) -> usize {
+        self.0.state_count()
+    }
+    fn room(&self) -> usize {
+        self.0.room()
+    }
+    fn max_states(&self) -> usize {
+        Oracle::max_states(&*self.0)
+    }
+    fn poll(&mut self) -> R<()> {
+        self.0.poll()
+    }
+    fn apart(&mut self, allowance: u64) -> Apart {
+        Oracle::apart(&mut *self.0, allowance)
+    }
+    fn restore(&mut self, saved: Apart) {
+        Oracle::restore(&mut *self.0, saved)
     }
 }
