@@ -33,6 +33,10 @@ pub mod store;
 /// Integer expressions and conditions compiled for fast evaluation.
 pub mod compiled;
 
+/// Linear forms and value intervals of compiled expressions, shared by the
+/// kernels and the shape analysis.
+pub mod linear;
+
 /// Mex sets: the option values seen at a position.
 pub mod mex;
 

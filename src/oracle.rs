@@ -6,7 +6,7 @@
 
 use crate::budget::Apart;
 use crate::flow::R;
-use crate::ir::{self, ConstId, GameId};
+use crate::ir::{self, GameId};
 use crate::span::Span;
 use crate::store::PosId;
 use crate::value::Value;
@@ -59,8 +59,8 @@ impl Moves {
 pub trait Oracle {
     /// The checked program.
     fn program(&self) -> &ir::Program;
-    /// A constant's value (`None` when its definition failed).
-    fn constant(&self, id: ConstId) -> Option<&Value>;
+    /// The constants' values, by id (`None` where a definition failed).
+    fn constants(&self) -> &[Option<Value>];
     /// The position `game(args)` (`span`: where it is asked for, for errors).
     fn intern(&mut self, game: GameId, args: &[Value], span: Span) -> R<PosId>;
     /// A position's game and arguments.

@@ -133,9 +133,11 @@ fn the_bottom_layers_use_only_what_is_below_them() {
         ("store", &["ir"]),
         ("value", &["ir", "store"]),
         ("compiled", &["ir", "ops", "value"]),
+        // The one linear lowering, under the kernels and the shape analysis.
+        ("linear", &["compiled", "ops"]),
         (
             "kernel",
-            &["compiled", "ir", "mex", "ops", "store", "value"],
+            &["compiled", "ir", "linear", "mex", "ops", "store", "value"],
         ),
         ("flow", &["diagnostics"]),
         ("memory", &[]),
@@ -153,9 +155,11 @@ fn the_bottom_layers_use_only_what_is_below_them() {
         (
             "analysis",
             &[
+                "compiled",
                 "diagnostics",
                 "flow",
                 "ir",
+                "linear",
                 "ops",
                 "oracle",
                 "span",

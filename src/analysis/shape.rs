@@ -9,7 +9,9 @@
 //! Everything the reading cannot follow makes the shape unknown (and
 //! periods only observed), never wrong.
 
+use crate::compiled::Compiler;
 use crate::ir::{BinOp, Clause, Expr, ExprId, GameId};
+use crate::linear::Linear;
 use crate::ops::div_floor_wide as div_floor;
 use crate::oracle::{Moves, Oracle};
 use crate::value::Value;
@@ -76,7 +78,7 @@ const MAX_CODE: i64 = 1000;
 /// Largest number a rule may use for its shape to be derived: beyond, the
 /// rule is not a heap game anyone plays, and the reasoning would risk
 /// overflow.
-const MAX_COEF: i64 = 1 << 31;
+const MAX_NUMBER: i64 = 1 << 31;
 
 /// An affine form `k + n·N + a·A` in the parameter N and the split
 /// variable A.
@@ -180,9 +182,9 @@ pub fn shape(m: &mut dyn Oracle, game: GameId) -> Result<Shape, Why> {
         }));
         if forms
             .flat_map(|f| [f.k, f.n, f.a])
-            .any(|v| !(-MAX_COEF..=MAX_COEF).contains(&v))
+            .any(|v| !(-MAX_NUMBER..=MAX_NUMBER).contains(&v))
         {
-            return Err(format!("its rules use numbers beyond {MAX_COEF}"));
+            return Err(format!("its rules use numbers beyond {MAX_NUMBER}"));
         }
         classify(&piece, g0_terminal, &mut families, &mut from)?;
     }
@@ -280,18 +282,11 @@ impl Reader<'_> {
     /// A list of integers that does not depend on n.
     fn constant_list(&self, e: ExprId, env: &[Option<Aff>]) -> Option<Vec<i64>> {
         match self.m.program().expr(e) {
-            Expr::Const(c) => match self.m.constant(*c)? {
-                Value::List(xs) => xs
-                    .iter()
-                    .map(|x| match x {
-                        Value::Int(v) => Some(*v),
-                        _ => None,
-                    })
-                    .collect(),
+            Expr::Const(c) => match self.m.constants().get(*c as usize)?.as_ref()? {
                 Value::Range(lo, hi) if hi.saturating_sub(*lo) <= MAX_PIECES as i64 => {
                     Some((*lo..=*hi).collect())
                 }
-                _ => None,
+                _ => self.compiler().int_list(e).map(|xs| xs.to_vec()),
             },
             Expr::List(items) => items
                 .iter()
@@ -301,29 +296,29 @@ impl Reader<'_> {
         }
     }
 
-    fn aff(&self, e: ExprId, env: &[Option<Aff>]) -> Option<Aff> {
-        match self.m.program().expr(e) {
-            Expr::Int(v) => Some(Aff::konst(*v)),
-            Expr::Local(s) => *env.get(*s as usize)?,
-            Expr::Const(c) => match self.m.constant(*c)? {
-                Value::Int(v) => Some(Aff::konst(*v)),
-                _ => None,
-            },
-            Expr::Neg(x) => self.aff(*x, env)?.scale(-1),
-            Expr::Binary(BinOp::Add, x, y) => self.aff(*x, env)?.add(self.aff(*y, env)?),
-            Expr::Binary(BinOp::Sub, x, y) => self.aff(*x, env)?.sub(self.aff(*y, env)?),
-            Expr::Binary(BinOp::Mul, x, y) => {
-                let (x, y) = (self.aff(*x, env)?, self.aff(*y, env)?);
-                if x.is_const() {
-                    y.scale(x.k)
-                } else if y.is_const() {
-                    x.scale(y.k)
-                } else {
-                    None
-                }
-            }
-            _ => None,
+    fn compiler(&self) -> Compiler<'_> {
+        Compiler {
+            prog: self.m.program(),
+            consts: self.m.constants(),
         }
+    }
+
+    /// `e` as an affine form in (N, A): the rule's expression compiled and
+    /// lowered to a linear form (the lowering the kernels use), each slot
+    /// standing for its form in N (variable 0) and A (variable 1).
+    fn aff(&self, e: ExprId, env: &[Option<Aff>]) -> Option<Aff> {
+        let slot = |s: u32| {
+            let a = (*env.get(s as usize)?)?;
+            Linear::konst(a.k)
+                .add(&Linear::slot(0).scale(a.n)?)?
+                .add(&Linear::slot(1).scale(a.a)?)
+        };
+        let lin = Linear::of_in(&self.compiler().int(e)?, &slot)?;
+        Some(Aff {
+            k: lin.k,
+            n: lin.coef(0),
+            a: lin.coef(1),
+        })
     }
 
     /// Adds a condition's constraints; `false` when it never holds.
@@ -418,22 +413,22 @@ fn div_ceil(a: i128, b: i128) -> i128 {
 
 /// `floor((p·n + q) / r)`, r > 0.
 #[derive(Clone, Copy, Debug)]
-struct Lin {
+struct Floor {
     p: i128,
     q: i128,
     r: i128,
 }
 
-impl Lin {
+impl Floor {
     fn at(self, n: i128) -> i128 {
         div_floor(self.p * n + self.q, self.r)
     }
     /// `s - self` where `s = n - t`: `floor(x) = -ceil(-x)` makes it
     /// `ceil((r·(n − t) − p·n − q) / r)`.
-    fn reflect(self, t: i128) -> Lin {
+    fn reflect(self, t: i128) -> Floor {
         let p = self.r - self.p;
         let q = -self.r * t - self.q;
-        Lin {
+        Floor {
             p,
             q: q + self.r - 1,
             r: self.r,
@@ -443,7 +438,7 @@ impl Lin {
 
 /// From which n on any two of these functions keep their order (with a
 /// margin of 3): their difference grows beyond the offsets.
-fn crossing(fs: &[Lin]) -> i128 {
+fn crossing(fs: &[Floor]) -> i128 {
     let mut n0 = 0;
     for (i, f) in fs.iter().enumerate() {
         for g in &fs[i + 1..] {
@@ -534,14 +529,14 @@ fn classify(
         let cn = f.n as i128;
         if cx > 0 {
             // x >= ceil((−k − cn·N) / cx) = floor((−k − cn·N + cx − 1) / cx)
-            lower.push(Lin {
+            lower.push(Floor {
                 p: -cn,
                 q: -k + cx - 1,
                 r: cx,
             });
         } else {
             // x <= floor((k + cn·N) / −cx)
-            upper.push(Lin {
+            upper.push(Floor {
                 p: cn,
                 q: k,
                 r: -cx,
@@ -552,12 +547,12 @@ fn classify(
         return Err("a split's range is not bounded".into());
     }
     let t128 = t as i128;
-    let s_fn = Lin {
+    let s_fn = Floor {
         p: 1,
         q: -t128,
         r: 1,
     };
-    let half = Lin {
+    let half = Floor {
         p: 1,
         q: -t128,
         r: 2,
@@ -566,8 +561,8 @@ fn classify(
         s_fn,
         half,
         half.reflect(t128),
-        Lin { p: 0, q: 0, r: 1 },
-        Lin { p: 0, q: 1, r: 1 },
+        Floor { p: 0, q: 0, r: 1 },
+        Floor { p: 0, q: 1, r: 1 },
     ];
     for f in lower.iter().chain(&upper) {
         fs.push(*f);

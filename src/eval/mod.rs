@@ -877,8 +877,8 @@ impl Oracle for Machine {
     fn program(&self) -> &ir::Program {
         Machine::program(self)
     }
-    fn constant(&self, id: ConstId) -> Option<&Value> {
-        Machine::constant(self, id)
+    fn constants(&self) -> &[Option<Value>] {
+        &self.consts
     }
     fn intern(&mut self, game: GameId, args: &[Value], span: Span) -> R<PosId> {
         Machine::intern(self, game, args, span)

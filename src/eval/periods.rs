@@ -206,8 +206,8 @@ impl Oracle for InPeriodSearch<'_> {
     fn program(&self) -> &ir::Program {
         self.0.program()
     }
-    fn constant(&self, id: ConstId) -> Option<&Value> {
-        self.0.constant(id)
+    fn constants(&self) -> &[Option<Value>] {
+        Oracle::constants(&*self.0)
     }
     fn intern(&mut self, game: GameId, args: &[Value], span: Span) -> R<PosId> {
         self.0.intern(game, args, span)

@@ -30,17 +30,14 @@ impl Aff2 {
 
 /// `(k, kn)` when a loop invariant is `k + kn·n` in the parameter (slot 0).
 pub(super) fn lin_in_param(lin: &Lin) -> Option<(i64, i64)> {
-    let Lin::Sum { k, terms } = lin else {
+    let Lin::Sum(l) = lin else {
         return None;
     };
-    let mut kn = 0i64;
-    for &(slot, c) in terms {
-        if slot != 0 {
-            return None;
-        }
-        kn = kn.checked_add(c)?;
+    match l.terms.as_slice() {
+        [] => Some((l.k, 0)),
+        [(0, kn)] => Some((l.k, *kn)),
+        _ => None,
     }
-    Some((*k, kn))
 }
 
 #[derive(Clone, Debug)]

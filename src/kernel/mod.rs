@@ -16,6 +16,7 @@
 
 use crate::compiled::{self, BoolExpr, IntExpr};
 use crate::ir::{self, BinOp, Clause, ExprId, GameId};
+use crate::linear::{FULL, Linear, affine_in, cond_safe, interval};
 use crate::mex::{SeenSet, Stamped};
 use crate::ops::div_floor_wide as div_floor;
 use crate::store::{SENTINEL_BIT, Store, UNKNOWN};
@@ -50,62 +51,18 @@ struct KComp {
     args: Vec<IntExpr>,
 }
 
-/// `c + s·x` with `c` computed per outer iteration and `s` fixed.
-#[derive(Clone, Debug)]
-struct Affine {
-    c: IntExpr,
-    s: i64,
-}
-
 /// A loop-invariant part, as `k + Σ coef·slot` when it is linear (evaluated
 /// without walking a tree), else as an expression.
 #[derive(Clone, Debug)]
 enum Lin {
-    Sum { k: i64, terms: Vec<(u32, i64)> },
+    Sum(Linear),
     Expr(IntExpr),
 }
 
 impl Lin {
     fn of(e: IntExpr) -> Lin {
-        fn linear(e: &IntExpr) -> Option<(i64, Vec<(u32, i64)>)> {
-            Some(match e {
-                IntExpr::Const(v) => (*v, Vec::new()),
-                IntExpr::Slot(s) => (0, vec![(*s, 1)]),
-                IntExpr::Neg(a) => {
-                    let (k, t) = linear(a)?;
-                    (
-                        k.checked_neg()?,
-                        t.into_iter()
-                            .map(|(s, c)| Some((s, c.checked_neg()?)))
-                            .collect::<Option<_>>()?,
-                    )
-                }
-                IntExpr::Bin(op @ (BinOp::Add | BinOp::Sub), a, b) => {
-                    let (ka, mut ta) = linear(a)?;
-                    let (kb, tb) = linear(b)?;
-                    let sign = if *op == BinOp::Add { 1 } else { -1 };
-                    for (s, c) in tb {
-                        ta.push((s, c.checked_mul(sign)?));
-                    }
-                    (ka.checked_add(kb.checked_mul(sign)?)?, ta)
-                }
-                IntExpr::Bin(BinOp::Mul, a, b) => match (&**a, &**b) {
-                    (IntExpr::Const(m), other) | (other, IntExpr::Const(m)) => {
-                        let (k, t) = linear(other)?;
-                        (
-                            k.checked_mul(*m)?,
-                            t.into_iter()
-                                .map(|(s, c)| Some((s, c.checked_mul(*m)?)))
-                                .collect::<Option<_>>()?,
-                        )
-                    }
-                    _ => return None,
-                },
-                _ => return None,
-            })
-        }
-        match linear(&e) {
-            Some((k, terms)) => Lin::Sum { k, terms },
+        match Linear::of(&e) {
+            Some(l) => Lin::Sum(l),
             None => Lin::Expr(e),
         }
     }
@@ -113,13 +70,7 @@ impl Lin {
     #[inline]
     fn eval(&self, env: &[i64]) -> Option<i64> {
         match self {
-            Lin::Sum { k, terms } => {
-                let mut v = *k;
-                for &(s, c) in terms {
-                    v = v.checked_add(env.get(s as usize)?.checked_mul(c)?)?;
-                }
-                Some(v)
-            }
+            Lin::Sum(l) => l.eval(env),
             Lin::Expr(e) => e.eval(env),
         }
     }
@@ -132,12 +83,11 @@ struct Form {
     s: i64,
 }
 
-impl From<Affine> for Form {
-    fn from(a: Affine) -> Form {
-        Form {
-            c: Lin::of(a.c),
-            s: a.s,
-        }
+impl Form {
+    /// `e` as a form in the loop variable `x`, if it is affine in it.
+    fn of(e: &IntExpr, x: u32) -> Option<Form> {
+        let (c, s) = affine_in(e, x, MAX_COEF)?;
+        Some(Form { c: Lin::of(c), s })
     }
 }
 
@@ -294,78 +244,6 @@ const MAX_FUSED: usize = 4;
 /// to 2^40 (the batch kernel's list loop computes in `i64`).
 const MAX_COEF: i64 = 1 << 20;
 
-/// `e` as an affine form in slot `x`, if it is one.
-fn affine(e: &IntExpr, x: u32) -> Option<Affine> {
-    if !mentions(e, x) {
-        return Some(Affine { c: e.clone(), s: 0 });
-    }
-    let bin = |op, a: IntExpr, b: IntExpr| IntExpr::Bin(op, Box::new(a), Box::new(b));
-    let r = match e {
-        IntExpr::Slot(s) if *s == x => Affine {
-            c: IntExpr::Const(0),
-            s: 1,
-        },
-        IntExpr::Neg(a) => {
-            let a = affine(a, x)?;
-            Affine {
-                c: IntExpr::Neg(Box::new(a.c)),
-                s: -a.s,
-            }
-        }
-        IntExpr::Bin(op @ (BinOp::Add | BinOp::Sub), a, b) => {
-            let (a, b) = (affine(a, x)?, affine(b, x)?);
-            let s = if *op == BinOp::Add {
-                a.s + b.s
-            } else {
-                a.s - b.s
-            };
-            Affine {
-                c: bin(*op, a.c, b.c),
-                s,
-            }
-        }
-        IntExpr::Bin(BinOp::Mul, a, b) => match (&**a, &**b) {
-            (IntExpr::Const(k), other) | (other, IntExpr::Const(k))
-                if k.unsigned_abs() <= MAX_COEF.unsigned_abs() =>
-            {
-                let f = affine(other, x)?;
-                Affine {
-                    c: bin(BinOp::Mul, f.c, IntExpr::Const(*k)),
-                    s: f.s * k,
-                }
-            }
-            _ => return None,
-        },
-        _ => return None,
-    };
-    (r.s.unsigned_abs() <= MAX_COEF.unsigned_abs()).then_some(r)
-}
-
-fn mentions(e: &IntExpr, x: u32) -> bool {
-    match e {
-        IntExpr::Const(_) => false,
-        IntExpr::Slot(s) => *s == x,
-        IntExpr::Bin(_, a, b) => mentions(a, x) || mentions(b, x),
-        IntExpr::Neg(a)
-        | IntExpr::Abs(a)
-        | IntExpr::Popcount(a)
-        | IntExpr::Index(_, a)
-        | IntExpr::SlotIndex(_, a) => mentions(a, x),
-        IntExpr::SlotLen(_) => false,
-        IntExpr::Min(xs) | IntExpr::Max(xs) => xs.iter().any(|a| mentions(a, x)),
-        IntExpr::If(c, a, b) => cond_mentions(c, x) || mentions(a, x) || mentions(b, x),
-    }
-}
-
-fn cond_mentions(c: &BoolExpr, x: u32) -> bool {
-    match c {
-        BoolExpr::Const(_) => false,
-        BoolExpr::Cmp(_, a, b) => mentions(a, x) || mentions(b, x),
-        BoolExpr::And(a, b) | BoolExpr::Or(a, b) => cond_mentions(a, x) || cond_mentions(b, x),
-        BoolExpr::Not(a) => cond_mentions(a, x),
-    }
-}
-
 /// Fuses the innermost range loop when everything after it is linear in it.
 fn fuse(clauses: &[KClause], comps: &[KComp], dom: &[(i128, i128)]) -> Option<Fused> {
     let last_for = clauses.iter().rposition(|c| !matches!(c, KClause::If(_)))?;
@@ -394,7 +272,7 @@ fn fuse(clauses: &[KClause], comps: &[KComp], dom: &[(i128, i128)]) -> Option<Fu
                 k.game,
                 k.args
                     .iter()
-                    .map(|a| affine(a, x).map(Form::from))
+                    .map(|a| Form::of(a, x))
                     .collect::<Option<Vec<_>>>()?,
             ))
         })
@@ -409,14 +287,10 @@ fn linear_bounds(c: &BoolExpr, x: u32, out: &mut Vec<Bound>) -> Option<()> {
             linear_bounds(b, x, out)
         }
         BoolExpr::Cmp(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq), l, r) => {
-            let (l, r) = (affine(l, x)?, affine(r, x)?);
-            let d = Affine {
-                c: IntExpr::Bin(BinOp::Sub, Box::new(l.c), Box::new(r.c)),
-                s: l.s - r.s,
-            };
+            let d = IntExpr::Bin(BinOp::Sub, Box::new(l.clone()), Box::new(r.clone()));
             out.push(Bound {
                 op: *op,
-                d: d.into(),
+                d: Form::of(&d, x)?,
             });
             Some(())
         }
@@ -424,106 +298,10 @@ fn linear_bounds(c: &BoolExpr, x: u32, out: &mut Vec<Bound>) -> Option<()> {
     }
 }
 
-/// The values an integer expression can take when every slot stays within
-/// its domain, or `None` if some step of evaluating it as written could
-/// overflow. Fused and batch loops regroup arithmetic (`n + BIG - BIG` into
-/// `n`); they are only allowed where this proves the regrouping cannot hide
-/// an overflow the general evaluator would report.
-fn interval(e: &IntExpr, dom: &[(i128, i128)]) -> Option<(i128, i128)> {
-    const FULL: (i128, i128) = (i64::MIN as i128, i64::MAX as i128);
-    let fits = |(lo, hi): (i128, i128)| (lo >= FULL.0 && hi <= FULL.1).then_some((lo, hi));
-    let corners = |a: (i128, i128), b: (i128, i128), f: fn(i128, i128) -> i128| {
-        let xs = [f(a.0, b.0), f(a.0, b.1), f(a.1, b.0), f(a.1, b.1)];
-        (
-            xs.into_iter().min().unwrap_or(0),
-            xs.into_iter().max().unwrap_or(0),
-        )
-    };
-    let abs_max = |a: (i128, i128)| a.0.abs().max(a.1.abs());
-    match e {
-        IntExpr::Const(v) => Some((i128::from(*v), i128::from(*v))),
-        IntExpr::Slot(s) => dom.get(*s as usize).copied().or(Some(FULL)),
-        IntExpr::Neg(a) => {
-            let a = interval(a, dom)?;
-            fits((-a.1, -a.0))
-        }
-        IntExpr::Popcount(a) => {
-            interval(a, dom)?;
-            Some((0, 64))
-        }
-        IntExpr::Abs(a) => {
-            let a = interval(a, dom)?;
-            let lo = if a.0 <= 0 && a.1 >= 0 {
-                0
-            } else {
-                a.0.abs().min(a.1.abs())
-            };
-            fits((lo, abs_max(a)))
-        }
-        IntExpr::Bin(op, a, b) => {
-            let (a, b) = (interval(a, dom)?, interval(b, dom)?);
-            match op {
-                BinOp::Add => fits(corners(a, b, |x, y| x + y)),
-                BinOp::Sub => fits(corners(a, b, |x, y| x - y)),
-                BinOp::Mul => fits(corners(a, b, |x, y| x * y)),
-                // Division and remainder only shrink (a zero divisor is an
-                // error the kernel hands to the general evaluator anyway).
-                BinOp::Div => fits((-abs_max(a), abs_max(a))),
-                BinOp::Rem => {
-                    let m = abs_max(b).max(1) - 1;
-                    Some((-m, m))
-                }
-                // Bit operations never overflow; `>>` only shrinks.
-                BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::Shr => Some(FULL),
-                // `<<` and `**` may overflow: no regrouping around them.
-                _ => None,
-            }
-        }
-        IntExpr::Min(xs) | IntExpr::Max(xs) => {
-            let ivs = xs
-                .iter()
-                .map(|x| interval(x, dom))
-                .collect::<Option<Vec<_>>>()?;
-            let lo = ivs.iter().map(|i| i.0).min()?;
-            let hi = ivs.iter().map(|i| i.1).max()?;
-            Some((lo, hi))
-        }
-        IntExpr::Index(items, i) => {
-            interval(i, dom)?;
-            let lo = items.iter().min().map_or(0, |v| i128::from(*v));
-            let hi = items.iter().max().map_or(0, |v| i128::from(*v));
-            Some((lo, hi))
-        }
-        // Lists in variables are not part of kernels.
-        IntExpr::SlotIndex(..) | IntExpr::SlotLen(_) => None,
-        IntExpr::If(c, a, b) => {
-            cond_safe(c, dom)?;
-            let (a, b) = (interval(a, dom)?, interval(b, dom)?);
-            Some((a.0.min(b.0), a.1.max(b.1)))
-        }
-    }
-}
-
-fn cond_safe(c: &BoolExpr, dom: &[(i128, i128)]) -> Option<()> {
-    match c {
-        BoolExpr::Const(_) => Some(()),
-        BoolExpr::Cmp(_, a, b) => {
-            interval(a, dom)?;
-            interval(b, dom).map(|_| ())
-        }
-        BoolExpr::And(a, b) | BoolExpr::Or(a, b) => {
-            cond_safe(a, dom)?;
-            cond_safe(b, dom)
-        }
-        BoolExpr::Not(a) => cond_safe(a, dom),
-    }
-}
-
 /// The domain of each slot while a rule runs on a dense position: the
 /// parameters within the dense ranges, loop variables within what their
 /// ranges or lists can produce.
 fn domains(clauses: &[KClause], slots: usize, arity: usize) -> Vec<(i128, i128)> {
-    const FULL: (i128, i128) = (i64::MIN as i128, i64::MAX as i128);
     let param_max = if arity == 1 { 1i128 << 27 } else { 1i128 << 16 };
     let mut dom = vec![FULL; slots];
     for d in dom.iter_mut().take(arity) {
