@@ -42,8 +42,45 @@ pub(super) fn lin_in_param(lin: &Lin) -> Option<(i64, i64)> {
 
 #[derive(Clone, Debug)]
 pub(super) enum BatchSource {
-    List(Rc<[i64]>),
-    Range { lo: Aff2, hi: Aff2, inclusive: bool },
+    /// A loop over constant items, each read as the positions `n` where its
+    /// conditions hold and the option's components' offsets there.
+    Items(Vec<Item>),
+    Range {
+        lo: Aff2,
+        hi: Aff2,
+        inclusive: bool,
+    },
+}
+
+/// One item `x` of a constant list, worked out once: the conditions hold
+/// for `lo <= n <= hi`, and component `j` is `G(bases[j] + kn_j·n)`.
+#[derive(Clone, Debug)]
+pub(super) struct Item {
+    lo: i64,
+    hi: i64,
+    bases: [i64; MAX_FUSED],
+}
+
+impl Item {
+    fn of(x: i64, bounds: &[(BinOp, Aff2)], comps: &[Aff2]) -> Option<Item> {
+        let x = i128::from(x);
+        // Every position a dense array can hold.
+        let (mut lo, mut hi) = (0i128, i128::from(i64::MAX));
+        for (op, b) in bounds {
+            // k + kn·n + s·x OP 0, as a condition on n.
+            let c = i128::from(b.k) + i128::from(b.s) * x;
+            fold_bound(*op, c, i128::from(b.kn), &mut lo, &mut hi);
+        }
+        let mut bases = [0i64; MAX_FUSED];
+        for (base, c) in bases.iter_mut().zip(comps) {
+            *base = i64::try_from(i128::from(c.k) + i128::from(c.s) * x).ok()?;
+        }
+        Some(Item {
+            lo: i64::try_from(lo).unwrap_or(i64::MAX),
+            hi: i64::try_from(hi.max(-1)).ok()?,
+            bases,
+        })
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -80,22 +117,7 @@ impl Batch {
                     let (k, kn) = lin_in_param(&Lin::of(e.clone()))?;
                     Some(Aff2 { k, kn, s: 0 })
                 };
-                let source = match first {
-                    KClause::List { items, .. }
-                        if items.iter().all(|x| x.unsigned_abs() <= 1 << 40) =>
-                    {
-                        BatchSource::List(items.clone())
-                    }
-                    KClause::Range {
-                        lo, hi, inclusive, ..
-                    } => BatchSource::Range {
-                        lo: lin(lo)?,
-                        hi: lin(hi)?,
-                        inclusive: *inclusive,
-                    },
-                    _ => return None,
-                };
-                let bounds = f
+                let bounds: Vec<(BinOp, Aff2)> = f
                     .bounds
                     .iter()
                     .map(|b| Some((b.op, Aff2::of(&b.d)?)))
@@ -108,7 +130,26 @@ impl Batch {
                         _ => None,
                     })
                     .collect::<Option<Vec<_>>>()?;
-                (comps.len() <= MAX_FUSED).then_some(BatchRule {
+                if comps.len() > MAX_FUSED {
+                    return None;
+                }
+                let source = match first {
+                    KClause::List { items, .. } => BatchSource::Items(
+                        items
+                            .iter()
+                            .map(|&x| Item::of(x, &bounds, &comps))
+                            .collect::<Option<_>>()?,
+                    ),
+                    KClause::Range {
+                        lo, hi, inclusive, ..
+                    } => BatchSource::Range {
+                        lo: lin(lo)?,
+                        hi: lin(hi)?,
+                        inclusive: *inclusive,
+                    },
+                    _ => return None,
+                };
+                Some(BatchRule {
                     source,
                     bounds,
                     comps,
@@ -170,31 +211,14 @@ impl BatchRule {
     pub(super) fn run(&self, known: &[u32], n: i64, seen: &mut Stamped) -> Option<()> {
         let len = i128::from(n);
         match &self.source {
-            BatchSource::List(items) => {
-                // Items are at most 2^40 and coefficients 2^20 (checked when
-                // compiling), so `s·x` fits; the sums are checked.
-                let mut bounds = [(BinOp::Eq, 0i64, 0i64); 8];
-                if self.bounds.len() > bounds.len() {
-                    return None;
-                }
-                for (slot, (op, a)) in bounds.iter_mut().zip(&self.bounds) {
-                    *slot = (*op, a.at(n)?, a.s);
-                }
-                let bounds = &bounds[..self.bounds.len()];
-                let mut comps = [(0i64, 0i64); MAX_FUSED];
-                for (slot, c) in comps.iter_mut().zip(&self.comps) {
-                    *slot = (c.at(n)?, c.s);
-                }
-                let comps = &comps[..self.comps.len()];
-                'items: for &x in items.iter() {
-                    for &(op, c, s) in bounds {
-                        if !holds(op, i128::from(c.checked_add(s * x)?)) {
-                            continue 'items;
-                        }
+            BatchSource::Items(items) => {
+                for it in items {
+                    if n < it.lo || n > it.hi {
+                        continue;
                     }
                     let mut v = 0u32;
-                    for &(c, s) in comps {
-                        let i = c.checked_add(s * x)?;
+                    for (c, &base) in self.comps.iter().zip(&it.bases) {
+                        let i = base.checked_add(c.kn.checked_mul(n)?)?;
                         let w = *known.get(usize::try_from(i).ok()?)?;
                         if w & SENTINEL_BIT != 0 {
                             return None;
