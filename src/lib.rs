@@ -76,6 +76,9 @@ pub mod budget;
 /// The UI-agnostic session: source text in, answers and diagnostics out.
 pub mod session;
 
+/// Statements and report queries, answered from the engine.
+pub mod query;
+
 /// The REPL: a UI-agnostic core and its rustyline front end.
 pub mod repl;
 
