@@ -385,6 +385,19 @@ impl Store {
         id
     }
 
+    /// Interns a position from its whole key: the game, then the encoding
+    /// of its arguments (integer-only keys go to [`Store::intern_ints`]).
+    pub fn intern_whole_key(&mut self, key: &[i64]) -> Result<PosId, Full> {
+        let Some((&game, args)) = key.split_first() else {
+            return Err(Full);
+        };
+        let game = GameId::try_from(game).map_err(|_| Full)?;
+        if args.len().is_multiple_of(2) && args.chunks_exact(2).all(|c| c[0] == TAG_INT) {
+            return self.intern_key(game, args);
+        }
+        self.intern_keyed(key)
+    }
+
     fn intern_keyed(&mut self, key: &[i64]) -> Result<PosId, Full> {
         let id = match self.keys.get_index_of(key) {
             Some(id) => id,

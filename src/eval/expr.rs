@@ -151,9 +151,10 @@ impl Machine {
                 // argument or a list per comprehension.
                 let mut key = std::mem::take(&mut self.key);
                 key.clear();
+                key.push(i64::from(*game));
                 let id = self.encode_args(p, args, env, &mut key).and_then(|()| {
                     self.memo
-                        .intern_key(*game, &key)
+                        .intern_whole_key(&key)
                         .map_err(|_| self.state_limit(p.span(e)).into())
                 });
                 self.key = key;
@@ -264,7 +265,10 @@ impl Machine {
                             })?;
                     }
                     match code.eval(env) {
-                        Some(v) => key.extend([TAG_INT, v]),
+                        Some(v) => {
+                            key.push(TAG_INT);
+                            key.push(v);
+                        }
                         // Where the compiled form cannot answer, the
                         // interpreter says why.
                         None => {
