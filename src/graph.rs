@@ -3,8 +3,9 @@
 //! Grundy value, P-positions drawn double; one edge per distinct option.
 
 use crate::diagnostics::{Code, Diag};
-use crate::eval::{Machine, R};
-use crate::misere::State;
+use crate::flow::R;
+use crate::misere::{Misere, State};
+use crate::oracle::Oracle;
 use crate::value::PosId;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -22,60 +23,77 @@ pub struct Graph {
     pub edges: usize,
 }
 
-/// Draws the graph of the sum `parts`, with at most `limit` nodes.
-pub fn graph(m: &mut Machine, parts: &[PosId], limit: i64, span: crate::span::Span) -> R<Graph> {
-    m.with_misere(|ms, m| {
-        let root = ms.state(m, parts)?;
-        let mut ids: HashMap<State, usize> = HashMap::new();
-        let mut order: Vec<State> = vec![root.clone()];
-        ids.insert(root, 0);
-        let mut edges = Vec::new();
-        let mut next = 0;
-        while next < order.len() {
-            let s = order[next].clone();
-            for (_, _, o) in ms.options(m, &s)? {
-                let id = match ids.get(&o) {
-                    Some(&id) => id,
-                    None => {
-                        if order.len() as i64 >= limit {
-                            return Err(Diag::user(
-                                Code::GraphTooLarge,
-                                format!("the graph has more than {limit} positions"),
-                            )
-                            .label(span, "this position")
-                            .help("draw a smaller position, or raise the limit: `graph(P, N)`").into());
-                        }
-                        order.push(o.clone());
-                        ids.insert(o, order.len() - 1);
-                        order.len() - 1
+/// Draws the graph of the sum `parts`, with at most `limit` nodes, over the
+/// oracle's options and values (sums as the misère search keeps them).
+pub fn graph(
+    ms: &mut Misere,
+    m: &mut dyn Oracle,
+    parts: &[PosId],
+    limit: i64,
+    span: crate::span::Span,
+) -> R<Graph> {
+    let root = ms.state(m, parts)?;
+    let mut ids: HashMap<State, usize> = HashMap::new();
+    let mut order: Vec<State> = vec![root.clone()];
+    ids.insert(root, 0);
+    let mut edges = Vec::new();
+    let mut next = 0;
+    while next < order.len() {
+        let s = order[next].clone();
+        for (_, _, o) in ms.options(m, &s)? {
+            let id = match ids.get(&o) {
+                Some(&id) => id,
+                None => {
+                    if order.len() as i64 >= limit {
+                        return Err(Diag::user(
+                            Code::GraphTooLarge,
+                            format!("the graph has more than {limit} positions"),
+                        )
+                        .label(span, "this position")
+                        .help("draw a smaller position, or raise the limit: `graph(P, N)`")
+                        .into());
                     }
-                };
-                edges.push((next, id));
-            }
-            next += 1;
-        }
-        let mut dot = String::from(
-            "digraph grundy {\n  rankdir=TB;\n  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n",
-        );
-        for (i, s) in order.iter().enumerate() {
-            let g = m.grundy_sum(s)?;
-            let label = format!("{}\\ngrundy {g}", escape(&m.show_sum(s)));
-            let mark = if g == 0 {
-                ", peripheries=2, style=\"rounded,filled\", fillcolor=\"#e8e8e8\""
-            } else {
-                ""
+                    order.push(o.clone());
+                    ids.insert(o, order.len() - 1);
+                    order.len() - 1
+                }
             };
-            let _ = writeln!(dot, "  n{i} [label=\"{label}\"{mark}];");
+            edges.push((next, id));
         }
-        for (a, b) in &edges {
-            let _ = writeln!(dot, "  n{a} -> n{b};");
+        next += 1;
+    }
+    let mut dot = String::from(
+        "digraph grundy {\n  rankdir=TB;\n  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n",
+    );
+    for (i, s) in order.iter().enumerate() {
+        let mut g = 0;
+        for &p in s.iter() {
+            g ^= m.grundy(p)?;
         }
-        dot.push_str("}\n");
-        Ok(Graph {
-            dot,
-            nodes: order.len(),
-            edges: edges.len(),
-        })
+        let shown = if s.is_empty() {
+            "0".to_string()
+        } else {
+            s.iter()
+                .map(|&p| m.show_pos(p))
+                .collect::<Vec<_>>()
+                .join(" + ")
+        };
+        let label = format!("{}\\ngrundy {g}", escape(&shown));
+        let mark = if g == 0 {
+            ", peripheries=2, style=\"rounded,filled\", fillcolor=\"#e8e8e8\""
+        } else {
+            ""
+        };
+        let _ = writeln!(dot, "  n{i} [label=\"{label}\"{mark}];");
+    }
+    for (a, b) in &edges {
+        let _ = writeln!(dot, "  n{a} -> n{b};");
+    }
+    dot.push_str("}\n");
+    Ok(Graph {
+        dot,
+        nodes: order.len(),
+        edges: edges.len(),
     })
 }
 

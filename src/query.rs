@@ -211,7 +211,9 @@ fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<
                 .into());
             }
             let span = m.program().span(args[0]);
-            let g = crate::graph::graph(m, &parts, limit, span).map_err(|d| at(d, span))?;
+            let g = m
+                .with_misere(|ms, m| crate::graph::graph(ms, m, &parts, limit, span))
+                .map_err(|d| at(d, span))?;
             Ok(Answer::Graph {
                 position: m.show_sum(&parts),
                 dot: g.dot,

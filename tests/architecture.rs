@@ -153,6 +153,10 @@ fn the_bottom_layers_use_only_what_is_below_them() {
             &["diagnostics", "flow", "mex", "oracle", "store", "value"],
         ),
         (
+            "graph",
+            &["diagnostics", "flow", "misere", "oracle", "span", "value"],
+        ),
+        (
             "analysis",
             &[
                 "compiled",
