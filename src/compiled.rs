@@ -139,20 +139,26 @@ impl Compiler<'_> {
     /// `e` compiled as an integer expression, if it is one of the shapes
     /// compiled (and not nested too deep).
     pub fn int(&self, e: ExprId) -> Option<IntExpr> {
-        self.int_at(e, 0)
+        self.int_at(e, 0, MAX_DEPTH)
+    }
+
+    /// `e` compiled as an integer expression however deeply it nests (for
+    /// analyses that read rules once, never for evaluation).
+    pub fn int_deep(&self, e: ExprId) -> Option<IntExpr> {
+        self.int_at(e, 0, usize::MAX)
     }
 
     /// `e` compiled as a condition.
     pub fn cond(&self, e: ExprId) -> Option<BoolExpr> {
-        self.cond_at(e, 0)
+        self.cond_at(e, 0, MAX_DEPTH)
     }
 
-    fn int_at(&self, e: ExprId, depth: usize) -> Option<IntExpr> {
-        if depth > MAX_DEPTH {
+    fn int_at(&self, e: ExprId, depth: usize, max: usize) -> Option<IntExpr> {
+        if depth > max {
             return None;
         }
-        let int = |e: ExprId| self.int_at(e, depth + 1);
-        let cond = |e: ExprId| self.cond_at(e, depth + 1);
+        let int = |e: ExprId| self.int_at(e, depth + 1, max);
+        let cond = |e: ExprId| self.cond_at(e, depth + 1, max);
         Some(match self.prog.expr(e) {
             ir::Expr::Int(v) => IntExpr::Const(*v),
             ir::Expr::Local(s) => IntExpr::Slot(*s),
@@ -192,12 +198,12 @@ impl Compiler<'_> {
         })
     }
 
-    fn cond_at(&self, e: ExprId, depth: usize) -> Option<BoolExpr> {
-        if depth > MAX_DEPTH {
+    fn cond_at(&self, e: ExprId, depth: usize, max: usize) -> Option<BoolExpr> {
+        if depth > max {
             return None;
         }
-        let int = |e: ExprId| self.int_at(e, depth + 1);
-        let cond = |e: ExprId| self.cond_at(e, depth + 1);
+        let int = |e: ExprId| self.int_at(e, depth + 1, max);
+        let cond = |e: ExprId| self.cond_at(e, depth + 1, max);
         Some(match self.prog.expr(e) {
             ir::Expr::Bool(b) => BoolExpr::Const(*b),
             ir::Expr::Not(x) => BoolExpr::Not(Box::new(cond(*x)?)),

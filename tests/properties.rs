@@ -729,3 +729,17 @@ fn list_arguments_keep_their_errors_and_limits() {
         "error[list-limit]: this list would hold more than 3 elements\n"
     );
 }
+
+/// The shape analysis reads rules however deeply their arithmetic nests
+/// (the compiled fast path stops at 64 levels; the analysis does not).
+#[test]
+fn a_deeply_nested_rule_keeps_its_shape() {
+    let zeros = " + 0".repeat(70);
+    let src = format!(
+        "game S(n) = {{ S(n - r{zeros}) for r in 1..=3 if r <= n }}\nprint grundy(S(1000000000000))\n"
+    );
+    assert_eq!(
+        run_mode(&src, Limits::default()),
+        "grundy(S(1000000000000)) = 0\n"
+    );
+}

@@ -313,7 +313,7 @@ impl Reader<'_> {
                 .add(&Linear::slot(0).scale(a.n)?)?
                 .add(&Linear::slot(1).scale(a.a)?)
         };
-        let lin = Linear::of_in(&self.compiler().int(e)?, &slot)?;
+        let lin = Linear::of_in(&self.compiler().int_deep(e)?, &slot)?;
         Some(Aff {
             k: lin.k,
             n: lin.coef(0),

@@ -235,6 +235,8 @@ impl Machine {
         let start = key.len();
         key.extend([TAG_LIST, 0]);
         let (mut n, mut deep) = (0usize, false);
+        // The capacity the list would have if it were built.
+        let mut room = 0usize;
         let max = self.limits.max_list;
         // The common shape, `[body for x in lo..hi]` with compiled bounds
         // and body, as one loop (the same polls, limits and errors).
@@ -258,11 +260,8 @@ impl Machine {
                 {
                     self.poll()?;
                     env[*slot as usize] = Value::Int(x);
-                    if key.len() + 2 > key.capacity() {
-                        self.reserve(key.capacity().max(8) * std::mem::size_of::<i64>())
-                            .map_err(|s| {
-                                s.map_diag(|d| d.label(p.span(e), "while building this list"))
-                            })?;
+                    if n == room {
+                        room = self.list_room(p, e, room)?;
                     }
                     match code.eval(env) {
                         Some(v) => {
@@ -297,9 +296,8 @@ impl Machine {
             }
         }
         self.bindings(p, clauses, 0, env, &mut |m, env| {
-            if key.len() + 2 > key.capacity() {
-                m.reserve(key.capacity().max(8) * std::mem::size_of::<i64>())
-                    .map_err(|s| s.map_diag(|d| d.label(p.span(e), "while building this list")))?;
+            if n == room {
+                room = m.list_room(p, e, room)?;
             }
             match m.compiled.int(body).and_then(|c| c.eval(env)) {
                 Some(v) => key.extend([TAG_INT, v]),
@@ -322,6 +320,16 @@ impl Machine {
         }
         key[start + 1] = n as i64;
         Ok(())
+    }
+
+    /// Before a list of `room` elements being built by `e` grows: the
+    /// memory it would take, as a list of values counts it (so a list
+    /// encoded straight into a key meets the memory limit where the same list
+    /// built as a value does). Returns the new room.
+    fn list_room(&mut self, p: &ir::Program, e: ExprId, room: usize) -> R<usize> {
+        self.reserve(room.max(4) * std::mem::size_of::<Value>())
+            .map_err(|s| s.map_diag(|d| d.label(p.span(e), "while building this list")))?;
+        Ok(if room == 0 { 4 } else { room.saturating_mul(2) })
     }
 
     /// Runs `body` for every binding of `clauses` (from clause `i` on);
@@ -479,10 +487,7 @@ impl Machine {
                 self.bindings(p, clauses, 0, env, &mut |m, env| {
                     // Before the list doubles: the memory limit.
                     if items.len() == items.capacity() {
-                        m.reserve(items.capacity().max(4) * std::mem::size_of::<Value>())
-                            .map_err(|s| {
-                                s.map_diag(|d| d.label(p.span(e), "while building this list"))
-                            })?;
+                        m.list_room(p, e, items.capacity())?;
                     }
                     items.push(m.data(p, body, env)?);
                     if items.len() > max {
