@@ -93,3 +93,47 @@ fn every_builtin_is_documented() {
         );
     }
 }
+
+/// The reference's lexical rules list every keyword of the grammar and
+/// every builtin name: a new reserved word is listed or this fails.
+#[test]
+fn every_reserved_name_is_listed() {
+    let reference = std::fs::read_to_string("docs/language.md").expect("docs/language.md");
+    let paragraph = |start: &str| {
+        let at = reference.find(start).unwrap_or_else(|| panic!("no {start}"));
+        let rest = &reference[at..];
+        let end = rest.find("\n- ").unwrap_or(rest.len());
+        rest[..end].to_string()
+    };
+    let words = |text: &str| -> Vec<String> {
+        text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let builtins = words(&paragraph("- **Builtin names**"));
+    for spec in grundy::builtin::TABLE {
+        assert!(
+            builtins.iter().any(|w| w == spec.name),
+            "language.md §2 does not list the builtin `{}`",
+            spec.name
+        );
+    }
+    let grammar = std::fs::read_to_string("grammar/game.pest").expect("grammar");
+    let rule = grammar
+        .split("keyword  = @{")
+        .nth(1)
+        .and_then(|r| r.split('}').next())
+        .expect("the grammar's keyword rule");
+    let keywords = words(&paragraph("- **Keywords**"));
+    let mut n = 0;
+    let quoted = rule.split('"').skip(1).step_by(2);
+    for kw in quoted.filter(|q| q.chars().all(|c| c.is_ascii_alphabetic())) {
+        n += 1;
+        assert!(
+            keywords.iter().any(|w| w == kw),
+            "language.md §2 does not list the keyword `{kw}`"
+        );
+    }
+    assert!(n >= 16, "read {n} keywords from the grammar");
+}
