@@ -100,7 +100,9 @@ fn every_builtin_is_documented() {
 fn every_reserved_name_is_listed() {
     let reference = std::fs::read_to_string("docs/language.md").expect("docs/language.md");
     let paragraph = |start: &str| {
-        let at = reference.find(start).unwrap_or_else(|| panic!("no {start}"));
+        let at = reference
+            .find(start)
+            .unwrap_or_else(|| panic!("no {start}"));
         let rest = &reference[at..];
         let end = rest.find("\n- ").unwrap_or(rest.len());
         rest[..end].to_string()

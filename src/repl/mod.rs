@@ -171,7 +171,7 @@ impl Repl {
         }
         self.pending.push_str(line);
         // Commands run at once: nothing continues them.
-        if self.pending.trim_start().starts_with(':') {
+        if self.pending.trim_start().starts_with(':') || self.bare_word(&self.pending).is_some() {
             let input = std::mem::take(&mut self.pending);
             return self.handle(&input, out);
         }
@@ -195,11 +195,34 @@ impl Repl {
         if let Some(command) = trimmed.strip_prefix(':') {
             return self.command(command, out);
         }
+        match self.bare_word(trimmed) {
+            Some("help") => return self.command("help", out),
+            Some("quit" | "exit") => return Flow::Quit,
+            Some(word) => {
+                // Forgetting everything is never done by a word typed bare.
+                self.say(
+                    out,
+                    word,
+                    &format!("`{word}` is a command here: type `:{word}` to forget every definition and value\n"),
+                );
+                return Flow::Continue;
+            }
+            None => {}
+        }
         self.entries += 1;
         let name = format!("<repl:{}>", self.entries);
         let summary = self.run(&name, input, false, out);
         self.report_definitions(&summary, out);
         Flow::Continue
+    }
+
+    /// `help`, `quit`, `exit` or `clear` typed bare, as people type them in
+    /// other shells, when no definition has that name.
+    fn bare_word(&self, input: &str) -> Option<&'static str> {
+        let word = ["help", "quit", "exit", "clear"]
+            .into_iter()
+            .find(|w| input.trim() == *w)?;
+        (!self.session.names().any(|(n, _)| n == word)).then_some(word)
     }
 
     /// Runs a text as an entry (`file` false) or a file, printing answers
