@@ -137,6 +137,19 @@ fn cases() -> Vec<Case> {
             ERRORS,
         ),
         case("syntax_string_literal", "print \"hello\"\n", ERRORS),
+        // Habits from other languages.
+        case("habit_braces_for_a_list", "let S = {1, 2}\n", ERRORS),
+        case("habit_xor_operator", "print 3 xor 5\n", ERRORS),
+        case(
+            "habit_range_function",
+            "print [x for x in range(1, 3)]\n",
+            ERRORS,
+        ),
+        case(
+            "habit_misspelled_misere",
+            "game Nim(n) = { Nim(k) for k in 0..n }\nprint outcome(Nim(3), misre)\n",
+            ERRORS,
+        ),
         case(
             "syntax_unicode_operator",
             "game Sub(n) = { Sub(n - k) for k in [1, 2] if k \u{2264} n }\n",

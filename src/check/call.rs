@@ -134,9 +134,19 @@ impl Checker {
             }
             Builtin::Outcome | Builtin::Winning
                 if args.len() == 2
-                    && matches!(&args[1].kind, ExprKind::Name(n) if n == "misere")
-                    && self.lookup_local("misere").is_none() =>
+                    && matches!(&args[1].kind, ExprKind::Name(n) if self.means_misere(n)) =>
             {
+                if let ExprKind::Name(n) = &args[1].kind
+                    && n != "misere"
+                {
+                    self.errors.push(
+                        Diag::user(Code::UnknownName, format!("unknown name `{n}`"))
+                            .label(args[1].span, "not defined")
+                            .help(format!(
+                                "did you mean `misere`? (`{name}(P, misere)`: misère play)"
+                            )),
+                    );
+                }
                 let p = self.check_ty(&args[0], Ty::Pos, &format!("`{name}` takes a position"));
                 let f = if f == Builtin::Outcome {
                     Builtin::MisereOutcome

@@ -692,6 +692,16 @@ impl Checker {
         }
     }
 
+    /// Whether a name in the second argument of `outcome`/`winning` means
+    /// `misere`: the word itself, or a slip of it that names nothing else.
+    pub(super) fn means_misere(&self, name: &str) -> bool {
+        if self.lookup_local(name).is_some() {
+            return false;
+        }
+        name == "misere"
+            || (!self.globals.contains_key(name) && did_you_mean(name, ["misere"]).is_some())
+    }
+
     fn unknown(&self, name: &str, span: Span, what: &str) -> Diag {
         let mut known: Vec<&str> = self.scope.iter().map(|(n, _, _)| n.as_str()).collect();
         known.extend(self.globals.keys().map(String::as_str));
@@ -701,7 +711,13 @@ impl Checker {
         }
         let mut d =
             Diag::user(Code::UnknownName, format!("{what} `{name}`")).label(span, "not defined");
-        if let Some(s) = did_you_mean(name, known) {
+        // Habits from other languages first.
+        if name == "range" {
+            d = d
+                .help("ranges are written `a..b` (without b) or `a..=b` (with b): `for x in 1..3`");
+        } else if name == "xor" {
+            d = d.help("XOR is the operator `^`: `a ^ b`");
+        } else if let Some(s) = did_you_mean(name, known) {
             d = d.help(format!("did you mean `{s}`?"));
         } else if what == "unknown name" {
             d = d.help("define it with `let`, or bind it with `for`");

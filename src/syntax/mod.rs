@@ -377,10 +377,20 @@ fn syntax_hint(rest: &str, found: &str, expected: &[&str]) -> Option<String> {
     if let Some((_, hint)) = SWAPS.iter().find(|(tok, _)| rest.starts_with(tok)) {
         return (!hint.is_empty()).then(|| hint.to_string());
     }
+    if rest.starts_with('{') && expected.contains(&"an expression") {
+        return Some(
+            "lists are written with square brackets: `[1, 2]` (braces are for game rules and \
+             `subtraction S = {1, 2}`)"
+                .into(),
+        );
+    }
     let word: String = rest
         .chars()
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
         .collect();
+    if word == "xor" {
+        return Some("XOR is the operator `^`: `a ^ b`".into());
+    }
     if ["game", "let", "print", "check"].contains(&word.as_str()) {
         for (close, name) in [("`}`", "}"), ("`)`", ")"), ("`]`", "]")] {
             if expected.contains(&close) {
