@@ -27,6 +27,9 @@ pub mod ir;
 /// Run-time values and position keys.
 pub mod value;
 
+/// The keys of positions: arguments encoded for the store, and decoded.
+pub mod key;
+
 /// The store: positions interned into ids, and their values.
 pub mod store;
 

@@ -131,7 +131,8 @@ fn the_bottom_layers_use_only_what_is_below_them() {
         ("builtin", &[]),
         ("ir", &["builtin", "ops", "span", "syntax"]),
         ("store", &["ir"]),
-        ("value", &["ir", "store"]),
+        ("value", &["store"]),
+        ("key", &["ir", "store", "value"]),
         ("compiled", &["ir", "ops", "value"]),
         // The one linear lowering, under the kernels and the shape analysis.
         ("linear", &["compiled", "ops"]),

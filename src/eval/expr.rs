@@ -188,7 +188,7 @@ impl Machine {
     }
 
     /// Appends the key encoding of a position's arguments (as
-    /// [`crate::value::encode_arg`] writes them).
+    /// [`crate::key::encode_arg`] writes them).
     fn encode_args(
         &mut self,
         p: &ir::Program,
@@ -211,7 +211,7 @@ impl Machine {
                 continue;
             }
             let v = self.data(p, a, env)?;
-            if crate::value::encode_arg(&v, key).is_none() {
+            if crate::key::encode_arg(&v, key).is_none() {
                 return Err(Diag::bug("a range or position passed as a game argument")
                     .label(p.span(a), "here")
                     .into());
@@ -272,7 +272,7 @@ impl Machine {
                         // interpreter says why.
                         None => {
                             let v = self.data(p, body, env)?;
-                            if crate::value::encode_arg(&v, key).is_none() {
+                            if crate::key::encode_arg(&v, key).is_none() {
                                 return Err(Diag::bug("a list element that is not data").into());
                             }
                             deep |=
@@ -304,7 +304,7 @@ impl Machine {
                 None => {
                     let v = m.data(p, body, env)?;
                     deep |= matches!(v, Value::List(_)) && list_depth(&v) + 1 >= MAX_LIST_DEPTH;
-                    if crate::value::encode_arg(&v, key).is_none() {
+                    if crate::key::encode_arg(&v, key).is_none() {
                         return Err(Diag::bug("a list element that is not data").into());
                     }
                 }

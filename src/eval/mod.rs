@@ -344,7 +344,7 @@ impl Machine {
 
     /// Interns `game(args)`.
     pub fn intern(&mut self, game: GameId, args: &[Value], span: Span) -> R<PosId> {
-        match crate::value::intern(&mut self.memo, game, args) {
+        match crate::key::intern(&mut self.memo, game, args) {
             Ok(Some(id)) => Ok(id),
             Ok(None) => Err(Diag::bug("a range or position passed as a game argument")
                 .label(span, "here")
@@ -369,7 +369,7 @@ impl Machine {
     /// A position's game and arguments.
     pub fn position(&self, pos: PosId) -> (GameId, Vec<Value>) {
         let mut args = Vec::new();
-        crate::value::args_of(&self.memo, pos, &mut args);
+        crate::key::args_of(&self.memo, pos, &mut args);
         (self.game_of(pos), args)
     }
 
@@ -383,7 +383,7 @@ impl Machine {
             .map(|g| g.name.as_str())
             .unwrap_or("?");
         let mut args = Vec::new();
-        crate::value::args_of(&self.memo, pos, &mut args);
+        crate::key::args_of(&self.memo, pos, &mut args);
         let args: Vec<String> = args.iter().map(Value::to_string).collect();
         format!("{name}({})", args.join(", "))
     }
@@ -493,7 +493,7 @@ impl Machine {
         let g = &self.prog.games[game as usize];
         let env_base = env.len();
         let iter_base = iters.len();
-        crate::value::args_of(&self.memo, pos, env);
+        crate::key::args_of(&self.memo, pos, env);
         env.resize(
             env_base
                 + g.slots.max(g.params.len() as u32) as usize

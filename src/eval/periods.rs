@@ -73,7 +73,7 @@ impl Machine {
             Some(_) => return Ok(None),
             None => {
                 let mut args = Vec::new();
-                crate::value::args_of(&self.memo, pos, &mut args);
+                crate::key::args_of(&self.memo, pos, &mut args);
                 match args[..] {
                     [Value::Int(n)] => n,
                     _ => return Ok(None),
