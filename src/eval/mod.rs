@@ -608,6 +608,12 @@ impl Machine {
                     let n = u32::try_from(out.len()).map_err(|_| {
                         Diag::user(Code::TooLarge, "an option with 2^32 components")
                     })?;
+                    // Before the parked stack grows past 2^16: the memory limit.
+                    let need = parked.len() + out.len();
+                    if need > parked.capacity() && need >= 1 << 16 {
+                        let bytes = need.max(parked.capacity() * 2) * std::mem::size_of::<PosId>();
+                        self.reserve(bytes)?;
+                    }
                     parked.extend_from_slice(&out);
                     f.pending = Some(n);
                     // Fill when the stack is deep; after a fill, not again
