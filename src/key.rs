@@ -3,7 +3,7 @@
 //! nothing of keys; this module is the one place that joins the two.
 
 use crate::ir::GameId;
-use crate::store::{Full, PosId, Store, TAG_BOOL, TAG_INT, TAG_LIST};
+use crate::store::{Full, PosId, Store, TAG_BOOL, TAG_INT, TAG_INTS, TAG_LIST};
 use crate::value::Value;
 
 /// Appends the key encoding of one argument; `None` for values that cannot
@@ -12,6 +12,15 @@ pub fn encode_arg(v: &Value, key: &mut Vec<i64>) -> Option<()> {
     match v {
         Value::Int(x) => key.extend([TAG_INT, *x]),
         Value::Bool(b) => key.extend([TAG_BOOL, i64::from(*b)]),
+        // A list of integers (the empty list included) packs one word an
+        // element; any other list tags each element.
+        Value::List(xs) if xs.iter().all(|x| matches!(x, Value::Int(_))) => {
+            key.extend([TAG_INTS, xs.len() as i64]);
+            key.extend(xs.iter().map(|x| match x {
+                Value::Int(v) => *v,
+                _ => 0,
+            }));
+        }
         Value::List(xs) => {
             key.extend([TAG_LIST, xs.len() as i64]);
             for x in xs.iter() {
@@ -23,10 +32,67 @@ pub fn encode_arg(v: &Value, key: &mut Vec<i64>) -> Option<()> {
     Some(())
 }
 
+/// A list argument written into a key element by element, as
+/// [`encode_arg`] would write the whole list: packed while every element is
+/// an integer, tagged from the first that is not.
+pub struct ListKey {
+    start: usize,
+    packed: bool,
+}
+
+impl ListKey {
+    /// Starts a list at the end of `key`.
+    pub fn open(key: &mut Vec<i64>) -> ListKey {
+        let start = key.len();
+        key.extend([TAG_INTS, 0]);
+        ListKey {
+            start,
+            packed: true,
+        }
+    }
+
+    /// Appends an integer element.
+    #[inline]
+    pub fn int(&self, key: &mut Vec<i64>, v: i64) {
+        if !self.packed {
+            key.push(TAG_INT);
+        }
+        key.push(v);
+    }
+
+    /// Appends any element; `None` for values that are not data.
+    pub fn value(&mut self, key: &mut Vec<i64>, v: &Value) -> Option<()> {
+        if let Value::Int(x) = v {
+            self.int(key, *x);
+            return Some(());
+        }
+        if self.packed {
+            // The integers so far, tagged one by one.
+            let ints: Vec<i64> = key.drain(self.start + 2..).collect();
+            key[self.start] = TAG_LIST;
+            for v in ints {
+                key.extend([TAG_INT, v]);
+            }
+            self.packed = false;
+        }
+        encode_arg(v, key)
+    }
+
+    /// Ends the list: it has `n` elements.
+    pub fn close(self, key: &mut [i64], n: usize) {
+        key[self.start + 1] = n as i64;
+    }
+}
+
 fn decode_one(key: &[i64]) -> Option<(Value, &[i64])> {
     match key {
         [TAG_INT, x, rest @ ..] => Some((Value::Int(*x), rest)),
         [TAG_BOOL, b, rest @ ..] => Some((Value::Bool(*b != 0), rest)),
+        [TAG_INTS, n, rest @ ..] => {
+            let n = usize::try_from(*n).ok().filter(|&n| n <= rest.len())?;
+            let items: Vec<Value> = rest[..n].iter().map(|&v| Value::Int(v)).collect();
+            Some((Value::List(items.into()), &rest[n..]))
+        }
         [TAG_LIST, n, rest @ ..] => {
             let mut rest = rest;
             let mut items = Vec::with_capacity((*n).clamp(0, 1 << 16) as usize);
@@ -82,4 +148,43 @@ pub fn args_of(store: &Store, p: PosId, out: &mut Vec<Value>) {
     let mut key = Vec::new();
     store.key_of(p, &mut key);
     decode_args(&key, out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list(xs: Vec<Value>) -> Value {
+        Value::List(xs.into())
+    }
+
+    /// Written element by element or whole, a list has one key, and it
+    /// decodes back to the list.
+    #[test]
+    fn a_list_has_one_key_however_it_is_written() {
+        let ints = |xs: &[i64]| list(xs.iter().map(|&x| Value::Int(x)).collect());
+        let cases = vec![
+            ints(&[]),
+            ints(&[3, -1, 7]),
+            list(vec![Value::Int(1), Value::Bool(true), Value::Int(2)]),
+            list(vec![Value::Bool(false)]),
+            list(vec![Value::Int(4), ints(&[1, 2]), ints(&[])]),
+            list(vec![ints(&[5]), Value::Int(6)]),
+        ];
+        for v in cases {
+            let mut whole = vec![9];
+            encode_arg(&v, &mut whole).unwrap();
+            let mut parts = vec![9];
+            let mut lk = ListKey::open(&mut parts);
+            let Value::List(xs) = &v else { unreachable!() };
+            for x in xs.iter() {
+                lk.value(&mut parts, x).unwrap();
+            }
+            lk.close(&mut parts, xs.len());
+            assert_eq!(parts, whole, "{v}");
+            let mut back = Vec::new();
+            decode_args(&whole[1..], &mut back);
+            assert_eq!(back, vec![v]);
+        }
+    }
 }

@@ -44,6 +44,9 @@ pub const TAG_INT: i64 = 0;
 pub const TAG_BOOL: i64 = 1;
 /// Key tag of a list argument (followed by its length and its items).
 pub const TAG_LIST: i64 = 2;
+/// Key tag of a list of integers (followed by its length and the integers,
+/// a word each): how every such list is written.
+pub const TAG_INTS: i64 = 3;
 
 const DENSE: u64 = 1 << 63;
 const TABLE: u64 = 1 << 62;

@@ -3,6 +3,7 @@
 //! builtins, positions and sums.
 
 use super::*;
+use crate::key::ListKey;
 
 impl Machine {
     // ----- expressions ------------------------------------------------------
@@ -232,8 +233,7 @@ impl Machine {
         env: &mut [Value],
         key: &mut Vec<i64>,
     ) -> R<()> {
-        let start = key.len();
-        key.extend([TAG_LIST, 0]);
+        let mut list = ListKey::open(key);
         let (mut n, mut deep) = (0usize, false);
         // The capacity the list would have if it were built.
         let mut room = 0usize;
@@ -264,15 +264,12 @@ impl Machine {
                         room = self.list_room(p, e, room)?;
                     }
                     match code.eval(env) {
-                        Some(v) => {
-                            key.push(TAG_INT);
-                            key.push(v);
-                        }
+                        Some(v) => list.int(key, v),
                         // Where the compiled form cannot answer, the
                         // interpreter says why.
                         None => {
                             let v = self.data(p, body, env)?;
-                            if crate::key::encode_arg(&v, key).is_none() {
+                            if list.value(key, &v).is_none() {
                                 return Err(Diag::bug("a list element that is not data").into());
                             }
                             deep |=
@@ -291,7 +288,7 @@ impl Machine {
                 if deep {
                     return Err(too_deep(p.span(e)).into());
                 }
-                key[start + 1] = n as i64;
+                list.close(key, n);
                 return Ok(());
             }
         }
@@ -300,11 +297,11 @@ impl Machine {
                 room = m.list_room(p, e, room)?;
             }
             match m.compiled.int(body).and_then(|c| c.eval(env)) {
-                Some(v) => key.extend([TAG_INT, v]),
+                Some(v) => list.int(key, v),
                 None => {
                     let v = m.data(p, body, env)?;
                     deep |= matches!(v, Value::List(_)) && list_depth(&v) + 1 >= MAX_LIST_DEPTH;
-                    if crate::key::encode_arg(&v, key).is_none() {
+                    if list.value(key, &v).is_none() {
                         return Err(Diag::bug("a list element that is not data").into());
                     }
                 }
@@ -318,7 +315,7 @@ impl Machine {
         if deep {
             return Err(too_deep(p.span(e)).into());
         }
-        key[start + 1] = n as i64;
+        list.close(key, n);
         Ok(())
     }
 

@@ -17,7 +17,7 @@ use crate::mex::Stamped;
 use crate::ops::{self, OpError};
 use crate::oracle::{Moves, Oracle};
 use crate::span::Span;
-use crate::store::{GameShape, MAX_VALUE, ON_STACK, PosId, Store, TAG_INT, TAG_LIST, UNKNOWN};
+use crate::store::{GameShape, MAX_VALUE, ON_STACK, PosId, Store, TAG_INT, UNKNOWN};
 use crate::value::{MAX_LIST_DEPTH, Value, list_depth, write_list};
 use std::rc::Rc;
 use std::sync::Arc;
