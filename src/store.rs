@@ -376,6 +376,13 @@ impl Store {
     /// the game); integer-only keys go to [`Store::intern_ints`].
     pub fn intern_key(&mut self, game: GameId, args: &[i64]) -> Result<PosId, Full> {
         if args.len().is_multiple_of(2) && args.chunks_exact(2).all(|c| c[0] == TAG_INT) {
+            let mut ints = [0i64; 8];
+            if args.len() / 2 <= ints.len() {
+                for (slot, c) in ints.iter_mut().zip(args.chunks_exact(2)) {
+                    *slot = c[1];
+                }
+                return self.intern_ints(game, &ints[..args.len() / 2]);
+            }
             let ints: Vec<i64> = args.chunks_exact(2).map(|c| c[1]).collect();
             return self.intern_ints(game, &ints);
         }

@@ -743,3 +743,22 @@ fn a_deeply_nested_rule_keeps_its_shape() {
         "grundy(S(1000000000000)) = 0\n"
     );
 }
+
+/// A position is one position however its arguments are produced: integers
+/// compiled or interpreted, a list built by a comprehension or passed on.
+/// Both moves below lead to the same position, so G(n, xs) has n + 1 of them
+/// in all (twice as many if the two ways gave two keys).
+#[test]
+fn one_position_however_its_arguments_are_built() {
+    let src = "let one = [1][0]\n\
+               game G(n, xs) = { G(n - 1, [x + 0 for x in xs]) if n > 0   G(n - one, xs) if n > 0 }\n\
+               print grundy(G(5, [1, 2]))\n";
+    let mut session = Session::new(Limits::default());
+    let mut out = String::new();
+    session.run("one.game", src, &mut |_, e| match e {
+        Event::Answer(a) => out.push_str(&a.to_string()),
+        Event::Error(d) => out.push_str(&format!("error: {}\n", d.message)),
+    });
+    assert_eq!(out, "grundy(G(5, [1, 2])) = 1\n");
+    assert_eq!(session.state_count(), 6);
+}

@@ -119,48 +119,48 @@ impl Machine {
     ) -> R<()> {
         // The common case, read in place: a position whose arguments are all
         // compiled integer expressions.
+        // Else the arguments are encoded straight into the position's key,
+        // from the first that is not (those before it are not computed
+        // again), without a value per argument or a list per comprehension.
         if let ir::Expr::Apply { game, args } = p.expr(e) {
             let mut ints = [0i64; 8];
-            if args.len() <= ints.len()
-                && args.iter().zip(ints.iter_mut()).all(|(&a, slot)| {
-                    match self.compiled.int(a).and_then(|c| c.eval(env)) {
-                        Some(v) => {
-                            *slot = v;
-                            true
-                        }
-                        None => false,
-                    }
-                })
-            {
-                let p = match self.memo.intern_ints(*game, &ints[..args.len()]) {
-                    Ok(p) => p,
-                    Err(_) => return Err(self.state_limit(p.span(e)).into()),
-                };
-                out.push(p);
-                return Ok(());
+            let mut known = 0;
+            while let (Some(&a), Some(slot)) = (args.get(known), ints.get_mut(known)) {
+                match self.compiled.int(a).and_then(|c| c.eval(env)) {
+                    Some(v) => *slot = v,
+                    None => break,
+                }
+                known += 1;
             }
+            let id = if known == args.len() {
+                self.memo
+                    .intern_ints(*game, &ints[..known])
+                    .map_err(|_| self.state_limit(p.span(e)).into())
+            } else {
+                let mut key = std::mem::take(&mut self.key);
+                key.clear();
+                key.push(i64::from(*game));
+                for &v in &ints[..known] {
+                    key.extend([TAG_INT, v]);
+                }
+                let id = self
+                    .encode_args(p, &args[known..], env, &mut key)
+                    .and_then(|()| {
+                        self.memo
+                            .intern_whole_key(&key)
+                            .map_err(|_| self.state_limit(p.span(e)).into())
+                    });
+                self.key = key;
+                id
+            };
+            out.push(id?);
+            return Ok(());
         }
         match p.expr(e) {
             ir::Expr::EmptyPos => Ok(()),
             ir::Expr::PosSum(a, b) => {
                 self.pos_into(p, *a, env, out)?;
                 self.pos_into(p, *b, env, out)
-            }
-            ir::Expr::Apply { game, args } => {
-                // Arguments that are not all compiled integers: encoded
-                // straight into the position's key, without a value per
-                // argument or a list per comprehension.
-                let mut key = std::mem::take(&mut self.key);
-                key.clear();
-                key.push(i64::from(*game));
-                let id = self.encode_args(p, args, env, &mut key).and_then(|()| {
-                    self.memo
-                        .intern_whole_key(&key)
-                        .map_err(|_| self.state_limit(p.span(e)).into())
-                });
-                self.key = key;
-                out.push(id?);
-                Ok(())
             }
             ir::Expr::If(c, t, f) => {
                 let branch = if self.boolean(p, *c, env)? { *t } else { *f };
@@ -233,89 +233,93 @@ impl Machine {
         env: &mut [Value],
         key: &mut Vec<i64>,
     ) -> R<()> {
-        let mut list = ListKey::open(key);
-        let (mut n, mut deep) = (0usize, false);
-        // The capacity the list would have if it were built.
-        let mut room = 0usize;
-        let max = self.limits.max_list;
-        // The common shape, `[body for x in lo..hi]` with compiled bounds
-        // and body, as one loop (the same polls, limits and errors).
-        if let [Clause::For { slot, iter }] = clauses
-            && let ir::Expr::Range { lo, hi, inclusive } = p.expr(*iter)
-        {
-            let compiled = Rc::clone(&self.compiled);
-            if let (Some(code), Some(lo), Some(hi)) = (
-                compiled.int(body),
-                compiled.int(*lo).and_then(|c| c.eval(env)),
-                compiled.int(*hi).and_then(|c| c.eval(env)),
-            ) {
-                let hi = if *inclusive {
-                    Some(hi)
-                } else {
-                    hi.checked_sub(1)
-                };
-                let mut x = lo;
-                while let Some(h) = hi
-                    && x <= h
-                {
-                    self.poll()?;
-                    env[*slot as usize] = Value::Int(x);
-                    if n == room {
-                        room = self.list_room(p, e, room)?;
-                    }
-                    match code.eval(env) {
-                        Some(v) => list.int(key, v),
-                        // Where the compiled form cannot answer, the
-                        // interpreter says why.
-                        None => {
-                            let v = self.data(p, body, env)?;
-                            if list.value(key, &v).is_none() {
-                                return Err(Diag::bug("a list element that is not data").into());
-                            }
-                            deep |=
-                                matches!(v, Value::List(_)) && list_depth(&v) + 1 >= MAX_LIST_DEPTH;
-                        }
-                    }
-                    n += 1;
-                    if n > max {
-                        return Err(self.too_long(p, e, n as u128).into());
-                    }
-                    match x.checked_add(1) {
-                        Some(next) => x = next,
-                        None => break,
-                    }
+        let compiled = Rc::clone(&self.compiled);
+        let code = compiled.int(body);
+        let mut w = ListWrite {
+            list: ListKey::open(key),
+            n: 0,
+            room: 0,
+            deep: false,
+        };
+        // The common shape, `[body for x in lo..hi]` with compiled bounds, as
+        // one loop (the same polls, limits and errors as `bindings`).
+        let range = match clauses {
+            [Clause::For { slot, iter }] => match p.expr(*iter) {
+                ir::Expr::Range { lo, hi, inclusive } => compiled
+                    .int(*lo)
+                    .and_then(|c| c.eval(env))
+                    .zip(compiled.int(*hi).and_then(|c| c.eval(env)))
+                    .map(|(lo, hi)| {
+                        (
+                            *slot,
+                            lo,
+                            if *inclusive {
+                                Some(hi)
+                            } else {
+                                hi.checked_sub(1)
+                            },
+                        )
+                    }),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some((slot, mut x, hi)) = range {
+            while let Some(h) = hi
+                && x <= h
+            {
+                self.poll()?;
+                env[slot as usize] = Value::Int(x);
+                self.list_element(p, e, body, code, env, key, &mut w)?;
+                match x.checked_add(1) {
+                    Some(next) => x = next,
+                    None => break,
                 }
-                if deep {
-                    return Err(too_deep(p.span(e)).into());
-                }
-                list.close(key, n);
-                return Ok(());
             }
+        } else {
+            self.bindings(p, clauses, 0, env, &mut |m, env| {
+                m.list_element(p, e, body, code, env, key, &mut w)?;
+                Ok(true)
+            })?;
         }
-        self.bindings(p, clauses, 0, env, &mut |m, env| {
-            if n == room {
-                room = m.list_room(p, e, room)?;
-            }
-            match m.compiled.int(body).and_then(|c| c.eval(env)) {
-                Some(v) => list.int(key, v),
-                None => {
-                    let v = m.data(p, body, env)?;
-                    deep |= matches!(v, Value::List(_)) && list_depth(&v) + 1 >= MAX_LIST_DEPTH;
-                    if list.value(key, &v).is_none() {
-                        return Err(Diag::bug("a list element that is not data").into());
-                    }
-                }
-            }
-            n += 1;
-            if n > max {
-                return Err(m.too_long(p, e, n as u128).into());
-            }
-            Ok(true)
-        })?;
-        if deep {
+        if w.deep {
             return Err(too_deep(p.span(e)).into());
         }
-        list.close(key, n);
+        w.list.close(key, w.n);
+        Ok(())
+    }
+
+    /// One element of a list being encoded ([`Machine::encode_list`]): its
+    /// compiled form where it answers, else the interpreter, which says why.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn list_element(
+        &mut self,
+        p: &ir::Program,
+        e: ExprId,
+        body: ExprId,
+        code: Option<&crate::compiled::Code>,
+        env: &mut [Value],
+        key: &mut Vec<i64>,
+        w: &mut ListWrite,
+    ) -> R<()> {
+        if w.n == w.room {
+            w.room = self.list_room(p, e, w.room)?;
+        }
+        match code.and_then(|c| c.eval(env)) {
+            Some(v) => w.list.int(key, v),
+            None => {
+                let v = self.data(p, body, env)?;
+                w.deep |= matches!(v, Value::List(_)) && list_depth(&v) + 1 >= MAX_LIST_DEPTH;
+                if w.list.value(key, &v).is_none() {
+                    return Err(Diag::bug("a list element that is not data").into());
+                }
+            }
+        }
+        w.n += 1;
+        if w.n > self.limits.max_list {
+            return Err(self.too_long(p, e, w.n as u128).into());
+        }
         Ok(())
     }
 
@@ -825,6 +829,16 @@ impl Machine {
         };
         Ok(CheckCase::Failed(sides))
     }
+}
+
+/// A list argument being encoded: its key, how many elements so far, the
+/// room a list built as a value would have, and whether an element nests
+/// too deep (reported once the list is done, as a built list would be).
+struct ListWrite {
+    list: ListKey,
+    n: usize,
+    room: usize,
+    deep: bool,
 }
 
 fn too_deep(span: Span) -> Diag {
