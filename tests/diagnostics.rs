@@ -459,7 +459,7 @@ fn cases() -> Vec<Case> {
         // ---- shorthands and periods ----
         case(
             "octal_bad_digits",
-            "octal A = 0.79\noctal B = 12.3\noctal C = 3.07\nprint grundy(A(3))\n",
+            "octal A = d.79\noctal B = 12.3\noctal C = 3.07\nprint grundy(A(3))\n",
             ERRORS,
         ),
         case(

@@ -1596,11 +1596,13 @@ fn disjunctive_sums() {
 // periods against published results and against the brute-force sequences.
 // ---------------------------------------------------------------------------
 
-/// Values of an octal game straight from the definition of its code.
+/// Values of an octal (or hexadecimal) game straight from the definition
+/// of its code.
 fn octal_brute(code: &str, n_max: usize) -> Vec<u32> {
     let (whole, frac) = code.split_once('.').unwrap_or((code, ""));
-    let mut digits: Vec<u8> = vec![whole.parse().unwrap_or(0)];
-    digits.extend(frac.bytes().map(|b| b - b'0'));
+    let digit = |c: char| c.to_digit(16).unwrap() as u8;
+    let mut digits: Vec<u8> = vec![whole.chars().next().map_or(0, digit)];
+    digits.extend(frac.chars().map(digit));
     let mut g = vec![0u32; n_max + 1];
     for n in 0..=n_max {
         let mut seen = Vec::new();
@@ -1616,6 +1618,15 @@ fn octal_brute(code: &str, n_max: usize) -> Vec<u32> {
                 for a in 1..rest {
                     if a <= rest - a {
                         seen.push(g[a] ^ g[rest - a]);
+                    }
+                }
+            }
+            if d & 8 != 0 {
+                for a in 1..rest {
+                    for b in a..rest {
+                        if a + b < rest && b <= rest - a - b {
+                            seen.push(g[a] ^ g[b] ^ g[rest - a - b]);
+                        }
                     }
                 }
             }
@@ -1685,6 +1696,13 @@ fn shorthands_define_the_games_they_name() {
         "0.4",
         "0.123456701",
         "0.0000007",
+        // Hexadecimal: bit 8 leaves three heaps.
+        "0.3f",
+        "0.8",
+        "0.b1",
+        "c.0",
+        "8.37",
+        "0.0f9",
     ];
     let mut src = String::new();
     for (i, c) in codes.iter().enumerate() {
@@ -1722,6 +1740,11 @@ fn shorthands_define_the_games_they_name() {
     // OEIS A002187 is Dawson's chess, 0.137; 0.07 is the same shifted by one.
     assert_eq!(&octal_brute("0.137", 59)[..], &A002187_60[..]);
     assert_eq!(&octal_brute("0.07", 60)[1..], &A002187_60[..]);
+    // 0.3f: take 1 leaving at most one heap, take 2 leaving up to three.
+    assert_eq!(
+        octal_brute("0.3f", 12),
+        [0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5, 6]
+    );
 }
 
 fn period_of(a: &grundy::answer::Answer) -> (i64, i64, bool) {
@@ -1758,8 +1781,13 @@ fn periods_are_found_and_proven() {
         assert_eq!(period_of(&answers[0]), (want.0, want.1, true), "{def}");
     }
     // Against the brute-force sequences, including pre-periods where the
-    // first repeated window is not the period.
-    let cases: [(&str, Vec<u32>); 7] = [
+    // first repeated window is not the period; hexadecimal codes (three
+    // heaps) proven with the window for three heaps.
+    let cases: [(&str, Vec<u32>); 11] = [
+        ("octal S = 0.b1", octal_brute("0.b1", 400)),
+        ("octal S = 0.b3", octal_brute("0.b3", 400)),
+        ("octal S = 0.f1", octal_brute("0.f1", 400)),
+        ("octal S = 4.b", octal_brute("4.b", 400)),
         ("octal S = 4.07", octal_brute("4.07", 3000)),
         ("octal S = 0.51", octal_brute("0.51", 3000)),
         ("octal S = 0.53", octal_brute("0.53", 3000)),

@@ -90,9 +90,16 @@ fn search_values(m: &mut dyn Oracle, game: GameId, budget: i64, span: Span) -> R
     let shape = shape::shape(m, game);
     // The state limit ends the search too, with its answer rather than an
     // error.
-    let budget = budget
+    let mut budget = budget
         .min(m.state_count().saturating_add(m.room()) as i64 / 2)
         .max(1);
+    // Splits into three heaps step through about n²/3 loop values per
+    // heap: within the search's work (the budget squared), with room to
+    // spare, about B^(2/3) values.
+    if shape.as_ref().is_ok_and(|s| s.max_heaps() >= 3) {
+        let b = budget as f64;
+        budget = budget.min((b * b).cbrt() as i64).max(1);
+    }
     let mut values: Vec<u32> = Vec::new();
     let mut target = FIRST_STEP.min(budget);
     loop {
@@ -303,7 +310,8 @@ fn family_words(f: &Family) -> String {
     match f.heaps {
         0 => "move to the empty position".into(),
         1 => format!("{take}, leaving one heap"),
-        _ => format!("{take}, leaving two non-empty heaps (in every way)"),
+        2 => format!("{take}, leaving two non-empty heaps (in every way)"),
+        _ => format!("{take}, leaving three non-empty heaps (in every way)"),
     }
 }
 
@@ -342,6 +350,10 @@ pub fn huge_moves(
     let Ok(shape) = shape::shape(m, game) else {
         return Ok(None);
     };
+    // Splits into three heaps are not grouped (yet): listed one by one.
+    if shape.max_heaps() > 2 {
+        return Ok(None);
+    }
     let span = m.program().games[game as usize].header;
     // Asking for the heap's value finds the period if there is one to find.
     m.grundy(c)?;

@@ -1,7 +1,8 @@
 //! The shape of a one-parameter game's moves, derived from its rules: for
 //! every n from some threshold on, the options of G(n) are exactly the
-//! take-and-break families "take t tokens, leave j heaps" (j ≤ 2), whatever
-//! way the rules are written. This is what the periodicity theorems need.
+//! take-and-break families "take t tokens, leave j heaps" (j ≤ 2, or 3 for a
+//! hexadecimal shorthand, read from its digits), whatever way the rules are
+//! written. This is what the periodicity theorems need.
 //!
 //! The rules are read symbolically: arguments and conditions must be affine
 //! in the parameter `n` and in at most one "split" loop variable whose range
@@ -23,7 +24,7 @@ pub struct Family {
     /// Tokens taken.
     pub take: i64,
     /// Heaps left: 0 (the move empties everything), 1 (one heap of
-    /// `n - take`), 2 (two non-empty heaps that add up to `n - take`, in
+    /// `n - take`), 2 or 3 (non-empty heaps that add up to `n - take`, in
     /// every way).
     pub heaps: u8,
 }
@@ -54,7 +55,7 @@ impl Shape {
         self.max_heaps() <= 1
     }
 
-    /// The octal digits of the families (bits 2 and 4 only: bit 1 concerns
+    /// The octal (or hexadecimal) digits of the families (bits 2, 4 and 8 only: bit 1 concerns
     /// a heap of exactly k, below the threshold); `None` for a code longer
     /// than anyone would read.
     pub fn digits(&self) -> Option<Vec<u8>> {
@@ -66,6 +67,7 @@ impl Shape {
             match f.heaps {
                 1 => digits[f.take as usize] |= 2,
                 2 => digits[f.take as usize] |= 4,
+                3 => digits[f.take as usize] |= 8,
                 _ => {}
             }
         }
@@ -151,6 +153,13 @@ pub fn shape(m: &mut dyn Oracle, game: GameId) -> Result<Shape, Why> {
     }
     if g.int_params.first() != Some(&true) {
         return Err(format!("the parameter of `{}` is not an integer", g.name));
+    }
+    // A hexadecimal shorthand's splits into three heaps are two nested
+    // loops the rule reader does not follow: its shape is its digits.
+    if let Some(crate::syntax::ast::Shorthand::Octal { digits }) = &g.shorthand
+        && digits.iter().any(|d| d & 8 != 0)
+    {
+        return Ok(of_digits(digits));
     }
     let mut pieces = Vec::new();
     for rule in &g.rules {
@@ -693,6 +702,28 @@ pub fn exact_octal(m: &mut dyn Oracle, game: GameId, shape: &Shape) -> Option<Ve
     Some(digits)
 }
 
+/// The shape of the octal or hexadecimal game with these digits: bit 1
+/// (a heap of exactly k) never applies from the largest k with a digit on.
+fn of_digits(digits: &[u8]) -> Shape {
+    let mut families = BTreeSet::new();
+    let mut from = 0;
+    for (k, &d) in digits.iter().enumerate() {
+        let take = k as i64;
+        for (bit, heaps) in [(2, 1), (4, 2), (8, 3)] {
+            if d & bit != 0 && (k > 0 || heaps > 1) {
+                families.insert(Family { take, heaps });
+            }
+        }
+        if d != 0 {
+            from = take + 1;
+        }
+    }
+    Shape {
+        families: families.into_iter().collect(),
+        from,
+    }
+}
+
 /// The options of a heap of n in the octal game with these digits, as
 /// sorted lists of the heaps left.
 fn octal_options(digits: &[u8], n: i64) -> BTreeSet<Vec<i64>> {
@@ -708,6 +739,13 @@ fn octal_options(digits: &[u8], n: i64) -> BTreeSet<Vec<i64>> {
         if d & 4 != 0 {
             for a in 1..=rest / 2 {
                 out.insert(vec![a, rest - a]);
+            }
+        }
+        if d & 8 != 0 {
+            for a in 1..=rest / 3 {
+                for b in a..=(rest - a) / 2 {
+                    out.insert(vec![a, b, rest - a - b]);
+                }
             }
         }
     }

@@ -227,7 +227,7 @@ fn rule_name(r: &Rule) -> Option<&'static str> {
         Rule::check_stmt | Rule::kw_check => "`check`",
         Rule::octal_def | Rule::kw_octal => "`octal`",
         Rule::subtraction_def | Rule::kw_subtraction => "`subtraction`",
-        Rule::octal_code => "an octal code like 0.07",
+        Rule::octal_code => "an octal code like 0.07 (or hexadecimal, 0.3f)",
         Rule::int_set => "a set like {1, 3, 4}",
         Rule::all_but | Rule::kw_all => "`all but`",
         Rule::kw_but => "`but`",

@@ -66,25 +66,18 @@ impl At {
 /// `octal NAME = CODE`: checks the code (`code_at` is where it starts) and
 /// writes its moves as rules. Digit `d_k` (k tokens removed) allows: bit 1,
 /// taking a whole heap of k; bit 2, leaving one smaller heap; bit 4,
-/// leaving two non-empty heaps. The digit before the point is for k = 0,
-/// where only 4 (splitting a heap) makes sense.
+/// leaving two non-empty heaps; bit 8 (hexadecimal codes), leaving three.
+/// The digit before the point is for k = 0, where only splitting a heap (4,
+/// 8, or both: c) makes sense.
 pub fn octal(name: Ident, code: &str, code_at: usize, span: Span) -> Result<GameDef, Vec<Diag>> {
     let mut errors = Vec::new();
     let at = |i: usize, len: usize| Span::new(code_at + i, code_at + i + len);
     let (whole, frac) = code.split_once('.').unwrap_or((code, ""));
     let mut digits = Vec::new();
-    for (i, c) in code.char_indices() {
-        if c.is_ascii_digit() && c > '7' {
-            errors.push(
-                Diag::user(Code::BadOctal, format!("`{c}` is not an octal digit"))
-                    .label(at(i, 1), "octal digits are 0 to 7")
-                    .help("each digit is a sum of 1 (take a whole heap), 2 (leave one heap) and 4 (leave two heaps)"),
-            );
-        }
-    }
+    let digit = |c: u8| (c as char).to_digit(16).map_or(0, |d| d as u8);
     let d0 = match whole {
         "" => 0,
-        w if w.len() == 1 => w.as_bytes()[0] - b'0',
+        w if w.len() == 1 => digit(w.as_bytes()[0]),
         w => {
             errors.push(
                 Diag::user(
@@ -95,19 +88,22 @@ pub fn octal(name: Ident, code: &str, code_at: usize, span: Span) -> Result<Game
                     at(0, w.len()),
                     "one digit here: 0, or 4 to allow splitting a heap",
                 )
-                .help("codes look like `0.07`, `0.137` or `4.07`"),
+                .help("codes look like `0.07`, `0.137`, `4.07` or (hexadecimal) `0.3f`"),
             );
             0
         }
     };
-    if matches!(d0, 1..=3 | 5..=7) {
+    if d0 & 3 != 0 {
         errors.push(
             Diag::user(
                 Code::BadOctal,
-                format!("`{d0}` before the point makes no sense"),
+                format!("`{}` before the point makes no sense", hex_digit(d0)),
             )
             .label(at(0, 1), "taking 0 tokens can only split a heap")
-            .help("use 0, or 4: split a heap into two non-empty heaps without taking any"),
+            .help(
+                "use 0, or 4: split a heap into two non-empty heaps without taking any \
+                 (8: into three, c: into two or three)",
+            ),
         );
     }
     if frac.len() > MAX_OCTAL_DIGITS {
@@ -126,7 +122,7 @@ pub fn octal(name: Ident, code: &str, code_at: usize, span: Span) -> Result<Game
         return Err(errors);
     }
     digits.push(d0);
-    digits.extend(frac.bytes().map(|b| b - b'0'));
+    digits.extend(frac.bytes().map(digit));
     let g = name.name.clone();
     let mut rules = Vec::new();
     let frac_at = whole.len() + 1;
@@ -167,6 +163,58 @@ pub fn octal(name: Ident, code: &str, code_at: usize, span: Span) -> Result<Game
                 here.n_minus(k),
             );
             rules.push(here.rule(body, vec![here.each("a", range), here.when(half)]));
+        }
+        if d & 8 != 0 {
+            // Take k, leaving heaps a <= b <= n - k - a - b, all non-empty;
+            // each unordered triple once.
+            let rest = here.n_minus(k);
+            let c = here.bin(
+                BinOp::Sub,
+                here.bin(BinOp::Sub, here.n_minus(k), here.var("a")),
+                here.var("b"),
+            );
+            let body = here.bin(
+                BinOp::Add,
+                here.bin(
+                    BinOp::Add,
+                    here.call(&g, vec![here.var("a")]),
+                    here.call(&g, vec![here.var("b")]),
+                ),
+                here.call(&g, vec![c]),
+            );
+            let a_range = here.expr(ExprKind::Range {
+                lo: Box::new(here.int(1)),
+                hi: Box::new(rest.clone()),
+                inclusive: false,
+            });
+            let a_third = here.bin(
+                BinOp::Le,
+                here.bin(BinOp::Mul, here.int(3), here.var("a")),
+                rest.clone(),
+            );
+            let b_range = here.expr(ExprKind::Range {
+                lo: Box::new(here.var("a")),
+                hi: Box::new(rest.clone()),
+                inclusive: false,
+            });
+            let b_half = here.bin(
+                BinOp::Le,
+                here.bin(
+                    BinOp::Add,
+                    here.var("a"),
+                    here.bin(BinOp::Mul, here.int(2), here.var("b")),
+                ),
+                rest,
+            );
+            rules.push(here.rule(
+                body,
+                vec![
+                    here.each("a", a_range),
+                    here.when(a_third),
+                    here.each("b", b_range),
+                    here.when(b_half),
+                ],
+            ));
         }
     }
     Ok(game(name, rules, span, Shorthand::Octal { digits }))
@@ -279,8 +327,16 @@ pub fn describe(name: &str, shorthand: &Shorthand) -> Vec<String> {
                 if d & 4 != 0 {
                     ways.push("leaving two non-empty heaps".to_string());
                 }
+                if d & 8 != 0 {
+                    ways.push("leaving three non-empty heaps".to_string());
+                }
                 let what = if k == 0 {
-                    "take none: split a heap into two non-empty heaps".to_string()
+                    match d & 12 {
+                        4 => "take none: split a heap into two non-empty heaps",
+                        8 => "take none: split a heap into three non-empty heaps",
+                        _ => "take none: split a heap into two or three non-empty heaps",
+                    }
+                    .to_string()
                 } else {
                     format!(
                         "take {k} token{}: {}",
@@ -288,7 +344,7 @@ pub fn describe(name: &str, shorthand: &Shorthand) -> Vec<String> {
                         join_or(&ways)
                     )
                 };
-                lines.push(format!("  digit {d} at position {k}: {what}"));
+                lines.push(format!("  digit {} at position {k}: {what}", hex_digit(d)));
             }
             if lines.len() == 1 {
                 lines.push("  no digit allows a move: every position is terminal".into());
@@ -326,16 +382,21 @@ pub fn describe(name: &str, shorthand: &Shorthand) -> Vec<String> {
     }
 }
 
-/// `0.07`, `4.07`: the digits in standard notation.
+/// `0.07`, `4.07`, `0.3f`: the digits in standard notation.
 pub fn octal_code(digits: &[u8]) -> String {
-    let mut code = format!("{}.", digits.first().copied().unwrap_or(0));
-    for d in digits.iter().skip(1) {
-        code.push((b'0' + d) as char);
+    let mut code = format!("{}.", hex_digit(digits.first().copied().unwrap_or(0)));
+    for &d in digits.iter().skip(1) {
+        code.push(hex_digit(d));
     }
     if digits.len() <= 1 {
         code.push('0');
     }
     code
+}
+
+/// A digit of a code: 0-9, then a-f.
+fn hex_digit(d: u8) -> char {
+    char::from_digit(u32::from(d), 16).unwrap_or('?')
 }
 
 fn join_and(items: &[String]) -> String {
