@@ -30,6 +30,9 @@ impl Outcome {
 /// One option of a position or sum.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Move {
+    /// Which component of the sum moves (0-based, as written; 0 for a
+    /// single game). Identical components are listed each with its own.
+    pub component: usize,
     /// The component that moves (the whole position for a single game).
     pub from: String,
     /// What that component becomes.
@@ -64,6 +67,8 @@ pub enum Answer {
     Moves {
         /// The position.
         position: String,
+        /// How many components it has (moves name theirs by index).
+        components: usize,
         /// Its Grundy value.
         grundy: u32,
         /// Every option, with the value after it.
@@ -73,6 +78,8 @@ pub enum Answer {
     Winning {
         /// The position.
         position: String,
+        /// How many components it has (moves name theirs by index).
+        components: usize,
         /// Its Grundy value.
         grundy: u32,
         /// The options of value 0.
@@ -127,8 +134,11 @@ pub enum Answer {
     MisereWinning {
         /// The position.
         position: String,
-        /// The moves to a misère P-position: (component, what it becomes).
-        moves: Vec<(String, String)>,
+        /// How many components it has (moves name theirs by index).
+        components: usize,
+        /// The moves to a misère P-position (`grundy` is 0: the misère
+        /// value after the move).
+        moves: Vec<Move>,
         /// How many options the position has.
         options: usize,
     },
@@ -195,10 +205,24 @@ fn width(values: impl Iterator<Item = String>) -> usize {
     values.map(|s| s.len()).max().unwrap_or(1)
 }
 
-fn moves_block(f: &mut fmt::Formatter<'_>, moves: &[Move], show_value: bool) -> fmt::Result {
-    let w = width(moves.iter().map(|m| format!("{} -> {}", m.from, m.to)));
+/// Moves one per line; in a sum, each with its component's index.
+fn moves_block(
+    f: &mut fmt::Formatter<'_>,
+    moves: &[Move],
+    show_value: bool,
+    components: usize,
+) -> fmt::Result {
+    let sum = components > 1;
+    let show = |m: &Move| {
+        if sum {
+            format!("[{}] {} -> {}", m.component, m.from, m.to)
+        } else {
+            format!("{} -> {}", m.from, m.to)
+        }
+    };
+    let w = width(moves.iter().map(show));
     for m in moves {
-        let mv = format!("{} -> {}", m.from, m.to);
+        let mv = show(m);
         if show_value {
             writeln!(f, "  {mv:<w$}   grundy {}", m.grundy)?;
         } else {
@@ -219,6 +243,7 @@ impl fmt::Display for Answer {
             } => writeln!(f, "{position}: {}, grundy {grundy}", outcome.words()),
             Answer::Moves {
                 position,
+                components,
                 grundy,
                 moves,
             } => {
@@ -226,10 +251,11 @@ impl fmt::Display for Answer {
                     return writeln!(f, "{position} has no moves (grundy {grundy})");
                 }
                 writeln!(f, "moves from {position} (grundy {grundy}):")?;
-                moves_block(f, moves, true)
+                moves_block(f, moves, true, *components)
             }
             Answer::Winning {
                 position,
+                components,
                 grundy,
                 moves,
                 options,
@@ -245,7 +271,7 @@ impl fmt::Display for Answer {
                     );
                 }
                 writeln!(f, "winning moves from {position} (grundy {grundy}):")?;
-                moves_block(f, moves, false)
+                moves_block(f, moves, false, *components)
             }
             Answer::Table {
                 game,
@@ -334,6 +360,7 @@ impl fmt::Display for Answer {
             }
             Answer::MisereWinning {
                 position,
+                components,
                 moves,
                 options,
             } => {
@@ -346,10 +373,7 @@ impl fmt::Display for Answer {
                     return writeln!(f, "{position}: no winning move in misère play ({why})");
                 }
                 writeln!(f, "winning moves from {position} in misère play:")?;
-                for (from, to) in moves {
-                    writeln!(f, "  {from} -> {to}")?;
-                }
-                Ok(())
+                moves_block(f, moves, false, *components)
             }
             Answer::Graph { dot, .. } => f.write_str(dot),
             Answer::Describe { lines } => {

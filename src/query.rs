@@ -122,12 +122,14 @@ fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<
             Ok(if f == Builtin::Moves {
                 Answer::Moves {
                     position,
+                    components: parts.len(),
                     grundy,
                     moves,
                 }
             } else {
                 Answer::Winning {
                     position,
+                    components: parts.len(),
                     grundy,
                     moves,
                     options,
@@ -237,11 +239,21 @@ fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<
                 let mut moves = Vec::new();
                 for (from, to, next) in &options {
                     if !ms.next_wins(m, next)? {
-                        moves.push((m.show_pos(*from), m.show_sum(to)));
+                        // Every component that is this one makes the move.
+                        for (component, _) in parts.iter().enumerate().filter(|(_, c)| *c == from) {
+                            moves.push(Move {
+                                component,
+                                from: m.show_pos(*from),
+                                to: m.show_sum(to),
+                                grundy: 0,
+                            });
+                        }
                     }
                 }
+                moves.sort_by_key(|mv| mv.component);
                 Ok(Answer::MisereWinning {
                     position,
+                    components: parts.len(),
                     moves,
                     options: options.len(),
                 })
@@ -329,24 +341,34 @@ fn p_positions(
     Ok(())
 }
 
-/// Every move of a sum: each distinct component, each distinct option;
-/// and how many moves they stand for (a group of a huge heap's splits is
-/// many moves).
+/// Every move of a sum: each component (identical ones each with its own
+/// index), each distinct option; and how many moves they stand for (a group
+/// of a huge heap's splits is many moves).
 fn all_moves(m: &mut Machine, parts: &[PosId], total: u32) -> R<(Vec<Move>, u64)> {
-    let mut moves = Vec::new();
-    let mut count = 0u64;
-    let mut done_parts = HashSet::new();
-    for &c in parts {
-        if !done_parts.insert(c) {
+    let mut moves: Vec<Move> = Vec::new();
+    // How many moves each component has.
+    let mut counts = vec![0u64; parts.len()];
+    for (i, &c) in parts.iter().enumerate() {
+        // A component seen before moves as that one did.
+        if let Some(j) = parts[..i].iter().position(|&d| d == c) {
+            let same: Vec<Move> = moves
+                .iter()
+                .filter(|mv| mv.component == j)
+                .cloned()
+                .collect();
+            moves.extend(same.into_iter().map(|mv| Move { component: i, ..mv }));
+            counts[i] = counts[j];
             continue;
         }
+        let count = &mut counts[i];
         let gc = m.grundy(c)?;
         // A huge heap of a game with a proven period: its moves by family,
         // splits grouped by residue.
         if let Some(groups) = crate::analysis::huge_moves(m, c)? {
             for (to, value, n) in groups {
-                count = count.saturating_add(n);
+                *count = count.saturating_add(n);
                 moves.push(Move {
+                    component: i,
                     from: m.show_pos(c),
                     to,
                     grundy: total ^ gc ^ value,
@@ -364,15 +386,16 @@ fn all_moves(m: &mut Machine, parts: &[PosId], total: u32) -> R<(Vec<Move>, u64)
                 continue;
             }
             let after = total ^ gc ^ m.grundy_sum(opt)?;
-            count += 1;
+            *count += 1;
             moves.push(Move {
+                component: i,
                 from: m.show_pos(c),
                 to: m.show_sum(opt),
                 grundy: after,
             });
         }
     }
-    Ok((moves, count))
+    Ok((moves, counts.iter().fold(0u64, |a, &b| a.saturating_add(b))))
 }
 
 /// A definition's text without comments, whitespace collapsed.

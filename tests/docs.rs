@@ -63,6 +63,12 @@ fn documentation_examples_run_as_written() {
             Event::Error(d) => out.push_str(&render(&d, s.sources(), Style::Plain)),
         });
         let place = format!("{}:{}", b.file.display(), b.line);
+        if let Some(expected) = b.expected.as_ref().filter(|e| **e != out)
+            && std::env::var_os("UPDATE_DOCS").is_some()
+        {
+            update_output(b, expected, &out);
+            continue;
+        }
         match &b.expected {
             Some(expected) if *expected != out => failures.push(format!(
                 "{place}: output differs\n--- expected\n{expected}--- got\n{out}"
@@ -72,6 +78,18 @@ fn documentation_examples_run_as_written() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Rewrites the ```output block after `b` (with `UPDATE_DOCS=1`, to review
+/// with `git diff`).
+fn update_output(b: &Block, expected: &str, out: &str) {
+    let text = std::fs::read_to_string(&b.file).expect("readable doc");
+    let from: usize = text.lines().take(b.line).map(|l| l.len() + 1).sum();
+    let old = format!("```output\n{expected}```");
+    let at = from + text[from..].find(&old).expect("the output block");
+    let new = format!("```output\n{out}```");
+    let text = format!("{}{new}{}", &text[..at], &text[at + old.len()..]);
+    std::fs::write(&b.file, text).expect("write doc");
 }
 
 /// The language reference and the REPL's help tell every builtin of the

@@ -309,6 +309,7 @@ impl Report {
             for m in v["moves"].as_array()? {
                 let to = m["to"].as_str()?;
                 out.push(Move {
+                    component: usize::try_from(m["component"].as_u64()?).ok()?,
                     from: m["from"].as_str()?.to_string(),
                     to: split_sum(to),
                     grundy: m["grundy"].as_u64()?,
@@ -346,6 +347,8 @@ fn ints(v: &Value) -> Option<Vec<u64>> {
 /// of the new sum, sorted), and the grundy value reported with it.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Move {
+    /// The component's index in the sum (each of identical ones).
+    component: usize,
     from: String,
     to: Vec<String>,
     grundy: u64,
@@ -633,6 +636,7 @@ impl Brute {
                 sorted_render(&opt)
             };
             out.insert(Move {
+                component: i,
                 from: pos[i].render(),
                 to,
                 grundy: u64::from(self.value(&next)),
@@ -1082,6 +1086,7 @@ game Wythoff(a, b) = {
                     let mut add = |x: usize, y: usize| {
                         if is_p(x, y) {
                             want.push(Move {
+                                component: 0,
                                 from: format!("Wythoff({a}, {b})"),
                                 to: vec![format!("Wythoff({x}, {y})")],
                                 grundy: 0,
@@ -1178,17 +1183,19 @@ fn nim_sums() {
                 r.eq(case, (word.to_string(), u64::from(x)), got);
             }
         } else if let Some(got) = r.move_list(case, v, "winning") {
+            // Every heap that can move, identical heaps each by index.
             let mut want: Vec<Move> = t
                 .iter()
-                .filter(|&&h| h ^ x < h)
-                .map(|&h| Move {
+                .enumerate()
+                .filter(|&(_, &h)| h ^ x < h)
+                .map(|(component, &h)| Move {
+                    component,
                     from: format!("Nim({h})"),
                     to: vec![format!("Nim({})", h ^ x)],
                     grundy: 0,
                 })
                 .collect();
             want.sort();
-            want.dedup();
             r.eq(case, (u64::from(x), want), got);
         }
     }
