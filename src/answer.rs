@@ -92,6 +92,8 @@ pub enum Answer {
     Table {
         /// The game.
         game: String,
+        /// Whether the values are misère values (`table(G, .., misere)`).
+        misere: bool,
         /// The parameter name.
         param: String,
         /// The arguments.
@@ -103,6 +105,8 @@ pub enum Answer {
     Grid {
         /// The game.
         game: String,
+        /// Whether the values are misère values (`table(G, .., misere)`).
+        misere: bool,
         /// The parameter names.
         params: [String; 2],
         /// Row arguments.
@@ -116,6 +120,8 @@ pub enum Answer {
     PPositions {
         /// The game.
         game: String,
+        /// Whether the values are misère values (`table(G, .., misere)`).
+        misere: bool,
         /// The parameter names.
         params: Vec<String>,
         /// The ranges searched, rendered.
@@ -201,6 +207,11 @@ impl Answer {
     }
 }
 
+/// How a misère table's heading starts.
+fn misere_words(misere: bool) -> &'static str {
+    if misere { "misère values of " } else { "" }
+}
+
 fn width(values: impl Iterator<Item = String>) -> usize {
     values.map(|s| s.len()).max().unwrap_or(1)
 }
@@ -275,15 +286,22 @@ impl fmt::Display for Answer {
             }
             Answer::Table {
                 game,
+                misere,
                 param,
                 args,
                 values,
             } => {
-                writeln!(f, "{game}({param}) for {param} in {}:", describe_axis(args))?;
+                writeln!(
+                    f,
+                    "{}{game}({param}) for {param} in {}:",
+                    misere_words(*misere),
+                    describe_axis(args)
+                )?;
                 table_rows(f, args, values)
             }
             Answer::Grid {
                 game,
+                misere,
                 params,
                 rows,
                 cols,
@@ -292,7 +310,8 @@ impl fmt::Display for Answer {
                 let [a, b] = params;
                 writeln!(
                     f,
-                    "{game}({a}, {b}) for {a} in {} (rows), {b} in {} (columns):",
+                    "{}{game}({a}, {b}) for {a} in {} (rows), {b} in {} (columns):",
+                    misere_words(*misere),
                     describe_axis(rows),
                     describe_axis(cols)
                 )?;
@@ -321,6 +340,7 @@ impl fmt::Display for Answer {
             }
             Answer::PPositions {
                 game,
+                misere,
                 params,
                 ranges,
                 positions,
@@ -332,7 +352,8 @@ impl fmt::Display for Answer {
                     .collect();
                 writeln!(
                     f,
-                    "P-positions of {game}({}) for {}: {} found",
+                    "{}P-positions of {game}({}) for {}: {} found",
+                    if *misere { "misère " } else { "" },
                     params.join(", "),
                     over.join(", "),
                     positions.len()

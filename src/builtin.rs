@@ -48,6 +48,10 @@ pub enum Builtin {
     Graph,
     /// `period(G[, budget])`: pre-period and period, and how it is known.
     Period,
+    /// `table(G, range[, range], misere)`
+    MisereTable,
+    /// `ppositions(G, range[, range], misere)`
+    MiserePPositions,
 }
 
 /// What kind of thing a builtin is: where it may be used and what it gives.
@@ -254,20 +258,24 @@ pub const TABLE: &[Spec] = &[
         "table",
         Some(B::Table),
         ReportQuery,
-        (2, 3),
-        "a game and 1 or 2 ranges",
+        (2, 4),
+        "a game, 1 or 2 ranges, and optionally `misere`",
         &[
             ("table(G, 0..=30)", "values of a one-parameter game"),
             ("table(G, 0..=8, 0..=8)", "a grid for a two-parameter game"),
+            ("table(G, 0..=30, misere)", "misère values (no move: 1)"),
         ],
     ),
     spec(
         "ppositions",
         Some(B::PPositions),
         ReportQuery,
-        (2, 3),
-        "a game and 1 or 2 ranges",
-        &[("ppositions(G, 0..=30)", "the positions whose value is 0")],
+        (2, 4),
+        "a game, 1 or 2 ranges, and optionally `misere`",
+        &[
+            ("ppositions(G, 0..=30)", "the positions whose value is 0"),
+            ("ppositions(G, 0..=30, misere)", "the misère P-positions"),
+        ],
     ),
     spec(
         "describe",
@@ -354,6 +362,8 @@ impl Builtin {
         let plain = match self {
             B::MisereOutcome => B::Outcome,
             B::MisereWinning => B::Winning,
+            B::MisereTable => B::Table,
+            B::MiserePPositions => B::PPositions,
             b => b,
         };
         TABLE
@@ -412,6 +422,8 @@ mod tests {
                 B::MisereGrundy => 18,
                 B::Graph => 19,
                 B::Period => 20,
+                B::MisereTable => 21,
+                B::MiserePPositions => 22,
             }
         }
         let all = [
@@ -436,6 +448,8 @@ mod tests {
             B::MisereGrundy,
             B::Graph,
             B::Period,
+            B::MisereTable,
+            B::MiserePPositions,
         ];
         let mut indexes: Vec<usize> = all.iter().map(|&b| index(b)).collect();
         indexes.sort_unstable();
@@ -448,6 +462,8 @@ mod tests {
             let plain = match b {
                 B::MisereOutcome => B::Outcome,
                 B::MisereWinning => B::Winning,
+                B::MisereTable => B::Table,
+                B::MiserePPositions => B::PPositions,
                 b => b,
             };
             assert!(

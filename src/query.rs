@@ -136,10 +136,11 @@ fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<
                 }
             })
         }
-        Builtin::Table | Builtin::PPositions => {
+        Builtin::Table | Builtin::PPositions | Builtin::MisereTable | Builtin::MiserePPositions => {
             let ir::Expr::GameRef(game) = *m.program().expr(args[0]) else {
                 return Err(Diag::bug("table without a game").into());
             };
+            let misere = matches!(f, Builtin::MisereTable | Builtin::MiserePPositions);
             let params = m.program().games[game as usize].params.clone();
             let name = m.program().games[game as usize].name.clone();
             let mut axes = Vec::new();
@@ -150,22 +151,31 @@ fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<
             let mut value_at = |m: &mut Machine, xs: &[i64]| -> R<u32> {
                 let vals: Vec<Value> = xs.iter().map(|x| Value::Int(*x)).collect();
                 let p = m.intern(game, &vals, span)?;
-                m.grundy(p)
+                if misere {
+                    m.with_misere(|ms, m| {
+                        let s = ms.state(m, &[p])?;
+                        ms.value(m, s)
+                    })
+                    .map_err(|d| at(d, span))
+                } else {
+                    m.grundy(p)
+                }
             };
             match (f, axes.as_slice()) {
-                (Builtin::Table, [xs]) => {
+                (Builtin::Table | Builtin::MisereTable, [xs]) => {
                     let mut values = Vec::with_capacity(xs.len());
                     for &x in xs.iter() {
                         values.push(value_at(m, &[x])?);
                     }
                     Ok(Answer::Table {
                         game: name,
+                        misere,
                         param: params[0].clone(),
                         args: xs.to_vec(),
                         values,
                     })
                 }
-                (Builtin::Table, [rows, cols]) => {
+                (Builtin::Table | Builtin::MisereTable, [rows, cols]) => {
                     let mut values = Vec::with_capacity(rows.len());
                     for &r in rows.iter() {
                         let mut row = Vec::with_capacity(cols.len());
@@ -176,6 +186,7 @@ fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<
                     }
                     Ok(Answer::Grid {
                         game: name,
+                        misere,
                         params: [params[0].clone(), params[1].clone()],
                         rows: rows.to_vec(),
                         cols: cols.to_vec(),
@@ -188,6 +199,7 @@ fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<
                     p_positions(m, axes, 0, &mut tuple, &mut positions, &mut value_at)?;
                     Ok(Answer::PPositions {
                         game: name,
+                        misere,
                         params,
                         ranges: axes
                             .iter()

@@ -1987,6 +1987,113 @@ fn misere_outcomes_of_small_sums() {
     }
 }
 
+/// Misère Grundy value by brute force over multisets of heaps (CGSuite's
+/// `MisereNimValue`): no move → 1, else the mex of the options' values.
+fn misere_value(
+    heaps: &[usize],
+    moves: &dyn Fn(usize) -> Vec<Vec<usize>>,
+    memo: &mut std::collections::HashMap<Vec<usize>, u32>,
+) -> u32 {
+    let mut key: Vec<usize> = heaps
+        .iter()
+        .copied()
+        .filter(|&h| !moves(h).is_empty())
+        .collect();
+    key.sort_unstable();
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let v = if key.is_empty() {
+        1
+    } else {
+        let mut seen = Vec::new();
+        for i in 0..key.len() {
+            for to in moves(key[i]) {
+                let mut next: Vec<usize> = key[..i].iter().chain(&key[i + 1..]).copied().collect();
+                next.extend(to);
+                seen.push(misere_value(&next, moves, memo));
+            }
+        }
+        mex(&seen)
+    };
+    memo.insert(key, v);
+    v
+}
+
+#[test]
+fn misere_tables_against_brute_force() {
+    let kayles = |h: usize| -> Vec<Vec<usize>> {
+        let mut out = Vec::new();
+        for r in 1..=2.min(h) {
+            for a in 0..=h - r {
+                out.push(vec![a, h - r - a]);
+            }
+        }
+        out
+    };
+    let nim = |h: usize| -> Vec<Vec<usize>> { (0..h).map(|k| vec![k]).collect() };
+    let answers = session_answers(
+        "octal Kayles = 0.77\nprint table(Kayles, 0..=30, misere)\n\
+         print ppositions(Kayles, 0..=30, misere)\n\
+         game W(a, b) = { W(a - k, b) for k in 1..=a; W(a, b - k) for k in 1..=b }\n\
+         print table(W, 0..=6, 0..=7, misere)\nprint ppositions(W, 0..=6, 0..=7, misere)\n",
+    );
+    let mut memo = Default::default();
+    let want: Vec<u32> = (0..=30)
+        .map(|n| misere_value(&[n], &kayles, &mut memo))
+        .collect();
+    // The sequence as published with the issue (CGSuite's values).
+    assert_eq!(
+        want[..=20],
+        [
+            1, 0, 2, 3, 0, 1, 3, 2, 1, 0, 2, 4, 0, 1, 2, 5, 1, 6, 3, 2, 0
+        ]
+    );
+    match &answers[0] {
+        grundy::answer::Answer::Table { values, misere, .. } => {
+            assert!(*misere);
+            assert_eq!(values, &want);
+        }
+        other => panic!("not a table: {other:?}"),
+    }
+    match &answers[1] {
+        grundy::answer::Answer::PPositions { positions, .. } => {
+            let p: Vec<Vec<i64>> = (0..=30)
+                .filter(|&n| want[n] == 0)
+                .map(|n| vec![n as i64])
+                .collect();
+            assert_eq!(positions, &p);
+        }
+        other => panic!("not P-positions: {other:?}"),
+    }
+    let mut memo = Default::default();
+    let grid: Vec<Vec<u32>> = (0..=6)
+        .map(|a| {
+            (0..=7)
+                .map(|b| misere_value(&[a, b], &nim, &mut memo))
+                .collect()
+        })
+        .collect();
+    match &answers[2] {
+        grundy::answer::Answer::Grid { values, .. } => assert_eq!(values, &grid),
+        other => panic!("not a grid: {other:?}"),
+    }
+    match &answers[3] {
+        grundy::answer::Answer::PPositions { positions, .. } => {
+            let mut p = Vec::new();
+            for (a, row) in grid.iter().enumerate() {
+                for (b, v) in row.iter().enumerate() {
+                    if *v == 0 {
+                        p.push(vec![a as i64, b as i64]);
+                    }
+                }
+            }
+            assert_eq!(positions, &p);
+        }
+        other => panic!("not P-positions: {other:?}"),
+    }
+}
+
 #[test]
 fn winning_moves_of_huge_heaps_are_grouped_and_complete() {
     // n above the size where moves are grouped, small enough to enumerate

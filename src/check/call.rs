@@ -136,17 +136,7 @@ impl Checker {
                 if args.len() == 2
                     && matches!(&args[1].kind, ExprKind::Name(n) if self.means_misere(n)) =>
             {
-                if let ExprKind::Name(n) = &args[1].kind
-                    && n != "misere"
-                {
-                    self.errors.push(
-                        Diag::user(Code::UnknownName, format!("unknown name `{n}`"))
-                            .label(args[1].span, "not defined")
-                            .help(format!(
-                                "did you mean `misere`? (`{name}(P, misere)`: misère play)"
-                            )),
-                    );
-                }
+                self.misere_slip(&args[1], name);
                 let p = self.check_ty(&args[0], Ty::Pos, &format!("`{name}` takes a position"));
                 let f = if f == Builtin::Outcome {
                     Builtin::MisereOutcome
@@ -234,7 +224,29 @@ impl Checker {
                 }
                 (ids, Ty::Report)
             }
-            Builtin::Table | Builtin::PPositions => {
+            Builtin::Table
+            | Builtin::PPositions
+            | Builtin::MisereTable
+            | Builtin::MiserePPositions => {
+                // A last argument `misere` asks for misère values.
+                let (args, f) = match args.split_last() {
+                    Some((last, rest))
+                        if args.len() >= 3
+                            && matches!(&last.kind, ExprKind::Name(n) if self.means_misere(n)) =>
+                    {
+                        self.misere_slip(last, name);
+                        let f = if matches!(f, Builtin::Table | Builtin::MisereTable) {
+                            Builtin::MisereTable
+                        } else {
+                            Builtin::MiserePPositions
+                        };
+                        (rest, f)
+                    }
+                    _ => (args, f),
+                };
+                if args.len() > 3 {
+                    sig_err(self);
+                }
                 let mut ids = Vec::new();
                 let mut game = None;
                 for (i, a) in args.iter().enumerate() {
@@ -305,10 +317,27 @@ impl Checker {
                         }
                     }
                 }
-                (ids, Ty::Report)
+                return (self.push(ir::Expr::Call { f, args: ids }, span), Ty::Report);
             }
         };
         (self.push(ir::Expr::Call { f, args: ids }, span), ty)
+    }
+
+    /// A misspelled `misere` (read as `misere`, and reported).
+    fn misere_slip(&mut self, a: &ast::Expr, name: &str) {
+        if let ExprKind::Name(n) = &a.kind
+            && n != "misere"
+        {
+            let usage = match name {
+                "table" | "ppositions" => format!("`{name}(G, RANGE, misere)`"),
+                _ => format!("`{name}(P, misere)`"),
+            };
+            self.errors.push(
+                Diag::user(Code::UnknownName, format!("unknown name `{n}`"))
+                    .label(a.span, "not defined")
+                    .help(format!("did you mean `misere`? ({usage}: misère play)")),
+            );
+        }
     }
 
     /// A builtin's first argument that must name a game.

@@ -753,6 +753,8 @@ impl Machine {
             | Builtin::Winning
             | Builtin::Table
             | Builtin::PPositions
+            | Builtin::MisereTable
+            | Builtin::MiserePPositions
             | Builtin::Describe
             | Builtin::Period => Err(Diag::bug(format!(
                 "report `{}` evaluated as a value",
