@@ -126,10 +126,12 @@ pub enum Global {
 /// A statement to run.
 #[derive(Clone, Debug)]
 pub enum Stmt {
-    /// `print EXPR`
+    /// `print EXPR CLAUSES`
     Print {
         /// The expression (possibly a report query such as `table`).
         expr: ExprId,
+        /// Clauses enumerating the cases (none: printed once).
+        clauses: Vec<Clause>,
         /// Frame size.
         slots: u32,
         /// The statement's span.

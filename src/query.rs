@@ -17,32 +17,31 @@ fn snippet(sources: &Sources, span: Span) -> String {
     normalize(sources.text(span))
 }
 
-/// Runs one statement.
-pub(crate) fn run_stmt(m: &mut Machine, stmt: &Stmt, sources: &Sources) -> R<Answer> {
+/// Runs one statement, appending its answers (one, or one per case of a
+/// `print` with clauses) to `out`.
+pub(crate) fn run_stmt(
+    m: &mut Machine,
+    stmt: &Stmt,
+    sources: &Sources,
+    out: &mut Vec<Answer>,
+) -> R<()> {
     match stmt {
-        Stmt::Print { expr, slots, span } => {
+        Stmt::Print {
+            expr,
+            clauses,
+            slots,
+            span,
+        } => {
             let mut env = vec![Value::Int(0); *slots as usize];
-            if let ir::Expr::Call { f, args } = m.program().expr(*expr).clone()
-                && f.is_report()
-            {
-                return report(m, f, &args, &mut env);
+            if clauses.is_empty() {
+                out.push(print_one(m, *expr, *span, &mut env, sources)?);
+                return Ok(());
             }
-            let value = m.eval(*expr, &mut env)?;
-            Ok(match value {
-                Value::Pos(parts) => {
-                    let grundy = m.grundy_sum(&parts)?;
-                    Answer::Outcome {
-                        position: m.show_sum(&parts),
-                        grundy,
-                        outcome: Outcome::of(grundy),
-                    }
-                }
-                v => Answer::Value {
-                    expr: snippet(sources, *span),
-                    value: v.to_string(),
-                    json: value_json(&v),
-                },
-            })
+            m.comp_loop(clauses, &mut env, &mut |m, env| {
+                out.push(print_one(m, *expr, *span, env, sources)?);
+                Ok(true)
+            })?;
+            Ok(())
         }
         Stmt::Check {
             cond,
@@ -74,7 +73,7 @@ pub(crate) fn run_stmt(m: &mut Machine, stmt: &Stmt, sources: &Sources) -> R<Ans
                 },
             )?;
             let condition = snippet(sources, m.program().span(*cond));
-            Ok(match failure {
+            out.push(match failure {
                 None => Answer::CheckOk {
                     condition,
                     cases: passed,
@@ -85,9 +84,41 @@ pub(crate) fn run_stmt(m: &mut Machine, stmt: &Stmt, sources: &Sources) -> R<Ans
                     bindings,
                     sides,
                 },
-            })
+            });
+            Ok(())
         }
     }
+}
+
+/// What `print EXPR` answers in one environment.
+fn print_one(
+    m: &mut Machine,
+    expr: ExprId,
+    span: Span,
+    env: &mut [Value],
+    sources: &Sources,
+) -> R<Answer> {
+    if let ir::Expr::Call { f, args } = m.program().expr(expr).clone()
+        && f.is_report()
+    {
+        return report(m, f, &args, env);
+    }
+    let value = m.eval(expr, env)?;
+    Ok(match value {
+        Value::Pos(parts) => {
+            let grundy = m.grundy_sum(&parts)?;
+            Answer::Outcome {
+                position: m.show_sum(&parts),
+                grundy,
+                outcome: Outcome::of(grundy),
+            }
+        }
+        v => Answer::Value {
+            expr: snippet(sources, span),
+            value: v.to_string(),
+            json: value_json(&v),
+        },
+    })
 }
 
 fn value_json(v: &Value) -> serde_json::Value {

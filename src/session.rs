@@ -341,14 +341,16 @@ impl Session {
                 return summary;
             }
             machine.start_statement();
-            let result = crate::query::run_stmt(&mut machine, stmt, &self.sources);
+            let mut answers = Vec::new();
+            let result = crate::query::run_stmt(&mut machine, stmt, &self.sources, &mut answers);
             let stop = matches!(&result, Err(Stop::Interrupted));
             self.machine = Some(machine);
-            let event = match result {
-                Ok(a) => Event::Answer(a),
-                Err(s) => Event::Error(s.into_diag()),
-            };
-            report(self, &mut summary, event);
+            for a in answers {
+                report(self, &mut summary, Event::Answer(a));
+            }
+            if let Err(s) = result {
+                report(self, &mut summary, Event::Error(s.into_diag()));
+            }
             machine = match self.machine.take() {
                 Some(m) => m,
                 None => return summary,
@@ -475,7 +477,7 @@ fn item_span(item: &ast::Item) -> Span {
     match item {
         ast::Item::Game(g) => g.span,
         ast::Item::Let(l) => l.span,
-        ast::Item::Print(e) => e.span,
+        ast::Item::Print(p) => p.span,
         ast::Item::Check(c) => c.span,
     }
 }

@@ -1777,6 +1777,11 @@ fn periods_are_found_and_proven() {
             "game S(n) = { S(a) + S(n - r - a) for r in 1..=2 for a in 0..=n - r }",
             (71, 12),
         ),
+        // Kayles with a `let` clause for the second heap.
+        (
+            "game S(n) = { S(a) + S(b) for r in 1..=2 for a in 0..=n - r let b = n - r - a }",
+            (71, 12),
+        ),
         // Dawson's Kayles as "knock down two adjacent pins".
         (
             "game S(n) = { S(a) + S(n - 2 - a) for a in 0..=n - 2 }",
@@ -2018,6 +2023,40 @@ fn misere_value(
     };
     memo.insert(key, v);
     v
+}
+
+/// `let` clauses bind names in rules, comprehensions, generators, `print`
+/// and `check`; one after a statement that uses none of its variables is
+/// the next constant.
+#[test]
+fn let_clauses_bind_names() {
+    let answers = session_answers(
+        "game K(n) = { K(a) + K(b) for r in 1..=2 for a in 0..=n - r let b = n - r - a }\n\
+         print table(K, 0..=99)\n\
+         print [b for a in 0..5 let b = a * a if b % 2 == 0]\n\
+         print sum(c for a in 0..4 let c = 2 * a let d = c)\n\
+         check grundy(K(m)) == grundy(K(n)) for n in 0..20 let m = n\n\
+         let k = 3\n\
+         print k * s for s in 0..2 let t = s\n\
+         let u = k + 1\n\
+         print u\n",
+    );
+    assert_eq!(table_values(&answers[0]), &KAYLES_100[..]);
+    let value = |a: &grundy::answer::Answer| match a {
+        grundy::answer::Answer::Value { value, .. } => value.clone(),
+        other => panic!("not a value: {other:?}"),
+    };
+    assert_eq!(value(&answers[1]), "[0, 4, 16]");
+    assert_eq!(value(&answers[2]), "12");
+    assert!(matches!(
+        answers[3],
+        grundy::answer::Answer::CheckOk { cases: 20, .. }
+    ));
+    // Two answers for the two cases, then `u`, a constant.
+    assert_eq!(value(&answers[4]), "0");
+    assert_eq!(value(&answers[5]), "3");
+    assert_eq!(value(&answers[6]), "4");
+    assert_eq!(answers.len(), 7);
 }
 
 #[test]

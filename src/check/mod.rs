@@ -91,6 +91,16 @@ pub fn check(program: &ast::Program) -> Result<ir::Program, Vec<Diag>> {
     }
 }
 
+/// A name bound in the frame being checked.
+struct Bound {
+    name: String,
+    slot: Slot,
+    ty: Ty,
+    /// For a `let` clause, the expression the name stands for (pure, so
+    /// using it where the name is used means the same); its slot is unused.
+    alias: Option<ExprId>,
+}
+
 struct Checker {
     out: ir::Program,
     errors: Vec<Diag>,
@@ -102,7 +112,7 @@ struct Checker {
     /// and for a game parameter that no rule fixed, the argument of the call
     /// that did.
     vars: Vec<(Option<Ty>, Option<Span>)>,
-    scope: Vec<(String, Slot, Ty)>,
+    scope: Vec<Bound>,
     next_slot: Slot,
     max_slot: Slot,
     ctx: Ctx,
@@ -358,13 +368,15 @@ impl Checker {
         uses
     }
 
-    fn print(&mut self, e: &ast::Expr) {
+    fn print(&mut self, p: &ast::PrintStmt) {
         self.begin_frame(Ctx::Stmt);
-        let (expr, _) = self.infer_top(e);
+        let clauses = self.clauses(&p.clauses);
+        let (expr, _) = self.infer_top(&p.expr);
         self.out.stmts.push(ir::Stmt::Print {
             expr,
+            clauses,
             slots: self.max_slot,
-            span: e.span,
+            span: p.expr.span,
         });
     }
 
@@ -377,6 +389,7 @@ impl Checker {
             .filter_map(|c| match c {
                 ast::Clause::For { var, .. } => self
                     .lookup_local(&var.name)
+                    .filter(|_| self.alias(&var.name).is_none())
                     .map(|(s, _)| (var.name.clone(), s)),
                 _ => None,
             })
@@ -404,16 +417,26 @@ impl Checker {
         let slot = self.next_slot;
         self.next_slot += 1;
         self.max_slot = self.max_slot.max(self.next_slot);
-        self.scope.push((name.to_string(), slot, ty));
+        self.scope.push(Bound {
+            name: name.to_string(),
+            slot,
+            ty,
+            alias: None,
+        });
         slot
+    }
+
+    /// The expression a `let` clause's name stands for.
+    fn alias(&self, name: &str) -> Option<ExprId> {
+        self.scope.iter().rev().find(|b| b.name == name)?.alias
     }
 
     fn lookup_local(&self, name: &str) -> Option<(Slot, Ty)> {
         self.scope
             .iter()
             .rev()
-            .find(|(n, _, _)| n == name)
-            .map(|(_, s, t)| (*s, *t))
+            .find(|b| b.name == name)
+            .map(|b| (b.slot, b.ty))
     }
 
     fn fresh_var(&mut self) -> Ty {
@@ -646,6 +669,9 @@ impl Checker {
 
     fn name(&mut self, name: &str, span: Span) -> (ExprId, Ty) {
         if let Some((slot, ty)) = self.lookup_local(name) {
+            if let Some(e) = self.alias(name) {
+                return (e, ty);
+            }
             return (self.push(ir::Expr::Local(slot), span), ty);
         }
         match self.globals.get(name).copied() {
@@ -703,7 +729,7 @@ impl Checker {
     }
 
     fn unknown(&self, name: &str, span: Span, what: &str) -> Diag {
-        let mut known: Vec<&str> = self.scope.iter().map(|(n, _, _)| n.as_str()).collect();
+        let mut known: Vec<&str> = self.scope.iter().map(|b| b.name.as_str()).collect();
         known.extend(self.globals.keys().map(String::as_str));
         // Pushed one by one: each `&'static str` shortens to `known`'s lifetime.
         for n in crate::builtin::names() {
@@ -727,10 +753,12 @@ impl Checker {
         d
     }
 
+    /// The clauses in IR: `for` and `if`; a `let` binds its name to its
+    /// expression and leaves no clause.
     fn clauses(&mut self, clauses: &[ast::Clause]) -> Vec<Clause> {
-        clauses
-            .iter()
-            .map(|c| match c {
+        let mut out = Vec::with_capacity(clauses.len());
+        for c in clauses {
+            out.push(match c {
                 ast::Clause::For { var, iter } => {
                     let (it, ty) = self.infer(iter);
                     let ty = self.resolve(ty);
@@ -756,8 +784,20 @@ impl Checker {
                 ast::Clause::If { cond } => Clause::If {
                     cond: self.check_ty(cond, Ty::Bool, "an `if` clause needs a condition"),
                 },
-            })
-            .collect()
+                ast::Clause::Let { var, value, .. } => {
+                    let (e, ty) = self.infer(value);
+                    if self.resolve(ty) == Ty::Report {
+                        self.errors.push(report_misuse(value.span));
+                    }
+                    self.bind(&var.name, ty);
+                    if let Some(b) = self.scope.last_mut() {
+                        b.alias = Some(e);
+                    }
+                    continue;
+                }
+            });
+        }
+        out
     }
 
     fn generator(
@@ -932,37 +972,5 @@ fn report_misuse(span: Span) -> Diag {
 
 /// Every bare name used in an expression (for constant dependencies).
 fn free_names(e: &ast::Expr, out: &mut Vec<String>) {
-    let clause_names = |cs: &[ast::Clause], out: &mut Vec<String>| {
-        for c in cs {
-            match c {
-                ast::Clause::For { iter, .. } => free_names(iter, out),
-                ast::Clause::If { cond } => free_names(cond, out),
-            }
-        }
-    };
-    match &e.kind {
-        ExprKind::Int(_) | ExprKind::Bool(_) => {}
-        ExprKind::Name(n) => out.push(n.clone()),
-        ExprKind::Call { args, .. } | ExprKind::List(args) => {
-            args.iter().for_each(|a| free_names(a, out))
-        }
-        ExprKind::Generator { body, clauses, .. } | ExprKind::ListComp { body, clauses } => {
-            free_names(body, out);
-            clause_names(clauses, out);
-        }
-        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
-            free_names(a, out);
-            free_names(b, out);
-        }
-        ExprKind::Range { lo, hi, .. } => {
-            free_names(lo, out);
-            free_names(hi, out);
-        }
-        ExprKind::Unary(_, a) => free_names(a, out),
-        ExprKind::If(a, b, c) => {
-            free_names(a, out);
-            free_names(b, out);
-            free_names(c, out);
-        }
-    }
+    e.names(out)
 }

@@ -25,8 +25,8 @@ pub enum Item {
     Let(LetDef),
     /// `game NAME(params) = { rules }`
     Game(GameDef),
-    /// `print EXPR`
-    Print(Expr),
+    /// `print EXPR` (with clauses: one answer per case)
+    Print(PrintStmt),
     /// `check COND for ... if ...`
     Check(CheckStmt),
 }
@@ -88,6 +88,17 @@ pub struct Rule {
     pub span: Span,
 }
 
+/// `print EXPR for ... if ...`.
+#[derive(Clone, Debug)]
+pub struct PrintStmt {
+    /// What is printed, once per case.
+    pub expr: Expr,
+    /// Clauses enumerating the cases (none: printed once).
+    pub clauses: Vec<Clause>,
+    /// The whole statement.
+    pub span: Span,
+}
+
 /// `check COND for ... if ...`.
 #[derive(Clone, Debug)]
 pub struct CheckStmt {
@@ -114,6 +125,67 @@ pub enum Clause {
         /// The filter.
         cond: Expr,
     },
+    /// `let NAME = EXPR`: a name for a value, in the clauses after it and
+    /// the body.
+    Let {
+        /// The name bound.
+        var: Ident,
+        /// Its value.
+        value: Expr,
+        /// The whole clause, `let` included.
+        span: Span,
+    },
+}
+
+impl Clause {
+    /// The name a `for` or `let` clause binds.
+    pub fn binds(&self) -> Option<&Ident> {
+        match self {
+            Clause::For { var, .. } | Clause::Let { var, .. } => Some(var),
+            Clause::If { .. } => None,
+        }
+    }
+
+    /// The expressions in the clause.
+    pub fn exprs(&self) -> &Expr {
+        match self {
+            Clause::For { iter: e, .. } | Clause::If { cond: e } | Clause::Let { value: e, .. } => {
+                e
+            }
+        }
+    }
+}
+
+impl Expr {
+    /// Every bare name used in the expression (a comprehension's own
+    /// variables included: an over-approximation of its free names).
+    pub fn names(&self, out: &mut Vec<String>) {
+        match &self.kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) => {}
+            ExprKind::Name(n) => out.push(n.clone()),
+            ExprKind::Call { args, .. } | ExprKind::List(args) => {
+                args.iter().for_each(|a| a.names(out))
+            }
+            ExprKind::Generator { body, clauses, .. } | ExprKind::ListComp { body, clauses } => {
+                body.names(out);
+                clauses.iter().for_each(|c| c.exprs().names(out));
+            }
+            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
+                a.names(out);
+                b.names(out);
+            }
+            ExprKind::Range { lo, hi, .. } => {
+                lo.names(out);
+                hi.names(out);
+            }
+            ExprKind::Unary(_, a) => a.names(out),
+            ExprKind::If(a, b, c) => {
+                a.names(out);
+                b.names(out);
+                c.names(out);
+            }
+        }
+    }
 }
 
 /// An expression with its span.

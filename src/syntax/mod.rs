@@ -3,13 +3,14 @@
 //! Nothing outside this module sees a pest type.
 
 pub mod ast;
+mod error;
 pub mod shorthand;
+use error::{recover, syntax_error};
 
-use crate::diagnostics::{Code, Diag, did_you_mean};
+use crate::diagnostics::{Code, Diag};
 use crate::span::Span;
 use ast::{BinOp, Clause, Expr, ExprKind, Ident, Item, UnOp};
 use pest::Parser as _;
-use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
 use pest::pratt_parser::{Assoc, Op, PrattParser};
 use std::sync::OnceLock;
@@ -125,67 +126,20 @@ fn parse_with(text: &str, base: u32, rule: Rule) -> Result<ast::Program, Vec<Dia
             Rule::let_def => items.push(lower.let_def(pair)),
             Rule::game_def => items.push(lower.game_def(pair)),
             Rule::octal_def | Rule::subtraction_def => items.push(lower.shorthand(pair)),
-            Rule::print_stmt => {
-                if let Some(e) = parts(pair).next() {
-                    items.push(Item::Print(lower.expr(e)));
-                }
-            }
-            Rule::check_stmt => items.push(lower.check_stmt(pair)),
+            Rule::print_stmt | Rule::check_stmt => lower.statement(pair, &mut items),
             // A REPL entry's closing bare expression.
-            Rule::expr => items.push(Item::Print(lower.expr(pair))),
+            Rule::expr => {
+                let expr = lower.expr(pair);
+                items.push(Item::Print(ast::PrintStmt {
+                    span: expr.span,
+                    expr,
+                    clauses: Vec::new(),
+                }))
+            }
             _ => {}
         }
     }
     lower.finish(items)
-}
-
-/// pest stops at the first error; to report more, resume parsing at the next
-/// line that starts a top-level item (`game`, `let`, `print`, `check`).
-fn recover(text: &str, first: pest::error::Error<Rule>) -> Vec<Diag> {
-    let mut errors = vec![syntax_error(text, first)];
-    let mut from = 0usize;
-    while errors.len() < 20 {
-        let Some(at) = errors
-            .last()
-            .and_then(|d| d.primary())
-            .map(|s| s.end as usize)
-        else {
-            break;
-        };
-        let Some(next) = next_item_start(text, at.max(from + 1)) else {
-            break;
-        };
-        from = next;
-        match GameParser::parse(Rule::program, &text[next..]) {
-            Ok(_) => break,
-            Err(e) => {
-                let mut d = syntax_error(&text[next..], e);
-                for l in &mut d.labels {
-                    l.span = Span::new(l.span.start as usize + next, l.span.end as usize + next);
-                }
-                errors.push(d);
-            }
-        }
-    }
-    errors
-}
-
-/// The byte offset of the first line at or after `from` (not the line
-/// containing `from`) that begins with a top-level keyword.
-fn next_item_start(text: &str, from: usize) -> Option<usize> {
-    let mut offset = text.get(from..)?.find('\n')? + from + 1;
-    loop {
-        let line = text.get(offset..)?;
-        let trimmed = line.trim_start_matches([' ', '\t']);
-        let word: String = trimmed
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect();
-        if ITEM_KEYWORDS.contains(&word.as_str()) {
-            return Some(offset + (line.len() - trimmed.len()));
-        }
-        offset += line.find('\n')? + 1;
-    }
 }
 
 /// Rejects absurdly deep bracket nesting before the recursive parser sees it.
@@ -215,229 +169,6 @@ fn check_nesting(text: &str) -> Result<(), Vec<Diag>> {
         }
     }
     Ok(())
-}
-
-/// The human name of a grammar rule, for "expected ..." messages.
-fn rule_name(r: &Rule) -> Option<&'static str> {
-    Some(match r {
-        Rule::EOI => "end of input",
-        Rule::let_def | Rule::kw_let => "`let`",
-        Rule::game_def | Rule::kw_game => "`game`",
-        Rule::print_stmt | Rule::kw_print => "`print`",
-        Rule::check_stmt | Rule::kw_check => "`check`",
-        Rule::octal_def | Rule::kw_octal => "`octal`",
-        Rule::subtraction_def | Rule::kw_subtraction => "`subtraction`",
-        Rule::octal_code => "an octal code like 0.07 (or hexadecimal, 0.3f)",
-        Rule::int_set => "a set like {1, 3, 4}",
-        Rule::all_but | Rule::kw_all => "`all but`",
-        Rule::kw_but => "`but`",
-        Rule::for_clause | Rule::kw_for => "`for`",
-        Rule::if_clause | Rule::kw_if => "`if`",
-        Rule::kw_in => "`in`",
-        Rule::kw_then => "`then`",
-        Rule::kw_else => "`else`",
-        Rule::ident => "a name",
-        Rule::int => "a number",
-        Rule::expr | Rule::cond | Rule::call | Rule::list | Rule::paren => "an expression",
-        Rule::true_lit | Rule::false_lit => "an expression",
-        Rule::neg | Rule::not => "an expression",
-        Rule::params => "a parameter name",
-        Rule::move_rule => "a move rule",
-        Rule::comp_tail => "`for`",
-        Rule::index | Rule::lbracket => "`[`",
-        Rule::assign => "`=`",
-        Rule::lparen => "`(`",
-        Rule::rparen => "`)`",
-        Rule::lbrace => "`{`",
-        Rule::rbrace => "`}`",
-        Rule::rbracket => "`]`",
-        Rule::comma => "`,`",
-        Rule::or
-        | Rule::and
-        | Rule::eq
-        | Rule::ne
-        | Rule::le
-        | Rule::ge
-        | Rule::shl
-        | Rule::shr
-        | Rule::lt
-        | Rule::gt
-        | Rule::range_incl
-        | Rule::range_excl
-        | Rule::bor
-        | Rule::bxor
-        | Rule::band
-        | Rule::add
-        | Rule::sub
-        | Rule::pow
-        | Rule::mul
-        | Rule::div
-        | Rule::rem => "an operator",
-        _ => return None,
-    })
-}
-
-fn syntax_error(text: &str, e: pest::error::Error<Rule>) -> Diag {
-    let (mut start, end) = match e.location {
-        InputLocation::Pos(p) => (p, p),
-        InputLocation::Span((s, e)) => (s, e),
-    };
-    // At the end of the input, point at the last token instead of past it.
-    let at_end = text.get(start..).is_none_or(|rest| rest.trim().is_empty());
-    if at_end {
-        start = text.trim_end().len();
-    }
-    let (found, found_len) = if at_end {
-        ("end of input".to_string(), 0)
-    } else {
-        token_at(text, start)
-    };
-    let expected: Vec<&str> = match &e.variant {
-        ErrorVariant::ParsingError { positives, .. } => {
-            let mut names: Vec<&str> = Vec::new();
-            for n in positives.iter().filter_map(rule_name) {
-                if !names.contains(&n) {
-                    names.push(n);
-                }
-            }
-            if names.contains(&"an expression") {
-                // Numbers, names, brackets and `if` all start expressions.
-                names.retain(|n| !matches!(*n, "a number" | "a name" | "`(`" | "`[`" | "`if`"));
-            }
-            if names.len() > 1 {
-                names.retain(|n| *n != "end of input");
-            }
-            names
-        }
-        ErrorVariant::CustomError { .. } => Vec::new(),
-    };
-    let rest = text.get(start..).unwrap_or("");
-    let first = rest.chars().next().unwrap_or(' ');
-    let foreign =
-        !(at_end || first.is_ascii_alphanumeric() || "_#()[]{},=+-*/%<>!&|^.".contains(first));
-    let message = if foreign {
-        format!("unexpected character `{first}`")
-    } else if expected.is_empty() {
-        format!("unexpected {found}")
-    } else {
-        format!("expected {}, found {found}", join_or(&expected))
-    };
-    let span = if at_end {
-        let last = text[..start]
-            .char_indices()
-            .next_back()
-            .map_or(0, |(i, _)| i);
-        Span::new(last, start)
-    } else if start == end {
-        Span::new(
-            start,
-            start + found_len.max(first.len_utf8().min(rest.len())),
-        )
-    } else {
-        Span::new(start, end)
-    };
-    let label = if at_end {
-        "the input ends here"
-    } else {
-        "here"
-    };
-    let mut d = Diag::user(Code::Syntax, message).label(span, label);
-    // `a && b` fails at the second `&`: look one byte back for the pair.
-    let doubled = start
-        .checked_sub(1)
-        .and_then(|b| text.get(b..))
-        .filter(|t| t.starts_with("&&") || t.starts_with("||"));
-    if let Some(help) = syntax_hint(doubled.unwrap_or(rest), &found, &expected) {
-        d = d.help(help);
-    }
-    d
-}
-
-/// Help for common slips: operators from other languages, misspelled
-/// keywords, a missing closing bracket.
-fn syntax_hint(rest: &str, found: &str, expected: &[&str]) -> Option<String> {
-    const SWAPS: &[(&str, &str)] = &[
-        ("&&", "write `and`"),
-        ("||", "write `or`"),
-        ("!=", ""),
-        ("!", "write `not`"),
-        ("==", ""),
-        ("=", "to compare, write `==`"),
-        ("≤", "write `<=`"),
-        ("≥", "write `>=`"),
-        ("≠", "write `!=`"),
-        ("\"", "there are no strings in the language"),
-        ("'", "there are no strings in the language"),
-        ("//", "comments start with `#`"),
-        (
-            "~",
-            "there is no `~`; the complement of `x` is `-1 ^ x`, and `m ^ (m & b)` clears the bits `b` of `m`",
-        ),
-    ];
-    if let Some((_, hint)) = SWAPS.iter().find(|(tok, _)| rest.starts_with(tok)) {
-        return (!hint.is_empty()).then(|| hint.to_string());
-    }
-    if rest.starts_with('{') && expected.contains(&"an expression") {
-        return Some(
-            "lists are written with square brackets: `[1, 2]` (braces are for game rules and \
-             `subtraction S = {1, 2}`)"
-                .into(),
-        );
-    }
-    let word: String = rest
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect();
-    if word == "xor" {
-        return Some("XOR is the operator `^`: `a ^ b`".into());
-    }
-    if ["game", "let", "print", "check"].contains(&word.as_str()) {
-        for (close, name) in [("`}`", "}"), ("`)`", ")"), ("`]`", "]")] {
-            if expected.contains(&close) {
-                return Some(format!("is a `{name}` missing before this line?"));
-            }
-        }
-    }
-    if !word.is_empty()
-        && !found.starts_with("keyword")
-        && let Some(k) = did_you_mean(&word, KEYWORDS.iter().copied())
-    {
-        return Some(format!("did you mean `{k}`?"));
-    }
-    None
-}
-
-/// The token at a byte offset, for "found ..." in messages, and its length.
-fn token_at(text: &str, offset: usize) -> (String, usize) {
-    let rest = text.get(offset..).unwrap_or("");
-    let Some(first) = rest.chars().next() else {
-        return ("end of input".to_string(), 0);
-    };
-    let word_len = |pred: fn(char) -> bool| rest.find(|c: char| !pred(c)).unwrap_or(rest.len());
-    if first.is_ascii_alphabetic() || first == '_' {
-        let n = word_len(|c| c.is_ascii_alphanumeric() || c == '_');
-        let word = &rest[..n];
-        if KEYWORDS.contains(&word) {
-            (format!("keyword `{word}`"), n)
-        } else {
-            (format!("`{word}`"), n)
-        }
-    } else if first.is_ascii_digit() {
-        let n = word_len(|c| c.is_ascii_digit() || c == '_');
-        (format!("number `{}`", &rest[..n]), n)
-    } else if first == '\n' || first == '\r' {
-        ("end of line".to_string(), 1)
-    } else {
-        (format!("`{first}`"), first.len_utf8())
-    }
-}
-
-fn join_or(names: &[&str]) -> String {
-    match names {
-        [] => String::new(),
-        [one] => one.to_string(),
-        [init @ .., last] => format!("{} or {}", init.join(", "), last),
-    }
 }
 
 /// Keywords and punctuation: structure the lowering does not need.
@@ -535,6 +266,18 @@ enum Elements {
     Comp(Box<Expr>, Vec<Clause>),
 }
 
+/// An item standing in for one that failed (its errors are reported).
+fn nothing(span: Span) -> Item {
+    Item::Print(ast::PrintStmt {
+        expr: Expr {
+            kind: ExprKind::Int(0),
+            span,
+        },
+        clauses: Vec::new(),
+        span,
+    })
+}
+
 fn literal_too_large(span: Span) -> Diag {
     Diag::user(
         Code::LiteralTooLarge,
@@ -583,10 +326,7 @@ impl Lower {
     fn malformed(&mut self, span: Span) -> Item {
         self.errors
             .push(Diag::bug("the parse tree has an unexpected shape").label(span, "here"));
-        Item::Print(Expr {
-            kind: ExprKind::Int(0),
-            span,
-        })
+        nothing(span)
     }
 
     fn game_def(&mut self, pair: Pair<Rule>) -> Item {
@@ -673,26 +413,71 @@ impl Lower {
             Ok(g) => Item::Game(g),
             Err(errors) => {
                 self.errors.extend(errors);
-                Item::Print(Expr {
-                    kind: ExprKind::Int(0),
-                    span,
-                })
+                nothing(span)
             }
         }
     }
 
-    fn check_stmt(&mut self, pair: Pair<Rule>) -> Item {
+    /// `print EXPR CLAUSES` or `check COND CLAUSES`, and the constants
+    /// that follow it: newlines do not count, so a `let` after a statement
+    /// is read as its clause; one at the end that uses none of the
+    /// statement's variables is the next item, a constant (it has the same
+    /// value either way).
+    fn statement(&mut self, pair: Pair<Rule>, items: &mut Vec<Item>) {
+        let check = pair.as_rule() == Rule::check_stmt;
         let span = self.span(&pair);
         let mut inner = parts(pair);
-        let Some(cond) = inner.next().map(|p| self.expr(p)) else {
-            return self.malformed(span);
+        let Some(expr) = inner.next().map(|p| self.expr(p)) else {
+            items.push(self.malformed(span));
+            return;
         };
-        let clauses = inner.map(|c| self.clause(c)).collect();
-        Item::Check(ast::CheckStmt {
-            cond,
-            clauses,
-            span,
-        })
+        let mut clauses: Vec<Clause> = inner.map(|c| self.clause(c)).collect();
+        // The `let`s after the last `for` or `if`, in order: one that uses
+        // a variable of the statement is its clause, the others are items.
+        let run = clauses
+            .iter()
+            .rposition(|c| !matches!(c, Clause::Let { .. }))
+            .map_or(0, |i| i + 1);
+        let mut bound: Vec<String> = clauses[..run]
+            .iter()
+            .filter_map(|c| c.binds().map(|v| v.name.clone()))
+            .collect();
+        let mut after = Vec::new();
+        for c in clauses.split_off(run) {
+            let Clause::Let { var, value, span } = c else {
+                continue;
+            };
+            let mut names = Vec::new();
+            value.names(&mut names);
+            if names.iter().any(|n| bound.contains(n)) {
+                bound.push(var.name.clone());
+                clauses.push(Clause::Let { var, value, span });
+            } else {
+                after.push(Item::Let(ast::LetDef {
+                    name: var,
+                    value,
+                    span,
+                }));
+            }
+        }
+        let span = match clauses.last() {
+            Some(c) => Span::new(span.start as usize, c.exprs().span.end as usize),
+            None => Span::new(span.start as usize, expr.span.end as usize),
+        };
+        items.push(if check {
+            Item::Check(ast::CheckStmt {
+                cond: expr,
+                clauses,
+                span,
+            })
+        } else {
+            Item::Print(ast::PrintStmt {
+                expr,
+                clauses,
+                span,
+            })
+        });
+        items.extend(after);
     }
 
     fn clause(&mut self, pair: Pair<Rule>) -> Clause {
@@ -705,6 +490,14 @@ impl Lower {
                 let iter = inner.next().map(|p| self.expr(p));
                 match (var, iter) {
                     (Some(var), Some(iter)) => Clause::For { var, iter },
+                    _ => self.bad_clause(span),
+                }
+            }
+            Rule::let_clause => {
+                let var = inner.next().map(|p| self.ident(p));
+                let value = inner.next().map(|p| self.expr(p));
+                match (var, value) {
+                    (Some(var), Some(value)) => Clause::Let { var, value, span },
                     _ => self.bad_clause(span),
                 }
             }
