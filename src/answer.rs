@@ -54,6 +54,11 @@ pub enum Answer {
         /// The value as JSON.
         json: serde_json::Value,
     },
+    /// `print TEXT` for a string: the text as it is.
+    Text {
+        /// The string.
+        text: String,
+    },
     /// `print P` for a position, and `outcome(P)`.
     Outcome {
         /// The position, rendered.
@@ -247,6 +252,7 @@ impl fmt::Display for Answer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Answer::Value { expr, value, .. } => writeln!(f, "{expr} = {value}"),
+            Answer::Text { text } => writeln!(f, "{text}"),
             Answer::Outcome {
                 position,
                 grundy,

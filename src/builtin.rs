@@ -24,6 +24,10 @@ pub enum Builtin {
     Popcount,
     /// `mex(list)`: the least non-negative integer not in the list.
     Mex,
+    /// `str(x)`: a value as text.
+    Str,
+    /// `join(list, sep)`: the elements as text, separated by `sep`.
+    Join,
     /// `grundy(P)`
     Grundy,
     /// `outcome(P)`
@@ -193,6 +197,25 @@ pub const TABLE: &[Spec] = &[
         (1, 1),
         "1 argument (a list)",
         &[("mex(xs)", "the least non-negative integer not in the list")],
+    ),
+    spec(
+        "str",
+        Some(B::Str),
+        Function,
+        (1, 1),
+        "1 argument (any value)",
+        &[("str(x)", "a value as text, as print shows it")],
+    ),
+    spec(
+        "join",
+        Some(B::Join),
+        Function,
+        (2, 2),
+        "2 arguments (a list and a string)",
+        &[(
+            "join(xs, \", \")",
+            "the elements as text, with the string between",
+        )],
     ),
     spec(
         "any",
@@ -424,6 +447,8 @@ mod tests {
                 B::Period => 20,
                 B::MisereTable => 21,
                 B::MiserePPositions => 22,
+                B::Str => 23,
+                B::Join => 24,
             }
         }
         let all = [
@@ -450,6 +475,8 @@ mod tests {
             B::Period,
             B::MisereTable,
             B::MiserePPositions,
+            B::Str,
+            B::Join,
         ];
         let mut indexes: Vec<usize> = all.iter().map(|&b| index(b)).collect();
         indexes.sort_unstable();

@@ -47,6 +47,7 @@ codes! {
     BadGenerator => "bad-generator",
     BadLimit => "bad-limit",
     BadOctal => "bad-octal",
+    BadString => "bad-string",
     BadShift => "bad-shift",
     BadSubtractionSet => "bad-subtraction-set",
     BuiltinNotCalled => "builtin-not-called",

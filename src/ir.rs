@@ -179,6 +179,10 @@ pub enum Expr {
     Int(i64),
     /// A boolean.
     Bool(bool),
+    /// A string.
+    Str(std::rc::Rc<str>),
+    /// `a + b` where one side is a string: the two as text, joined.
+    Concat(ExprId, ExprId),
     /// The empty position (`0` where a position is expected).
     EmptyPos,
     /// A variable.

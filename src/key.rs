@@ -3,7 +3,7 @@
 //! nothing of keys; this module is the one place that joins the two.
 
 use crate::ir::GameId;
-use crate::store::{Full, PosId, Store, TAG_BOOL, TAG_INT, TAG_INTS, TAG_LIST};
+use crate::store::{Full, PosId, Store, TAG_BOOL, TAG_INT, TAG_INTS, TAG_LIST, TAG_STR};
 use crate::value::Value;
 
 /// Appends the key encoding of one argument; `None` for values that cannot
@@ -12,6 +12,14 @@ pub fn encode_arg(v: &Value, key: &mut Vec<i64>) -> Option<()> {
     match v {
         Value::Int(x) => key.extend([TAG_INT, *x]),
         Value::Bool(b) => key.extend([TAG_BOOL, i64::from(*b)]),
+        Value::Str(s) => {
+            key.extend([TAG_STR, s.len() as i64]);
+            key.extend(s.as_bytes().chunks(8).map(|c| {
+                let mut word = [0u8; 8];
+                word[..c.len()].copy_from_slice(c);
+                i64::from_le_bytes(word)
+            }));
+        }
         // A list of integers (the empty list included) packs one word an
         // element; any other list tags each element.
         Value::List(xs) if xs.iter().all(|x| matches!(x, Value::Int(_))) => {
@@ -88,6 +96,18 @@ fn decode_one(key: &[i64]) -> Option<(Value, &[i64])> {
     match key {
         [TAG_INT, x, rest @ ..] => Some((Value::Int(*x), rest)),
         [TAG_BOOL, b, rest @ ..] => Some((Value::Bool(*b != 0), rest)),
+        [TAG_STR, n, rest @ ..] => {
+            let n = usize::try_from(*n).ok()?;
+            let words = n.div_ceil(8);
+            let bytes: Vec<u8> = rest
+                .get(..words)?
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .take(n)
+                .collect();
+            let s = String::from_utf8(bytes).ok()?;
+            Some((Value::Str(s.into()), &rest[words..]))
+        }
         [TAG_INTS, n, rest @ ..] => {
             let n = usize::try_from(*n).ok().filter(|&n| n <= rest.len())?;
             let items: Vec<Value> = rest[..n].iter().map(|&v| Value::Int(v)).collect();

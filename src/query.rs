@@ -113,6 +113,9 @@ fn print_one(
                 outcome: Outcome::of(grundy),
             }
         }
+        Value::Str(s) => Answer::Text {
+            text: s.to_string(),
+        },
         v => Answer::Value {
             expr: snippet(sources, span),
             value: v.to_string(),
@@ -125,6 +128,7 @@ fn value_json(v: &Value) -> serde_json::Value {
     match v {
         Value::Int(x) => (*x).into(),
         Value::Bool(b) => (*b).into(),
+        Value::Str(s) => s.as_ref().into(),
         Value::List(xs) => xs.iter().map(value_json).collect::<Vec<_>>().into(),
         Value::Range(lo, hi) => serde_json::json!({ "from": lo, "to_inclusive": hi }),
         Value::Pos(_) => serde_json::Value::Null,
@@ -441,10 +445,33 @@ fn all_moves(m: &mut Machine, parts: &[PosId], total: u32) -> R<(Vec<Move>, u64)
     Ok((moves, counts.iter().fold(0u64, |a, &b| a.saturating_add(b))))
 }
 
-/// A definition's text without comments, whitespace collapsed.
+/// A definition's text without comments, whitespace between tokens
+/// collapsed to one space (strings kept as written).
 pub(crate) fn normalize(text: &str) -> String {
-    let code = text.lines().map(|l| l.split('#').next().unwrap_or(""));
-    code.flat_map(str::split_whitespace)
+    use crate::syntax::Lex;
+    let mut out = String::with_capacity(text.len());
+    let mut space = false;
+    for (c, class) in text.chars().zip(char_classes(text)) {
+        match class {
+            Lex::Code if c.is_whitespace() => space = true,
+            Lex::Comment => space = true,
+            _ => {
+                if space && !out.is_empty() {
+                    out.push(' ');
+                }
+                space = false;
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// The class of each character (that of its first byte).
+fn char_classes(text: &str) -> impl Iterator<Item = crate::syntax::Lex> {
+    let classes = crate::syntax::lex(text);
+    text.char_indices()
+        .map(move |(i, _)| classes[i])
         .collect::<Vec<_>>()
-        .join(" ")
+        .into_iter()
 }

@@ -47,6 +47,9 @@ pub const TAG_LIST: i64 = 2;
 /// Key tag of a list of integers (followed by its length and the integers,
 /// a word each): how every such list is written.
 pub const TAG_INTS: i64 = 3;
+/// Key tag of a string (followed by its length in bytes and the bytes,
+/// eight to a word).
+pub const TAG_STR: i64 = 4;
 
 const DENSE: u64 = 1 << 63;
 const TABLE: u64 = 1 << 62;

@@ -12,6 +12,8 @@ pub enum Value {
     Int(i64),
     /// A boolean.
     Bool(bool),
+    /// A string.
+    Str(Rc<str>),
     /// An immutable list (of integers, booleans or lists).
     List(Rc<[Value]>),
     /// An inclusive integer range `lo..=hi` (empty when `lo > hi`).
@@ -35,6 +37,7 @@ impl Value {
         match self {
             Value::Int(_) => "an integer",
             Value::Bool(_) => "a boolean",
+            Value::Str(_) => "a string",
             Value::List(_) => "a list",
             Value::Range(..) => "a range",
             Value::Pos(_) => "a position",
@@ -47,6 +50,7 @@ impl fmt::Display for Value {
         match self {
             Value::Int(v) => write!(f, "{v}"),
             Value::Bool(b) => write!(f, "{b}"),
+            Value::Str(s) => write!(f, "{s:?}"),
             Value::List(xs) => {
                 f.write_str("[")?;
                 for (i, x) in xs.iter().enumerate() {
@@ -59,6 +63,17 @@ impl fmt::Display for Value {
             }
             Value::Range(lo, hi) => write!(f, "{lo}..={hi}"),
             Value::Pos(_) => f.write_str("<position>"),
+        }
+    }
+}
+
+impl Value {
+    /// The value as text for output: a string as it is (no quotes), any
+    /// other value as it displays.
+    pub fn text(&self) -> String {
+        match self {
+            Value::Str(s) => s.to_string(),
+            v => v.to_string(),
         }
     }
 }

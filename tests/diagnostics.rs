@@ -136,7 +136,7 @@ fn cases() -> Vec<Case> {
             "game Nim(n) = { Nim(k) for k in 0..n }\ngrundy(Nim(3))\n",
             ERRORS,
         ),
-        case("syntax_string_literal", "print \"hello\"\n", ERRORS),
+        case("syntax_single_quoted_string", "print 'hello'\n", ERRORS),
         // Habits from other languages.
         case("habit_braces_for_a_list", "let S = {1, 2}\n", ERRORS),
         case("habit_xor_operator", "print 3 xor 5\n", ERRORS),
@@ -454,6 +454,18 @@ fn cases() -> Vec<Case> {
              print xs[2]\n\
              print outcome(Nim(3) + Nim(3))\n\
              print 1 / (xs[0] - 3)\n",
+            ERRORS,
+        ),
+        // ---- strings ----
+        case(
+            "string_unknown_escape",
+            "print \"a\\qb\"\nprint \"ok\"\n",
+            ERRORS,
+        ),
+        case("string_unterminated", "print \"First\nprint 2\n", ERRORS),
+        case(
+            "string_in_arithmetic",
+            "let s = \"3\"\nprint s * 2\nprint s < \"4\"\n",
             ERRORS,
         ),
         // ---- shorthands and periods ----

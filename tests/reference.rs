@@ -2059,6 +2059,46 @@ fn let_clauses_bind_names() {
     assert_eq!(answers.len(), 7);
 }
 
+/// Strings: literals with escapes, `print` of a string as it is, joining
+/// with values, `str`, `join`, equality, and strings as game arguments
+/// (each string its own position).
+#[test]
+fn strings_are_values() {
+    let answers = session_answers(
+        "game Nim(n) = { Nim(k) for k in 0..n }\n\
+         print if grundy(Nim(3) + Nim(3)) != 0 then \"First\" else \"Second\"\n\
+         print \"tab\\there \\\"q\\\" \\\\ # kept\"\n\
+         print \"n = \" + 7 + \", \" + [1, 2] + \", \" + Nim(2) + \", \" + false\n\
+         print join([str(k * k) for k in 1..=4], \"-\")\n\
+         print [\"ab\" == \"a\" + \"b\", \"a\" != \"a\", \"x\" + \"\" == \"x\"]\n\
+         game W(word, n) = { W(word, n - 1) if n > 0 and word != \"stop\" }\n\
+         print [grundy(W(w, 3)) for w in [\"go\", \"stop\", \"og\"]]\n\
+         print W(\"a\\\"b\", 1)\n\
+         print [\"a\", 1]\n",
+    );
+    let text = |a: &grundy::answer::Answer| match a {
+        grundy::answer::Answer::Text { text } => text.clone(),
+        other => panic!("not text: {other:?}"),
+    };
+    let value = |a: &grundy::answer::Answer| match a {
+        grundy::answer::Answer::Value { value, .. } => value.clone(),
+        other => panic!("not a value: {other:?}"),
+    };
+    assert_eq!(text(&answers[0]), "Second");
+    assert_eq!(text(&answers[1]), "tab\there \"q\" \\ # kept");
+    assert_eq!(text(&answers[2]), "n = 7, [1, 2], Nim(2), false");
+    assert_eq!(text(&answers[3]), "1-4-9-16");
+    assert_eq!(value(&answers[4]), "[true, false, true]");
+    assert_eq!(value(&answers[5]), "[1, 0, 1]");
+    match &answers[6] {
+        grundy::answer::Answer::Outcome { position, .. } => {
+            assert_eq!(position, "W(\"a\\\"b\", 1)")
+        }
+        other => panic!("not an outcome: {other:?}"),
+    }
+    assert_eq!(value(&answers[7]), "[\"a\", 1]");
+}
+
 #[test]
 fn misere_tables_against_brute_force() {
     let kayles = |h: usize| -> Vec<Vec<usize>> {

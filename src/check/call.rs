@@ -113,6 +113,30 @@ impl Checker {
                     .collect();
                 (ids, Ty::Int)
             }
+            Builtin::Str => {
+                let ids = args
+                    .iter()
+                    .map(|a| {
+                        let (id, ty) = self.infer(a);
+                        if matches!(self.resolve(ty), Ty::Report) {
+                            self.mismatch(a.span, Ty::Str, ty, "`str` shows a value as text");
+                        }
+                        id
+                    })
+                    .collect();
+                (ids, Ty::Str)
+            }
+            Builtin::Join => {
+                let ids = args
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| match i {
+                        0 => self.check_ty(a, Ty::List, "`join(list, separator)`"),
+                        _ => self.check_ty(a, Ty::Str, "`join(list, separator)`"),
+                    })
+                    .collect();
+                (ids, Ty::Str)
+            }
             Builtin::Abs | Builtin::Popcount => {
                 let ids = args
                     .iter()

@@ -8,12 +8,15 @@ use crate::syntax::ast::{self, BinOp, ExprKind, Item, UnOp};
 use std::collections::HashMap;
 
 mod call;
+mod consts;
+mod operators;
 
 /// Static types. Game parameters start as variables and are fixed by use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ty {
     Int,
     Bool,
+    Str,
     List,
     Range,
     Pos,
@@ -29,6 +32,7 @@ impl Ty {
         match self {
             Ty::Int => "an integer",
             Ty::Bool => "a boolean",
+            Ty::Str => "a string",
             Ty::List => "a list",
             Ty::Range => "a range",
             Ty::Pos => "a position",
@@ -192,118 +196,6 @@ impl Checker {
                 }
                 _ => {}
             }
-        }
-    }
-
-    /// Checks constants in dependency order, reporting cycles among them.
-    fn check_consts(&mut self, program: &ast::Program) {
-        let lets: Vec<&ast::LetDef> = program
-            .items
-            .iter()
-            .filter_map(|i| match i {
-                Item::Let(l) => Some(l),
-                _ => None,
-            })
-            .filter(|l| matches!(self.globals.get(&l.name.name), Some(Global::Const(_))))
-            .collect();
-        let id_of = |c: &Checker, name: &str| match c.globals.get(name) {
-            Some(Global::Const(id)) => Some(*id as usize),
-            _ => None,
-        };
-        // Dependencies: constants named anywhere in the body (shadowing by a
-        // comprehension variable is rare and only adds an edge).
-        let n = self.out.consts.len();
-        let mut deps: Vec<Vec<usize>> = vec![Vec::new(); n];
-        let mut def_of: Vec<Option<&ast::LetDef>> = vec![None; n];
-        for l in &lets {
-            let Some(me) = id_of(self, &l.name.name) else {
-                continue;
-            };
-            def_of[me] = Some(l);
-            let mut names = Vec::new();
-            free_names(&l.value, &mut names);
-            for name in names {
-                if let Some(d) = id_of(self, &name) {
-                    deps[me].push(d);
-                }
-            }
-        }
-        // Kahn's algorithm.
-        let mut indegree = vec![0usize; n];
-        let mut users: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (me, ds) in deps.iter().enumerate() {
-            for &d in ds {
-                indegree[me] += 1;
-                users[d].push(me);
-            }
-        }
-        let mut ready: Vec<usize> = (0..n).filter(|&i| indegree[i] == 0).rev().collect();
-        let mut order = Vec::new();
-        while let Some(i) = ready.pop() {
-            order.push(i);
-            for &u in &users[i] {
-                indegree[u] -= 1;
-                if indegree[u] == 0 {
-                    ready.push(u);
-                }
-            }
-        }
-        // What is left depends on a cycle: report each cycle once, with its path.
-        let mut reported = vec![false; n];
-        for i in 0..n {
-            if indegree[i] == 0 || reported[i] {
-                continue;
-            }
-            let mut path = vec![i];
-            let cycle = loop {
-                let cur = path[path.len() - 1];
-                let Some(&next) = deps[cur].iter().find(|&&d| indegree[d] > 0) else {
-                    break Vec::new();
-                };
-                if let Some(at) = path.iter().position(|&p| p == next) {
-                    break path[at..].to_vec();
-                }
-                path.push(next);
-            };
-            for &p in &path {
-                reported[p] = true;
-            }
-            let defs: Vec<&ast::LetDef> = cycle.iter().filter_map(|&c| def_of[c]).collect();
-            let Some(first) = defs.first() else { continue };
-            let mut names: Vec<String> =
-                defs.iter().map(|l| format!("`{}`", l.name.name)).collect();
-            let message = if defs.len() == 1 {
-                format!("constant {} is defined in terms of itself", names[0])
-            } else {
-                format!(
-                    "constants {} are defined in terms of each other",
-                    names.join(", ")
-                )
-            };
-            names.push(names[0].clone());
-            let mut d = Diag::user(Code::ConstantCycle, message)
-                .label(first.name.span, "this constant depends on itself");
-            for l in &defs[1..] {
-                d = d.label(l.name.span, "part of the cycle");
-            }
-            self.errors.push(
-                d.note(format!("cycle: {}", names.join(" -> ")))
-                    .help("constants are evaluated once, before anything else; break the cycle"),
-            );
-        }
-        for i in order {
-            let Some(l) = def_of[i] else { continue };
-            self.begin_frame(Ctx::Const);
-            let start = self.out.exprs.len();
-            let (e, ty) = self.infer(&l.value);
-            self.out.consts[i].uses = self.uses_since(start);
-            if ty == Ty::Report {
-                self.errors.push(report_misuse(l.value.span));
-            }
-            self.const_tys[i] = ty;
-            self.out.consts[i].expr = e;
-            self.out.consts[i].slots = self.max_slot;
-            self.out.const_order.push(i as u32);
         }
     }
 
@@ -521,7 +413,7 @@ impl Checker {
                 let r = self.check_ty(r, Ty::Pos, why);
                 return self.push(ir::Expr::PosSum(l, r), e.span);
             }
-            (ExprKind::If(c, t, f), want @ (Ty::Pos | Ty::Int | Ty::Bool | Ty::List)) => {
+            (ExprKind::If(c, t, f), want @ (Ty::Pos | Ty::Int | Ty::Bool | Ty::List | Ty::Str)) => {
                 let c = self.check_ty(c, Ty::Bool, "the condition of `if` must be a boolean");
                 let t = self.check_ty(t, want, why);
                 let f = self.check_ty(f, want, why);
@@ -550,6 +442,10 @@ impl Checker {
         match &e.kind {
             ExprKind::Int(v) => (self.push(ir::Expr::Int(*v), span), Ty::Int),
             ExprKind::Bool(b) => (self.push(ir::Expr::Bool(*b), span), Ty::Bool),
+            ExprKind::Str(text) => (
+                self.push(ir::Expr::Str(text.as_str().into()), span),
+                Ty::Str,
+            ),
             ExprKind::Name(name) => self.name(name, span),
             ExprKind::Call { callee, args } => {
                 let (id, ty) = self.call(callee, args, span);
@@ -868,93 +764,6 @@ impl Checker {
             span,
         );
         (id, ty)
-    }
-
-    fn binary(&mut self, op: BinOp, l: &ast::Expr, r: &ast::Expr, span: Span) -> (ExprId, Ty) {
-        use BinOp::*;
-        match op {
-            Or | And => {
-                let why = "`and`/`or` combine booleans";
-                let l = self.check_ty(l, Ty::Bool, why);
-                let r = self.check_ty(r, Ty::Bool, why);
-                (self.push(ir::Expr::Binary(op, l, r), span), Ty::Bool)
-            }
-            Eq | Ne => {
-                let (l_id, l_ty) = self.infer(l);
-                let (r_id, r_ty) = self.infer(r);
-                let lt = self.resolve(l_ty);
-                if matches!(lt, Ty::Pos | Ty::Range | Ty::Report) {
-                    self.errors.push(
-                        Diag::user(
-                            Code::TypeMismatch,
-                            format!("cannot compare {} with `{}`", lt.describe(), op.symbol()),
-                        )
-                        .label(l.span, format!("this is {}", lt.describe()))
-                        .help("compare values instead, e.g. `grundy(P) == grundy(Q)`"),
-                    );
-                } else if !self.unify(r_ty, l_ty) {
-                    self.mismatch(
-                        r.span,
-                        l_ty,
-                        r_ty,
-                        "both sides of a comparison must have the same type",
-                    );
-                }
-                (self.push(ir::Expr::Binary(op, l_id, r_id), span), Ty::Bool)
-            }
-            Add => {
-                let (l_id, l_ty) = self.infer(l);
-                if self.resolve(l_ty) == Ty::Pos {
-                    let r_id = self.check_ty(r, Ty::Pos, "`+` of positions is their sum");
-                    return (self.push(ir::Expr::PosSum(l_id, r_id), span), Ty::Pos);
-                }
-                let (r_id, r_ty) = self.infer(r);
-                if self.resolve(r_ty) == Ty::Pos {
-                    if matches!(l.kind, ExprKind::Int(0)) {
-                        self.out.exprs[l_id as usize] = ir::Expr::EmptyPos;
-                        return (self.push(ir::Expr::PosSum(l_id, r_id), span), Ty::Pos);
-                    }
-                    self.mismatch(
-                        l.span,
-                        Ty::Pos,
-                        l_ty,
-                        "`+` adds two integers or two positions",
-                    );
-                    return (self.push(ir::Expr::PosSum(l_id, r_id), span), Ty::Pos);
-                }
-                if !self.unify(l_ty, Ty::Int) {
-                    self.mismatch(
-                        l.span,
-                        Ty::Int,
-                        l_ty,
-                        "`+` adds two integers or two positions",
-                    );
-                }
-                if !self.unify(r_ty, Ty::Int) {
-                    self.mismatch(
-                        r.span,
-                        Ty::Int,
-                        r_ty,
-                        "`+` adds two integers or two positions",
-                    );
-                }
-                (self.push(ir::Expr::Binary(op, l_id, r_id), span), Ty::Int)
-            }
-            _ => {
-                let why = match op {
-                    Lt | Le | Gt | Ge => "only integers can be ordered",
-                    _ => "arithmetic and bitwise operators work on integers",
-                };
-                let l_id = self.check_ty(l, Ty::Int, why);
-                let r_id = self.check_ty(r, Ty::Int, why);
-                let ty = if matches!(op, Lt | Le | Gt | Ge) {
-                    Ty::Bool
-                } else {
-                    Ty::Int
-                };
-                (self.push(ir::Expr::Binary(op, l_id, r_id), span), ty)
-            }
-        }
     }
 }
 

@@ -83,6 +83,18 @@ impl Machine {
         Ok((lo..=hi).map(Value::Int).collect::<Vec<_>>().into())
     }
 
+    fn string_too_long(&self, span: Span, len: usize) -> Diag {
+        Diag::user(
+            Code::ListLimit,
+            format!("this string would hold {len} bytes"),
+        )
+        .label(span, "too long")
+        .help(format!(
+            "strings hold at most {} bytes (the list limit); raise it with `--max-list N`",
+            self.limits.max_list
+        ))
+    }
+
     fn too_long(&self, p: &ir::Program, e: ExprId, len: u128) -> Diag {
         let max = self.limits.max_list;
         let what = if len > max as u128 + 1 {
@@ -107,6 +119,14 @@ impl Machine {
             Value::List(list) => Ok(Iter::List { list, idx: 0 }),
             other => Err(self.type_bug(p, e, "a range or a list", &other).into()),
         }
+    }
+
+    /// An expression's value as text for output (a position as written).
+    fn text(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<String> {
+        Ok(match self.value(p, e, env)? {
+            Value::Pos(parts) => self.show_sum(&parts),
+            v => v.text(),
+        })
     }
 
     /// Evaluates a position-typed expression, appending its components.
@@ -383,6 +403,16 @@ impl Machine {
         Ok(match p.expr(e) {
             ir::Expr::Int(v) => Value::Int(*v),
             ir::Expr::Bool(b) => Value::Bool(*b),
+            ir::Expr::Str(s) => Value::Str(Rc::clone(s)),
+            ir::Expr::Concat(a, b) => {
+                let mut text = self.text(p, *a, env)?;
+                text.push_str(&self.text(p, *b, env)?);
+                if text.len() > self.limits.max_list {
+                    return Err(self.string_too_long(span, text.len()).into());
+                }
+                self.reserve(text.len())?;
+                Value::Str(text.into())
+            }
             ir::Expr::Local(s) => env
                 .get(*s as usize)
                 .cloned()
@@ -579,6 +609,7 @@ impl Machine {
                 let eq = match (&x, &y) {
                     (Value::Int(_), Value::Int(_))
                     | (Value::Bool(_), Value::Bool(_))
+                    | (Value::Str(_), Value::Str(_))
                     | (Value::List(_), Value::List(_)) => x == y,
                     _ => return Err(self.type_bug(p, b, x.type_name(), &y).into()),
                 };
@@ -731,6 +762,29 @@ impl Machine {
                 }
                 Ok(Value::Int(seen.mex() as i64))
             }
+            Builtin::Str => {
+                let text = self.text(p, arg(0)?, env)?;
+                Ok(Value::Str(text.into()))
+            }
+            Builtin::Join => {
+                let list = self.list(p, arg(0)?, env)?;
+                let sep = match self.value(p, arg(1)?, env)? {
+                    Value::Str(s) => s,
+                    other => return Err(self.type_bug(p, arg(1)?, "a string", &other).into()),
+                };
+                let mut text = String::new();
+                for (i, v) in list.iter().enumerate() {
+                    if i > 0 {
+                        text.push_str(&sep);
+                    }
+                    text.push_str(&v.text());
+                    if text.len() > self.limits.max_list {
+                        return Err(self.string_too_long(span, text.len()).into());
+                    }
+                }
+                self.reserve(text.len())?;
+                Ok(Value::Str(text.into()))
+            }
             Builtin::Grundy => {
                 let mut parts = Vec::new();
                 self.pos_into(p, arg(0)?, env, &mut parts)?;
@@ -807,7 +861,7 @@ impl Machine {
         }
         let v = self.value(p, e, env)?;
         match &v {
-            Value::Int(_) | Value::Bool(_) => Ok(v),
+            Value::Int(_) | Value::Bool(_) | Value::Str(_) => Ok(v),
             Value::List(_) if list_depth(&v) < MAX_LIST_DEPTH => Ok(v),
             Value::List(_) => Err(too_deep(p.span(e)).into()),
             other => Err(self

@@ -221,6 +221,7 @@ impl Highlighter for GameHelper {
                 Token::Builtin => "\x1b[34m",
                 Token::Command => "\x1b[33m",
                 Token::Comment => "\x1b[90m",
+                Token::Str => "\x1b[33m",
             };
             out.push_str(color);
             out.push_str(&line[range.clone()]);

@@ -95,6 +95,8 @@ pub enum Token {
     Command,
     /// A `#` comment.
     Comment,
+    /// A string literal.
+    Str,
 }
 
 /// An interactive session: the [`Session`] plus the REPL's own state.
@@ -611,12 +613,19 @@ impl Repl {
             return out;
         }
         let bytes = line.as_bytes();
+        let classes = syntax::lex(line);
         let mut i = 0;
         while i < bytes.len() {
             let c = bytes[i];
-            if c == b'#' {
-                let end = line[i..].find('\n').map_or(line.len(), |e| i + e);
-                out.push((i..end, Token::Comment));
+            if classes[i] != syntax::Lex::Code {
+                let class = classes[i];
+                let end = i + classes[i..].iter().take_while(|&&k| k == class).count();
+                let kind = if class == syntax::Lex::Comment {
+                    Token::Comment
+                } else {
+                    Token::Str
+                };
+                out.push((i..end, kind));
                 i = end;
             } else if c.is_ascii_digit() {
                 let end = i + line[i..]

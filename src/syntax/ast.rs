@@ -161,7 +161,7 @@ impl Expr {
     /// variables included: an over-approximation of its free names).
     pub fn names(&self, out: &mut Vec<String>) {
         match &self.kind {
-            ExprKind::Int(_) | ExprKind::Bool(_) => {}
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) => {}
             ExprKind::Name(n) => out.push(n.clone()),
             ExprKind::Call { args, .. } | ExprKind::List(args) => {
                 args.iter().for_each(|a| a.names(out))
@@ -215,6 +215,8 @@ pub enum ExprKind {
     Int(i64),
     /// `true` / `false`.
     Bool(bool),
+    /// A string literal (escapes read).
+    Str(String),
     /// A bare name: a variable, constant or game.
     Name(String),
     /// `f(a, b)`: a game position or a builtin call.

@@ -80,6 +80,7 @@ fn rule_name(r: &Rule) -> Option<&'static str> {
         Rule::int => "a number",
         Rule::expr | Rule::cond | Rule::call | Rule::list | Rule::paren => "an expression",
         Rule::true_lit | Rule::false_lit => "an expression",
+        Rule::string => "an expression",
         Rule::neg | Rule::not => "an expression",
         Rule::params => "a parameter name",
         Rule::move_rule => "a move rule",
@@ -206,8 +207,8 @@ fn syntax_hint(rest: &str, found: &str, expected: &[&str]) -> Option<String> {
         ("≤", "write `<=`"),
         ("≥", "write `>=`"),
         ("≠", "write `!=`"),
-        ("\"", "there are no strings in the language"),
-        ("'", "there are no strings in the language"),
+        ("\"", "a string ends with `\"` on the line where it starts"),
+        ("'", "strings are written in double quotes: \"text\""),
         ("//", "comments start with `#`"),
         (
             "~",

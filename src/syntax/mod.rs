@@ -142,15 +142,67 @@ fn parse_with(text: &str, base: u32, rule: Rule) -> Result<ast::Program, Vec<Dia
     lower.finish(items)
 }
 
+/// What a byte of source text belongs to, for the scans that run beside
+/// the parser (nesting, incomplete REPL input, definition text, highlighting).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lex {
+    /// Code (and whitespace).
+    Code,
+    /// A `#` comment, to the end of its line.
+    Comment,
+    /// A string literal, quotes included (it ends at its line's end if not
+    /// closed).
+    Str,
+}
+
+/// The class of every byte of `text`.
+pub fn lex(text: &str) -> Vec<Lex> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut state = Lex::Code;
+    let mut escaped = false;
+    for b in text.bytes() {
+        match state {
+            Lex::Code => {
+                state = match b {
+                    b'#' => Lex::Comment,
+                    b'"' => Lex::Str,
+                    _ => Lex::Code,
+                };
+                out.push(state);
+            }
+            Lex::Comment if b == b'\n' => {
+                state = Lex::Code;
+                out.push(Lex::Code);
+            }
+            Lex::Comment => out.push(Lex::Comment),
+            Lex::Str if b == b'\n' => {
+                state = Lex::Code;
+                out.push(Lex::Code);
+            }
+            Lex::Str => {
+                out.push(Lex::Str);
+                if escaped {
+                    escaped = false;
+                } else if b == b'\\' {
+                    escaped = true;
+                } else if b == b'"' {
+                    state = Lex::Code;
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Rejects absurdly deep bracket nesting before the recursive parser sees it.
 fn check_nesting(text: &str) -> Result<(), Vec<Diag>> {
     let mut depth = 0usize;
-    let mut in_comment = false;
+    let classes = lex(text);
     for (i, b) in text.bytes().enumerate() {
+        if classes[i] != Lex::Code {
+            continue;
+        }
         match b {
-            b'\n' => in_comment = false,
-            _ if in_comment => {}
-            b'#' => in_comment = true,
             b'(' | b'[' | b'{' => {
                 depth += 1;
                 if depth > MAX_NESTING {
@@ -205,6 +257,7 @@ fn is_primary(r: Rule) -> bool {
         r,
         Rule::cond
             | Rule::int
+            | Rule::string
             | Rule::true_lit
             | Rule::false_lit
             | Rule::call
@@ -508,6 +561,36 @@ impl Lower {
         }
     }
 
+    /// A string literal's text (`raw` with its quotes), escapes read;
+    /// an unknown escape is an error at it.
+    fn string(&mut self, raw: &str, span: Span) -> String {
+        let inner = raw.get(1..raw.len().saturating_sub(1)).unwrap_or("");
+        let mut out = String::with_capacity(inner.len());
+        let mut chars = inner.char_indices();
+        while let Some((i, c)) = chars.next() {
+            if c != '\\' {
+                out.push(c);
+                continue;
+            }
+            match chars.next() {
+                Some((_, 'n')) => out.push('\n'),
+                Some((_, 't')) => out.push('\t'),
+                Some((_, '"')) => out.push('"'),
+                Some((_, '\\')) => out.push('\\'),
+                other => {
+                    let at = span.start as usize + 1 + i;
+                    let len = 1 + other.map_or(0, |(_, c)| c.len_utf8());
+                    self.errors.push(
+                        Diag::user(Code::BadString, "unknown escape in a string")
+                            .label(Span::new(at, at + len), "not an escape")
+                            .help("escapes are \\n (new line), \\t (tab), \\\" and \\\\"),
+                    );
+                }
+            }
+        }
+        out
+    }
+
     fn bad_clause(&mut self, span: Span) -> Clause {
         self.errors
             .push(Diag::bug("the parse tree has an unexpected shape").label(span, "here"));
@@ -699,6 +782,7 @@ impl Lower {
                     }
                 }
             }
+            Rule::string => ExprKind::Str(self.string(pair.as_str(), span)),
             Rule::true_lit => ExprKind::Bool(true),
             Rule::false_lit => ExprKind::Bool(false),
             Rule::ident => ExprKind::Name(pair.as_str().to_string()),
@@ -755,17 +839,12 @@ impl Lower {
 /// error anywhere before the end is a real one, to report at once.
 pub fn is_incomplete(text: &str) -> bool {
     // The end of the code: trailing blanks and comments do not count.
-    let mut end = 0;
-    let mut in_comment = false;
-    for (i, b) in text.bytes().enumerate() {
-        match b {
-            b'\n' => in_comment = false,
-            _ if in_comment => {}
-            b'#' => in_comment = true,
-            b' ' | b'\t' | b'\r' => {}
-            _ => end = i + 1,
-        }
-    }
+    let classes = lex(text);
+    let end = text
+        .bytes()
+        .zip(&classes)
+        .rposition(|(b, c)| *c != Lex::Comment && !b.is_ascii_whitespace())
+        .map_or(0, |i| i + 1);
     if end == 0 || check_nesting(text).is_err() {
         return false;
     }
