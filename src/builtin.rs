@@ -28,6 +28,8 @@ pub enum Builtin {
     Str,
     /// `join(list, sep)`: the elements as text, separated by `sep`.
     Join,
+    /// `input_ints()`: every integer of standard input, as a list.
+    InputInts,
     /// `grundy(P)`
     Grundy,
     /// `outcome(P)`
@@ -216,6 +218,14 @@ pub const TABLE: &[Spec] = &[
             "join(xs, \", \")",
             "the elements as text, with the string between",
         )],
+    ),
+    spec(
+        "input_ints",
+        Some(B::InputInts),
+        Function,
+        (0, 0),
+        "no arguments",
+        &[("input_ints()", "every integer on standard input, as a list")],
     ),
     spec(
         "any",
@@ -449,6 +459,7 @@ mod tests {
                 B::MiserePPositions => 22,
                 B::Str => 23,
                 B::Join => 24,
+                B::InputInts => 25,
             }
         }
         let all = [
@@ -477,6 +488,7 @@ mod tests {
             B::MiserePPositions,
             B::Str,
             B::Join,
+            B::InputInts,
         ];
         let mut indexes: Vec<usize> = all.iter().map(|&b| index(b)).collect();
         indexes.sort_unstable();

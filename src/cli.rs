@@ -64,6 +64,10 @@ pub struct Opts {
     /// fast paths and no bottom-up filling (slower; for checking them).
     #[arg(long, global = true)]
     no_kernels: bool,
+    /// Bind (or replace) a constant: `--let 'heaps=[4, 7, 9]'`, the value
+    /// in the language's own syntax; may be given several times.
+    #[arg(long = "let", global = true, value_name = "NAME=EXPR")]
+    lets: Vec<String>,
     /// When to color error reports.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
@@ -145,7 +149,7 @@ pub fn main() -> i32 {
 }
 
 fn repl(files: &[PathBuf], opts: &Opts) -> i32 {
-    crate::repl::line::run(files, opts.limits(), opts.style(), opts.json)
+    crate::repl::line::run(files, &opts.lets, opts.limits(), opts.style(), opts.json)
 }
 
 impl Opts {
@@ -202,6 +206,15 @@ fn cannot_write(path: &str, e: &std::io::Error) -> Diag {
 fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
     let style = opts.style();
     let mut session = Session::new(opts.limits());
+    session.set_input(crate::input::Input::stdin());
+    for arg in &opts.lets {
+        if let Err(diags) = session.add_let(arg) {
+            for d in &diags {
+                report(&session, d, opts);
+            }
+            return 2;
+        }
+    }
     let name = file.display().to_string();
     let text = match session.read_file(&name) {
         Ok(t) => t,

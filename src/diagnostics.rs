@@ -48,6 +48,8 @@ codes! {
     BadLimit => "bad-limit",
     BadOctal => "bad-octal",
     BadString => "bad-string",
+    NoInput => "no-input",
+    BadLet => "bad-let",
     BadShift => "bad-shift",
     BadSubtractionSet => "bad-subtraction-set",
     BuiltinNotCalled => "builtin-not-called",

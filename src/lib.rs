@@ -27,6 +27,9 @@ pub mod ir;
 /// Run-time values and position keys.
 pub mod value;
 
+/// The input `input_ints()` reads, read once when first asked.
+pub mod input;
+
 /// The keys of positions: arguments encoded for the store, and decoded.
 pub mod key;
 

@@ -7,6 +7,7 @@ use crate::check;
 use crate::diagnostics::{Code, Diag};
 use crate::eval::{Limits, Machine};
 use crate::flow::{Stop, interrupted_diag};
+use crate::input::Input;
 use crate::ir;
 use crate::query::normalize;
 use crate::span::{SourceId, Sources, Span};
@@ -99,6 +100,11 @@ pub struct Session {
     defs: IndexMap<String, Def>,
     machine: Option<Machine>,
     cancel: Arc<AtomicBool>,
+    /// What `input_ints()` reads, until the machine is made.
+    input: Option<Input>,
+    /// Constants given outside the files (`--let NAME=EXPR`): they replace
+    /// the files' definitions of the same name.
+    lets: Vec<ast::LetDef>,
 }
 
 impl Default for Session {
@@ -116,6 +122,43 @@ impl Session {
             defs: IndexMap::new(),
             machine: None,
             cancel: Arc::new(AtomicBool::new(false)),
+            input: None,
+            lets: Vec::new(),
+        }
+    }
+
+    /// Connects what `input_ints()` reads (standard input, for the command
+    /// line).
+    pub fn set_input(&mut self, input: Input) {
+        match self.machine.as_mut() {
+            Some(m) => m.set_input(input),
+            None => self.input = Some(input),
+        }
+    }
+
+    /// Binds a constant from outside the files, `NAME=EXPR` with the value
+    /// in the language's own syntax: it replaces a file's `let NAME` (in
+    /// every file run after), or is added when no file defines it.
+    pub fn add_let(&mut self, arg: &str) -> Result<(), Vec<Diag>> {
+        let text = format!("let {arg}");
+        let id = self.sources.add("--let", text.as_str());
+        let bad = || {
+            vec![
+                Diag::user(Code::BadLet, format!("`--let {arg}` is not a definition"))
+                    .help("write `--let NAME=VALUE`, e.g. `--let 'heaps=[4, 7, 9]'`"),
+            ]
+        };
+        if !arg.contains('=') {
+            return Err(bad());
+        }
+        let program = syntax::parse_at(&text, self.base(id))?;
+        match &program.items[..] {
+            [ast::Item::Let(l)] => {
+                self.lets.retain(|o| o.name.name != l.name.name);
+                self.lets.push(l.clone());
+                Ok(())
+            }
+            _ => Err(bad()),
         }
     }
 
@@ -280,7 +323,7 @@ impl Session {
             }
             emit(s, e);
         };
-        let entry = match parsed {
+        let mut entry = match parsed {
             Ok(p) => p,
             Err(diags) => {
                 for d in diags {
@@ -289,6 +332,9 @@ impl Session {
                 return summary;
             }
         };
+        if reload {
+            self.apply_lets(&mut entry);
+        }
         let (defs, defined) = self.merge(origin, reload, &entry);
         let mut items: Vec<ast::Item> = defs.values().map(|d| d.item.clone()).collect();
         // A name defined twice in the entry stays an error for the checker.
@@ -364,6 +410,25 @@ impl Session {
         summary
     }
 
+    /// Puts the `--let` constants into a file's items: in place of its own
+    /// definitions of those names, first when nothing defines them yet.
+    fn apply_lets(&self, entry: &mut ast::Program) {
+        for l in self.lets.iter().rev() {
+            let mut found = false;
+            for item in &mut entry.items {
+                if let ast::Item::Let(mine) = item
+                    && mine.name.name == l.name.name
+                {
+                    *mine = l.clone();
+                    found = true;
+                }
+            }
+            if !found && !self.defs.contains_key(&l.name.name) {
+                entry.items.insert(0, ast::Item::Let(l.clone()));
+            }
+        }
+    }
+
     /// The definitions after an entry: the current ones with the entry's
     /// replacing them in place, new ones at the end, and (on a `reload`)
     /// those that came from `origin` before but are not in it any more
@@ -415,6 +480,9 @@ impl Session {
         let Some(machine) = self.machine.as_mut() else {
             let mut m = Machine::empty(self.limits.clone());
             m.set_cancel(self.cancel.clone());
+            if let Some(input) = self.input.take() {
+                m.set_input(input);
+            }
             let errors = m.update(program, &[], &[]);
             self.machine = Some(m);
             return errors.into_iter().map(|(_, s)| s).collect();

@@ -17,6 +17,23 @@ fn grundy(args: &[&str]) -> Output {
         .expect("the grundy binary runs")
 }
 
+/// Runs the binary with `input` on standard input.
+fn grundy_stdin(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the grundy binary runs");
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin.write_all(input.as_bytes()).expect("write stdin");
+    }
+    child.wait_with_output().expect("the grundy binary ends")
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -46,7 +63,11 @@ fn examples_match_their_expected_output() {
     let update = std::env::var_os("UPDATE_EXAMPLES").is_some();
     let mut failures = Vec::new();
     for game in &games {
-        let out = grundy(&[game.to_str().expect("utf-8 path")]);
+        // `NAME.in`, when there is one, is the example's standard input.
+        let out = match std::fs::read_to_string(game.with_extension("in")) {
+            Ok(input) => grundy_stdin(&[game.to_str().expect("utf-8 path")], &input),
+            Err(_) => grundy(&[game.to_str().expect("utf-8 path")]),
+        };
         let stdout = text(&out.stdout);
         let expected_path = game.with_extension("out");
         if update {
@@ -303,4 +324,52 @@ fn graphs_are_dot_that_graphviz_accepts() {
             "graphviz is required here: {e}"
         ),
     }
+}
+
+/// `--let NAME=EXPR` binds a constant or replaces the file's; a bad one is
+/// an error that runs nothing.
+#[test]
+fn let_options_bind_constants() {
+    let file = temp_file(
+        "nim2.game",
+        "subtraction S = {1, 2, 3}\n\
+         print if grundy(sum(S(h) for h in heaps)) != 0 then \"First\" else \"Second\"\n",
+    );
+    let path = file.to_str().expect("utf-8 path");
+    let out = grundy(&[path, "--let", "heaps=[4, 7, 9, 12]"]);
+    assert_eq!(text(&out.stdout), "First\n");
+    assert_eq!(out.status.code(), Some(0));
+    let out = grundy(&[path, "--let", "heaps=[4, 4]"]);
+    assert_eq!(text(&out.stdout), "Second\n");
+    // A file's own definition is replaced.
+    let own = temp_file("own.game", "let k = 1\nlet m = k + 1\nprint m\n");
+    let own = own.to_str().expect("utf-8 path");
+    assert_eq!(text(&grundy(&[own]).stdout), "m = 2\n");
+    let out = grundy(&[own, "--let", "k=10", "--let", "z=0"]);
+    assert_eq!(text(&out.stdout), "m = 11\n");
+    for bad in ["heaps", "heaps=[1,", "print 3", "1=2"] {
+        let out = grundy(&[path, "--let", bad]);
+        assert_eq!(out.status.code(), Some(2), "--let {bad}");
+        assert!(out.stdout.is_empty(), "--let {bad} ran the file");
+        assert!(!out.stderr.is_empty(), "--let {bad} said nothing");
+    }
+}
+
+/// `input_ints()` reads every integer on standard input, once.
+#[test]
+fn input_ints_reads_standard_input() {
+    let file = temp_file(
+        "input.game",
+        "let data = input_ints()\nprint len(data)\nprint sum(input_ints())\n",
+    );
+    let path = file.to_str().expect("utf-8 path");
+    let out = grundy_stdin(&[path], "2  3 1 2 4\n2 5 5\n");
+    assert_eq!(text(&out.stdout), "len(data) = 8\nsum(input_ints()) = 24\n");
+    let out = grundy_stdin(&[path], "1 2 three\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("`three` on line 1"),
+        "{}",
+        text(&out.stderr)
+    );
 }

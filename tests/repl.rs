@@ -311,7 +311,10 @@ fn completion_offers_what_can_come_next() {
     assert_eq!(complete("grundy(Kay"), (7, vec!["Kayles".into()]));
     assert_eq!(complete("Nim(3) + N"), (9, vec!["Nim".into()]));
     assert_eq!(complete("win"), (0, vec!["winning".into()]));
-    assert_eq!(complete("for x i"), (6, vec!["if".into(), "in".into()]));
+    assert_eq!(
+        complete("for x i"),
+        (6, vec!["if".into(), "in".into(), "input_ints".into()])
+    );
     assert_eq!(complete("12"), (2, vec![]));
     // Commands, help topics, names to show, files to load.
     assert_eq!(complete(":re"), (0, vec![":reload".into()]));

@@ -126,6 +126,12 @@ impl Checker {
                     .collect();
                 (ids, Ty::Str)
             }
+            Builtin::InputInts => {
+                for a in args {
+                    self.infer(a);
+                }
+                (Vec::new(), Ty::List)
+            }
             Builtin::Join => {
                 let ids = args
                     .iter()

@@ -766,6 +766,14 @@ impl Machine {
                 let text = self.text(p, arg(0)?, env)?;
                 Ok(Value::Str(text.into()))
             }
+            Builtin::InputInts => self.input.ints().map(Value::List).map_err(|why| {
+                Diag::user(Code::NoInput, why)
+                    .label(span, "reads standard input")
+                    .help(
+                        "run the file with its input on standard input: `grundy FILE < input.txt`",
+                    )
+                    .into()
+            }),
             Builtin::Join => {
                 let list = self.list(p, arg(0)?, env)?;
                 let sep = match self.value(p, arg(1)?, env)? {

@@ -104,6 +104,8 @@ pub struct Machine {
     budget: Budget,
     /// The key of a position being built argument by argument.
     key: Vec<i64>,
+    /// What `input_ints()` reads.
+    input: crate::input::Input,
 }
 
 /// How a frame's clause cursor stands.
@@ -230,6 +232,7 @@ impl Machine {
             misere: crate::misere::Misere::default(),
             budget: Budget::new(limits.max_work, limits.time_limit, limits.max_memory),
             key: Vec::new(),
+            input: crate::input::Input::default(),
             limits,
         }
     }
@@ -307,6 +310,11 @@ impl Machine {
             self.compiled = Rc::new(Compiled::new(&self.prog, &self.consts));
         }
         errors
+    }
+
+    /// Connects what `input_ints()` reads.
+    pub fn set_input(&mut self, input: crate::input::Input) {
+        self.input = input;
     }
 
     /// The limits it runs under.

@@ -116,8 +116,14 @@ pub struct Repl {
 impl Repl {
     /// A REPL with these limits, rendering reports in this style.
     pub fn new(limits: Limits, style: Style) -> Repl {
+        let mut session = Session::new(limits);
+        session.set_input(crate::input::Input::Unavailable(
+            "in the REPL, standard input is where entries come from; run the file with its \
+             input instead: `grundy FILE < input.txt`"
+                .into(),
+        ));
         Repl {
-            session: Session::new(limits),
+            session,
             style,
             entries: 0,
             loaded: Vec::new(),
@@ -131,6 +137,20 @@ impl Repl {
     /// The session (definitions, sources).
     pub fn session(&self) -> &Session {
         &self.session
+    }
+
+    /// Binds a constant from the command line (`--let NAME=EXPR`); false
+    /// (with the errors written) when it is not a definition.
+    pub fn add_let(&mut self, arg: &str, out: &mut dyn Output) -> bool {
+        match self.session.add_let(arg) {
+            Ok(()) => true,
+            Err(diags) => {
+                for d in diags {
+                    out.err(&diagnostics::render(&d, self.session.sources(), self.style));
+                }
+                false
+            }
+        }
     }
 
     /// The flag a Ctrl-C handler sets to interrupt the running computation.
