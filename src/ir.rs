@@ -14,6 +14,8 @@ pub type ExprId = u32;
 pub type GameId = u32;
 /// Index of a constant in [`Program::consts`].
 pub type ConstId = u32;
+/// Index of a function in [`Program::funs`].
+pub type FunId = u32;
 /// Index of a variable in an evaluation frame.
 pub type Slot = u32;
 
@@ -30,6 +32,8 @@ pub struct Program {
     pub consts: Vec<Const>,
     /// Constants in an order where each comes after those it uses.
     pub const_order: Vec<ConstId>,
+    /// Functions, by id.
+    pub funs: Vec<Fun>,
     /// Statements, in source order.
     pub stmts: Vec<Stmt>,
 }
@@ -116,11 +120,29 @@ pub struct Const {
     pub uses: Vec<Global>,
 }
 
-/// A game or a constant: what a definition may use.
+/// A function: `let NAME(PARAMS) = BODY`.
+#[derive(Clone, Debug)]
+pub struct Fun {
+    /// Its name.
+    pub name: String,
+    /// Parameter names (slots `0..params.len()`).
+    pub params: Vec<String>,
+    /// Its body.
+    pub body: ExprId,
+    /// Frame size: parameters plus every variable bound in the body.
+    pub slots: u32,
+    /// The definition's span.
+    pub span: Span,
+    /// The games, constants and functions its body names.
+    pub uses: Vec<Global>,
+}
+
+/// A game, a constant or a function: what a definition may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Global {
     Game(GameId),
     Const(ConstId),
+    Fun(FunId),
 }
 
 /// A statement to run.
@@ -225,6 +247,13 @@ pub enum Expr {
     Apply {
         /// The game.
         game: GameId,
+        /// One argument per parameter.
+        args: Vec<ExprId>,
+    },
+    /// A call of a function of the program.
+    CallFun {
+        /// The function.
+        fun: FunId,
         /// One argument per parameter.
         args: Vec<ExprId>,
     },

@@ -40,6 +40,32 @@ pub fn encode_arg(v: &Value, key: &mut Vec<i64>) -> Option<()> {
     Some(())
 }
 
+/// Tags of the keys of function calls' arguments that are not data.
+const TAG_POS: i64 = 5;
+const TAG_RANGE: i64 = 6;
+
+/// Appends the memo key of a function argument: data as a position's
+/// argument is written, positions and ranges tagged apart (a memo key is
+/// never a position's key).
+pub fn encode_call_arg(v: &Value, key: &mut Vec<i64>) {
+    match v {
+        Value::Pos(parts) => {
+            key.extend([TAG_POS, parts.len() as i64]);
+            key.extend(parts.iter().map(|&p| p as i64));
+        }
+        Value::Range(lo, hi) => key.extend([TAG_RANGE, *lo, *hi]),
+        Value::List(xs) if xs.iter().any(Value::has_pos) => {
+            key.extend([TAG_LIST, xs.len() as i64]);
+            for x in xs.iter() {
+                encode_call_arg(x, key);
+            }
+        }
+        v => {
+            let _ = encode_arg(v, key);
+        }
+    }
+}
+
 /// A list argument written into a key element by element, as
 /// [`encode_arg`] would write the whole list: packed while every element is
 /// an integer, tagged from the first that is not.

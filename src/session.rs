@@ -84,8 +84,10 @@ struct Def {
 pub struct DefInfo {
     /// Its name.
     pub name: String,
-    /// Parameter names for a game; `None` for a constant.
+    /// Parameter names for a game or a function; `None` for a constant.
     pub params: Option<Vec<String>>,
+    /// Whether it is a function (`let f(x) = ...`).
+    pub function: bool,
     /// Where it was defined: `file:line:column`.
     pub at: String,
     /// Its source text as written.
@@ -201,21 +203,20 @@ impl Session {
         }
     }
 
-    /// The games and constants in force, in definition order.
+    /// The games, constants and functions in force, in definition order.
     pub fn definitions(&self) -> Vec<DefInfo> {
         self.defs
             .iter()
             .map(|(name, d)| {
+                let names = |ps: &[ast::Ident]| ps.iter().map(|p| p.name.clone()).collect();
                 let (params, span) = match &d.item {
-                    ast::Item::Game(g) => (
-                        Some(g.params.iter().map(|p| p.name.clone()).collect()),
-                        g.span,
-                    ),
-                    ast::Item::Let(l) => (None, l.span),
+                    ast::Item::Game(g) => (Some(names(&g.params)), g.span),
+                    ast::Item::Let(l) => (l.params.as_deref().map(names), l.span),
                     _ => (None, Span::default()),
                 };
                 DefInfo {
                     name: name.clone(),
+                    function: matches!(&d.item, ast::Item::Let(l) if l.params.is_some()),
                     params,
                     at: self.sources.position(span).unwrap_or_default(),
                     text: self.sources.text(span).to_string(),
@@ -557,9 +558,11 @@ fn stale<'a>(program: &'a ir::Program, defined: &'a [(String, Change)]) -> HashS
     let name = |g: ir::Global| match g {
         ir::Global::Game(id) => program.games.get(id as usize).map(|g| g.name.as_str()),
         ir::Global::Const(id) => program.consts.get(id as usize).map(|c| c.name.as_str()),
+        ir::Global::Fun(id) => program.funs.get(id as usize).map(|f| f.name.as_str()),
     };
     let defs = (program.games.iter().map(|g| (g.name.as_str(), &g.uses)))
-        .chain(program.consts.iter().map(|c| (c.name.as_str(), &c.uses)));
+        .chain(program.consts.iter().map(|c| (c.name.as_str(), &c.uses)))
+        .chain(program.funs.iter().map(|f| (f.name.as_str(), &f.uses)));
     let mut users: HashMap<&str, Vec<&str>> = HashMap::new();
     for (user, uses) in defs {
         for used in uses.iter().filter_map(|&u| name(u)) {

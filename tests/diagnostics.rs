@@ -456,6 +456,22 @@ fn cases() -> Vec<Case> {
              print 1 / (xs[0] - 3)\n",
             ERRORS,
         ),
+        // ---- functions ----
+        case(
+            "function_with_a_query",
+            "game Nim(n) = { Nim(k) for k in 0..n }\nlet f(n) = grundy(Nim(n))\nprint f(3)\n",
+            ERRORS,
+        ),
+        case(
+            "function_constant_cycle",
+            "let a = f(1)\nlet f(x) = g(x) + 1\nlet g(x) = a + x\nprint a\n",
+            ERRORS,
+        ),
+        case(
+            "function_misuse",
+            "let f(x) = x + 1\nprint f(1, 2)\nprint f + 1\nprint f([1])\nlet g(x, x) = x\n",
+            ERRORS,
+        ),
         // ---- strings ----
         case(
             "string_unknown_escape",

@@ -159,6 +159,29 @@ fn chains_just_inside_the_limit_are_evaluated() {
     assert!(lines[3].ends_with("= 1"));
 }
 
+/// Function calls nest up to their limit (10000) on the binary's stack,
+/// with bodies that recurse through generators and comprehensions; past it,
+/// and in a recursion without end, a clean depth-limit diagnostic.
+#[test]
+fn function_calls_nest_to_their_limit_and_no_further() {
+    let text = "let f(n) = if n == 0 then 0 else \
+                max([sum(f(n - 1) + k * 0 for k in 0..1 if k >= 0) for j in [1]]) + 1\n\
+                let g(n) = if n == 0 then [0] else [len(g(n - 1)) + min(x for x in g(n - 1))]\n\
+                print f(9999)\nprint g(9999)\n";
+    let run = run_text("deep_calls.game", text, &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "f(9999) = 9999\ng(9999) = [9999]\n");
+    for text in [
+        "let f(n) = f(n + 1)\nprint f(0)\n",
+        "let f(n) = if n == 0 then 0 else f(n - 1) + 1\nprint f(10000)\n",
+        "let f(n) = g(n)[0] + 1\nlet g(n) = [f(n)]\nprint f(1)\n",
+    ] {
+        let run = run_text("endless.game", text, &[]);
+        assert_eq!(run.code, 2, "{text}: {}", run.stdout);
+        assert!(run.stderr.contains("depth-limit"), "{text}: {}", run.stderr);
+    }
+}
+
 #[test]
 fn nested_brackets_parse_in_linear_time() {
     // Each level once cost 3.4 times the one inside it.

@@ -2099,6 +2099,90 @@ fn strings_are_values() {
     assert_eq!(value(&answers[7]), "[\"a\", 1]");
 }
 
+/// Green Hackenbush on a tree by the colon principle, written here: a
+/// vertex's value is the XOR of (1 + value) over its children.
+fn hackenbush_tree(parent: &[i64]) -> u32 {
+    fn value(v: usize, parent: &[i64]) -> u32 {
+        (0..parent.len())
+            .filter(|&c| parent[c] == v as i64)
+            .map(|c| 1 + value(c, parent))
+            .fold(0, |a, b| a ^ b)
+    }
+    value(0, parent)
+}
+
+/// Functions: recursive, mutually recursive, memoized, called from rules,
+/// constants, statements and other functions, returning positions too.
+#[test]
+fn functions_compute_what_they_say() {
+    let trees: [&[i64]; 4] = [
+        &[-1, 0, 0, 1, 1, 2],
+        &[-1, 0, 1, 2, 3, 4, 5],
+        &[-1, 0, 0, 0, 1, 1, 4, 4, 2, 8],
+        &[-1, 0, 1, 1, 0, 4, 5, 5, 7, 7, 0],
+    ];
+    let mut src = String::new();
+    for (i, t) in trees.iter().enumerate() {
+        let list: Vec<String> = t.iter().map(i64::to_string).collect();
+        src.push_str(&format!(
+            "let parent{i} = [{}]\n\
+             let below{i}(v) = (1 << v) + sum(below{i}(c) for c in 0..len(parent{i}) if parent{i}[c] == v)\n\
+             game Hack{i}(mask) = {{ Hack{i}(mask ^ (mask & below{i}(v))) for v in 1..len(parent{i}) if (mask >> v) & 1 == 1 }}\n\
+             print grundy(Hack{i}((1 << len(parent{i})) - 2))\n",
+            list.join(", ")
+        ));
+    }
+    src.push_str(
+        "let fib(n) = if n < 2 then n else fib(n - 1) + fib(n - 2)\n\
+         print fib(90)\n\
+         let even(n) = if n == 0 then true else odd(n - 1)\n\
+         let odd(n) = if n == 0 then false else even(n - 1)\n\
+         print [even(k) for k in 0..5]\n\
+         game Nim(n) = { Nim(k) for k in 0..n }\n\
+         let heap(n) = Nim(n % 8)\n\
+         print grundy(heap(13) + heap(2))\n\
+         let twice = [fib(k) * 2 for k in 0..6]\n\
+         print twice\n\
+         let shout(s) = s + \"!\"\n\
+         print shout(\"First\")\n\
+         game Sub(n) = { Sub(n - k) for k in takes(n) }\n\
+         let takes(n) = [k for k in [1, 3, 4] if k <= n]\n\
+         print table(Sub, 0..=13)\n",
+    );
+    let answers = session_answers(&src);
+    for (i, t) in trees.iter().enumerate() {
+        match &answers[i] {
+            grundy::answer::Answer::Value { value, .. } => {
+                assert_eq!(value, &hackenbush_tree(t).to_string(), "tree {t:?}")
+            }
+            other => panic!("not a value: {other:?}"),
+        }
+    }
+    // The issue's tree: 3.
+    assert_eq!(hackenbush_tree(trees[0]), 3);
+    let at = trees.len();
+    let value = |a: &grundy::answer::Answer| match a {
+        grundy::answer::Answer::Value { value, .. } => value.clone(),
+        other => panic!("not a value: {other:?}"),
+    };
+    // fib(90), published (OEIS A000045).
+    assert_eq!(value(&answers[at]), "2880067194370816120");
+    assert_eq!(value(&answers[at + 1]), "[true, false, true, false, true]");
+    match &answers[at + 2] {
+        grundy::answer::Answer::Value { value, .. } => assert_eq!(value, &(5 ^ 2).to_string()),
+        other => panic!("not a value: {other:?}"),
+    }
+    assert_eq!(value(&answers[at + 3]), "[0, 2, 2, 4, 6, 10]");
+    match &answers[at + 4] {
+        grundy::answer::Answer::Text { text } => assert_eq!(text, "First!"),
+        other => panic!("not text: {other:?}"),
+    }
+    assert_eq!(
+        table_values(&answers[at + 5]),
+        subtraction_brute(&[1, 3, 4], false, 13)
+    );
+}
+
 #[test]
 fn misere_tables_against_brute_force() {
     let kayles = |h: usize| -> Vec<Vec<usize>> {

@@ -27,6 +27,7 @@ impl Checker {
         }
         match self.globals.get(name).copied() {
             Some(Global::Game(game)) => return self.apply(game, args, span),
+            Some(Global::Fun(fun)) => return self.call_fun(fun, args, span),
             Some(Global::Const(_)) => {
                 self.errors.push(
                     Diag::user(
@@ -60,6 +61,11 @@ impl Checker {
                 Ctx::Rule => (
                     "inside a game's rules",
                     "rules say which moves exist; values are computed from them",
+                ),
+                Ctx::Fun => (
+                    "inside a function",
+                    "functions compute with data and positions, and rules may call them; \
+                     ask for values in `print`, `check` or a constant",
                 ),
                 _ => (
                     "in a constant",
@@ -382,7 +388,7 @@ impl Checker {
                     self.errors.push(d);
                     return (self.push(ir::Expr::Int(0), a.span), None);
                 }
-                Some(Global::Const(_)) => {}
+                Some(Global::Const(_) | Global::Fun(_)) => {}
             }
         }
         let (id, ty) = self.infer(a);
@@ -394,6 +400,54 @@ impl Checker {
             );
         }
         (id, None)
+    }
+
+    /// A call of a function of the program: its arguments against its
+    /// parameters' types, its result type.
+    fn call_fun(&mut self, fun: ir::FunId, args: &[ast::Expr], span: Span) -> (ExprId, Ty) {
+        let (params, ret) = self.fun_tys[fun as usize].clone();
+        if params.len() != args.len() {
+            let f = &self.out.funs[fun as usize];
+            self.errors.push(
+                Diag::user(
+                    Code::WrongArity,
+                    format!(
+                        "function `{}` takes {}, but {} given",
+                        f.name,
+                        plural(params.len(), "argument"),
+                        given(args.len())
+                    ),
+                )
+                .label(
+                    span,
+                    format!("called with {}", plural(args.len(), "argument")),
+                )
+                .label(
+                    f.span,
+                    format!("`{}({})` is defined here", f.name, f.params.join(", ")),
+                ),
+            );
+            for a in args {
+                self.infer(a);
+            }
+            return (self.push(ir::Expr::Int(0), span), Ty::Error);
+        }
+        let mut ids = Vec::with_capacity(args.len());
+        for (i, (a, p)) in args.iter().zip(params).enumerate() {
+            let (id, ty) = self.infer(a);
+            if !self.unify(ty, p) {
+                let f = &self.out.funs[fun as usize];
+                let note = format!(
+                    "parameter `{}` of `{}` holds {}, as its other uses require",
+                    f.params[i],
+                    f.name,
+                    self.resolve(p).describe()
+                );
+                self.mismatch(a.span, p, ty, &note);
+            }
+            ids.push(id);
+        }
+        (self.push(ir::Expr::CallFun { fun, args: ids }, span), ret)
     }
 
     fn apply(&mut self, game: GameId, args: &[ast::Expr], span: Span) -> (ExprId, Ty) {

@@ -1,41 +1,86 @@
-//! Constants: their dependency order, and cycles among them reported with
-//! their path.
+//! Constants and functions: their dependency order, cycles through
+//! constants reported with their path, and function bodies.
 
 use super::*;
 
 impl Checker {
-    /// Checks constants in dependency order, reporting cycles among them.
-    pub(super) fn check_consts(&mut self, program: &ast::Program) {
-        let lets: Vec<&ast::LetDef> = program
-            .items
-            .iter()
-            .filter_map(|i| match i {
-                Item::Let(l) => Some(l),
-                _ => None,
-            })
-            .filter(|l| matches!(self.globals.get(&l.name.name), Some(Global::Const(_))))
-            .collect();
-        let id_of = |c: &Checker, name: &str| match c.globals.get(name) {
+    /// Checks constants and functions in dependency order, reporting
+    /// cycles through constants. Functions may call each other in any way
+    /// (recursion is theirs); a constant must not depend on itself, not even
+    /// through functions, since constants are evaluated before anything runs.
+    pub(super) fn check_lets(&mut self, program: &ast::Program) {
+        let nc = self.out.consts.len();
+        let n = nc + self.out.funs.len();
+        // Nodes: constants first, then functions.
+        let node_of = |c: &Checker, name: &str| match c.globals.get(name) {
             Some(Global::Const(id)) => Some(*id as usize),
+            Some(Global::Fun(id)) => Some(nc + *id as usize),
             _ => None,
         };
-        // Dependencies: constants named anywhere in the body (shadowing by a
-        // comprehension variable is rare and only adds an edge).
-        let n = self.out.consts.len();
-        let mut deps: Vec<Vec<usize>> = vec![Vec::new(); n];
         let mut def_of: Vec<Option<&ast::LetDef>> = vec![None; n];
-        for l in &lets {
-            let Some(me) = id_of(self, &l.name.name) else {
+        let mut direct: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for item in &program.items {
+            let Item::Let(l) = item else { continue };
+            let Some(me) = node_of(self, &l.name.name) else {
                 continue;
             };
+            // The first definition of a name (a second is an error already).
+            if def_of[me].is_some() {
+                continue;
+            }
             def_of[me] = Some(l);
+            // Names anywhere in the body (shadowing by a local variable only
+            // adds an edge).
             let mut names = Vec::new();
             free_names(&l.value, &mut names);
+            let params = l.params.iter().flatten();
             for name in names {
-                if let Some(d) = id_of(self, &name) {
-                    deps[me].push(d);
+                if params.clone().any(|p| p.name == name) {
+                    continue;
+                }
+                if let Some(d) = node_of(self, &name) {
+                    direct[me].push(d);
                 }
             }
+        }
+        // The constants each function reaches, through any chain of calls.
+        let mut reach: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (f, out) in reach.iter_mut().enumerate().skip(nc) {
+            let mut seen = vec![false; n];
+            let mut work = vec![f];
+            while let Some(x) = work.pop() {
+                for &d in &direct[x] {
+                    if !seen[d] {
+                        seen[d] = true;
+                        if d < nc {
+                            out.push(d);
+                        } else {
+                            work.push(d);
+                        }
+                    }
+                }
+            }
+        }
+        // What must be checked (and, for constants, evaluated) first: a
+        // constant needs what it names and the constants its functions
+        // reach; a function needs the constants it reaches, not other
+        // functions.
+        let mut deps: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for me in 0..n {
+            let mut ds: Vec<usize> = if me < nc {
+                let mut ds = direct[me].clone();
+                for &d in &direct[me] {
+                    if d >= nc {
+                        ds.extend(&reach[d]);
+                    }
+                }
+                ds
+            } else {
+                reach[me].clone()
+            };
+            ds.sort_unstable();
+            ds.dedup();
+            deps[me] = ds;
         }
         // Kahn's algorithm.
         let mut indegree = vec![0usize; n];
@@ -58,15 +103,18 @@ impl Checker {
             }
         }
         // What is left depends on a cycle: report each cycle once, with its path.
-        let mut reported = vec![false; n];
-        for i in 0..n {
-            if indegree[i] == 0 || reported[i] {
+        // Functions are never in a cycle of their own (they need no
+        // function); a cycle goes through constants, perhaps by way of
+        // functions. Report each once, with its path.
+        let mut in_cycle = vec![false; n];
+        for i in 0..nc {
+            if indegree[i] == 0 || in_cycle[i] {
                 continue;
             }
             let mut path = vec![i];
             let cycle = loop {
                 let cur = path[path.len() - 1];
-                let Some(&next) = deps[cur].iter().find(|&&d| indegree[d] > 0) else {
+                let Some(&next) = deps[cur].iter().find(|&&d| d < nc && indegree[d] > 0) else {
                     break Vec::new();
                 };
                 if let Some(at) = path.iter().position(|&p| p == next) {
@@ -74,34 +122,59 @@ impl Checker {
                 }
                 path.push(next);
             };
-            for &p in &path {
-                reported[p] = true;
+            if cycle.is_empty() || cycle.iter().all(|&c| in_cycle[c]) {
+                continue;
             }
-            let defs: Vec<&ast::LetDef> = cycle.iter().filter_map(|&c| def_of[c]).collect();
-            let Some(first) = defs.first() else { continue };
-            let mut names: Vec<String> =
-                defs.iter().map(|l| format!("`{}`", l.name.name)).collect();
-            let message = if defs.len() == 1 {
-                format!("constant {} is defined in terms of itself", names[0])
+            for &c in &cycle {
+                in_cycle[c] = true;
+            }
+            let name = |k: usize| def_of[k].map_or(String::new(), |l| format!("`{}`", l.name.name));
+            let Some(first) = def_of[cycle[0]] else {
+                continue;
+            };
+            let message = if cycle.len() == 1 {
+                format!("constant {} is defined in terms of itself", name(cycle[0]))
             } else {
+                let names: Vec<String> = cycle.iter().map(|&c| name(c)).collect();
                 format!(
                     "constants {} are defined in terms of each other",
                     names.join(", ")
                 )
             };
-            names.push(names[0].clone());
             let mut d = Diag::user(Code::ConstantCycle, message)
                 .label(first.name.span, "this constant depends on itself");
-            for l in &defs[1..] {
-                d = d.label(l.name.span, "part of the cycle");
+            for &c in &cycle[1..] {
+                if let Some(l) = def_of[c] {
+                    d = d.label(l.name.span, "part of the cycle");
+                }
             }
+            // The path, with the functions each step goes through.
+            let mut steps = Vec::new();
+            for (k, &c) in cycle.iter().enumerate() {
+                steps.push(name(c));
+                let next = cycle[(k + 1) % cycle.len()];
+                if direct[c].contains(&next) {
+                    continue;
+                }
+                for f in calls_to(&direct, nc, c, next) {
+                    steps.push(name(f));
+                    if let Some(l) = def_of[f] {
+                        d = d.label(l.name.span, "a function on the way");
+                    }
+                }
+            }
+            steps.push(name(cycle[0]));
             self.errors.push(
-                d.note(format!("cycle: {}", names.join(" -> ")))
+                d.note(format!("cycle: {}", steps.join(" -> ")))
                     .help("constants are evaluated once, before anything else; break the cycle"),
             );
         }
         for i in order {
             let Some(l) = def_of[i] else { continue };
+            if i >= nc {
+                self.fun(i - nc, l);
+                continue;
+            }
             self.begin_frame(Ctx::Const);
             let start = self.out.exprs.len();
             let (e, ty) = self.infer(&l.value);
@@ -115,4 +188,76 @@ impl Checker {
             self.out.const_order.push(i as u32);
         }
     }
+
+    /// Checks a function's body, its parameters bound to slots 0, 1, ...
+    fn fun(&mut self, f: usize, l: &ast::LetDef) {
+        self.begin_frame(Ctx::Fun);
+        let (tys, ret) = self.fun_tys[f].clone();
+        let params = l.params.as_deref().unwrap_or(&[]);
+        for (i, (p, ty)) in params.iter().zip(tys).enumerate() {
+            if params[..i].iter().any(|q| q.name == p.name) {
+                self.errors.push(
+                    Diag::user(
+                        Code::DuplicateParameter,
+                        format!("parameter `{}` appears twice", p.name),
+                    )
+                    .label(p.span, "repeated here"),
+                );
+            }
+            self.bind(&p.name, ty);
+        }
+        let start = self.out.exprs.len();
+        let (e, ty) = self.infer(&l.value);
+        if self.resolve(ty) == Ty::Report {
+            self.errors.push(report_misuse(l.value.span));
+        } else if !self.unify(ty, ret) {
+            let name = &l.name.name;
+            self.mismatch(
+                l.value.span,
+                ret,
+                ty,
+                &format!(
+                    "the calls of `{name}` use its result as {}",
+                    self.resolve(ret).describe()
+                ),
+            );
+        }
+        let uses = self.uses_since(start);
+        let fun = &mut self.out.funs[f];
+        fun.body = e;
+        fun.slots = self.max_slot;
+        fun.uses = uses;
+    }
+}
+
+/// The functions a constant `c` goes through to reach constant `next`: the
+/// shortest chain of calls from `c`'s functions to one that names `next`.
+fn calls_to(direct: &[Vec<usize>], nc: usize, c: usize, next: usize) -> Vec<usize> {
+    let mut parent: Vec<Option<usize>> = vec![None; direct.len()];
+    let mut queue: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
+    for &f in direct[c].iter().filter(|&&f| f >= nc) {
+        if parent[f].is_none() {
+            parent[f] = Some(f);
+            queue.push_back(f);
+        }
+    }
+    while let Some(f) = queue.pop_front() {
+        if direct[f].contains(&next) {
+            let mut chain = vec![f];
+            let mut at = f;
+            while let Some(p) = parent[at].filter(|&p| p != at) {
+                chain.push(p);
+                at = p;
+            }
+            chain.reverse();
+            return chain;
+        }
+        for &g in direct[f].iter().filter(|&&g| g >= nc) {
+            if parent[g].is_none() {
+                parent[g] = Some(f);
+                queue.push_back(g);
+            }
+        }
+    }
+    Vec::new()
 }

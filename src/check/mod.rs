@@ -48,6 +48,7 @@ impl Ty {
 enum Ctx {
     Rule,
     Const,
+    Fun,
     Stmt,
 }
 
@@ -55,6 +56,7 @@ enum Ctx {
 enum Global {
     Game(GameId),
     Const(u32),
+    Fun(ir::FunId),
 }
 
 /// Checks a parsed program and lowers it to IR. Its items may come from
@@ -71,11 +73,11 @@ pub fn check(program: &ast::Program) -> Result<ir::Program, Vec<Diag>> {
         next_slot: 0,
         max_slot: 0,
         ctx: Ctx::Stmt,
-        unknown_at: HashMap::new(),
-        poisoned: Vec::new(),
+        reported: Reported::default(),
+        fun_tys: Vec::new(),
     };
     c.declare(program);
-    c.check_consts(program);
+    c.check_lets(program);
     for item in &program.items {
         match item {
             Item::Game(g) => c.game(g),
@@ -115,14 +117,23 @@ struct Checker {
     /// Union-find over type variables: `Some(t)` bound (to a type or a link),
     /// and for a game parameter that no rule fixed, the argument of the call
     /// that did.
-    vars: Vec<(Option<Ty>, Option<Span>)>,
+    /// Whether it holds data only.
+    vars: Vec<(Option<Ty>, Option<Span>, bool)>,
     scope: Vec<Bound>,
     next_slot: Slot,
     max_slot: Slot,
     ctx: Ctx,
-    /// Unknown names already reported: index of their error, for more labels.
-    unknown_at: HashMap<String, usize>,
-    /// Names whose definition was rejected: their uses are not errors again.
+    reported: Reported,
+    /// Each function's parameter and result types.
+    fun_tys: Vec<(Vec<Ty>, Ty)>,
+}
+
+/// Names already reported, so that their uses are not errors again.
+#[derive(Default)]
+struct Reported {
+    /// Unknown names: index of their error, for more labels.
+    unknown: HashMap<String, usize>,
+    /// Names whose definition was rejected.
     poisoned: Vec<String>,
 }
 
@@ -158,7 +169,7 @@ impl Checker {
                     .label(name.span, "cannot be redefined")
                     .help("choose another name"),
                 );
-                self.poisoned.push(name.name.clone());
+                self.reported.poisoned.push(name.name.clone());
                 continue;
             }
             spans.insert(name.name.clone(), span);
@@ -180,6 +191,26 @@ impl Checker {
                         uses: Vec::new(),
                     });
                     self.globals.insert(g.name.name.clone(), Global::Game(id));
+                }
+                Item::Let(ast::LetDef {
+                    name,
+                    params: Some(params),
+                    span,
+                    ..
+                }) => {
+                    let id = self.out.funs.len() as ir::FunId;
+                    let tys = params.iter().map(|_| self.fresh_any()).collect();
+                    let ret = self.fresh_any();
+                    self.fun_tys.push((tys, ret));
+                    self.out.funs.push(ir::Fun {
+                        name: name.name.clone(),
+                        params: params.iter().map(|p| p.name.clone()).collect(),
+                        body: 0,
+                        slots: 0,
+                        span: *span,
+                        uses: Vec::new(),
+                    });
+                    self.globals.insert(name.name.clone(), Global::Fun(id));
                 }
                 Item::Let(l) => {
                     let id = self.out.consts.len() as u32;
@@ -252,6 +283,7 @@ impl Checker {
                     Some(ir::Global::Game(game))
                 }
                 ir::Expr::Const(c) => Some(ir::Global::Const(c)),
+                ir::Expr::CallFun { fun, .. } => Some(ir::Global::Fun(fun)),
                 _ => None,
             })
             .collect();
@@ -331,8 +363,16 @@ impl Checker {
             .map(|b| (b.slot, b.ty))
     }
 
+    /// A type variable for data (a game parameter, a list element): never
+    /// a position, a range or a report.
     fn fresh_var(&mut self) -> Ty {
-        self.vars.push((None, None));
+        self.vars.push((None, None, true));
+        Ty::Var(self.vars.len() as u32 - 1)
+    }
+
+    /// A type variable for any value (a function's parameters and result).
+    fn fresh_any(&mut self) -> Ty {
+        self.vars.push((None, None, false));
         Ty::Var(self.vars.len() as u32 - 1)
     }
 
@@ -352,9 +392,16 @@ impl Checker {
         match (a, e) {
             (Ty::Error, _) | (_, Ty::Error) => true,
             (Ty::Var(x), Ty::Var(y)) if x == y => true,
+            (Ty::Var(x), Ty::Var(y)) => {
+                // Linked, a variable for data makes the other one for data.
+                let data = self.vars[x as usize].2 || self.vars[y as usize].2;
+                self.vars[y as usize].2 = data;
+                self.vars[x as usize].0 = Some(Ty::Var(y));
+                true
+            }
             (Ty::Var(x), t) | (t, Ty::Var(x)) => {
-                // Parameters hold data only: never positions, ranges or reports.
-                if matches!(t, Ty::Pos | Ty::Range | Ty::Report) {
+                // Data only: never positions, ranges or reports.
+                if self.vars[x as usize].2 && matches!(t, Ty::Pos | Ty::Range | Ty::Report) {
                     return false;
                 }
                 self.vars[x as usize].0 = Some(t);
@@ -575,6 +622,16 @@ impl Checker {
                 let ty = self.const_tys[id as usize];
                 (self.push(ir::Expr::Const(id), span), ty)
             }
+            Some(Global::Fun(id)) => {
+                let f = &self.out.funs[id as usize];
+                let example = format!("{}({})", f.name, f.params.join(", "));
+                self.errors.push(
+                    Diag::user(Code::BuiltinNotCalled, format!("`{name}` is a function"))
+                        .label(span, "not called")
+                        .help(format!("call it with arguments, like `{example}`")),
+                );
+                (self.push(ir::Expr::Int(0), span), Ty::Error)
+            }
             Some(Global::Game(id)) => {
                 let g = &self.out.games[id as usize];
                 let example = format!("{}({})", g.name, g.params.join(", "));
@@ -590,11 +647,11 @@ impl Checker {
                 );
                 (self.push(ir::Expr::Int(0), span), Ty::Error)
             }
-            None if self.poisoned.iter().any(|p| p == name) => {
+            None if self.reported.poisoned.iter().any(|p| p == name) => {
                 (self.push(ir::Expr::Int(0), span), Ty::Error)
             }
             None => {
-                if let Some(&i) = self.unknown_at.get(name) {
+                if let Some(&i) = self.reported.unknown.get(name) {
                     if self.errors[i].labels.len() < 6 {
                         self.errors[i] = self.errors[i].clone().label(span, "also used here");
                     }
@@ -606,7 +663,9 @@ impl Checker {
                     );
                 } else {
                     let d = self.unknown(name, span, "unknown name");
-                    self.unknown_at.insert(name.to_string(), self.errors.len());
+                    self.reported
+                        .unknown
+                        .insert(name.to_string(), self.errors.len());
                     self.errors.push(d);
                 }
                 (self.push(ir::Expr::Int(0), span), Ty::Error)

@@ -157,7 +157,7 @@ impl Machine {
                     .intern_ints(*game, &ints[..known])
                     .map_err(|_| self.state_limit(p.span(e)).into())
             } else {
-                let mut key = std::mem::take(&mut self.key);
+                let mut key = std::mem::take(&mut self.interp.key);
                 key.clear();
                 key.push(i64::from(*game));
                 for &v in &ints[..known] {
@@ -170,7 +170,7 @@ impl Machine {
                             .intern_whole_key(&key)
                             .map_err(|_| self.state_limit(p.span(e)).into())
                     });
-                self.key = key;
+                self.interp.key = key;
                 id
             };
             out.push(id?);
@@ -494,6 +494,7 @@ impl Machine {
                 Value::Pos(out.into())
             }
             ir::Expr::Call { f, args } => self.call(p, *f, args, span, env)?,
+            ir::Expr::CallFun { fun, args } => self.call_fun(p, *fun, args, span, env)?,
             ir::Expr::GameRef(_) => {
                 return Err(Diag::bug("a game name evaluated as a value")
                     .label(span, "here")
@@ -766,7 +767,7 @@ impl Machine {
                 let text = self.text(p, arg(0)?, env)?;
                 Ok(Value::Str(text.into()))
             }
-            Builtin::InputInts => self.input.ints().map(Value::List).map_err(|why| {
+            Builtin::InputInts => self.interp.input.ints().map(Value::List).map_err(|why| {
                 Diag::user(Code::NoInput, why)
                     .label(span, "reads standard input")
                     .help(

@@ -28,6 +28,7 @@ pub use crate::flow::{R, Stop};
 pub use expr::show_list;
 
 mod accel;
+mod calls;
 mod expr;
 mod periods;
 
@@ -102,10 +103,9 @@ pub struct Machine {
     limits: Limits,
     /// Ctrl-C and the work, time and memory limits of the statement.
     budget: Budget,
-    /// The key of a position being built argument by argument.
-    key: Vec<i64>,
-    /// What `input_ints()` reads.
-    input: crate::input::Input,
+    /// The interpreter's state: position keys being built, function
+    /// calls, input.
+    interp: calls::Interp,
 }
 
 /// How a frame's clause cursor stands.
@@ -231,8 +231,7 @@ impl Machine {
             periods: periods::Periods::default(),
             misere: crate::misere::Misere::default(),
             budget: Budget::new(limits.max_work, limits.time_limit, limits.max_memory),
-            key: Vec::new(),
-            input: crate::input::Input::default(),
+            interp: calls::Interp::default(),
             limits,
         }
     }
@@ -266,6 +265,7 @@ impl Machine {
         self.accel.row_done = carry(games, &self.accel.row_done, n);
         self.periods.games = carry(games, &self.periods.games, n);
         self.prog = Rc::new(prog);
+        self.interp.forget_calls();
         // Kernels and expressions are compiled for the new program once
         // constants are known.
         self.accel.kernels = Rc::new(Vec::new());
@@ -314,7 +314,7 @@ impl Machine {
 
     /// Connects what `input_ints()` reads.
     pub fn set_input(&mut self, input: crate::input::Input) {
-        self.input = input;
+        self.interp.input = input;
     }
 
     /// The limits it runs under.

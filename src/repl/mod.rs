@@ -496,7 +496,7 @@ impl Repl {
         if self.json {
             let list: Vec<serde_json::Value> = defs
                 .iter()
-                .map(|d| serde_json::json!({"name": d.name, "params": d.params, "at": d.at}))
+                .map(|d| serde_json::json!({"name": d.name, "params": d.params, "function": d.function, "at": d.at}))
                 .collect();
             out.out(&format!(
                 "{}\n",
@@ -511,6 +511,9 @@ impl Repl {
         let rows: Vec<(String, String)> = defs
             .iter()
             .map(|d| match &d.params {
+                Some(p) if d.function => {
+                    (format!("let {}({})", d.name, p.join(", ")), d.at.clone())
+                }
                 Some(p) => (format!("{}({})", d.name, p.join(", ")), d.at.clone()),
                 None => (format!("let {}", d.name), d.at.clone()),
             })

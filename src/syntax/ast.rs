@@ -31,11 +31,14 @@ pub enum Item {
     Check(CheckStmt),
 }
 
-/// `let NAME = EXPR`: a named constant.
+/// `let NAME = EXPR`: a named constant; `let NAME(PARAMS) = EXPR`: a
+/// function.
 #[derive(Clone, Debug)]
 pub struct LetDef {
-    /// The constant's name.
+    /// The constant's or function's name.
     pub name: Ident,
+    /// A function's parameters (`None` for a constant).
+    pub params: Option<Vec<Ident>>,
     /// Its defining expression.
     pub value: Expr,
     /// The whole definition.
@@ -157,15 +160,18 @@ impl Clause {
 }
 
 impl Expr {
-    /// Every bare name used in the expression (a comprehension's own
-    /// variables included: an over-approximation of its free names).
+    /// Every name used in the expression, called ones included (a
+    /// comprehension's own variables too: an over-approximation of its free
+    /// names).
     pub fn names(&self, out: &mut Vec<String>) {
         match &self.kind {
             ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) => {}
             ExprKind::Name(n) => out.push(n.clone()),
-            ExprKind::Call { args, .. } | ExprKind::List(args) => {
+            ExprKind::Call { callee, args } => {
+                out.push(callee.name.clone());
                 args.iter().for_each(|a| a.names(out))
             }
+            ExprKind::List(args) => args.iter().for_each(|a| a.names(out)),
             ExprKind::Generator { body, clauses, .. } | ExprKind::ListComp { body, clauses } => {
                 body.names(out);
                 clauses.iter().for_each(|c| c.exprs().names(out));

@@ -367,11 +367,22 @@ impl Lower {
 
     fn let_def(&mut self, pair: Pair<Rule>) -> Item {
         let span = self.span(&pair);
-        let mut inner = parts(pair);
+        let mut inner = parts(pair).peekable();
         let name = inner.next().map(|p| self.ident(p));
+        let params = match inner.peek().map(|p| p.as_rule()) {
+            Some(Rule::params) => inner
+                .next()
+                .map(|p| parts(p).map(|id| self.ident(id)).collect()),
+            _ => None,
+        };
         let value = inner.next().map(|p| self.expr(p));
         match (name, value) {
-            (Some(name), Some(value)) => Item::Let(ast::LetDef { name, value, span }),
+            (Some(name), Some(value)) => Item::Let(ast::LetDef {
+                name,
+                params,
+                value,
+                span,
+            }),
             _ => self.malformed(span),
         }
     }
@@ -508,6 +519,7 @@ impl Lower {
             } else {
                 after.push(Item::Let(ast::LetDef {
                     name: var,
+                    params: None,
                     value,
                     span,
                 }));

@@ -1,0 +1,79 @@
+//! Calls of the program's functions: arguments evaluated, each distinct
+//! call computed once (memoized for the machine's program), nesting bounded.
+
+use super::*;
+
+/// The expression interpreter's own state beside the positions: the key
+/// being built for a position, the memo of function calls and how deeply
+/// calls nest now, and what `input_ints()` reads.
+#[derive(Default)]
+pub(super) struct Interp {
+    /// The key of a position being built argument by argument.
+    pub(super) key: Vec<i64>,
+    /// Function results by call: the function's id, then its arguments.
+    memo: rustc_hash::FxHashMap<Box<[i64]>, Value>,
+    /// Calls in progress.
+    depth: usize,
+    /// What `input_ints()` reads.
+    pub(super) input: crate::input::Input,
+}
+
+impl Interp {
+    /// Forgets every call's result (the program changed).
+    pub(super) fn forget_calls(&mut self) {
+        self.memo = Default::default();
+    }
+}
+
+/// Function calls nest at most this deep (each is a few frames of the Rust
+/// stack; the binary's stack holds many more).
+pub const MAX_CALL_DEPTH: usize = 10_000;
+
+impl Machine {
+    /// `f(args)`: from the memo, or by evaluating the body in a frame of
+    /// its own.
+    pub(super) fn call_fun(
+        &mut self,
+        p: &ir::Program,
+        fun: ir::FunId,
+        args: &[ExprId],
+        span: Span,
+        env: &mut [Value],
+    ) -> R<Value> {
+        let Some(f) = p.funs.get(fun as usize) else {
+            return Err(Diag::bug("a call of an unknown function")
+                .label(span, "here")
+                .into());
+        };
+        let mut key = vec![i64::from(fun)];
+        let mut frame = vec![Value::Int(0); (f.slots as usize).max(args.len())];
+        for (slot, &a) in frame.iter_mut().zip(args) {
+            let v = self.value(p, a, env)?;
+            crate::key::encode_call_arg(&v, &mut key);
+            *slot = v;
+        }
+        if let Some(v) = self.interp.memo.get(key.as_slice()) {
+            return Ok(v.clone());
+        }
+        let cap = self.limits.max_depth.min(MAX_CALL_DEPTH);
+        if self.interp.depth >= cap {
+            return Err(Diag::user(
+                Code::DepthLimit,
+                format!("function calls nested more than {cap} deep"),
+            )
+            .label(span, format!("a call of `{}` this deep", f.name))
+            .help(
+                "does every recursive call get closer to a case without one? calls nest at \
+                 most the depth limit (`--max-depth N`), and at most 10000",
+            )
+            .into());
+        }
+        self.interp.depth += 1;
+        let result = self.value(p, f.body, &mut frame);
+        self.interp.depth -= 1;
+        let v = result?;
+        self.reserve(key.len() * 8 + std::mem::size_of::<Value>() * 2)?;
+        self.interp.memo.insert(key.into(), v.clone());
+        Ok(v)
+    }
+}
