@@ -498,7 +498,11 @@ fn contiguous(xs: &[i64]) -> bool {
 pub fn describe_axis(xs: &[i64]) -> String {
     match (xs.first(), xs.last()) {
         (Some(a), Some(b)) if contiguous(xs) => format!("{a}..={b}"),
-        _ => crate::eval::show_list(xs),
+        _ => {
+            let mut s = String::new();
+            let _ = crate::value::write_list(&mut s, xs);
+            s
+        }
     }
 }
 

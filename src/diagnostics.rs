@@ -76,7 +76,6 @@ codes! {
     NotUtf8 => "not-utf8",
     Overflow => "overflow",
     QueryNotAllowed => "query-not-allowed",
-    ReportNotValue => "report-not-value",
     ReservedName => "reserved-name",
     StateLimit => "state-limit",
     Syntax => "syntax",

@@ -118,6 +118,9 @@ pub struct Const {
     pub span: Span,
     /// The games and constants its expression names (from name resolution).
     pub uses: Vec<Global>,
+    /// Whether it asks a query (or uses a constant that does): evaluated
+    /// after the others, once the rules' compiled forms are ready.
+    pub needs_values: bool,
 }
 
 /// A function: `let NAME(PARAMS) = BODY`.
@@ -224,6 +227,8 @@ pub enum Expr {
     },
     /// `list[index]`
     Index(ExprId, ExprId),
+    /// `record.field`
+    Field(ExprId, std::rc::Rc<str>),
     /// `-x`
     Neg(ExprId),
     /// `not b`

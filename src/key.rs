@@ -35,7 +35,7 @@ pub fn encode_arg(v: &Value, key: &mut Vec<i64>) -> Option<()> {
                 encode_arg(x, key)?;
             }
         }
-        Value::Range(..) | Value::Pos(_) => return None,
+        Value::Range(..) | Value::Pos(_) | Value::Record(_) => return None,
     }
     Some(())
 }
@@ -43,6 +43,7 @@ pub fn encode_arg(v: &Value, key: &mut Vec<i64>) -> Option<()> {
 /// Tags of the keys of function calls' arguments that are not data.
 const TAG_POS: i64 = 5;
 const TAG_RANGE: i64 = 6;
+const TAG_RECORD: i64 = 7;
 
 /// Appends the memo key of a function argument: data as a position's
 /// argument is written, positions and ranges tagged apart (a memo key is
@@ -54,7 +55,17 @@ pub fn encode_call_arg(v: &Value, key: &mut Vec<i64>) {
             key.extend(parts.iter().map(|&p| p as i64));
         }
         Value::Range(lo, hi) => key.extend([TAG_RANGE, *lo, *hi]),
-        Value::List(xs) if xs.iter().any(Value::has_pos) => {
+        Value::Record(r) => {
+            key.extend([TAG_RECORD, r.kind as i64]);
+            for x in &r.values {
+                encode_call_arg(x, key);
+            }
+        }
+        Value::List(xs)
+            if xs
+                .iter()
+                .any(|x| x.has_pos() || matches!(x, Value::Record(_))) =>
+        {
             key.extend([TAG_LIST, xs.len() as i64]);
             for x in xs.iter() {
                 encode_call_arg(x, key);

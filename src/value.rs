@@ -20,6 +20,63 @@ pub enum Value {
     Range(i64, i64),
     /// A sum of positions (its components; empty = the empty position).
     Pos(Rc<[PosId]>),
+    /// A query's answer as a value, with named fields (`p.period`).
+    Record(Rc<Record>),
+}
+
+/// The kinds of records, each with its fields in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordKind {
+    /// `outcome(P)`: who wins.
+    Outcome,
+    /// One element of `moves(P)` or `winning(P)`.
+    Move,
+    /// `period(G)`.
+    Period,
+}
+
+impl RecordKind {
+    /// The fields, in order.
+    pub fn fields(self) -> &'static [&'static str] {
+        match self {
+            RecordKind::Outcome => &["position", "grundy", "outcome", "first_wins"],
+            RecordKind::Move => &["component", "before", "after", "grundy"],
+            RecordKind::Period => &[
+                "found",
+                "period",
+                "preperiod",
+                "proven",
+                "last_exception",
+                "computed",
+            ],
+        }
+    }
+
+    /// What it is, in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            RecordKind::Outcome => "an outcome",
+            RecordKind::Move => "a move",
+            RecordKind::Period => "a period",
+        }
+    }
+}
+
+/// A record: its kind's fields' values, in the kind's order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// Which record.
+    pub kind: RecordKind,
+    /// One value per field of the kind.
+    pub values: Vec<Value>,
+}
+
+impl Record {
+    /// The value of a field.
+    pub fn get(&self, field: &str) -> Option<&Value> {
+        let i = self.kind.fields().iter().position(|f| *f == field)?;
+        self.values.get(i)
+    }
 }
 
 impl Value {
@@ -28,6 +85,7 @@ impl Value {
         match self {
             Value::Pos(_) => true,
             Value::List(xs) => xs.iter().any(Value::has_pos),
+            Value::Record(r) => r.values.iter().any(Value::has_pos),
             _ => false,
         }
     }
@@ -41,6 +99,7 @@ impl Value {
             Value::List(_) => "a list",
             Value::Range(..) => "a range",
             Value::Pos(_) => "a position",
+            Value::Record(r) => r.kind.describe(),
         }
     }
 }
@@ -63,6 +122,16 @@ impl fmt::Display for Value {
             }
             Value::Range(lo, hi) => write!(f, "{lo}..={hi}"),
             Value::Pos(_) => f.write_str("<position>"),
+            Value::Record(r) => {
+                f.write_str("{")?;
+                for (i, (name, v)) in r.kind.fields().iter().zip(&r.values).enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{name}: {v}")?;
+                }
+                f.write_str("}")
+            }
         }
     }
 }

@@ -56,7 +56,7 @@ impl Checker {
             }
             return (self.push(ir::Expr::Int(0), span), Ty::Error);
         };
-        if f.is_query() && self.ctx != Ctx::Stmt {
+        if (f.is_query() || f == Builtin::Describe) && matches!(self.ctx, Ctx::Rule | Ctx::Fun) {
             let (what, help) = match self.ctx {
                 Ctx::Rule => (
                     "inside a game's rules",
@@ -67,10 +67,7 @@ impl Checker {
                     "functions compute with data and positions, and rules may call them; \
                      ask for values in `print`, `check` or a constant",
                 ),
-                _ => (
-                    "in a constant",
-                    "constants are fixed before any game is evaluated; use it in `print` or `check`",
-                ),
+                _ => ("here", ""),
             };
             self.errors.push(
                 Diag::user(

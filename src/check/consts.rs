@@ -179,10 +179,14 @@ impl Checker {
             let start = self.out.exprs.len();
             let (e, ty) = self.infer(&l.value);
             self.out.consts[i].uses = self.uses_since(start);
-            if ty == Ty::Report {
-                self.errors.push(report_misuse(l.value.span));
-            }
-            self.const_tys[i] = ty;
+            // A query, or a constant that needs values, anywhere in it.
+            let needs_values = (start..self.out.exprs.len()).any(|k| match &self.out.exprs[k] {
+                ir::Expr::Call { f, .. } => f.is_query() || *f == Builtin::Describe,
+                ir::Expr::Const(c) => self.const_tys[*c as usize].1,
+                _ => false,
+            });
+            self.out.consts[i].needs_values = needs_values;
+            self.const_tys[i] = (ty, needs_values);
             self.out.consts[i].expr = e;
             self.out.consts[i].slots = self.max_slot;
             self.out.const_order.push(i as u32);
@@ -208,9 +212,7 @@ impl Checker {
         }
         let start = self.out.exprs.len();
         let (e, ty) = self.infer(&l.value);
-        if self.resolve(ty) == Ty::Report {
-            self.errors.push(report_misuse(l.value.span));
-        } else if !self.unify(ty, ret) {
+        if !self.unify(ty, ret) {
             let name = &l.name.name;
             self.mismatch(
                 l.value.span,

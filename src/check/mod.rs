@@ -5,6 +5,7 @@ use crate::diagnostics::{Code, Diag, did_you_mean};
 use crate::ir::{self, Builtin, Clause, CompKind, ExprId, GameId, Slot};
 use crate::span::Span;
 use crate::syntax::ast::{self, BinOp, ExprKind, Item, UnOp};
+use crate::value::RecordKind;
 use std::collections::HashMap;
 
 mod call;
@@ -20,6 +21,8 @@ enum Ty {
     List,
     Range,
     Pos,
+    /// A query's answer with fields (`p.period`).
+    Record(RecordKind),
     Report,
     /// A type variable (index into `Checker::vars`).
     Var(u32),
@@ -36,14 +39,15 @@ impl Ty {
             Ty::List => "a list",
             Ty::Range => "a range",
             Ty::Pos => "a position",
+            Ty::Record(k) => k.describe(),
             Ty::Report => "a report",
             Ty::Var(_) | Ty::Error => "a value",
         }
     }
 }
 
-/// Where an expression is: queries need game values and are only allowed in
-/// statements.
+/// Where an expression is: queries need game values and are not allowed in
+/// rules or functions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ctx {
     Rule,
@@ -113,7 +117,9 @@ struct Checker {
     globals: HashMap<String, Global>,
     /// Parameter type variables of each game.
     game_params: Vec<Vec<Ty>>,
-    const_tys: Vec<Ty>,
+    /// Each constant's type, and whether it needs Grundy values (it asks a
+    /// query, or uses a constant that does).
+    const_tys: Vec<(Ty, bool)>,
     /// Union-find over type variables: `Some(t)` bound (to a type or a link),
     /// and for a game parameter that no rule fixed, the argument of the call
     /// that did.
@@ -214,7 +220,7 @@ impl Checker {
                 }
                 Item::Let(l) => {
                     let id = self.out.consts.len() as u32;
-                    self.const_tys.push(Ty::Error);
+                    self.const_tys.push((Ty::Error, false));
                     self.out.consts.push(ir::Const {
                         name: l.name.name.clone(),
                         expr: 0,
@@ -222,6 +228,7 @@ impl Checker {
                         name_span: l.name.span,
                         span: l.span,
                         uses: Vec::new(),
+                        needs_values: false,
                     });
                     self.globals.insert(l.name.name.clone(), Global::Const(id));
                 }
@@ -445,6 +452,13 @@ impl Checker {
         if expected == Ty::Int && found == Ty::Pos {
             d = d.help("for the Grundy value of a position, write `grundy(P)`");
         }
+        if let (Ty::Record(kind), _) | (_, Ty::Record(kind)) = (expected, found) {
+            d = d.help(format!(
+                "{} is compared by its fields ({}): e.g. `outcome(P).first_wins`, `period(G).period == 12`",
+                kind.describe(),
+                kind.fields().join(", ")
+            ));
+        }
         if expected == Ty::Bool && found == Ty::Int {
             d = d.help("conditions are booleans: compare, e.g. `k % 2 == 1`");
         }
@@ -497,11 +511,15 @@ impl Checker {
             ExprKind::Call { callee, args } => {
                 let (id, ty) = self.call(callee, args, span);
                 if ty == Ty::Report && !top {
-                    self.errors.push(report_misuse(span));
-                    return (id, Ty::Error);
+                    // Not printed directly: the answer as a value.
+                    return match self.out.expr(id) {
+                        ir::Expr::Call { f, .. } => (id, answer_type(*f)),
+                        _ => (id, Ty::Error),
+                    };
                 }
                 (id, ty)
             }
+            ExprKind::Field(base, name) => self.field(base, name, span),
             ExprKind::Generator {
                 callee,
                 body,
@@ -586,6 +604,46 @@ impl Checker {
         }
     }
 
+    /// `base.name`: a field of a record, checked here when the record's kind
+    /// is known, at run time when it is not (a list's element).
+    fn field(&mut self, base: &ast::Expr, name: &ast::Ident, span: Span) -> (ExprId, Ty) {
+        let (b, ty) = self.infer(base);
+        let id = self.push(ir::Expr::Field(b, name.name.as_str().into()), span);
+        match self.resolve(ty) {
+            Ty::Record(kind) => match field_type(kind, &name.name) {
+                Some(t) => (id, t),
+                None => {
+                    let mut d = Diag::user(
+                        Code::UnknownName,
+                        format!("{} has no field `{}`", kind.describe(), name.name),
+                    )
+                    .label(name.span, "no such field");
+                    d = match did_you_mean(&name.name, kind.fields().iter().copied()) {
+                        Some(s) => d.help(format!("did you mean `{s}`?")),
+                        None => d.help(format!("its fields: {}", kind.fields().join(", "))),
+                    };
+                    self.errors.push(d);
+                    (id, Ty::Error)
+                }
+            },
+            Ty::Var(_) | Ty::Error => (id, self.fresh_any()),
+            t => {
+                self.errors.push(
+                    Diag::user(
+                        Code::TypeMismatch,
+                        format!("{} has no fields", t.describe()),
+                    )
+                    .label(base.span, format!("this is {}", t.describe()))
+                    .help(
+                        "fields belong to the answers of queries: `period(G).period`, \
+                         `outcome(P).grundy`, `winning(P)[0].after`",
+                    ),
+                );
+                (id, Ty::Error)
+            }
+        }
+    }
+
     /// A value that can be stored in a list or passed to a game.
     fn data(&mut self, e: &ast::Expr) -> ExprId {
         let (id, ty) = self.infer(e);
@@ -619,7 +677,28 @@ impl Checker {
         }
         match self.globals.get(name).copied() {
             Some(Global::Const(id)) => {
-                let ty = self.const_tys[id as usize];
+                let (ty, needs_values) = self.const_tys[id as usize];
+                if needs_values && matches!(self.ctx, Ctx::Rule | Ctx::Fun) {
+                    let r#where = if self.ctx == Ctx::Rule {
+                        "a game's rules"
+                    } else {
+                        "a function"
+                    };
+                    self.errors.push(
+                        Diag::user(
+                            Code::QueryNotAllowed,
+                            format!("`{name}` cannot be used in {where}"),
+                        )
+                        .label(span, "needs Grundy values")
+                        .note(format!(
+                            "`{name}` asks a query (or uses a constant that does)"
+                        ))
+                        .help(
+                            "rules say which moves exist, and functions are called from \
+                             them: neither can depend on what the moves are worth",
+                        ),
+                    );
+                }
                 (self.push(ir::Expr::Const(id), span), ty)
             }
             Some(Global::Fun(id)) => {
@@ -741,9 +820,6 @@ impl Checker {
                 },
                 ast::Clause::Let { var, value, .. } => {
                     let (e, ty) = self.infer(value);
-                    if self.resolve(ty) == Ty::Report {
-                        self.errors.push(report_misuse(value.span));
-                    }
                     self.bind(&var.name, ty);
                     if let Some(b) = self.scope.last_mut() {
                         b.alias = Some(e);
@@ -826,16 +902,28 @@ impl Checker {
     }
 }
 
-fn report_misuse(span: Span) -> Diag {
-    Diag::user(
-        Code::ReportNotValue,
-        "this query produces a report, not a value",
-    )
-    .label(span, "only usable directly after `print`")
-    .help(
-        "print it on its own, e.g. `print outcome(P)`; to compute with a position, use \
-         `grundy(P)` (0 exactly when the second player wins)",
-    )
+/// The type of a report query's answer used as a value.
+fn answer_type(f: Builtin) -> Ty {
+    match f {
+        Builtin::Outcome | Builtin::MisereOutcome => Ty::Record(RecordKind::Outcome),
+        Builtin::Period => Ty::Record(RecordKind::Period),
+        Builtin::Describe | Builtin::Graph => Ty::Str,
+        _ => Ty::List,
+    }
+}
+
+/// The type of a record's field (`None`: no such field).
+fn field_type(kind: RecordKind, field: &str) -> Option<Ty> {
+    use RecordKind::*;
+    Some(match (kind, field) {
+        (Outcome, "position") | (Move, "before" | "after") => Ty::Pos,
+        (Outcome, "outcome") => Ty::Str,
+        (Outcome, "first_wins") | (Period, "found" | "proven") => Ty::Bool,
+        (Outcome | Move, "grundy")
+        | (Move, "component")
+        | (Period, "period" | "preperiod" | "last_exception" | "computed") => Ty::Int,
+        _ => return None,
+    })
 }
 
 /// Every bare name used in an expression (for constant dependencies).

@@ -124,9 +124,35 @@ impl Machine {
     /// An expression's value as text for output (a position as written).
     fn text(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<String> {
         Ok(match self.value(p, e, env)? {
-            Value::Pos(parts) => self.show_sum(&parts),
-            v => v.text(),
+            Value::Str(s) => s.to_string(),
+            v => self.show_value(&v),
         })
+    }
+
+    /// A value as `print` shows it, positions written as positions.
+    pub fn show_value(&self, v: &Value) -> String {
+        match v {
+            Value::Pos(parts) => self.show_sum(parts),
+            Value::List(xs)
+                if xs
+                    .iter()
+                    .any(|x| x.has_pos() || !matches!(x, Value::Int(_))) =>
+            {
+                let items: Vec<String> = xs.iter().map(|x| self.show_value(x)).collect();
+                format!("[{}]", items.join(", "))
+            }
+            Value::Record(r) => {
+                let fields: Vec<String> = r
+                    .kind
+                    .fields()
+                    .iter()
+                    .zip(&r.values)
+                    .map(|(name, v)| format!("{name}: {}", self.show_value(v)))
+                    .collect();
+                format!("{{{}}}", fields.join(", "))
+            }
+            v => v.to_string(),
+        }
     }
 
     /// Evaluates a position-typed expression, appending its components.
@@ -494,6 +520,28 @@ impl Machine {
                 Value::Pos(out.into())
             }
             ir::Expr::Call { f, args } => self.call(p, *f, args, span, env)?,
+            ir::Expr::Field(base, name) => match self.value(p, *base, env)? {
+                Value::Record(r) => match r.get(name) {
+                    Some(v) => v.clone(),
+                    None => {
+                        return Err(Diag::user(
+                            Code::UnknownName,
+                            format!("{} has no field `{name}`", r.kind.describe()),
+                        )
+                        .label(span, "no such field")
+                        .help(format!("its fields: {}", r.kind.fields().join(", ")))
+                        .into());
+                    }
+                },
+                other => {
+                    return Err(Diag::user(
+                        Code::TypeMismatch,
+                        format!("{} has no fields", other.type_name()),
+                    )
+                    .label(p.span(*base), format!("this is {}", other.type_name()))
+                    .into());
+                }
+            },
             ir::Expr::CallFun { fun, args } => self.call_fun(p, *fun, args, span, env)?,
             ir::Expr::GameRef(_) => {
                 return Err(Diag::bug("a game name evaluated as a value")
@@ -819,12 +867,7 @@ impl Machine {
             | Builtin::MisereTable
             | Builtin::MiserePPositions
             | Builtin::Describe
-            | Builtin::Period => Err(Diag::bug(format!(
-                "report `{}` evaluated as a value",
-                f.name()
-            ))
-            .label(span, "here")
-            .into()),
+            | Builtin::Period => self.report_value(f, args, span, env),
         }
     }
 

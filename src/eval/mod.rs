@@ -31,6 +31,7 @@ mod accel;
 mod calls;
 mod expr;
 mod periods;
+mod reports;
 
 /// The default of `--max-work`.
 pub const DEFAULT_MAX_WORK: u64 = 4_000_000_000;
@@ -276,38 +277,46 @@ impl Machine {
         self.const_stopped = vec![false; self.prog.consts.len()];
         let prog = self.prog.clone();
         let mut errors = Vec::new();
-        for &c in &prog.const_order {
-            let kept = consts
-                .get(c as usize)
-                .copied()
-                .flatten()
-                .and_then(|o| Some((old.get_mut(o as usize)?, *old_stopped.get(o as usize)?)));
-            // Evaluated again: a constant that was interrupted, and a value
-            // holding positions when ids moved.
-            match kept {
-                Some((v, false)) if !v.as_ref().is_some_and(|v| moved && v.has_pos()) => {
-                    self.consts[c as usize] = v.take();
+        // Constants that ask queries come last, once the rules' compiled
+        // forms are ready (no rule uses them: the checker sees to that).
+        for needs_values in [false, true] {
+            if needs_values {
+                if self.limits.kernels {
+                    self.accel.kernels = Rc::new(kernel::compile(&self.prog, &self.consts));
+                }
+                if self.limits.compiled {
+                    self.compiled = Rc::new(Compiled::new(&self.prog, &self.consts));
+                }
+            }
+            for &c in &prog.const_order {
+                let def = &prog.consts[c as usize];
+                if def.needs_values != needs_values {
                     continue;
                 }
-                _ => {}
-            }
-            let def = &prog.consts[c as usize];
-            let mut env = vec![Value::Int(0); def.slots as usize];
-            // Each constant is a statement of its own for the limits.
-            self.budget.start();
-            match self.eval(def.expr, &mut env) {
-                Ok(v) => self.consts[c as usize] = Some(v),
-                Err(d) => {
-                    self.const_stopped[c as usize] = d.ends_statement();
-                    errors.push((c, d));
+                let kept =
+                    consts.get(c as usize).copied().flatten().and_then(|o| {
+                        Some((old.get_mut(o as usize)?, *old_stopped.get(o as usize)?))
+                    });
+                // Evaluated again: a constant that was interrupted, and a
+                // value holding positions when ids moved.
+                match kept {
+                    Some((v, false)) if !v.as_ref().is_some_and(|v| moved && v.has_pos()) => {
+                        self.consts[c as usize] = v.take();
+                        continue;
+                    }
+                    _ => {}
+                }
+                let mut env = vec![Value::Int(0); def.slots as usize];
+                // Each constant is a statement of its own for the limits.
+                self.budget.start();
+                match self.eval(def.expr, &mut env) {
+                    Ok(v) => self.consts[c as usize] = Some(v),
+                    Err(d) => {
+                        self.const_stopped[c as usize] = d.ends_statement();
+                        errors.push((c, d));
+                    }
                 }
             }
-        }
-        if self.limits.kernels {
-            self.accel.kernels = Rc::new(kernel::compile(&self.prog, &self.consts));
-        }
-        if self.limits.compiled {
-            self.compiled = Rc::new(Compiled::new(&self.prog, &self.consts));
         }
         errors
     }

@@ -184,7 +184,7 @@ impl Expr {
                 lo.names(out);
                 hi.names(out);
             }
-            ExprKind::Unary(_, a) => a.names(out),
+            ExprKind::Unary(_, a) | ExprKind::Field(a, _) => a.names(out),
             ExprKind::If(a, b, c) => {
                 a.names(out);
                 b.names(out);
@@ -252,6 +252,8 @@ pub enum ExprKind {
     },
     /// `xs[i]`
     Index(Box<Expr>, Box<Expr>),
+    /// `p.period`: a field of a query's answer.
+    Field(Box<Expr>, Ident),
     /// `-x`, `not b`
     Unary(UnOp, Box<Expr>),
     /// `a OP b`

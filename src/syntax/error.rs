@@ -86,6 +86,7 @@ fn rule_name(r: &Rule) -> Option<&'static str> {
         Rule::move_rule => "a move rule",
         Rule::comp_tail => "`for`",
         Rule::index | Rule::lbracket => "`[`",
+        Rule::field => "an operator",
         Rule::assign => "`=`",
         Rule::lparen => "`(`",
         Rule::rparen => "`)`",

@@ -296,7 +296,7 @@ fn pratt() -> &'static PrattParser<Rule> {
                 | Op::infix(Rule::rem, Assoc::Left))
             .op(Op::prefix(Rule::neg))
             .op(Op::infix(Rule::pow, Assoc::Right))
-            .op(Op::postfix(Rule::index))
+            .op(Op::postfix(Rule::index) | Op::postfix(Rule::field))
     })
 }
 
@@ -694,6 +694,16 @@ impl Lower {
             })
             .map_postfix(|e, op| {
                 let span = e.span.to(at(&op));
+                if op.as_rule() == Rule::field {
+                    let Some(name) = parts(op).next() else {
+                        return e;
+                    };
+                    let name = this.borrow_mut().ident(name);
+                    return Expr {
+                        kind: ExprKind::Field(Box::new(e), name),
+                        span,
+                    };
+                }
                 let idx = match parts(op).next() {
                     Some(i) => this.borrow_mut().expr(i),
                     None => Expr {

@@ -1,0 +1,513 @@
+//! Report queries, answered by the engine: as structured answers (what
+//! `print` shows), and as values (what `let p = period(G)` binds).
+
+use super::*;
+use crate::answer::{Answer, Move, Outcome};
+use crate::flow::Stop;
+use crate::value::{Record, RecordKind};
+use std::collections::HashSet;
+
+impl Machine {
+    /// A report query's answer, as `print` shows it.
+    pub fn report(&mut self, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<Answer> {
+        report(self, f, args, env)
+    }
+}
+
+/// Answers a report query (`outcome`, `moves`, `winning`, `table`,
+/// `ppositions`, `describe`, `period`, `graph`, the misère forms).
+pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<Answer> {
+    match f {
+        Builtin::Outcome => {
+            let parts = m.eval_sum(args[0], env)?;
+            let grundy = m.grundy_sum(&parts)?;
+            Ok(Answer::Outcome {
+                position: m.show_sum(&parts),
+                grundy,
+                outcome: Outcome::of(grundy),
+            })
+        }
+        Builtin::Moves | Builtin::Winning => {
+            let parts = m.eval_sum(args[0], env)?;
+            let grundy = m.grundy_sum(&parts)?;
+            let (mut moves, options) = all_moves(m, &parts, grundy)?;
+            if f == Builtin::Winning {
+                moves.retain(|mv| mv.grundy == 0);
+            }
+            let position = m.show_sum(&parts);
+            Ok(if f == Builtin::Moves {
+                Answer::Moves {
+                    position,
+                    components: parts.len(),
+                    grundy,
+                    moves,
+                }
+            } else {
+                Answer::Winning {
+                    position,
+                    components: parts.len(),
+                    grundy,
+                    moves,
+                    options,
+                }
+            })
+        }
+        Builtin::Table | Builtin::PPositions | Builtin::MisereTable | Builtin::MiserePPositions => {
+            let ir::Expr::GameRef(game) = *m.program().expr(args[0]) else {
+                return Err(Diag::bug("table without a game").into());
+            };
+            let misere = matches!(f, Builtin::MisereTable | Builtin::MiserePPositions);
+            let params = m.program().games[game as usize].params.clone();
+            let name = m.program().games[game as usize].name.clone();
+            let mut axes = Vec::new();
+            for &a in &args[1..] {
+                axes.push(m.eval_axis(a, env)?);
+            }
+            let span = m.program().span(args[0]);
+            let mut value_at = |m: &mut Machine, xs: &[i64]| -> R<u32> {
+                let vals: Vec<Value> = xs.iter().map(|x| Value::Int(*x)).collect();
+                let p = m.intern(game, &vals, span)?;
+                if misere {
+                    m.with_misere(|ms, m| {
+                        let s = ms.state(m, &[p])?;
+                        ms.value(m, s)
+                    })
+                    .map_err(|d| at(d, span))
+                } else {
+                    m.grundy(p)
+                }
+            };
+            match (f, axes.as_slice()) {
+                (Builtin::Table | Builtin::MisereTable, [xs]) => {
+                    let mut values = Vec::with_capacity(xs.len());
+                    for &x in xs.iter() {
+                        values.push(value_at(m, &[x])?);
+                    }
+                    Ok(Answer::Table {
+                        game: name,
+                        misere,
+                        param: params[0].clone(),
+                        args: xs.to_vec(),
+                        values,
+                    })
+                }
+                (Builtin::Table | Builtin::MisereTable, [rows, cols]) => {
+                    let mut values = Vec::with_capacity(rows.len());
+                    for &r in rows.iter() {
+                        let mut row = Vec::with_capacity(cols.len());
+                        for &c in cols.iter() {
+                            row.push(value_at(m, &[r, c])?);
+                        }
+                        values.push(row);
+                    }
+                    Ok(Answer::Grid {
+                        game: name,
+                        misere,
+                        params: [params[0].clone(), params[1].clone()],
+                        rows: rows.to_vec(),
+                        cols: cols.to_vec(),
+                        values,
+                    })
+                }
+                (_, axes) => {
+                    let mut positions = Vec::new();
+                    let mut tuple = vec![0; axes.len()];
+                    p_positions(m, axes, 0, &mut tuple, &mut positions, &mut value_at)?;
+                    Ok(Answer::PPositions {
+                        game: name,
+                        misere,
+                        params,
+                        ranges: axes
+                            .iter()
+                            .map(|a| crate::answer::describe_axis(a))
+                            .collect(),
+                        positions,
+                    })
+                }
+            }
+        }
+        Builtin::Graph => {
+            let parts = m.eval_sum(args[0], env)?;
+            let limit = match args.get(1) {
+                Some(&l) => m.eval_int(l, env)?,
+                None => crate::graph::DEFAULT_NODES,
+            };
+            if limit < 1 {
+                return Err(Diag::user(
+                    Code::BadLimit,
+                    "a graph needs a limit of at least 1 position",
+                )
+                .label(m.program().span(args[1]), "this limit")
+                .into());
+            }
+            let span = m.program().span(args[0]);
+            let g = m
+                .with_misere(|ms, m| crate::graph::graph(ms, m, &parts, limit, span))
+                .map_err(|d| at(d, span))?;
+            Ok(Answer::Graph {
+                position: m.show_sum(&parts),
+                dot: g.dot,
+                nodes: g.nodes,
+                edges: g.edges,
+            })
+        }
+        Builtin::MisereOutcome | Builtin::MisereWinning => {
+            let parts = m.eval_sum(args[0], env)?;
+            let position = m.show_sum(&parts);
+            m.with_misere(|ms, m| {
+                let state = ms.state(m, &parts)?;
+                if f == Builtin::MisereOutcome {
+                    let next = ms.next_wins(m, &state)?;
+                    return Ok(Answer::MisereOutcome {
+                        position,
+                        outcome: if next { Outcome::N } else { Outcome::P },
+                    });
+                }
+                let options = ms.options(m, &state)?;
+                let mut moves = Vec::new();
+                for (from, to, next) in &options {
+                    if !ms.next_wins(m, next)? {
+                        // Every component that is this one makes the move.
+                        for (component, _) in parts.iter().enumerate().filter(|(_, c)| *c == from) {
+                            moves.push(Move {
+                                component,
+                                from: m.show_pos(*from),
+                                to: m.show_sum(to),
+                                grundy: 0,
+                            });
+                        }
+                    }
+                }
+                moves.sort_by_key(|mv| mv.component);
+                Ok(Answer::MisereWinning {
+                    position,
+                    components: parts.len(),
+                    moves,
+                    options: options.len(),
+                })
+            })
+            .map_err(|d| at(d, m.program().span(args[0])))
+        }
+        Builtin::Describe | Builtin::Period => {
+            let ir::Expr::GameRef(game) = *m.program().expr(args[0]) else {
+                return Err(Diag::bug("describe/period without a game").into());
+            };
+            if f == Builtin::Describe {
+                return Ok(Answer::Describe {
+                    lines: crate::analysis::describe(m, game),
+                });
+            }
+            let budget = match args.get(1) {
+                Some(&b) => m.eval_int(b, env)?,
+                None => m.limits().period_budget,
+            };
+            if budget < 1 {
+                let (at, what) = match args.get(1) {
+                    Some(&b) => (b, "this budget"),
+                    None => (args[0], "the budget is --period-budget"),
+                };
+                return Err(Diag::user(
+                    Code::BadBudget,
+                    "a period search needs a budget of at least 1",
+                )
+                .label(m.program().span(at), what)
+                .help("give one: `period(G, 100000)`")
+                .into());
+            }
+            let name = m.program().games[game as usize].name.clone();
+            let span = m.program().span(args[0]);
+            Ok(match crate::analysis::period(m, game, budget, span)? {
+                crate::analysis::Search::Found(p) => Answer::Period {
+                    game: name,
+                    computed: p.computed,
+                    found: Some(p),
+                    why: None,
+                },
+                crate::analysis::Search::NotFound { computed, why } => Answer::Period {
+                    game: name,
+                    found: None,
+                    computed,
+                    why,
+                },
+            })
+        }
+        _ => Err(Diag::bug(format!("`{}` is not a report", f.name())).into()),
+    }
+}
+
+/// Points a report without a place at the position asked about.
+fn at(s: Stop, span: Span) -> Stop {
+    s.map_diag(|d| {
+        if d.labels.is_empty() {
+            d.label(span, "this position")
+        } else {
+            d
+        }
+    })
+}
+
+type ValueAt<'a> = dyn FnMut(&mut Machine, &[i64]) -> R<u32> + 'a;
+
+fn p_positions(
+    m: &mut Machine,
+    axes: &[Vec<i64>],
+    i: usize,
+    tuple: &mut Vec<i64>,
+    out: &mut Vec<Vec<i64>>,
+    value_at: &mut ValueAt<'_>,
+) -> R<()> {
+    if i == axes.len() {
+        if value_at(m, tuple)? == 0 {
+            out.push(tuple.clone());
+        }
+        return Ok(());
+    }
+    for &x in axes[i].iter() {
+        tuple[i] = x;
+        p_positions(m, axes, i + 1, tuple, out, value_at)?;
+    }
+    Ok(())
+}
+
+/// One move of a sum: which component moves, and what it becomes.
+#[derive(Clone)]
+struct Row {
+    component: usize,
+    from: PosId,
+    to: To,
+    /// The value of the whole sum after the move.
+    grundy: u32,
+}
+
+/// What a component becomes.
+#[derive(Clone)]
+enum To {
+    /// This sum of positions.
+    Sum(Vec<PosId>),
+    /// One of a group of a huge heap's moves, described, and how many.
+    Group(String, u64),
+}
+
+/// Every move of a sum: each component (identical ones each with its own
+/// index), each distinct option; and how many moves they stand for (a group
+/// of a huge heap's splits is many moves).
+fn rows(m: &mut Machine, parts: &[PosId], total: u32) -> R<(Vec<Row>, u64)> {
+    let mut moves: Vec<Row> = Vec::new();
+    // How many moves each component has.
+    let mut counts = vec![0u64; parts.len()];
+    for (i, &c) in parts.iter().enumerate() {
+        // A component seen before moves as that one did.
+        if let Some(j) = parts[..i].iter().position(|&d| d == c) {
+            let same: Vec<Row> = moves
+                .iter()
+                .filter(|mv| mv.component == j)
+                .cloned()
+                .collect();
+            moves.extend(same.into_iter().map(|mv| Row { component: i, ..mv }));
+            counts[i] = counts[j];
+            continue;
+        }
+        let count = &mut counts[i];
+        let gc = m.grundy(c)?;
+        // A huge heap of a game with a proven period: its moves by family,
+        // splits grouped by residue.
+        if let Some(groups) = crate::analysis::huge_moves(m, c)? {
+            for (to, value, n) in groups {
+                *count = count.saturating_add(n);
+                moves.push(Row {
+                    component: i,
+                    from: c,
+                    to: To::Group(to, n),
+                    grundy: total ^ gc ^ value,
+                });
+            }
+            continue;
+        }
+        let mut seen = HashSet::new();
+        let mut options = crate::oracle::Moves::default();
+        m.options_into(c, &mut options)?;
+        for opt in options.iter() {
+            let mut canon = opt.to_vec();
+            canon.sort_unstable();
+            if !seen.insert(canon) {
+                continue;
+            }
+            let after = total ^ gc ^ m.grundy_sum(opt)?;
+            *count += 1;
+            moves.push(Row {
+                component: i,
+                from: c,
+                to: To::Sum(opt.to_vec()),
+                grundy: after,
+            });
+        }
+    }
+    Ok((moves, counts.iter().fold(0u64, |a, &b| a.saturating_add(b))))
+}
+
+/// The moves of a sum as `print` shows them.
+fn all_moves(m: &mut Machine, parts: &[PosId], total: u32) -> R<(Vec<Move>, u64)> {
+    let (rows, count) = rows(m, parts, total)?;
+    let moves = rows
+        .into_iter()
+        .map(|r| Move {
+            component: r.component,
+            from: m.show_pos(r.from),
+            to: match r.to {
+                To::Sum(ps) => m.show_sum(&ps),
+                To::Group(text, _) => text,
+            },
+            grundy: r.grundy,
+        })
+        .collect();
+    Ok((moves, count))
+}
+
+/// A move as a value: `{component, before, after, grundy}`.
+fn move_record(component: usize, from: PosId, to: Vec<PosId>, grundy: u32) -> Value {
+    Value::Record(Rc::new(Record {
+        kind: RecordKind::Move,
+        values: vec![
+            Value::Int(component as i64),
+            Value::Pos(Rc::new([from])),
+            Value::Pos(to.into()),
+            Value::Int(i64::from(grundy)),
+        ],
+    }))
+}
+
+impl Machine {
+    /// A report query's answer as a value: an outcome or a period as a
+    /// record, moves as a list of move records, tables and P-positions as
+    /// lists, a description or a graph as a string.
+    pub(super) fn report_value(
+        &mut self,
+        f: Builtin,
+        args: &[ExprId],
+        span: Span,
+        env: &mut [Value],
+    ) -> R<Value> {
+        let list = |xs: Vec<Value>| Value::List(xs.into());
+        let ints = |xs: &[i64]| Value::List(xs.iter().map(|&x| Value::Int(x)).collect());
+        match f {
+            Builtin::Moves | Builtin::Winning => {
+                let parts = self.eval_sum(args[0], env)?;
+                let total = self.grundy_sum(&parts)?;
+                let (rows, _) = rows(self, &parts, total)?;
+                let mut out = Vec::new();
+                for r in rows {
+                    if f == Builtin::Winning && r.grundy != 0 {
+                        continue;
+                    }
+                    match r.to {
+                        To::Sum(to) => out.push(move_record(r.component, r.from, to, r.grundy)),
+                        To::Group(_, n) => {
+                            return Err(Diag::user(
+                                Code::ListLimit,
+                                "the moves of a heap this large are only listed in groups",
+                            )
+                            .label(span, format!("a group of {n} moves"))
+                            .help("print the query to see its moves grouped by residue")
+                            .into());
+                        }
+                    }
+                }
+                Ok(list(out))
+            }
+            Builtin::MisereWinning => {
+                let parts = self.eval_sum(args[0], env)?;
+                let moves = self
+                    .with_misere(|ms, m| {
+                        let state = ms.state(m, &parts)?;
+                        let mut out = Vec::new();
+                        for (from, to, next) in ms.options(m, &state)? {
+                            if !ms.next_wins(m, &next)? {
+                                for (i, _) in parts.iter().enumerate().filter(|(_, c)| **c == from)
+                                {
+                                    out.push((i, from, to.clone()));
+                                }
+                            }
+                        }
+                        Ok(out)
+                    })
+                    .map_err(|d| at(d, span))?;
+                let mut moves = moves;
+                moves.sort_by_key(|m| m.0);
+                Ok(list(
+                    moves
+                        .into_iter()
+                        .map(|(i, from, to)| move_record(i, from, to, 0))
+                        .collect(),
+                ))
+            }
+            Builtin::Outcome | Builtin::MisereOutcome => {
+                let parts = self.eval_sum(args[0], env)?;
+                let grundy = if f == Builtin::Outcome {
+                    self.grundy_sum(&parts)?
+                } else {
+                    self.with_misere(|ms, m| {
+                        let s = ms.state(m, &parts)?;
+                        ms.value(m, s)
+                    })
+                    .map_err(|d| at(d, span))?
+                };
+                let first_wins = grundy != 0;
+                Ok(Value::Record(Rc::new(Record {
+                    kind: RecordKind::Outcome,
+                    values: vec![
+                        Value::Pos(parts.into()),
+                        Value::Int(i64::from(grundy)),
+                        Value::Str(if first_wins { "N" } else { "P" }.into()),
+                        Value::Bool(first_wins),
+                    ],
+                })))
+            }
+            _ => match report(self, f, args, env)? {
+                Answer::Table { values, .. } => Ok(list(
+                    values.iter().map(|&v| Value::Int(i64::from(v))).collect(),
+                )),
+                Answer::Grid { values, .. } => Ok(list(
+                    values
+                        .iter()
+                        .map(|row| list(row.iter().map(|&v| Value::Int(i64::from(v))).collect()))
+                        .collect(),
+                )),
+                Answer::PPositions { positions, .. } => Ok(list(
+                    positions
+                        .iter()
+                        .map(|p| match p[..] {
+                            [x] => Value::Int(x),
+                            _ => ints(p),
+                        })
+                        .collect(),
+                )),
+                Answer::Describe { lines } => Ok(Value::Str(lines.join("\n").into())),
+                Answer::Graph { dot, .. } => Ok(Value::Str(dot.into())),
+                Answer::Period {
+                    found, computed, ..
+                } => {
+                    let (found, period, preperiod, proven) = match &found {
+                        Some(p) => (true, p.period, p.preperiod, p.is_proven()),
+                        None => (false, 0, 0, false),
+                    };
+                    Ok(Value::Record(Rc::new(Record {
+                        kind: RecordKind::Period,
+                        values: vec![
+                            Value::Bool(found),
+                            Value::Int(period),
+                            Value::Int(preperiod),
+                            Value::Bool(proven),
+                            // The largest n with G(n) != G(n + p): e − 1
+                            // (e is the least pre-period); -1 for none.
+                            Value::Int(preperiod - 1),
+                            Value::Int(computed),
+                        ],
+                    })))
+                }
+                other => Err(Diag::bug(format!("no value for the answer {other:?}"))
+                    .label(span, "here")
+                    .into()),
+            },
+        }
+    }
+}
