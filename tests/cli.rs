@@ -373,3 +373,67 @@ fn input_ints_reads_standard_input() {
         text(&out.stderr)
     );
 }
+
+/// The files of issue 9 ("the language grows up"), exactly as written
+/// there, print the values in their comments.
+#[test]
+fn the_language_issue_files_run_as_written() {
+    let hack = temp_file(
+        "hack.game",
+        "# Green Hackenbush on a tree: edge v joins v to parent[v]; cutting it removes\n\
+         # everything below. The colon principle gives 3.\n\
+         let parent = [-1, 0, 0, 1, 1, 2]\n\
+         let below(v) = (1 << v) + sum(below(c) for c in 0..len(parent) if parent[c] == v)\n\
+         game Hack(mask) = { Hack(mask ^ (mask & below(v))) for v in 1..len(parent) if (mask >> v) & 1 == 1 }\n\
+         print grundy(Hack(62))                                  # 3\n",
+    );
+    let out = grundy(&[hack.to_str().expect("utf-8 path")]);
+    assert_eq!(text(&out.stdout), "grundy(Hack(62)) = 3\n");
+
+    let kayles = temp_file(
+        "kayles_values.game",
+        "game K(n) = { K(a) + K(b) for r in 1..=2 for a in 0..=n - r let b = n - r - a }\n\
+         let p = period(K)\n\
+         print p.period                                          # 12\n\
+         print p.preperiod                                       # 71\n\
+         print max(n for n in 0..p.preperiod if grundy(K(n)) != grundy(K(n + p.period)))   # 70\n\
+         game Nim(n) = { Nim(k) for k in 0..n }\n\
+         print len(winning(Nim(7) + Nim(7) + Nim(7)))            # 3\n\
+         print table(K, 0..=20, misere)    # 1 0 2 3 0 1 3 2 1 0 2 4 0 1 2 5 1 6 3 2 0\n",
+    );
+    let out = grundy(&[kayles.to_str().expect("utf-8 path")]);
+    assert_eq!(
+        text(&out.stdout),
+        "p.period = 12\n\
+         p.preperiod = 71\n\
+         max(n for n in 0..p.preperiod if grundy(K(n)) != grundy(K(n + p.period))) = 70\n\
+         len(winning(Nim(7) + Nim(7) + Nim(7))) = 3\n\
+         misère values of K(n) for n in 0..=20:\n   \
+         0: 1 0 2 3 0 1 3 2 1 0\n  \
+         10: 2 4 0 1 2 5 1 6 3 2\n  \
+         20: 0\n"
+    );
+
+    let nim2 = temp_file(
+        "nim2.game",
+        "# run as: grundy nim2.game --let 'heaps=[4, 7, 9, 12]'\n\
+         subtraction S = {1, 2, 3}\n\
+         print if grundy(sum(S(h) for h in heaps)) != 0 then \"First\" else \"Second\"   # First\n",
+    );
+    let out = grundy(&[
+        nim2.to_str().expect("utf-8 path"),
+        "--let",
+        "heaps=[4, 7, 9, 12]",
+    ]);
+    assert_eq!(text(&out.stdout), "First\n");
+
+    let out = grundy_stdin(&["examples/judge.game"], "2  3 1 2 4  2 5 5");
+    assert_eq!(text(&out.stdout), "First\nSecond\n");
+
+    let hex = temp_file("hex.game", "octal H = 0.3f\nprint table(H, 0..=12)\n");
+    let out = grundy(&[hex.to_str().expect("utf-8 path")]);
+    assert_eq!(
+        text(&out.stdout),
+        "H(n) for n in 0..=12:\n   0: 0 1 2 0 1 2 3 4 5 3\n  10: 4 5 6\n"
+    );
+}
