@@ -2197,7 +2197,9 @@ fn answers_are_values() {
          subtraction S = {1, 3, 4}\n\
          print table(S, 0..=40) == [grundy(S(n)) for n in 0..=40]\n\
          let t = table(S, 0..=40)\nprint t\n\
-         print [n for n in ppositions(S, 0..=40)]\n",
+         print [n for n in ppositions(S, 0..=40)]\n\
+         print [outcome(Nim(2) + Nim(2)) == outcome(Nim(3) + Nim(3)), period(S) == p, \
+         winning(Nim(1))[0] == moves(Nim(1))[0]]\n",
     );
     for hs in &sums {
         let sum: Vec<String> = hs.iter().map(|h| format!("Nim({h})")).collect();
@@ -2223,6 +2225,8 @@ fn answers_are_values() {
         .map(|n| n.to_string())
         .collect();
     assert_eq!(value(&answers[4]), format!("[{}]", p.join(", ")));
+    // Records compare by their fields (positions by identity).
+    assert_eq!(value(&answers[5]), "[false, false, true]");
     for (k, hs) in sums.iter().enumerate() {
         let x = hs.iter().fold(0, |a, &h| a ^ h);
         let want: Vec<String> = hs
@@ -2232,7 +2236,7 @@ fn answers_are_values() {
             .map(|(i, &h)| format!("[{i}, {h}, {}, 0]", h ^ x))
             .collect();
         assert_eq!(
-            value(&answers[5 + k]),
+            value(&answers[6 + k]),
             format!("[{}]", want.join(", ")),
             "{hs:?}"
         );

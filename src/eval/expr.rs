@@ -659,6 +659,7 @@ impl Machine {
                     (Value::Int(_), Value::Int(_))
                     | (Value::Bool(_), Value::Bool(_))
                     | (Value::Str(_), Value::Str(_))
+                    | (Value::Record(_), Value::Record(_))
                     | (Value::List(_), Value::List(_)) => x == y,
                     _ => return Err(self.type_bug(p, b, x.type_name(), &y).into()),
                 };
