@@ -597,6 +597,20 @@ fn a_real_terminal_session() {
         .expect("completed and answered");
     ready(&mut p, "prompt after an answer");
 
+    // Tab twice lists the candidates, each with what it is; `help` helps.
+    keys(&mut p, "p", "type");
+    keys(&mut p, "\t", "tab");
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    keys(&mut p, "\t", "second tab");
+    p.exp_string("period(G)  pre-period and period")
+        .expect("period listed with its signature");
+    p.exp_string("ppositions(G, 0..=30)  the positions whose value is 0")
+        .expect("ppositions listed with its signature");
+    keys(&mut p, "\x15help\r", "clear the line, then help");
+    p.exp_string("Type definitions and statements")
+        .expect("bare help prints help");
+    ready(&mut p, "prompt after help");
+
     // An open brace asks for more lines.
     keys(&mut p, "game G(n) = {\r", "first line");
     keys(&mut p, "  G(n - 1) if n > 0\r", "second line");

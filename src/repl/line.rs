@@ -10,7 +10,7 @@ use rustyline::highlight::{CmdKind, Highlighter};
 use rustyline::hint::Hinter;
 use rustyline::history::DefaultHistory;
 use rustyline::validate::{ValidationContext, ValidationResult, Validator};
-use rustyline::{Config, Context, Editor, Helper};
+use rustyline::{CompletionType, Config, Context, Editor, Helper};
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::io::{BufRead, IsTerminal, Write};
@@ -97,6 +97,7 @@ fn script(mut repl: Repl, out: &mut Stdio) -> i32 {
 fn interactive(repl: Repl, out: &mut Stdio) -> i32 {
     let repl = Rc::new(RefCell::new(repl));
     let config = Config::builder()
+        .completion_type(CompletionType::List)
         .auto_add_history(false)
         .history_ignore_dups(true)
         .and_then(|b| b.max_history_size(10_000))
@@ -185,11 +186,13 @@ impl Completer for GameHelper {
         pos: usize,
         _ctx: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<Pair>)> {
-        let (start, names) = self.repl.borrow().complete(line, pos);
+        let repl = self.repl.borrow();
+        let (start, names) = repl.complete(line, pos);
+        // The list shows what each candidate is; only its name is put in.
         let pairs = names
             .into_iter()
             .map(|n| Pair {
-                display: n.clone(),
+                display: repl.signature(&n),
                 replacement: n,
             })
             .collect();

@@ -69,7 +69,16 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "read the loaded files again and say what changed",
     ),
     (":games", "", "the games and constants defined, and where"),
-    (":show", "NAME", "the definition of a game or constant"),
+    (
+        ":show",
+        "NAME",
+        "the definition of a game, constant or function",
+    ),
+    (
+        ":doc",
+        "NAME",
+        "what a builtin takes and gives, or a definition with its moves in words",
+    ),
     (
         ":time",
         "",
@@ -350,6 +359,7 @@ impl Repl {
             "reload" | "r" => self.reload(out),
             "games" => self.games(out),
             "show" => self.show(rest, out),
+            "doc" => self.doc(rest, out),
             "time" => {
                 self.timing = !self.timing;
                 self.say(out, "time", &format!("timing {}\n", on_off(self.timing)));
@@ -553,6 +563,72 @@ impl Repl {
                 self.fail(out, &format!("nothing named `{name}` is defined{hint}"));
             }
         }
+    }
+
+    /// `:doc NAME`: a builtin's calls and what each gives; a definition's
+    /// text, and for a one-parameter game its moves in words.
+    fn doc(&mut self, name: &str, out: &mut dyn Output) {
+        if name.is_empty() {
+            self.fail(out, "`:doc` needs a name: `:doc period` or `:doc Kayles`");
+            return;
+        }
+        if let Some(spec) = crate::builtin::lookup(name) {
+            let mut text = format!("{name}: takes {}\n", spec.takes);
+            let width = spec.help.iter().map(|(u, _)| u.len()).max().unwrap_or(0);
+            for (usage, what) in spec.help {
+                text.push_str(&format!("  {usage:width$}  {what}\n"));
+            }
+            self.say(out, "doc", &text);
+            return;
+        }
+        if !self.session.names().any(|(n, _)| n == name) {
+            let known: Vec<String> = self.names();
+            let hint = did_you_mean(name, known.iter().map(String::as_str))
+                .map(|n| format!("; did you mean `{n}`?"))
+                .unwrap_or_default();
+            self.fail(
+                out,
+                &format!("no builtin or definition named `{name}`{hint}"),
+            );
+            return;
+        }
+        self.show(name, out);
+        if self.session.params(name).is_some_and(|p| p.len() == 1) {
+            let mut sink = Vec::new();
+            self.session
+                .entry("<doc>", &format!("describe({name})"), &mut |_, e| {
+                    sink.push(e)
+                });
+            for e in sink {
+                if let crate::session::Event::Answer(a) = e {
+                    out.out(&a.to_string());
+                }
+            }
+        }
+    }
+
+    /// What a completion candidate is, shown beside it in the list: a
+    /// builtin's first call and what it gives, a game's or function's
+    /// parameters, a constant.
+    pub fn signature(&self, name: &str) -> String {
+        if let Some(spec) = crate::builtin::lookup(name)
+            && let Some((usage, what)) = spec.help.first()
+        {
+            return format!("{usage}  {what}");
+        }
+        if let Some(d) = self
+            .session
+            .definitions()
+            .into_iter()
+            .find(|d| d.name == name)
+        {
+            return match (&d.params, d.function) {
+                (Some(p), true) => format!("{name}({})  function", p.join(", ")),
+                (Some(p), false) => format!("{name}({})  game", p.join(", ")),
+                (None, _) => format!("{name}  constant"),
+            };
+        }
+        name.to_string()
     }
 
     /// Names a word may complete to: games, constants, builtins, keywords.
