@@ -366,8 +366,12 @@ impl Repl {
             }
             "json" => {
                 self.json = !self.json;
-                // Plain text: one of the two modes is always plain.
-                out.out(&format!("JSON answers {}\n", on_off(self.json)));
+                // In the mode now in force: JSON output holds JSON only.
+                self.say(
+                    out,
+                    "json",
+                    &format!("JSON answers {}\n", on_off(self.json)),
+                );
             }
             "clear" => {
                 self.session.clear();
