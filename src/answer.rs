@@ -121,6 +121,21 @@ pub enum Answer {
         /// Values, row by row.
         values: Vec<Vec<u32>>,
     },
+    /// `map(G, rows, columns)`: P-positions as a picture.
+    Map {
+        /// The game.
+        game: String,
+        /// Whether these are misère P-positions.
+        misere: bool,
+        /// The parameter names.
+        params: [String; 2],
+        /// Row arguments.
+        rows: Vec<i64>,
+        /// Column arguments.
+        cols: Vec<i64>,
+        /// Row by row, whether each position is a P-position.
+        p: Vec<Vec<bool>>,
+    },
     /// `ppositions(G, ranges...)`
     PPositions {
         /// The game.
@@ -341,6 +356,40 @@ impl fmt::Display for Answer {
                         let _ = write!(line, " {v:>vw$}");
                     }
                     writeln!(f, "{line}")?;
+                }
+                Ok(())
+            }
+            Answer::Map {
+                game,
+                misere,
+                params,
+                rows,
+                cols,
+                p,
+            } => {
+                let [a, b] = params;
+                writeln!(
+                    f,
+                    "{}P-positions of {game}({a}, {b}) for {a} in {} (rows), {b} in {} (columns): # P, . N",
+                    if *misere { "misère " } else { "" },
+                    describe_axis(rows),
+                    describe_axis(cols)
+                )?;
+                let rw = width(rows.iter().map(i64::to_string));
+                // A ruler: the column's argument every ten columns.
+                let mut ruler = String::new();
+                for (i, c) in cols.iter().enumerate() {
+                    if i % 10 == 0 && ruler.chars().count() <= i {
+                        while ruler.chars().count() < i {
+                            ruler.push(' ');
+                        }
+                        ruler.push_str(&format!("|{c}"));
+                    }
+                }
+                writeln!(f, "  {:rw$}  {}", "", ruler.trim_end())?;
+                for (r, row) in rows.iter().zip(p) {
+                    let cells: String = row.iter().map(|&x| if x { '#' } else { '.' }).collect();
+                    writeln!(f, "  {r:>rw$}  {cells}")?;
                 }
                 Ok(())
             }

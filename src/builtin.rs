@@ -56,6 +56,11 @@ pub enum Builtin {
     Period,
     /// `table(G, range[, range], misere)`
     MisereTable,
+    /// `map(G, rows, columns)`: the P-positions of a two-parameter game as
+    /// a picture in text.
+    Map,
+    /// `map(G, rows, columns, misere)`
+    MisereMap,
     /// `ppositions(G, range[, range], misere)`
     MiserePPositions,
 }
@@ -311,6 +316,23 @@ pub const TABLE: &[Spec] = &[
         ],
     ),
     spec(
+        "map",
+        Some(B::Map),
+        ReportQuery,
+        (3, 4),
+        "a game of two parameters, 2 ranges, and optionally `misere`",
+        &[
+            (
+                "map(G, 0..=20, 0..=20)",
+                "the P-positions as a map: # P, . N",
+            ),
+            (
+                "map(G, 0..=20, 0..=20, misere)",
+                "the misère P-positions as a map",
+            ),
+        ],
+    ),
+    spec(
         "describe",
         Some(B::Describe),
         Report,
@@ -397,6 +419,7 @@ impl Builtin {
             B::MisereWinning => B::Winning,
             B::MisereTable => B::Table,
             B::MiserePPositions => B::PPositions,
+            B::MisereMap => B::Map,
             b => b,
         };
         TABLE
@@ -460,6 +483,8 @@ mod tests {
                 B::Str => 23,
                 B::Join => 24,
                 B::InputInts => 25,
+                B::Map => 26,
+                B::MisereMap => 27,
             }
         }
         let all = [
@@ -489,6 +514,8 @@ mod tests {
             B::Str,
             B::Join,
             B::InputInts,
+            B::Map,
+            B::MisereMap,
         ];
         let mut indexes: Vec<usize> = all.iter().map(|&b| index(b)).collect();
         indexes.sort_unstable();
@@ -503,6 +530,7 @@ mod tests {
                 B::MisereWinning => B::Winning,
                 B::MisereTable => B::Table,
                 B::MiserePPositions => B::PPositions,
+                B::MisereMap => B::Map,
                 b => b,
             };
             assert!(

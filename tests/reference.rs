@@ -2243,6 +2243,42 @@ fn answers_are_values() {
     }
 }
 
+/// `map` of Wythoff's game is its P-positions by the closed form
+/// (floor(k·phi), floor(k·phi) + k), drawn `#`; as a value, booleans.
+#[test]
+fn maps_draw_the_p_positions() {
+    const N: usize = 30;
+    let phi = (1.0 + 5f64.sqrt()) / 2.0;
+    let mut p = vec![vec![false; N]; N];
+    for k in 0..N {
+        let x = (k as f64 * phi).floor() as usize;
+        if x + k < N {
+            p[x][x + k] = true;
+            p[x + k][x] = true;
+        }
+    }
+    let answers = session_answers(&format!(
+        "game W(a, b) = {{ W(a - k, b) for k in 1..=a; W(a, b - k) for k in 1..=b; \
+         W(a - k, b - k) for k in 1..=min(a, b) }}\n\
+         print map(W, 0..{N}, 0..{N})\nprint map(W, 0..{N}, 0..{N}) == [[grundy(W(a, b)) == 0 for b in 0..{N}] for a in 0..{N}]\n"
+    ));
+    let text = answers[0].to_string();
+    let rows: Vec<String> = text
+        .lines()
+        .skip(2)
+        .map(|l| l.rsplit(' ').next().unwrap_or("").to_string())
+        .collect();
+    let want: Vec<String> = p
+        .iter()
+        .map(|row| row.iter().map(|&x| if x { '#' } else { '.' }).collect())
+        .collect();
+    assert_eq!(rows, want, "{text}");
+    match &answers[1] {
+        grundy::answer::Answer::Value { value, .. } => assert_eq!(value, "true"),
+        other => panic!("not a value: {other:?}"),
+    }
+}
+
 #[test]
 fn misere_tables_against_brute_force() {
     let kayles = |h: usize| -> Vec<Vec<usize>> {

@@ -260,7 +260,9 @@ impl Checker {
             Builtin::Table
             | Builtin::PPositions
             | Builtin::MisereTable
-            | Builtin::MiserePPositions => {
+            | Builtin::MiserePPositions
+            | Builtin::Map
+            | Builtin::MisereMap => {
                 // A last argument `misere` asks for misère values.
                 let (args, f) = match args.split_last() {
                     Some((last, rest))
@@ -268,10 +270,10 @@ impl Checker {
                             && matches!(&last.kind, ExprKind::Name(n) if self.means_misere(n)) =>
                     {
                         self.misere_slip(last, name);
-                        let f = if matches!(f, Builtin::Table | Builtin::MisereTable) {
-                            Builtin::MisereTable
-                        } else {
-                            Builtin::MiserePPositions
+                        let f = match f {
+                            Builtin::Table | Builtin::MisereTable => Builtin::MisereTable,
+                            Builtin::Map | Builtin::MisereMap => Builtin::MisereMap,
+                            _ => Builtin::MiserePPositions,
                         };
                         (rest, f)
                     }

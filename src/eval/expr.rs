@@ -867,6 +867,8 @@ impl Machine {
             | Builtin::PPositions
             | Builtin::MisereTable
             | Builtin::MiserePPositions
+            | Builtin::Map
+            | Builtin::MisereMap
             | Builtin::Describe
             | Builtin::Period => self.report_value(f, args, span, env),
         }

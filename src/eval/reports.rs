@@ -52,11 +52,19 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
                 }
             })
         }
-        Builtin::Table | Builtin::PPositions | Builtin::MisereTable | Builtin::MiserePPositions => {
+        Builtin::Table
+        | Builtin::PPositions
+        | Builtin::MisereTable
+        | Builtin::MiserePPositions
+        | Builtin::Map
+        | Builtin::MisereMap => {
             let ir::Expr::GameRef(game) = *m.program().expr(args[0]) else {
                 return Err(Diag::bug("table without a game").into());
             };
-            let misere = matches!(f, Builtin::MisereTable | Builtin::MiserePPositions);
+            let misere = matches!(
+                f,
+                Builtin::MisereTable | Builtin::MiserePPositions | Builtin::MisereMap
+            );
             let params = m.program().games[game as usize].params.clone();
             let name = m.program().games[game as usize].name.clone();
             let mut axes = Vec::new();
@@ -108,6 +116,27 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
                         cols: cols.to_vec(),
                         values,
                     })
+                }
+                (Builtin::Map | Builtin::MisereMap, [rows, cols]) => {
+                    let mut cells = Vec::with_capacity(rows.len());
+                    for &r in rows.iter() {
+                        let mut row = Vec::with_capacity(cols.len());
+                        for &c in cols.iter() {
+                            row.push(value_at(m, &[r, c])? == 0);
+                        }
+                        cells.push(row);
+                    }
+                    Ok(Answer::Map {
+                        game: name,
+                        misere,
+                        params: [params[0].clone(), params[1].clone()],
+                        rows: rows.to_vec(),
+                        cols: cols.to_vec(),
+                        p: cells,
+                    })
+                }
+                (Builtin::Map | Builtin::MisereMap, _) => {
+                    Err(Diag::bug("a map without two axes").into())
                 }
                 (_, axes) => {
                     let mut positions = Vec::new();
@@ -470,6 +499,11 @@ impl Machine {
                     values
                         .iter()
                         .map(|row| list(row.iter().map(|&v| Value::Int(i64::from(v))).collect()))
+                        .collect(),
+                )),
+                Answer::Map { p, .. } => Ok(list(
+                    p.iter()
+                        .map(|row| list(row.iter().map(|&b| Value::Bool(b)).collect()))
                         .collect(),
                 )),
                 Answer::PPositions { positions, .. } => Ok(list(
