@@ -412,16 +412,34 @@ impl Builtin {
         lookup(name)?.builtin
     }
 
-    /// Its entry in the table (the misère forms share their plain form's).
-    pub fn spec(self) -> &'static Spec {
-        let plain = match self {
+    /// The plain form of a misère form (`winning(P, misere)` is `winning`);
+    /// itself for any other builtin.
+    pub fn plain(self) -> Builtin {
+        match self {
             B::MisereOutcome => B::Outcome,
             B::MisereWinning => B::Winning,
             B::MisereTable => B::Table,
             B::MiserePPositions => B::PPositions,
             B::MisereMap => B::Map,
             b => b,
-        };
+        }
+    }
+
+    /// The misère form of a query that has one.
+    pub fn misere(self) -> Option<Builtin> {
+        Some(match self.plain() {
+            B::Outcome => B::MisereOutcome,
+            B::Winning => B::MisereWinning,
+            B::Table => B::MisereTable,
+            B::PPositions => B::MiserePPositions,
+            B::Map => B::MisereMap,
+            _ => return None,
+        })
+    }
+
+    /// Its entry in the table (the misère forms share their plain form's).
+    pub fn spec(self) -> &'static Spec {
+        let plain = self.plain();
         TABLE
             .iter()
             .find(|s| s.builtin == Some(plain))
@@ -525,18 +543,15 @@ mod tests {
             "each variant once"
         );
         for b in all {
-            let plain = match b {
-                B::MisereOutcome => B::Outcome,
-                B::MisereWinning => B::Winning,
-                B::MisereTable => B::Table,
-                B::MiserePPositions => B::PPositions,
-                B::MisereMap => B::Map,
-                b => b,
-            };
             assert!(
-                TABLE.iter().any(|s| s.builtin == Some(plain)),
+                TABLE.iter().any(|s| s.builtin == Some(b.plain())),
                 "{b:?} has no entry"
             );
+            // A misère form and its plain form go both ways.
+            if let Some(m) = b.misere() {
+                assert_eq!(m.plain(), b.plain(), "{b:?}");
+                assert_ne!(m, b.plain(), "{b:?}");
+            }
         }
     }
 

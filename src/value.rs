@@ -136,17 +136,6 @@ impl fmt::Display for Value {
     }
 }
 
-impl Value {
-    /// The value as text for output: a string as it is (no quotes), any
-    /// other value as it displays.
-    pub fn text(&self) -> String {
-        match self {
-            Value::Str(s) => s.to_string(),
-            v => v.to_string(),
-        }
-    }
-}
-
 /// Writes `[a, b, c]`.
 pub fn write_list(f: &mut impl fmt::Write, xs: &[i64]) -> fmt::Result {
     f.write_char('[')?;

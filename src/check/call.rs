@@ -171,11 +171,7 @@ impl Checker {
             {
                 self.misere_slip(&args[1], name);
                 let p = self.check_ty(&args[0], Ty::Pos, &format!("`{name}` takes a position"));
-                let f = if f == Builtin::Outcome {
-                    Builtin::MisereOutcome
-                } else {
-                    Builtin::MisereWinning
-                };
+                let f = f.misere().unwrap_or(f);
                 return (
                     self.push(ir::Expr::Call { f, args: vec![p] }, span),
                     Ty::Report,
@@ -270,12 +266,7 @@ impl Checker {
                             && matches!(&last.kind, ExprKind::Name(n) if self.means_misere(n)) =>
                     {
                         self.misere_slip(last, name);
-                        let f = match f {
-                            Builtin::Table | Builtin::MisereTable => Builtin::MisereTable,
-                            Builtin::Map | Builtin::MisereMap => Builtin::MisereMap,
-                            _ => Builtin::MiserePPositions,
-                        };
-                        (rest, f)
+                        (rest, f.misere().unwrap_or(f))
                     }
                     _ => (args, f),
                 };
@@ -401,34 +392,48 @@ impl Checker {
         (id, None)
     }
 
+    /// A game or function called with the wrong number of arguments: the
+    /// error, pointing at the call and the definition; the arguments are
+    /// still checked.
+    fn arity_error(
+        &mut self,
+        what: &str,
+        name: &str,
+        params: &[String],
+        defined: Span,
+        args: &[ast::Expr],
+        span: Span,
+    ) {
+        let want = params.len();
+        let params = params.join(", ");
+        self.errors.push(
+            Diag::user(
+                Code::WrongArity,
+                format!(
+                    "{what} `{name}` takes {}, but {} given",
+                    plural(want, "argument"),
+                    given(args.len())
+                ),
+            )
+            .label(
+                span,
+                format!("called with {}", plural(args.len(), "argument")),
+            )
+            .label(defined, format!("`{name}({params})` is defined here")),
+        );
+        for a in args {
+            self.infer(a);
+        }
+    }
+
     /// A call of a function of the program: its arguments against its
     /// parameters' types, its result type.
     fn call_fun(&mut self, fun: ir::FunId, args: &[ast::Expr], span: Span) -> (ExprId, Ty) {
         let (params, ret) = self.fun_tys[fun as usize].clone();
         if params.len() != args.len() {
             let f = &self.out.funs[fun as usize];
-            self.errors.push(
-                Diag::user(
-                    Code::WrongArity,
-                    format!(
-                        "function `{}` takes {}, but {} given",
-                        f.name,
-                        plural(params.len(), "argument"),
-                        given(args.len())
-                    ),
-                )
-                .label(
-                    span,
-                    format!("called with {}", plural(args.len(), "argument")),
-                )
-                .label(
-                    f.span,
-                    format!("`{}({})` is defined here", f.name, f.params.join(", ")),
-                ),
-            );
-            for a in args {
-                self.infer(a);
-            }
+            let (name, names, at) = (f.name.clone(), f.params.clone(), f.span);
+            self.arity_error("function", &name, &names, at, args, span);
             return (self.push(ir::Expr::Int(0), span), Ty::Error);
         }
         let mut ids = Vec::with_capacity(args.len());
@@ -453,26 +458,8 @@ impl Checker {
         let params = self.game_params[game as usize].clone();
         let g = &self.out.games[game as usize];
         if params.len() != args.len() {
-            let names = g.params.join(", ");
-            self.errors.push(
-                Diag::user(
-                    Code::WrongArity,
-                    format!(
-                        "game `{}` takes {}, but {} given",
-                        g.name,
-                        plural(params.len(), "argument"),
-                        given(args.len())
-                    ),
-                )
-                .label(
-                    span,
-                    format!("called with {}", plural(args.len(), "argument")),
-                )
-                .label(g.header, format!("`{}({names})` is defined here", g.name)),
-            );
-            for a in args {
-                self.infer(a);
-            }
+            let (name, names, at) = (g.name.clone(), g.params.clone(), g.header);
+            self.arity_error("game", &name, &names, at, args, span);
             return (self.push(ir::Expr::Int(0), span), Ty::Pos);
         }
         let mut ids = Vec::with_capacity(args.len());

@@ -121,12 +121,19 @@ impl Machine {
         }
     }
 
-    /// An expression's value as text for output (a position as written).
+    /// An expression's value as text for output.
     fn text(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<String> {
-        Ok(match self.value(p, e, env)? {
+        let v = self.value(p, e, env)?;
+        Ok(self.as_text(&v))
+    }
+
+    /// A value as text for output: a string as it is (no quotes), any other
+    /// value as `print` shows it (positions as written).
+    pub fn as_text(&self, v: &Value) -> String {
+        match v {
             Value::Str(s) => s.to_string(),
-            v => self.show_value(&v),
-        })
+            v => self.show_value(v),
+        }
     }
 
     /// A value as `print` shows it, positions written as positions.
@@ -835,7 +842,7 @@ impl Machine {
                     if i > 0 {
                         text.push_str(&sep);
                     }
-                    text.push_str(&v.text());
+                    text.push_str(&self.as_text(v));
                     if text.len() > self.limits.max_list {
                         return Err(self.string_too_long(span, text.len()).into());
                     }
@@ -964,11 +971,4 @@ fn overflow(span: Span, what: String) -> Diag {
     Diag::user(Code::Overflow, format!("integer overflow in {what}"))
         .label(span, "overflows 64 bits")
         .help(format!("integers range from {} to {}", i64::MIN, i64::MAX))
-}
-
-/// Renders a list of integers as `[a, b]`.
-pub fn show_list(xs: &[i64]) -> String {
-    let mut s = String::new();
-    let _ = write_list(&mut s, xs);
-    s
 }

@@ -18,14 +18,13 @@ use crate::ops::{self, OpError};
 use crate::oracle::{Moves, Oracle};
 use crate::span::Span;
 use crate::store::{GameShape, MAX_VALUE, ON_STACK, PosId, Store, TAG_INT, UNKNOWN};
-use crate::value::{MAX_LIST_DEPTH, Value, list_depth, write_list};
+use crate::value::{MAX_LIST_DEPTH, Value, list_depth};
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 /// A result whose error is a diagnostic.
 pub use crate::flow::{R, Stop};
-pub use expr::show_list;
 
 mod accel;
 mod calls;

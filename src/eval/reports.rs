@@ -61,10 +61,7 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
             let ir::Expr::GameRef(game) = *m.program().expr(args[0]) else {
                 return Err(Diag::bug("table without a game").into());
             };
-            let misere = matches!(
-                f,
-                Builtin::MisereTable | Builtin::MiserePPositions | Builtin::MisereMap
-            );
+            let misere = f != f.plain();
             let params = m.program().games[game as usize].params.clone();
             let name = m.program().games[game as usize].name.clone();
             let mut axes = Vec::new();
@@ -99,7 +96,10 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
                         values,
                     })
                 }
-                (Builtin::Table | Builtin::MisereTable, [rows, cols]) => {
+                (
+                    Builtin::Table | Builtin::MisereTable | Builtin::Map | Builtin::MisereMap,
+                    [rows, cols],
+                ) => {
                     let mut values = Vec::with_capacity(rows.len());
                     for &r in rows.iter() {
                         let mut row = Vec::with_capacity(cols.len());
@@ -108,31 +108,34 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
                         }
                         values.push(row);
                     }
-                    Ok(Answer::Grid {
-                        game: name,
-                        misere,
-                        params: [params[0].clone(), params[1].clone()],
-                        rows: rows.to_vec(),
-                        cols: cols.to_vec(),
-                        values,
-                    })
-                }
-                (Builtin::Map | Builtin::MisereMap, [rows, cols]) => {
-                    let mut cells = Vec::with_capacity(rows.len());
-                    for &r in rows.iter() {
-                        let mut row = Vec::with_capacity(cols.len());
-                        for &c in cols.iter() {
-                            row.push(value_at(m, &[r, c])? == 0);
+                    let (params, rows, cols) = (
+                        [params[0].clone(), params[1].clone()],
+                        rows.to_vec(),
+                        cols.to_vec(),
+                    );
+                    Ok(if f.plain() == Builtin::Table {
+                        Answer::Grid {
+                            game: name,
+                            misere,
+                            params,
+                            rows,
+                            cols,
+                            values,
                         }
-                        cells.push(row);
-                    }
-                    Ok(Answer::Map {
-                        game: name,
-                        misere,
-                        params: [params[0].clone(), params[1].clone()],
-                        rows: rows.to_vec(),
-                        cols: cols.to_vec(),
-                        p: cells,
+                    } else {
+                        // A map is the grid's zeros.
+                        let p = values
+                            .iter()
+                            .map(|row| row.iter().map(|&v| v == 0).collect())
+                            .collect();
+                        Answer::Map {
+                            game: name,
+                            misere,
+                            params,
+                            rows,
+                            cols,
+                            p,
+                        }
                     })
                 }
                 (Builtin::Map | Builtin::MisereMap, _) => {
@@ -180,42 +183,30 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
                 edges: g.edges,
             })
         }
-        Builtin::MisereOutcome | Builtin::MisereWinning => {
+        Builtin::MisereOutcome => {
             let parts = m.eval_sum(args[0], env)?;
             let position = m.show_sum(&parts);
-            m.with_misere(|ms, m| {
-                let state = ms.state(m, &parts)?;
-                if f == Builtin::MisereOutcome {
-                    let next = ms.next_wins(m, &state)?;
-                    return Ok(Answer::MisereOutcome {
-                        position,
-                        outcome: if next { Outcome::N } else { Outcome::P },
-                    });
-                }
-                let options = ms.options(m, &state)?;
-                let mut moves = Vec::new();
-                for (from, to, next) in &options {
-                    if !ms.next_wins(m, next)? {
-                        // Every component that is this one makes the move.
-                        for (component, _) in parts.iter().enumerate().filter(|(_, c)| *c == from) {
-                            moves.push(Move {
-                                component,
-                                from: m.show_pos(*from),
-                                to: m.show_sum(to),
-                                grundy: 0,
-                            });
-                        }
-                    }
-                }
-                moves.sort_by_key(|mv| mv.component);
-                Ok(Answer::MisereWinning {
-                    position,
-                    components: parts.len(),
-                    moves,
-                    options: options.len(),
+            let next = m
+                .with_misere(|ms, m| {
+                    let state = ms.state(m, &parts)?;
+                    ms.next_wins(m, &state)
                 })
+                .map_err(|d| at(d, m.program().span(args[0])))?;
+            Ok(Answer::MisereOutcome {
+                position,
+                outcome: if next { Outcome::N } else { Outcome::P },
             })
-            .map_err(|d| at(d, m.program().span(args[0])))
+        }
+        Builtin::MisereWinning => {
+            let parts = m.eval_sum(args[0], env)?;
+            let (rows, options) =
+                misere_rows(m, &parts).map_err(|d| at(d, m.program().span(args[0])))?;
+            Ok(Answer::MisereWinning {
+                position: m.show_sum(&parts),
+                components: parts.len(),
+                moves: shown(m, rows),
+                options,
+            })
         }
         Builtin::Describe | Builtin::Period => {
             let ir::Expr::GameRef(game) = *m.program().expr(args[0]) else {
@@ -377,8 +368,12 @@ fn rows(m: &mut Machine, parts: &[PosId], total: u32) -> R<(Vec<Row>, u64)> {
 /// The moves of a sum as `print` shows them.
 fn all_moves(m: &mut Machine, parts: &[PosId], total: u32) -> R<(Vec<Move>, u64)> {
     let (rows, count) = rows(m, parts, total)?;
-    let moves = rows
-        .into_iter()
+    Ok((shown(m, rows), count))
+}
+
+/// Moves as `print` shows them.
+fn shown(m: &Machine, rows: Vec<Row>) -> Vec<Move> {
+    rows.into_iter()
         .map(|r| Move {
             component: r.component,
             from: m.show_pos(r.from),
@@ -388,8 +383,32 @@ fn all_moves(m: &mut Machine, parts: &[PosId], total: u32) -> R<(Vec<Move>, u64)
             },
             grundy: r.grundy,
         })
-        .collect();
-    Ok((moves, count))
+        .collect()
+}
+
+/// The winning moves of a sum in misère play (to a misère value of 0),
+/// every component that makes one with its own index; and how many options
+/// the sum has.
+fn misere_rows(m: &mut Machine, parts: &[PosId]) -> R<(Vec<Row>, usize)> {
+    m.with_misere(|ms, m| {
+        let state = ms.state(m, parts)?;
+        let options = ms.options(m, &state)?;
+        let mut rows = Vec::new();
+        for (from, to, next) in &options {
+            if !ms.next_wins(m, next)? {
+                for (component, _) in parts.iter().enumerate().filter(|(_, c)| *c == from) {
+                    rows.push(Row {
+                        component,
+                        from: *from,
+                        to: To::Sum(to.clone()),
+                        grundy: 0,
+                    });
+                }
+            }
+        }
+        rows.sort_by_key(|r| r.component);
+        Ok((rows, options.len()))
+    })
 }
 
 /// A move as a value: `{component, before, after, grundy}`.
@@ -445,27 +464,13 @@ impl Machine {
             }
             Builtin::MisereWinning => {
                 let parts = self.eval_sum(args[0], env)?;
-                let moves = self
-                    .with_misere(|ms, m| {
-                        let state = ms.state(m, &parts)?;
-                        let mut out = Vec::new();
-                        for (from, to, next) in ms.options(m, &state)? {
-                            if !ms.next_wins(m, &next)? {
-                                for (i, _) in parts.iter().enumerate().filter(|(_, c)| **c == from)
-                                {
-                                    out.push((i, from, to.clone()));
-                                }
-                            }
-                        }
-                        Ok(out)
-                    })
-                    .map_err(|d| at(d, span))?;
-                let mut moves = moves;
-                moves.sort_by_key(|m| m.0);
+                let (rows, _) = misere_rows(self, &parts).map_err(|d| at(d, span))?;
                 Ok(list(
-                    moves
-                        .into_iter()
-                        .map(|(i, from, to)| move_record(i, from, to, 0))
+                    rows.into_iter()
+                        .filter_map(|r| match r.to {
+                            To::Sum(to) => Some(move_record(r.component, r.from, to, 0)),
+                            To::Group(..) => None,
+                        })
                         .collect(),
                 ))
             }
