@@ -27,6 +27,44 @@ impl Outcome {
     }
 }
 
+/// The version of the JSON contract (`docs/schema.json`): every JSON line
+/// carries it. Raised when a kind or field changes meaning or goes away.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// One JSON line: the object with `schema_version` added.
+pub fn json_line(mut v: serde_json::Value) -> String {
+    if let serde_json::Value::Object(map) = &mut v {
+        map.insert("schema_version".into(), SCHEMA_VERSION.into());
+    }
+    v.to_string()
+}
+
+/// One position of a game: its name and arguments as data.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Component {
+    /// The game's name.
+    pub game: String,
+    /// Its arguments (integers, lists, booleans, strings).
+    pub args: Vec<serde_json::Value>,
+}
+
+/// A position or a sum: its text and its components as data.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Position {
+    /// As written (`Nim(3) + Nim(4)`; `0` for the empty sum).
+    pub text: String,
+    /// The components in order; absent for a group of a huge heap's moves,
+    /// which is described in `text` only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub components: Option<Vec<Component>>,
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
 /// One option of a position or sum.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Move {
@@ -34,11 +72,132 @@ pub struct Move {
     /// single game). Identical components are listed each with its own.
     pub component: usize,
     /// The component that moves (the whole position for a single game).
-    pub from: String,
+    pub from: Position,
     /// What that component becomes.
-    pub to: String,
+    pub to: Position,
+    /// The move in words: the change of the arguments where the rule keeps
+    /// to one game (`9 → 5`, `5 → 1 + 3`, `a: 3 → 1`, `rows[2]: 4 → 1`),
+    /// else `FROM → TO`.
+    pub change: String,
     /// The Grundy value of the whole position after the move.
     pub grundy: u32,
+    /// Whether the component is a heap of a take-and-break game (text
+    /// calls it `heap 2`).
+    #[serde(skip)]
+    pub heap: bool,
+}
+
+impl Move {
+    /// A move of component `component` (a position of a game with these
+    /// parameters) to `to`.
+    pub fn new(
+        component: usize,
+        from: Position,
+        params: &[String],
+        to: Position,
+        grundy: u32,
+        heap: bool,
+    ) -> Move {
+        let change =
+            change(&from, params, &to).unwrap_or_else(|| format!("{} → {}", from.text, to.text));
+        Move {
+            component,
+            from,
+            to,
+            change,
+            grundy,
+            heap,
+        }
+    }
+
+    /// Whether `change` says the move (rather than `FROM → TO`).
+    fn readable(&self) -> bool {
+        !self.change.starts_with(&format!("{} →", self.from.text))
+    }
+}
+
+/// The change a move makes, where the game stays the same: a heap's size
+/// (and the heaps it leaves), or the arguments that differ.
+fn change(from: &Position, params: &[String], to: &Position) -> Option<String> {
+    let [from] = from.components.as_deref()? else {
+        return None;
+    };
+    let to = to.components.as_deref()?;
+    if to
+        .iter()
+        .any(|c| c.game != from.game || c.args.len() != from.args.len())
+    {
+        return None;
+    }
+    if let [a] = &from.args[..]
+        && a.is_i64()
+        && to.iter().all(|c| c.args[0].is_i64())
+    {
+        let after: Vec<String> = to.iter().map(|c| c.args[0].to_string()).collect();
+        let after = if after.is_empty() {
+            "nothing".to_string()
+        } else {
+            after.join(" + ")
+        };
+        return Some(format!("{a} → {after}"));
+    }
+    let [to] = to else { return None };
+    let mut parts = Vec::new();
+    for (i, (a, b)) in from.args.iter().zip(&to.args).enumerate() {
+        let name = params.get(i).map_or("?", String::as_str);
+        match (a, b) {
+            _ if a == b => {}
+            (serde_json::Value::Array(xs), serde_json::Value::Array(ys))
+                if xs.len() == ys.len() =>
+            {
+                for (j, (x, y)) in xs.iter().zip(ys).enumerate() {
+                    if x != y {
+                        parts.push(format!("{name}[{j}]: {x} → {y}"));
+                    }
+                }
+            }
+            _ => parts.push(format!("{name}: {a} → {b}")),
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join(", "))
+}
+
+/// A value as data and as `print` shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Shown {
+    /// As JSON: numbers as numbers, positions as position objects.
+    pub value: serde_json::Value,
+    /// As `print` shows it.
+    pub text: String,
+}
+
+/// A loop variable of a check's counterexample.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Binding {
+    /// The variable.
+    pub name: String,
+    /// Its value.
+    #[serde(flatten)]
+    pub value: Shown,
+}
+
+/// The two sides of a failed comparison.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Sides {
+    /// The left side's value.
+    pub left: Shown,
+    /// The right side's value.
+    pub right: Shown,
+}
+
+/// What a plot draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PlotShape {
+    /// Values against the argument of a one-parameter game.
+    Sequence,
+    /// A two-parameter table as coloured cells.
+    Heatmap,
 }
 
 /// The result of one statement.
@@ -49,10 +208,9 @@ pub enum Answer {
     Value {
         /// The expression as written.
         expr: String,
-        /// The value, rendered.
-        value: String,
-        /// The value as JSON.
-        json: serde_json::Value,
+        /// The value.
+        #[serde(flatten)]
+        value: Shown,
     },
     /// `print TEXT` for a string: the text as it is.
     Text {
@@ -61,8 +219,8 @@ pub enum Answer {
     },
     /// `print P` for a position, and `outcome(P)`.
     Outcome {
-        /// The position, rendered.
-        position: String,
+        /// The position.
+        position: Position,
         /// Its Grundy value.
         grundy: u32,
         /// Who wins.
@@ -71,7 +229,7 @@ pub enum Answer {
     /// `moves(P)`
     Moves {
         /// The position.
-        position: String,
+        position: Position,
         /// How many components it has (moves name theirs by index).
         components: usize,
         /// Its Grundy value.
@@ -82,7 +240,7 @@ pub enum Answer {
     /// `winning(P)`
     Winning {
         /// The position.
-        position: String,
+        position: Position,
         /// How many components it has (moves name theirs by index).
         components: usize,
         /// Its Grundy value.
@@ -152,14 +310,14 @@ pub enum Answer {
     /// `outcome(P, misere)`.
     MisereOutcome {
         /// The position.
-        position: String,
+        position: Position,
         /// Who wins when the last player to move loses.
         outcome: Outcome,
     },
     /// `winning(P, misere)`.
     MisereWinning {
         /// The position.
-        position: String,
+        position: Position,
         /// How many components it has (moves name theirs by index).
         components: usize,
         /// The moves to a misère P-position (`grundy` is 0: the misère
@@ -171,13 +329,34 @@ pub enum Answer {
     /// `graph(P)`: the state graph.
     Graph {
         /// The position drawn.
-        position: String,
+        position: Position,
         /// Graphviz DOT.
         dot: String,
         /// Nodes (distinct sums reachable).
         nodes: usize,
         /// Edges (moves).
         edges: usize,
+        /// Where the DOT was written (`--out`), if it was.
+        file: Option<String>,
+    },
+    /// `plot(G, ...)`: a picture of values (written to a file by the
+    /// front end).
+    Plot {
+        /// What is drawn (`Kayles(n) for n in 0..=100`).
+        title: String,
+        /// The game.
+        game: String,
+        /// Whether the values are misère values.
+        misere: bool,
+        /// `sequence` (value against n) or `heatmap` (a two-parameter table).
+        shape: PlotShape,
+        /// The period marked on a sequence, when one was found.
+        period: Option<crate::analysis::Period>,
+        /// Where the picture was written (set by the front end).
+        file: Option<String>,
+        /// The picture, SVG.
+        #[serde(skip)]
+        svg: String,
     },
     /// `describe(G)`: the moves in words.
     Describe {
@@ -209,9 +388,9 @@ pub enum Answer {
         /// Cases that held before the failure.
         passed: u64,
         /// The loop variables of the counterexample.
-        bindings: Vec<(String, String)>,
+        bindings: Vec<Binding>,
         /// The two sides of the comparison, if the condition is one.
-        sides: Option<(String, String)>,
+        sides: Option<Sides>,
     },
 }
 
@@ -236,26 +415,31 @@ fn width(values: impl Iterator<Item = String>) -> usize {
     values.map(|s| s.len()).max().unwrap_or(1)
 }
 
-/// Moves one per line; in a sum, each with its component's index.
+/// Moves one per line, as changes; in a sum, each with its component
+/// (`heap 2: 9 → 5` in take-and-break games, `[1] W(3, 4): a: 3 → 1`).
 fn moves_block(
     f: &mut fmt::Formatter<'_>,
     moves: &[Move],
     show_value: bool,
     components: usize,
 ) -> fmt::Result {
-    let sum = components > 1;
-    let show = |m: &Move| {
-        if sum {
-            format!("[{}] {} -> {}", m.component, m.from, m.to)
-        } else {
-            format!("{} -> {}", m.from, m.to)
-        }
+    let show = |m: &Move| match () {
+        _ if components <= 1 => m.change.clone(),
+        _ if m.heap && m.readable() => format!("heap {}: {}", m.component, m.change),
+        _ if m.readable() => format!("[{}] {}: {}", m.component, m.from, m.change),
+        _ => format!("[{}] {}", m.component, m.change),
     };
-    let w = width(moves.iter().map(show));
+    let w = width(
+        moves
+            .iter()
+            .map(show)
+            .map(|s| " ".repeat(s.chars().count())),
+    );
     for m in moves {
         let mv = show(m);
         if show_value {
-            writeln!(f, "  {mv:<w$}   grundy {}", m.grundy)?;
+            let pad = w - mv.chars().count();
+            writeln!(f, "  {mv}{:pad$}   grundy {}", "", m.grundy)?;
         } else {
             writeln!(f, "  {mv}")?;
         }
@@ -266,7 +450,7 @@ fn moves_block(
 impl fmt::Display for Answer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Answer::Value { expr, value, .. } => writeln!(f, "{expr} = {value}"),
+            Answer::Value { expr, value } => writeln!(f, "{expr} = {}", value.text),
             Answer::Text { text } => writeln!(f, "{text}"),
             Answer::Outcome {
                 position,
@@ -451,7 +635,23 @@ impl fmt::Display for Answer {
                 writeln!(f, "winning moves from {position} in misère play:")?;
                 moves_block(f, moves, false, *components)
             }
+            Answer::Graph {
+                position,
+                nodes,
+                edges,
+                file: Some(file),
+                ..
+            } => writeln!(
+                f,
+                "graph of {position}: {nodes} positions, {edges} moves, written to {file}"
+            ),
             Answer::Graph { dot, .. } => f.write_str(dot),
+            Answer::Plot {
+                title, file, svg, ..
+            } => match file {
+                Some(file) => writeln!(f, "plot of {title}: written to {file}"),
+                None => writeln!(f, "plot of {title}: {} bytes of SVG", svg.len()),
+            },
             Answer::Describe { lines } => {
                 for l in lines {
                     writeln!(f, "{l}")?;
@@ -518,7 +718,10 @@ impl fmt::Display for Answer {
                 bindings,
                 sides,
             } => {
-                let at: Vec<String> = bindings.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+                let at: Vec<String> = bindings
+                    .iter()
+                    .map(|b| format!("{} = {}", b.name, b.value.text))
+                    .collect();
                 let at = if at.is_empty() {
                     String::new()
                 } else {
@@ -529,9 +732,9 @@ impl fmt::Display for Answer {
                     f,
                     "check {condition}: FAILED{at} (after {passed} passing {cases})"
                 )?;
-                if let Some((l, r)) = sides {
-                    writeln!(f, "  left side:  {l}")?;
-                    writeln!(f, "  right side: {r}")?;
+                if let Some(Sides { left, right }) = sides {
+                    writeln!(f, "  left side:  {}", left.text)?;
+                    writeln!(f, "  right side: {}", right.text)?;
                 }
                 Ok(())
             }

@@ -61,6 +61,10 @@ pub enum Builtin {
     Map,
     /// `map(G, rows, columns, misere)`
     MisereMap,
+    /// `plot(G, range)` and `plot(G, rows, columns)`: a picture, SVG.
+    Plot,
+    /// `plot(G, range[, range], misere)`
+    MiserePlot,
     /// `ppositions(G, range[, range], misere)`
     MiserePPositions,
 }
@@ -333,6 +337,21 @@ pub const TABLE: &[Spec] = &[
         ],
     ),
     spec(
+        "plot",
+        Some(B::Plot),
+        ReportQuery,
+        (2, 4),
+        "a game, 1 or 2 ranges, and optionally `misere`",
+        &[
+            ("plot(G, 0..=200)", "the values against n, as an SVG file"),
+            (
+                "plot(G, 0..=30, 0..=30)",
+                "a two-parameter table as a heat map, P-positions black",
+            ),
+            ("plot(G, 0..=200, misere)", "the misère values"),
+        ],
+    ),
+    spec(
         "describe",
         Some(B::Describe),
         Report,
@@ -421,6 +440,7 @@ impl Builtin {
             B::MisereTable => B::Table,
             B::MiserePPositions => B::PPositions,
             B::MisereMap => B::Map,
+            B::MiserePlot => B::Plot,
             b => b,
         }
     }
@@ -433,6 +453,7 @@ impl Builtin {
             B::Table => B::MisereTable,
             B::PPositions => B::MiserePPositions,
             B::Map => B::MisereMap,
+            B::Plot => B::MiserePlot,
             _ => return None,
         })
     }
@@ -503,6 +524,8 @@ mod tests {
                 B::InputInts => 25,
                 B::Map => 26,
                 B::MisereMap => 27,
+                B::Plot => 28,
+                B::MiserePlot => 29,
             }
         }
         let all = [
@@ -534,6 +557,8 @@ mod tests {
             B::InputInts,
             B::Map,
             B::MisereMap,
+            B::Plot,
+            B::MiserePlot,
         ];
         let mut indexes: Vec<usize> = all.iter().map(|&b| index(b)).collect();
         indexes.sort_unstable();

@@ -1,7 +1,8 @@
 //! The command line: argument parsing, reading files, printing answers and
 //! reports, exit codes.
 
-use crate::diagnostics::{self, Code, Diag, Style};
+use crate::answer::json_line;
+use crate::diagnostics::{self, Diag, Style};
 use crate::eval::Limits;
 use crate::session::{Event, Session, Summary};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -15,7 +16,7 @@ use std::path::PathBuf;
 #[derive(Parser, Debug)]
 #[command(name = "grundy", version, subcommand_precedence_over_arg = true)]
 #[command(
-    after_help = "Examples:\n  grundy examples/kayles.game          run a file's statements\n  grundy check examples/kayles.game    only parse and check it\n  grundy --json examples/nim.game      one JSON object per answer\n  grundy --out g.dot graph.game        write graph(...) answers as Graphviz DOT
+    after_help = "Examples:\n  grundy examples/kayles.game          run a file's statements\n  grundy check examples/kayles.game    only parse and check it\n  grundy --json examples/nim.game      one JSON object per answer\n  grundy --out pics/ plots.game        write plot(...) (SVG) and graph(...) (DOT) answers into pics/
   grundy repl examples/kayles.game     load a file, then explore interactively\n  grundy                               the REPL (a script when input is piped)"
 )]
 pub struct Cli {
@@ -56,9 +57,12 @@ pub struct Opts {
     /// limit.
     #[arg(long, global = true, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
     max_memory: usize,
-    /// Write the DOT of `graph(...)` answers to this file (all of them,
-    /// one after another) instead of standard output.
-    #[arg(long, global = true, value_name = "FILE")]
+    /// Where answers that are files go, one file each: `plot(...)` (SVG;
+    /// without --out, plot-1.svg, ... here) and `graph(...)` (DOT; without
+    /// --out, printed). A directory (existing, or ending in /) gets
+    /// plot-1.svg, graph-1.dot, ...; a file name is the first file's, then
+    /// numbered: g.dot, g-2.dot.
+    #[arg(long, global = true, value_name = "FILE|DIR")]
     out: Option<PathBuf>,
     /// Plain evaluation: every rule in the general evaluator, no compiled
     /// fast paths and no bottom-up filling (slower; for checking them).
@@ -149,7 +153,14 @@ pub fn main() -> i32 {
 }
 
 fn repl(files: &[PathBuf], opts: &Opts) -> i32 {
-    crate::repl::line::run(files, &opts.lets, opts.limits(), opts.style(), opts.json)
+    crate::repl::line::run(
+        files,
+        &opts.lets,
+        opts.limits(),
+        opts.style(),
+        opts.json,
+        opts.out.clone(),
+    )
 }
 
 impl Opts {
@@ -188,7 +199,7 @@ fn report(session: &Session, d: &Diag, opts: &Opts) {
         let _ = writeln!(
             std::io::stdout(),
             "{}",
-            diagnostics::to_json(d, session.sources())
+            json_line(diagnostics::to_json(d, session.sources()))
         );
     }
     stderr(&diagnostics::render(d, session.sources(), opts.style()));
@@ -199,9 +210,7 @@ fn stderr(text: &str) {
     let _ = std::io::stderr().write_all(text.as_bytes());
 }
 
-fn cannot_write(path: &str, e: &std::io::Error) -> Diag {
-    Diag::user(Code::CannotWrite, format!("cannot write {path}: {e}"))
-}
+use crate::files::cannot_write;
 
 fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
     let style = opts.style();
@@ -226,58 +235,27 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let json = opts.json;
-    // Graphs go to --out when given: the file is started afresh.
-    let mut graphs = match &opts.out {
-        Some(path) => match std::fs::File::create(path) {
-            Ok(f) => Some((path.display().to_string(), f)),
-            Err(e) => {
-                report(
-                    &session,
-                    &cannot_write(&path.display().to_string(), &e),
-                    opts,
-                );
-                return 2;
-            }
-        },
-        None => None,
-    };
+    // Plots, and graphs under --out, go to files: one per answer.
+    let mut files = crate::files::Files::new(opts.out.clone());
     // A failed write (a full disk, a closed pipe) fails the run. Failures
     // of standard output are reported at the end, on standard error.
     let mut out_failed = false;
     let mut stdout_error: Option<std::io::Error> = None;
     let mut print = |s: &Session, e: Event| {
         match e {
-            Event::Answer(crate::answer::Answer::Graph {
-                position,
-                dot,
-                nodes,
-                edges,
-            }) if graphs.is_some() => {
-                if let Some((path, file)) = graphs.as_mut() {
-                    match file.write_all(dot.as_bytes()).and_then(|()| file.flush()) {
-                        Ok(()) => {
-                            let said = writeln!(
-                                out,
-                                "graph of {position}: {nodes} positions, {edges} moves, written to {path}"
-                            );
-                            if let Err(e) = said {
-                                stdout_error.get_or_insert(e);
-                            }
-                        }
-                        Err(e) => {
-                            let d = cannot_write(path, &e);
-                            if json {
-                                let _ = writeln!(out, "{}", diagnostics::to_json(&d, s.sources()));
-                            }
-                            stderr(&diagnostics::render(&d, s.sources(), style));
-                            out_failed = true;
-                        }
+            Event::Answer(mut a) => {
+                if let Err((path, e)) = files.place(&mut a) {
+                    let d = cannot_write(&path, &e);
+                    if json {
+                        let _ =
+                            writeln!(out, "{}", json_line(diagnostics::to_json(&d, s.sources())));
                     }
+                    stderr(&diagnostics::render(&d, s.sources(), style));
+                    out_failed = true;
+                    return;
                 }
-            }
-            Event::Answer(a) => {
                 let said = if json {
-                    writeln!(out, "{}", a.to_json())
+                    writeln!(out, "{}", json_line(a.to_json()))
                 } else {
                     write!(out, "{a}")
                 };
@@ -288,7 +266,7 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
             Event::Error(d) => {
                 let _ = out.flush();
                 if json {
-                    let _ = writeln!(out, "{}", diagnostics::to_json(&d, s.sources()));
+                    let _ = writeln!(out, "{}", json_line(diagnostics::to_json(&d, s.sources())));
                 }
                 stderr(&diagnostics::render(&d, s.sources(), style));
             }

@@ -67,6 +67,12 @@ pub mod analysis;
 /// Answers as data, rendered as text or JSON.
 pub mod answer;
 
+/// Pictures: value sequences and heat maps as SVG (plotters).
+pub mod picture;
+
+/// Files the front ends write answers to (`--out`): one per answer.
+pub mod files;
+
 /// Diagnostics as data, rendered by miette.
 pub mod diagnostics;
 

@@ -3,7 +3,7 @@
 //! the misère queries) answered from the engine as structured answers. The
 //! session decides what runs; this module says what a statement answers.
 
-use crate::answer::{Answer, Outcome};
+use crate::answer::{Answer, Binding, Outcome, Sides};
 use crate::eval::{CheckCase, Machine};
 use crate::flow::R;
 use crate::ir::{self, ExprId, Stmt};
@@ -62,10 +62,16 @@ pub(crate) fn run_stmt(
                     CheckCase::Failed(sides) => {
                         let bindings = vars
                             .iter()
-                            .map(|(n, s)| (n.clone(), env[*s as usize].to_string()))
+                            .map(|(n, s)| Binding {
+                                name: n.clone(),
+                                value: m.shown(&env[*s as usize]),
+                            })
                             .collect();
-                        failure =
-                            Some((bindings, sides.map(|(l, r)| (l.to_string(), r.to_string()))));
+                        let sides = sides.map(|(l, r)| Sides {
+                            left: m.shown(&l),
+                            right: m.shown(&r),
+                        });
+                        failure = Some((bindings, sides));
                         Ok(false)
                     }
                 },
@@ -106,7 +112,7 @@ fn print_one(
         Value::Pos(parts) => {
             let grundy = m.grundy_sum(&parts)?;
             Answer::Outcome {
-                position: m.show_sum(&parts),
+                position: m.pos_data(&parts),
                 grundy,
                 outcome: Outcome::of(grundy),
             }
@@ -116,33 +122,9 @@ fn print_one(
         },
         v => Answer::Value {
             expr: snippet(sources, span),
-            value: m.show_value(&v),
-            json: value_json(m, &v),
+            value: m.shown(&v),
         },
     })
-}
-
-/// A value as JSON: positions as their text, records as objects.
-fn value_json(m: &Machine, v: &Value) -> serde_json::Value {
-    match v {
-        Value::Int(x) => (*x).into(),
-        Value::Bool(b) => (*b).into(),
-        Value::Str(s) => s.as_ref().into(),
-        Value::List(xs) => xs
-            .iter()
-            .map(|x| value_json(m, x))
-            .collect::<Vec<_>>()
-            .into(),
-        Value::Range(lo, hi) => serde_json::json!({ "from": lo, "to_inclusive": hi }),
-        Value::Pos(parts) => m.show_sum(parts).into(),
-        Value::Record(r) => {
-            let fields = r.kind.fields().iter().zip(&r.values);
-            fields
-                .map(|(name, v)| (name.to_string(), value_json(m, v)))
-                .collect::<serde_json::Map<_, _>>()
-                .into()
-        }
-    }
 }
 
 /// A definition's text without comments, whitespace between tokens

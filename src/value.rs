@@ -40,7 +40,7 @@ impl RecordKind {
     pub fn fields(self) -> &'static [&'static str] {
         match self {
             RecordKind::Outcome => &["position", "grundy", "outcome", "first_wins"],
-            RecordKind::Move => &["component", "before", "after", "grundy"],
+            RecordKind::Move => &["component", "before", "after", "change", "grundy"],
             RecordKind::Period => &[
                 "found",
                 "period",

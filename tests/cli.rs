@@ -157,14 +157,20 @@ fn json_prints_one_object_per_answer() {
         .collect();
     assert_eq!(lines.len(), 6);
     assert_eq!(lines[0]["kind"], "value");
-    assert_eq!(lines[0]["json"], 6);
+    assert_eq!(lines[0]["value"], 6);
+    assert_eq!(lines[0]["text"], "6");
+    assert!(lines.iter().all(|l| l["schema_version"] == 1));
     assert_eq!(lines[1]["kind"], "outcome");
     assert_eq!(lines[1]["outcome"], "P");
     assert_eq!(lines[2]["kind"], "winning");
-    assert_eq!(lines[2]["moves"][0]["from"], "Nim(3)");
-    assert_eq!(lines[2]["moves"][0]["to"], "Nim(1)");
+    assert_eq!(lines[2]["moves"][0]["from"]["text"], "Nim(3)");
+    assert_eq!(
+        lines[2]["moves"][0]["to"]["components"],
+        serde_json::json!([{"game": "Nim", "args": [1]}])
+    );
+    assert_eq!(lines[2]["moves"][0]["change"], "3 → 1");
     assert_eq!(lines[3]["values"], serde_json::json!([0, 1, 2, 3]));
-    assert_eq!(lines[4]["json"], 2);
+    assert_eq!(lines[4]["value"], 2);
     assert_eq!(lines[5]["kind"], "check_ok");
     assert_eq!(lines[5]["cases"], 10);
 
@@ -301,15 +307,19 @@ fn graphs_are_dot_that_graphviz_accepts() {
     let dot_file = game.with_extension("dot");
     let out = grundy(&["--out", dot_file.to_str().unwrap(), game.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // One file per graph: the name given, then numbered.
+    let second = dot_file.with_file_name("graph-2.dot");
     assert_eq!(
         text(&out.stdout),
         format!(
-            "graph of Kayles(3) + Kayles(1): 8 positions, 15 moves, written to {0}\n\
-             graph of Nim(2) + Nim(2): 6 positions, 9 moves, written to {0}\n",
-            dot_file.display()
+            "graph of Kayles(3) + Kayles(1): 8 positions, 15 moves, written to {}\n\
+             graph of Nim(2) + Nim(2): 6 positions, 9 moves, written to {}\n",
+            dot_file.display(),
+            second.display()
         )
     );
-    let dot = std::fs::read_to_string(&dot_file).expect("the DOT file");
+    let first = std::fs::read_to_string(&dot_file).expect("the first DOT file");
+    let dot = first + &std::fs::read_to_string(&second).expect("the second DOT file");
     assert_eq!(dot.matches("digraph grundy {").count(), 2);
     // Kayles(1) + Kayles(1) and the empty position are the P-positions of
     // the first graph; Nim(1) + Nim(1), Nim(2) + Nim(2) and 0 of the second.

@@ -50,7 +50,12 @@ fn documentation_examples_run_as_written() {
         blocks.len()
     );
     let mut failures = Vec::new();
+    // Plots are written into a scratch directory and shown as a user
+    // running the block in a directory of their own would see them.
+    let scratch = std::env::temp_dir().join(format!("grundy-docs-{}", std::process::id()));
+    let prefix = format!("{}/", scratch.display());
     for b in &blocks {
+        let mut files = grundy::files::Files::new(Some(scratch.join("")));
         let mut session = Session::new(Limits::default());
         let mut out = String::new();
         let name = b
@@ -59,7 +64,10 @@ fn documentation_examples_run_as_written() {
             .map(|n| n.to_string_lossy().replace(".md", ".game"))
             .unwrap_or_default();
         let summary = session.run(&name, &b.source, &mut |s, e| match e {
-            Event::Answer(a) => out.push_str(&a.to_string()),
+            Event::Answer(mut a) => match files.place(&mut a) {
+                Ok(()) => out.push_str(&a.to_string().replace(&prefix, "")),
+                Err((path, e)) => out.push_str(&format!("cannot write {path}: {e}\n")),
+            },
             Event::Error(d) => out.push_str(&render(&d, s.sources(), Style::Plain)),
         });
         let place = format!("{}:{}", b.file.display(), b.line);

@@ -132,9 +132,9 @@ proptest! {
         let parts: Vec<String> = heaps.iter().map(|h| format!("G({h})")).collect();
         let src = format!("{}print grundy({})\n", rules.source(), parts.join(" + "));
         let answers = run(&src);
-        let Answer::Value { json, .. } = &answers[0] else { panic!("not a value: {:?}", answers[0]) };
+        let Answer::Value { value, .. } = &answers[0] else { panic!("not a value: {:?}", answers[0]) };
         let expected = rules.brute_value(&heaps, &mut HashMap::new());
-        prop_assert_eq!(json.as_u64(), Some(u64::from(expected)), "{}", src);
+        prop_assert_eq!(value.value.as_u64(), Some(u64::from(expected)), "{}", src);
     }
 
     #[test]
@@ -498,8 +498,8 @@ proptest! {
             let reduced = e + (1_000_000_000_000 - e) % per;
             if reduced < n_max {
                 let huge = format!("{}print grundy(G(10**12))\n", w.source());
-                let Answer::Value { json, .. } = &values(&huge, Limits::default())[0] else { panic!() };
-                prop_assert_eq!(json.as_u64(), Some(u64::from(direct[reduced as usize])), "{}", huge);
+                let Answer::Value { value, .. } = &values(&huge, Limits::default())[0] else { panic!() };
+                prop_assert_eq!(value.value.as_u64(), Some(u64::from(direct[reduced as usize])), "{}", huge);
             }
         }
     }

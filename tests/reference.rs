@@ -272,7 +272,7 @@ impl Report {
     }
 
     fn int(&mut self, case: &str, v: &Value) -> Option<u64> {
-        self.answer(case, v, "value", |v| v["json"].as_u64())
+        self.answer(case, v, "value", |v| v["value"].as_u64())
     }
 
     /// A 1-D table, which must be over exactly `args`.
@@ -307,10 +307,10 @@ impl Report {
         self.answer(case, v, kind, |v| {
             let mut out = Vec::new();
             for m in v["moves"].as_array()? {
-                let to = m["to"].as_str()?;
+                let to = m["to"]["text"].as_str()?;
                 out.push(Move {
                     component: usize::try_from(m["component"].as_u64()?).ok()?,
-                    from: m["from"].as_str()?.to_string(),
+                    from: m["from"]["text"].as_str()?.to_string(),
                     to: split_sum(to),
                     grundy: m["grundy"].as_u64()?,
                 });
@@ -1227,9 +1227,15 @@ check grundy(Nim(a) + Nim(b)) == a + b for a in 0..4 for b in 0..4
             "check Nim(a)+Nim(b) == a+b: first counterexample",
             (
                 "check_failed".to_string(),
-                serde_json::json!([["a", "1"], ["b", "1"]]),
+                serde_json::json!([
+                    {"name": "a", "value": 1, "text": "1"},
+                    {"name": "b", "value": 1, "text": "1"}
+                ]),
                 Some(5),
-                serde_json::json!(["0", "2"]),
+                serde_json::json!({
+                    "left": {"value": 0, "text": "0"},
+                    "right": {"value": 2, "text": "2"}
+                }),
             ),
             (
                 failed["kind"].as_str().unwrap_or("?").to_string(),
@@ -1361,7 +1367,7 @@ fn brute_force_games() {
         }
         match case.as_str() {
             "NB" => {
-                let got = r.answer(&case, &v, "value", |v| ints(&v["json"]));
+                let got = r.answer(&case, &v, "value", |v| ints(&v["value"]));
                 let want: Vec<u64> = brute.grid_nb.iter().map(|&m| u64::from(m)).collect();
                 r.eq(
                     "grid neighbourhoods computed by the .game file",
@@ -1866,7 +1872,10 @@ fn huge_positions_come_from_proven_periods() {
     );
     let answers = session_answers(&src);
     let value = |a: &grundy::answer::Answer| match a {
-        grundy::answer::Answer::Value { value, .. } => value.parse::<u32>().expect("a number"),
+        grundy::answer::Answer::Value {
+            value: grundy::answer::Shown { text: value, .. },
+            ..
+        } => value.parse::<u32>().expect("a number"),
         other => panic!("not a value: {other:?}"),
     };
     assert_eq!(value(&answers[0]), kayles[reduce(n, 71, 12)]);
@@ -1956,7 +1965,10 @@ fn misere_outcomes_of_small_sums() {
         assert_eq!(next(&a[1]), want_kayles, "misère Kayles (octal) {hs:?}");
         assert_eq!(next(&a[2]), want_kayles, "misère Kayles (rule) {hs:?}");
         match &a[3] {
-            grundy::answer::Answer::Value { value, .. } => {
+            grundy::answer::Answer::Value {
+                value: grundy::answer::Shown { text: value, .. },
+                ..
+            } => {
                 assert_eq!(
                     value == "true",
                     !want_nim,
@@ -2019,7 +2031,10 @@ fn let_clauses_bind_names() {
     );
     assert_eq!(table_values(&answers[0]), &KAYLES_100[..]);
     let value = |a: &grundy::answer::Answer| match a {
-        grundy::answer::Answer::Value { value, .. } => value.clone(),
+        grundy::answer::Answer::Value {
+            value: grundy::answer::Shown { text: value, .. },
+            ..
+        } => value.clone(),
         other => panic!("not a value: {other:?}"),
     };
     assert_eq!(value(&answers[1]), "[0, 4, 16]");
@@ -2057,7 +2072,10 @@ fn strings_are_values() {
         other => panic!("not text: {other:?}"),
     };
     let value = |a: &grundy::answer::Answer| match a {
-        grundy::answer::Answer::Value { value, .. } => value.clone(),
+        grundy::answer::Answer::Value {
+            value: grundy::answer::Shown { text: value, .. },
+            ..
+        } => value.clone(),
         other => panic!("not a value: {other:?}"),
     };
     assert_eq!(text(&answers[0]), "Second");
@@ -2068,7 +2086,7 @@ fn strings_are_values() {
     assert_eq!(value(&answers[5]), "[1, 0, 1]");
     match &answers[6] {
         grundy::answer::Answer::Outcome { position, .. } => {
-            assert_eq!(position, "W(\"a\\\"b\", 1)")
+            assert_eq!(position.text, "W(\"a\\\"b\", 1)")
         }
         other => panic!("not an outcome: {other:?}"),
     }
@@ -2128,7 +2146,10 @@ fn functions_compute_what_they_say() {
     let answers = session_answers(&src);
     for (i, t) in trees.iter().enumerate() {
         match &answers[i] {
-            grundy::answer::Answer::Value { value, .. } => {
+            grundy::answer::Answer::Value {
+                value: grundy::answer::Shown { text: value, .. },
+                ..
+            } => {
                 assert_eq!(value, &hackenbush_tree(t).to_string(), "tree {t:?}")
             }
             other => panic!("not a value: {other:?}"),
@@ -2138,14 +2159,20 @@ fn functions_compute_what_they_say() {
     assert_eq!(hackenbush_tree(trees[0]), 3);
     let at = trees.len();
     let value = |a: &grundy::answer::Answer| match a {
-        grundy::answer::Answer::Value { value, .. } => value.clone(),
+        grundy::answer::Answer::Value {
+            value: grundy::answer::Shown { text: value, .. },
+            ..
+        } => value.clone(),
         other => panic!("not a value: {other:?}"),
     };
     // fib(90), published (OEIS A000045).
     assert_eq!(value(&answers[at]), "2880067194370816120");
     assert_eq!(value(&answers[at + 1]), "[true, false, true, false, true]");
     match &answers[at + 2] {
-        grundy::answer::Answer::Value { value, .. } => assert_eq!(value, &(5 ^ 2).to_string()),
+        grundy::answer::Answer::Value {
+            value: grundy::answer::Shown { text: value, .. },
+            ..
+        } => assert_eq!(value, &(5 ^ 2).to_string()),
         other => panic!("not a value: {other:?}"),
     }
     assert_eq!(value(&answers[at + 3]), "[0, 2, 2, 4, 6, 10]");
@@ -2186,7 +2213,10 @@ fn answers_are_values() {
     }
     let answers = session_answers(&src);
     let value = |a: &grundy::answer::Answer| match a {
-        grundy::answer::Answer::Value { value, .. } => value.clone(),
+        grundy::answer::Answer::Value {
+            value: grundy::answer::Shown { text: value, .. },
+            ..
+        } => value.clone(),
         other => panic!("not a value: {other:?}"),
     };
     assert_eq!(value(&answers[0]), "[true, true]");
@@ -2250,7 +2280,10 @@ fn maps_draw_the_p_positions() {
         .collect();
     assert_eq!(rows, want, "{text}");
     match &answers[1] {
-        grundy::answer::Answer::Value { value, .. } => assert_eq!(value, "true"),
+        grundy::answer::Answer::Value {
+            value: grundy::answer::Shown { text: value, .. },
+            ..
+        } => assert_eq!(value, "true"),
         other => panic!("not a value: {other:?}"),
     }
 }
@@ -2353,9 +2386,12 @@ fn winning_moves_of_huge_heaps_are_grouped_and_complete() {
             }
         }
         let mut got = 0u64;
-        for mv in moves.iter().filter(|m| m.from == format!("Kayles({n})")) {
+        for mv in moves
+            .iter()
+            .filter(|m| m.from.text == format!("Kayles({n})"))
+        {
             assert_eq!(mv.grundy, 0);
-            got += match mv.to.rsplit_once(" (") {
+            got += match mv.to.text.rsplit_once(" (") {
                 Some((_, count)) if count.ends_with(" moves)") => count
                     .trim_end_matches(" moves)")
                     .parse::<u64>()

@@ -332,14 +332,28 @@ pub fn too_large(name: &str, n: i64, why: &str, span: Span) -> Diag {
 /// every option would be too long to read, or to compute).
 pub const HUGE_MOVES: i64 = 1 << 16;
 
+/// One move, or a group of moves, of a huge heap.
+pub enum HugeMove {
+    /// One move, to this sum.
+    One(Vec<crate::value::PosId>),
+    /// Splits into x and s − x for x in one residue class.
+    Group {
+        /// What the heap becomes, in words (`G(x) + G(s - x) for x = ...`).
+        to: String,
+        /// The change, in words (`n → x + (s - x) for x = ...`).
+        change: String,
+        /// The value of the two heaps (the same for every x of the class).
+        value: u32,
+        /// How many moves.
+        count: u64,
+    },
+}
+
 /// The moves of a huge heap G(n) of a game whose period is proven (found
 /// now if need be): the one-heap moves one by one, the splits into x and
-/// s − x one by one for x below the pre-period, then grouped by x mod p, as
-/// (what the heap becomes, its value). `None` when this does not apply.
-pub fn huge_moves(
-    m: &mut dyn Oracle,
-    c: crate::value::PosId,
-) -> R<Option<Vec<(String, u32, u64)>>> {
+/// s − x one by one for x below the pre-period, then grouped by x mod p.
+/// `None` when this does not apply.
+pub fn huge_moves(m: &mut dyn Oracle, c: crate::value::PosId) -> R<Option<Vec<HugeMove>>> {
     let (game, args) = m.position(c);
     let [Value::Int(n)] = args[..] else {
         return Ok(None);
@@ -372,14 +386,19 @@ pub fn huge_moves(
     for f in &shape.families {
         let s = n - f.take;
         match f.heaps {
-            0 => out.push(("0".to_string(), 0, 1)),
-            1 => out.push((format!("{name}({s})"), value(m, s)?, 1)),
+            0 => out.push(HugeMove::One(Vec::new())),
+            1 => out.push(HugeMove::One(vec![m.intern(
+                game,
+                &[Value::Int(s)],
+                span,
+            )?])),
             _ => {
                 let half = s / 2;
                 // Below the pre-period, each split is its own.
                 for x in 1..e.min(half + 1) {
-                    let v = value(m, x)? ^ value(m, s - x)?;
-                    out.push((format!("{name}({x}) + {name}({})", s - x), v, 1));
+                    let a = m.intern(game, &[Value::Int(x)], span)?;
+                    let b = m.intern(game, &[Value::Int(s - x)], span)?;
+                    out.push(HugeMove::One(vec![a, b]));
                 }
                 // From there, x and s − x are both periodic: the value
                 // depends on x mod p only. Listed by their first x.
@@ -390,16 +409,19 @@ pub fn huge_moves(
                     }
                     let count = (half - first) / p + 1;
                     let last = first + (count - 1) * p;
-                    let v = value(m, first)? ^ value(m, s - first)?;
-                    let to = if count == 1 {
-                        format!("{name}({first}) + {name}({})", s - first)
-                    } else {
-                        format!(
-                            "{name}(x) + {name}({s} - x) for x = {first}, {}, ..., {last} ({count} moves)",
-                            first + p
-                        )
-                    };
-                    out.push((to, v, count as u64));
+                    if count == 1 {
+                        let a = m.intern(game, &[Value::Int(first)], span)?;
+                        let b = m.intern(game, &[Value::Int(s - first)], span)?;
+                        out.push(HugeMove::One(vec![a, b]));
+                        continue;
+                    }
+                    let xs = format!("x = {first}, {}, ..., {last} ({count} moves)", first + p);
+                    out.push(HugeMove::Group {
+                        to: format!("{name}(x) + {name}({s} - x) for {xs}"),
+                        change: format!("{n} → x + ({s} - x) for {xs}"),
+                        value: value(m, first)? ^ value(m, s - first)?,
+                        count: count as u64,
+                    });
                 }
             }
         }

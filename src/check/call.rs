@@ -258,7 +258,9 @@ impl Checker {
             | Builtin::MisereTable
             | Builtin::MiserePPositions
             | Builtin::Map
-            | Builtin::MisereMap => {
+            | Builtin::MisereMap
+            | Builtin::Plot
+            | Builtin::MiserePlot => {
                 // A last argument `misere` asks for misère values.
                 let (args, f) = match args.split_last() {
                     Some((last, rest))
@@ -312,7 +314,9 @@ impl Checker {
                         ids.push(id);
                     }
                 }
-                if let Some(g) = game {
+                if f.plain() == Builtin::Map && args.len() != 3 {
+                    sig_err(self);
+                } else if let Some(g) = game {
                     let arity = self.game_params[g as usize].len();
                     if args.len() >= 2 && arity != args.len() - 1 {
                         let gname = &self.out.games[g as usize].name;
@@ -355,7 +359,7 @@ impl Checker {
             && n != "misere"
         {
             let usage = match name {
-                "table" | "ppositions" => format!("`{name}(G, RANGE, misere)`"),
+                "table" | "ppositions" | "plot" => format!("`{name}(G, RANGE, misere)`"),
                 _ => format!("`{name}(P, misere)`"),
             };
             self.errors.push(

@@ -917,7 +917,7 @@ fn field_type(kind: RecordKind, field: &str) -> Option<Ty> {
     use RecordKind::*;
     Some(match (kind, field) {
         (Outcome, "position") | (Move, "before" | "after") => Ty::Pos,
-        (Outcome, "outcome") => Ty::Str,
+        (Outcome, "outcome") | (Move, "change") => Ty::Str,
         (Outcome, "first_wins") | (Period, "found" | "proven") => Ty::Bool,
         (Outcome | Move, "grundy")
         | (Move, "component")

@@ -876,6 +876,8 @@ impl Machine {
             | Builtin::MiserePPositions
             | Builtin::Map
             | Builtin::MisereMap
+            | Builtin::Plot
+            | Builtin::MiserePlot
             | Builtin::Describe
             | Builtin::Period => self.report_value(f, args, span, env),
         }

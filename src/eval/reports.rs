@@ -2,7 +2,8 @@
 //! `print` shows), and as values (what `let p = period(G)` binds).
 
 use super::*;
-use crate::answer::{Answer, Move, Outcome};
+use crate::analysis::HugeMove;
+use crate::answer::{Answer, Component, Move, Outcome, Position, Shown};
 use crate::flow::Stop;
 use crate::value::{Record, RecordKind};
 use std::collections::HashSet;
@@ -22,7 +23,7 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
             let parts = m.eval_sum(args[0], env)?;
             let grundy = m.grundy_sum(&parts)?;
             Ok(Answer::Outcome {
-                position: m.show_sum(&parts),
+                position: m.pos_data(&parts),
                 grundy,
                 outcome: Outcome::of(grundy),
             })
@@ -34,7 +35,7 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
             if f == Builtin::Winning {
                 moves.retain(|mv| mv.grundy == 0);
             }
-            let position = m.show_sum(&parts);
+            let position = m.pos_data(&parts);
             Ok(if f == Builtin::Moves {
                 Answer::Moves {
                     position,
@@ -158,6 +159,7 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
                 }
             }
         }
+        Builtin::Plot | Builtin::MiserePlot => plot(m, f, args, env),
         Builtin::Graph => {
             let parts = m.eval_sum(args[0], env)?;
             let limit = match args.get(1) {
@@ -177,15 +179,16 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
                 .with_misere(|ms, m| crate::graph::graph(ms, m, &parts, limit, span))
                 .map_err(|d| at(d, span))?;
             Ok(Answer::Graph {
-                position: m.show_sum(&parts),
+                position: m.pos_data(&parts),
                 dot: g.dot,
                 nodes: g.nodes,
                 edges: g.edges,
+                file: None,
             })
         }
         Builtin::MisereOutcome => {
             let parts = m.eval_sum(args[0], env)?;
-            let position = m.show_sum(&parts);
+            let position = m.pos_data(&parts);
             let next = m
                 .with_misere(|ms, m| {
                     let state = ms.state(m, &parts)?;
@@ -202,7 +205,7 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
             let (rows, options) =
                 misere_rows(m, &parts).map_err(|d| at(d, m.program().span(args[0])))?;
             Ok(Answer::MisereWinning {
-                position: m.show_sum(&parts),
+                position: m.pos_data(&parts),
                 components: parts.len(),
                 moves: shown(m, rows),
                 options,
@@ -255,6 +258,113 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
     }
 }
 
+/// `plot(G, AXIS)` and `plot(G, ROWS, COLUMNS)`: the table's values drawn,
+/// with the period marked on a sequence when a search over the values
+/// plotted finds one.
+fn plot(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<Answer> {
+    let misere = f != f.plain();
+    let mut points = 1usize;
+    for &a in &args[1..] {
+        points = points.saturating_mul(m.eval_axis(a, env)?.len());
+    }
+    if points > crate::picture::MAX_POINTS {
+        let span = m.program().span(args[args.len() - 1]);
+        return Err(Diag::user(
+            Code::ListLimit,
+            format!(
+                "a plot draws at most {} points; this one has {points}",
+                crate::picture::MAX_POINTS
+            ),
+        )
+        .label(span, "this range")
+        .help("plot a shorter range, or a sample: `plot(G, [n * 10 for n in 0..10000])`")
+        .into());
+    }
+    let table = if misere {
+        Builtin::MisereTable
+    } else {
+        Builtin::Table
+    };
+    let drawn = |r: Result<String, String>| r.map_err(|e| Stop::from(Diag::bug(e)));
+    let words = if misere { "misère values of " } else { "" };
+    match report(m, table, args, env)? {
+        Answer::Table {
+            game,
+            param,
+            args: xs,
+            values,
+            ..
+        } => {
+            let title = format!(
+                "{words}{game}({param}) for {param} in {}",
+                crate::answer::describe_axis(&xs)
+            );
+            // A period search over the values plotted, or a few more (a
+            // proof's window may reach past a short plot).
+            let end = xs.iter().copied().max().unwrap_or(0);
+            let budget = end
+                .saturating_add(1)
+                .max(m.limits().period_budget.min(1024));
+            let period = match m.program().expr(args[0]) {
+                ir::Expr::GameRef(g) if !misere && end >= 1 => {
+                    let (g, span) = (*g, m.program().span(args[0]));
+                    match crate::analysis::period(m, g, budget, span)? {
+                        crate::analysis::Search::Found(p) => Some(p),
+                        crate::analysis::Search::NotFound { .. } => None,
+                    }
+                }
+                _ => None,
+            };
+            let mark = period.as_ref().map(|p| crate::picture::Mark {
+                preperiod: p.preperiod,
+                period: p.period,
+                proven: p.is_proven(),
+            });
+            let svg = drawn(crate::picture::sequence(&title, &param, &xs, &values, mark))?;
+            Ok(Answer::Plot {
+                title,
+                game,
+                misere,
+                shape: crate::answer::PlotShape::Sequence,
+                period,
+                file: None,
+                svg,
+            })
+        }
+        Answer::Grid {
+            game,
+            params: [a, b],
+            rows,
+            cols,
+            values,
+            ..
+        } => {
+            let title = format!(
+                "{words}{game}({a}, {b}) for {a} in {}, {b} in {}",
+                crate::answer::describe_axis(&rows),
+                crate::answer::describe_axis(&cols)
+            );
+            let svg = drawn(crate::picture::heatmap(
+                &title,
+                [&a, &b],
+                &rows,
+                &cols,
+                &values,
+            ))?;
+            Ok(Answer::Plot {
+                title,
+                game,
+                misere,
+                shape: crate::answer::PlotShape::Heatmap,
+                period: None,
+                file: None,
+                svg,
+            })
+        }
+        other => Err(Diag::bug(format!("a plot of {other:?}")).into()),
+    }
+}
+
 /// Points a report without a place at the position asked about.
 fn at(s: Stop, span: Span) -> Stop {
     s.map_diag(|d| {
@@ -304,8 +414,13 @@ struct Row {
 enum To {
     /// This sum of positions.
     Sum(Vec<PosId>),
-    /// One of a group of a huge heap's moves, described, and how many.
-    Group(String, u64),
+    /// A group of a huge heap's moves: what the heap becomes and the
+    /// change, in words, and how many moves.
+    Group {
+        to: String,
+        change: String,
+        count: u64,
+    },
 }
 
 /// Every move of a sum: each component (identical ones each with its own
@@ -332,12 +447,24 @@ fn rows(m: &mut Machine, parts: &[PosId], total: u32) -> R<(Vec<Row>, u64)> {
         // A huge heap of a game with a proven period: its moves by family,
         // splits grouped by residue.
         if let Some(groups) = crate::analysis::huge_moves(m, c)? {
-            for (to, value, n) in groups {
+            for g in groups {
+                let (to, value, n) = match g {
+                    HugeMove::One(to) => {
+                        let v = m.grundy_sum(&to)?;
+                        (To::Sum(to), v, 1)
+                    }
+                    HugeMove::Group {
+                        to,
+                        change,
+                        value,
+                        count,
+                    } => (To::Group { to, change, count }, value, count),
+                };
                 *count = count.saturating_add(n);
                 moves.push(Row {
                     component: i,
                     from: c,
-                    to: To::Group(to, n),
+                    to,
                     grundy: total ^ gc ^ value,
                 });
             }
@@ -373,17 +500,83 @@ fn all_moves(m: &mut Machine, parts: &[PosId], total: u32) -> R<(Vec<Move>, u64)
 
 /// Moves as `print` shows them.
 fn shown(m: &Machine, rows: Vec<Row>) -> Vec<Move> {
-    rows.into_iter()
-        .map(|r| Move {
-            component: r.component,
-            from: m.show_pos(r.from),
-            to: match r.to {
-                To::Sum(ps) => m.show_sum(&ps),
-                To::Group(text, _) => text,
-            },
-            grundy: r.grundy,
+    let moves: Vec<Move> = rows
+        .into_iter()
+        .map(|r| {
+            let from = m.pos_data(&[r.from]);
+            match r.to {
+                To::Sum(ps) => Move::new(
+                    r.component,
+                    from,
+                    m.params_of(r.from),
+                    m.pos_data(&ps),
+                    r.grundy,
+                    false,
+                ),
+                To::Group { to, change, .. } => Move {
+                    component: r.component,
+                    from,
+                    to: Position {
+                        text: to,
+                        components: None,
+                    },
+                    change,
+                    grundy: r.grundy,
+                    heap: true,
+                },
+            }
+        })
+        .collect();
+    // A game's positions are heaps when every move listed of it leaves
+    // heaps of the same game whose sizes add up to at most the heap's.
+    let mut not_heaps = HashSet::new();
+    for mv in &moves {
+        // A group of a huge heap's moves is described in words only.
+        if mv.to.components.is_some() && !leaves_smaller_heaps(mv) {
+            not_heaps.insert(
+                mv.from
+                    .text
+                    .split('(')
+                    .next()
+                    .unwrap_or_default()
+                    .to_string(),
+            );
+        }
+    }
+    moves
+        .into_iter()
+        .map(|mut mv| {
+            let game = mv.from.text.split('(').next().unwrap_or_default();
+            mv.heap = !not_heaps.contains(game);
+            mv
         })
         .collect()
+}
+
+/// Whether a move takes from one integer heap and leaves heaps of the same
+/// game of at most as many tokens in all.
+fn leaves_smaller_heaps(mv: &Move) -> bool {
+    let one = |p: &Position| -> Option<Vec<(String, i64)>> {
+        p.components
+            .as_ref()?
+            .iter()
+            .map(|c| match &c.args[..] {
+                [a] => Some((c.game.clone(), a.as_i64()?)),
+                _ => None,
+            })
+            .collect()
+    };
+    match (one(&mv.from).as_deref(), one(&mv.to)) {
+        (Some([(game, n)]), Some(after)) => {
+            after.iter().all(|(g, _)| g == game)
+                && after
+                    .iter()
+                    .try_fold(0i64, |acc, (_, k)| acc.checked_add(*k))
+                    .is_some_and(|total| total <= *n)
+                && after != [(game.clone(), *n)]
+        }
+        _ => false,
+    }
 }
 
 /// The winning moves of a sum in misère play (to a misère value of 0),
@@ -411,17 +604,86 @@ fn misere_rows(m: &mut Machine, parts: &[PosId]) -> R<(Vec<Row>, usize)> {
     })
 }
 
-/// A move as a value: `{component, before, after, grundy}`.
-fn move_record(component: usize, from: PosId, to: Vec<PosId>, grundy: u32) -> Value {
+/// A move as a value: `{component, before, after, change, grundy}`.
+fn move_record(m: &Machine, component: usize, from: PosId, to: Vec<PosId>, grundy: u32) -> Value {
+    let change = Move::new(
+        component,
+        m.pos_data(&[from]),
+        m.params_of(from),
+        m.pos_data(&to),
+        grundy,
+        false,
+    )
+    .change;
     Value::Record(Rc::new(Record {
         kind: RecordKind::Move,
         values: vec![
             Value::Int(component as i64),
             Value::Pos(Rc::new([from])),
             Value::Pos(to.into()),
+            Value::Str(change.into()),
             Value::Int(i64::from(grundy)),
         ],
     }))
+}
+
+impl Machine {
+    /// A sum as data: its text and its components' games and arguments.
+    pub fn pos_data(&self, parts: &[PosId]) -> Position {
+        let components = parts
+            .iter()
+            .map(|&p| {
+                let (game, args) = self.position(p);
+                Component {
+                    game: self.prog.games[game as usize].name.clone(),
+                    args: args.iter().map(|a| self.json_of(a)).collect(),
+                }
+            })
+            .collect();
+        Position {
+            text: self.show_sum(parts),
+            components: Some(components),
+        }
+    }
+
+    /// The parameter names of a position's game.
+    pub fn params_of(&self, pos: PosId) -> &[String] {
+        &self.prog.games[self.game_of(pos) as usize].params
+    }
+
+    /// A value as JSON: numbers as numbers, positions as position objects
+    /// (`{text, components}`), records as objects.
+    pub fn json_of(&self, v: &Value) -> serde_json::Value {
+        match v {
+            Value::Int(x) => (*x).into(),
+            Value::Bool(b) => (*b).into(),
+            Value::Str(s) => s.as_ref().into(),
+            Value::List(xs) => xs
+                .iter()
+                .map(|x| self.json_of(x))
+                .collect::<Vec<_>>()
+                .into(),
+            Value::Range(lo, hi) => serde_json::json!({ "from": lo, "to_inclusive": hi }),
+            Value::Pos(parts) => {
+                serde_json::to_value(self.pos_data(parts)).unwrap_or(serde_json::Value::Null)
+            }
+            Value::Record(r) => {
+                let fields = r.kind.fields().iter().zip(&r.values);
+                fields
+                    .map(|(name, v)| (name.to_string(), self.json_of(v)))
+                    .collect::<serde_json::Map<_, _>>()
+                    .into()
+            }
+        }
+    }
+
+    /// A value as data and as `print` shows it.
+    pub fn shown(&self, v: &Value) -> Shown {
+        Shown {
+            value: self.json_of(v),
+            text: self.show_value(v),
+        }
+    }
 }
 
 impl Machine {
@@ -448,8 +710,10 @@ impl Machine {
                         continue;
                     }
                     match r.to {
-                        To::Sum(to) => out.push(move_record(r.component, r.from, to, r.grundy)),
-                        To::Group(_, n) => {
+                        To::Sum(to) => {
+                            out.push(move_record(self, r.component, r.from, to, r.grundy))
+                        }
+                        To::Group { count: n, .. } => {
                             return Err(Diag::user(
                                 Code::ListLimit,
                                 "the moves of a heap this large are only listed in groups",
@@ -468,8 +732,8 @@ impl Machine {
                 Ok(list(
                     rows.into_iter()
                         .filter_map(|r| match r.to {
-                            To::Sum(to) => Some(move_record(r.component, r.from, to, 0)),
-                            To::Group(..) => None,
+                            To::Sum(to) => Some(move_record(self, r.component, r.from, to, 0)),
+                            To::Group { .. } => None,
                         })
                         .collect(),
                 ))
@@ -522,6 +786,7 @@ impl Machine {
                 )),
                 Answer::Describe { lines } => Ok(Value::Str(lines.join("\n").into())),
                 Answer::Graph { dot, .. } => Ok(Value::Str(dot.into())),
+                Answer::Plot { svg, .. } => Ok(Value::Str(svg.into())),
                 Answer::Period {
                     found, computed, ..
                 } => {

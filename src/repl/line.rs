@@ -38,9 +38,17 @@ impl Output for Stdio {
 /// Runs the REPL: loads `files`, then reads entries from the terminal, or
 /// from piped standard input as a script. Returns the exit code (a script's
 /// worst outcome; 0 for an interactive session).
-pub fn run(files: &[PathBuf], lets: &[String], limits: Limits, style: Style, json: bool) -> i32 {
+pub fn run(
+    files: &[PathBuf],
+    lets: &[String],
+    limits: Limits,
+    style: Style,
+    json: bool,
+    out_path: Option<PathBuf>,
+) -> i32 {
     let mut repl = Repl::new(limits, style);
     repl.set_json(json);
+    repl.set_out(out_path);
     let mut out = Stdio;
     for arg in lets {
         if !repl.add_let(arg, &mut out) {

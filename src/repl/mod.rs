@@ -9,6 +9,7 @@ pub fn help_text(topic: &str) -> String {
 }
 pub mod line;
 
+use crate::answer::json_line;
 use crate::diagnostics::{self, Code, Diag, Style, did_you_mean};
 use crate::eval::Limits;
 use crate::session::{Change, Event, Session, Summary};
@@ -84,6 +85,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "",
         "toggle timing and position counts after each answer",
     ),
+    (
+        ":plot",
+        "ARGS",
+        "draw plot(ARGS) as an SVG file and name the file",
+    ),
     (":json", "", "toggle answers as JSON objects"),
     (":clear", "", "forget every definition and computed value"),
     (":quit", "", "leave (also Ctrl-D)"),
@@ -120,6 +126,8 @@ pub struct Repl {
     pending: String,
     /// The worst exit code so far (2 errors, 1 failed check), for scripts.
     status: i32,
+    /// Where plots (and graphs, under `--out`) are written.
+    files: crate::files::Files,
 }
 
 impl Repl {
@@ -140,7 +148,13 @@ impl Repl {
             json: false,
             pending: String::new(),
             status: 0,
+            files: crate::files::Files::default(),
         }
+    }
+
+    /// Where plots (and graphs) go: `--out DIR` or `--out FILE`.
+    pub fn set_out(&mut self, out: Option<std::path::PathBuf>) {
+        self.files = crate::files::Files::new(out);
     }
 
     /// The session (definitions, sources).
@@ -262,10 +276,24 @@ impl Repl {
         let (style, json, timing) = (self.style, self.json, self.timing);
         let mut last = Instant::now();
         let mut states = self.session.state_count();
+        let files = &mut self.files;
+        let mut failed_write = false;
         let mut emit = |s: &Session, e: Event| match e {
-            Event::Answer(a) => {
+            Event::Answer(mut a) => {
+                if let Err((path, e)) = files.place(&mut a) {
+                    let d = crate::files::cannot_write(&path, &e);
+                    if json {
+                        out.out(&format!(
+                            "{}\n",
+                            json_line(diagnostics::to_json(&d, s.sources()))
+                        ));
+                    }
+                    out.err(&diagnostics::render(&d, s.sources(), style));
+                    failed_write = true;
+                    return;
+                }
                 if json {
-                    out.out(&format!("{}\n", a.to_json()));
+                    out.out(&format!("{}\n", json_line(a.to_json())));
                 } else {
                     out.out(&a.to_string());
                 }
@@ -275,12 +303,12 @@ impl Repl {
                     out.out(&if json {
                         format!(
                             "{}\n",
-                            serde_json::json!({
+                            json_line(serde_json::json!({
                                 "kind": "timing",
                                 "seconds": last.elapsed().as_secs_f64(),
                                 "new_positions": new,
                                 "stored": now,
-                            })
+                            }))
                         )
                     } else {
                         format!(
@@ -297,7 +325,10 @@ impl Repl {
             }
             Event::Error(d) => {
                 if json {
-                    out.out(&format!("{}\n", diagnostics::to_json(&d, s.sources())));
+                    out.out(&format!(
+                        "{}\n",
+                        json_line(diagnostics::to_json(&d, s.sources()))
+                    ));
                 }
                 out.err(&diagnostics::render(&d, s.sources(), style));
                 last = Instant::now();
@@ -308,7 +339,8 @@ impl Repl {
         } else {
             self.session.entry(name, text, &mut emit)
         };
-        self.status = self.status.max(summary.exit_code());
+        let failed = if failed_write { 2 } else { 0 };
+        self.status = self.status.max(summary.exit_code()).max(failed);
         summary
     }
 
@@ -373,6 +405,16 @@ impl Repl {
                     &format!("JSON answers {}\n", on_off(self.json)),
                 );
             }
+            "plot" => {
+                if rest.is_empty() {
+                    self.fail(
+                        out,
+                        "`:plot` needs a game and ranges: `:plot Kayles, 0..=100`",
+                    );
+                } else {
+                    return self.handle(&format!("plot({rest})"), out);
+                }
+            }
             "clear" => {
                 self.session.clear();
                 self.loaded.clear();
@@ -400,7 +442,7 @@ impl Repl {
             let d = Diag::user(Code::BadCommand, message);
             out.out(&format!(
                 "{}\n",
-                diagnostics::to_json(&d, self.session.sources())
+                json_line(diagnostics::to_json(&d, self.session.sources()))
             ));
         }
         out.err(&format!("error: {message}\n"));
@@ -412,7 +454,7 @@ impl Repl {
         if self.json {
             out.out(&format!(
                 "{}\n",
-                serde_json::json!({"kind": "message", "command": command, "text": text})
+                json_line(serde_json::json!({"kind": "message", "command": command, "text": text}))
             ));
         } else {
             out.out(text);
@@ -427,7 +469,7 @@ impl Repl {
                 if self.json {
                     out.out(&format!(
                         "{}\n",
-                        diagnostics::to_json(&d, self.session.sources())
+                        json_line(diagnostics::to_json(&d, self.session.sources()))
                     ));
                 }
                 out.err(&diagnostics::render(&d, self.session.sources(), self.style));
@@ -514,7 +556,7 @@ impl Repl {
                 .collect();
             out.out(&format!(
                 "{}\n",
-                serde_json::json!({"kind": "definitions", "definitions": list})
+                json_line(serde_json::json!({"kind": "definitions", "definitions": list}))
             ));
             return;
         }
@@ -551,13 +593,13 @@ impl Repl {
         match defs.iter().find(|d| d.name == name) {
             Some(d) if self.json => out.out(&format!(
                 "{}\n",
-                serde_json::json!({
+                json_line(serde_json::json!({
                     "kind": "definition",
                     "name": d.name,
                     "params": d.params,
                     "at": d.at,
                     "text": d.text,
-                })
+                }))
             )),
             Some(d) => out.out(&format!("# {}\n{}\n", d.at, d.text)),
             None => {

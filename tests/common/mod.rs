@@ -1,4 +1,6 @@
-//! Shared by the test binaries that read the documentation.
+//! Shared by the test binaries: reading the documentation, running the binary.
+// Each test binary uses its own part of these helpers.
+#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 
@@ -35,4 +37,33 @@ pub fn fences(text: &str) -> Vec<(String, usize, String)> {
         out.push((info.trim().to_string(), i + 1, body));
     }
     out
+}
+
+/// (exit code, standard output, standard error) of the grundy binary run
+/// in `dir` with `stdin` as its input.
+pub fn run_in(args: &[&str], dir: &Path, stdin: &str) -> (Option<i32>, String, String) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the grundy binary runs");
+    if let Some(mut s) = child.stdin.take() {
+        s.write_all(stdin.as_bytes()).expect("write stdin");
+    }
+    let out = child.wait_with_output().expect("the binary ends");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+/// A fresh, empty scratch directory for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("grundy-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
 }
