@@ -208,6 +208,10 @@ pub enum Answer {
     Value {
         /// The expression as written.
         expr: String,
+        /// What `print` shows before the value: `grundy(P)` with the
+        /// position as it is, else the expression when short; `None` when
+        /// that is long (the value is shown alone).
+        label: Option<String>,
         /// The value.
         #[serde(flatten)]
         value: Shown,
@@ -450,7 +454,12 @@ fn moves_block(
 impl fmt::Display for Answer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Answer::Value { expr, value } => writeln!(f, "{expr} = {}", value.text),
+            Answer::Value {
+                label: Some(label),
+                value,
+                ..
+            } => writeln!(f, "{label} = {}", value.text),
+            Answer::Value { value, .. } => writeln!(f, "{}", value.text),
             Answer::Text { text } => writeln!(f, "{text}"),
             Answer::Outcome {
                 position,
@@ -704,13 +713,13 @@ impl fmt::Display for Answer {
                     }
                 }
             },
-            Answer::CheckOk { condition, cases } => match cases {
-                0 => writeln!(
+            Answer::CheckOk { condition, cases } => match (short(condition), cases) {
+                (condition, 0) => writeln!(
                     f,
                     "check {condition}: nothing tested (0 cases: the ranges are empty or every case was filtered out)"
                 ),
-                1 => writeln!(f, "check {condition}: ok (1 case)"),
-                _ => writeln!(f, "check {condition}: ok ({cases} cases)"),
+                (condition, 1) => writeln!(f, "check {condition}: ok (1 case)"),
+                (condition, _) => writeln!(f, "check {condition}: ok ({cases} cases)"),
             },
             Answer::CheckFailed {
                 condition,
@@ -730,7 +739,8 @@ impl fmt::Display for Answer {
                 let cases = if *passed == 1 { "case" } else { "cases" };
                 writeln!(
                     f,
-                    "check {condition}: FAILED{at} (after {passed} passing {cases})"
+                    "check {}: FAILED{at} (after {passed} passing {cases})",
+                    short(condition)
                 )?;
                 if let Some(Sides { left, right }) = sides {
                     writeln!(f, "  left side:  {}", left.text)?;
@@ -740,6 +750,17 @@ impl fmt::Display for Answer {
             }
         }
     }
+}
+
+/// A condition as a check's answer shows it: cut after 80 characters (JSON
+/// keeps it whole).
+fn short(text: &str) -> String {
+    const WIDTH: usize = 80;
+    if text.chars().count() <= WIDTH {
+        return text.to_string();
+    }
+    let cut: String = text.chars().take(WIDTH - 1).collect();
+    format!("{}…", cut.trim_end())
 }
 
 fn contiguous(xs: &[i64]) -> bool {

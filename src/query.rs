@@ -120,11 +120,39 @@ fn print_one(
         Value::Str(s) => Answer::Text {
             text: s.to_string(),
         },
-        v => Answer::Value {
-            expr: snippet(sources, span),
-            value: m.shown(&v),
-        },
+        v => {
+            let expr_text = snippet(sources, span);
+            Answer::Value {
+                label: label(m, expr, &expr_text, env)?,
+                expr: expr_text,
+                value: m.shown(&v),
+            }
+        }
     })
+}
+
+/// Labels longer than this are not shown.
+const LABEL_WIDTH: usize = 60;
+
+/// What `print` shows before ` = `: the expression as written when it is
+/// short; else, for `grundy(P)`, the position as it is
+/// (`grundy(Nim(7) + Nim(11))`) when that is short; else nothing.
+fn label(m: &mut Machine, expr: ExprId, text: &str, env: &mut [Value]) -> R<Option<String>> {
+    use crate::builtin::Builtin;
+    if text.chars().count() <= LABEL_WIDTH {
+        return Ok(Some(text.to_string()));
+    }
+    if let ir::Expr::Call { f, args } = m.program().expr(expr).clone()
+        && matches!(f, Builtin::Grundy | Builtin::MisereGrundy)
+        && let [arg] = args[..]
+    {
+        let parts = m.eval_sum(arg, env)?;
+        let shown = format!("{}({})", f.name(), m.show_sum(&parts));
+        if shown.chars().count() <= LABEL_WIDTH {
+            return Ok(Some(shown));
+        }
+    }
+    Ok(None)
 }
 
 /// A definition's text without comments, whitespace between tokens

@@ -294,7 +294,8 @@ fn deep_recursion_and_limits_end_cleanly() {
     let path = temp_file("long.game", &long);
     let out = grundy(&[path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).ends_with("= 20000\n"));
+    // Too long to echo: the value alone.
+    assert_eq!(text(&out.stdout), "20000\n");
 }
 
 #[test]
@@ -416,7 +417,7 @@ fn the_language_issue_files_run_as_written() {
         text(&out.stdout),
         "p.period = 12\n\
          p.preperiod = 71\n\
-         max(n for n in 0..p.preperiod if grundy(K(n)) != grundy(K(n + p.period))) = 70\n\
+         70\n\
          len(winning(Nim(7) + Nim(7) + Nim(7))) = 3\n\
          misère values of K(n) for n in 0..=20:\n   \
          0: 1 0 2 3 0 1 3 2 1 0\n  \

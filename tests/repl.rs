@@ -556,7 +556,7 @@ fn piped_input_runs_as_a_script() {
     let (out, _, code) = grundy_piped(&["repl", "--json"], "6 * 7\n");
     assert_eq!(
         out,
-        "{\"expr\":\"6 * 7\",\"kind\":\"value\",\"schema_version\":1,\"text\":\"42\",\"value\":42}\n"
+        "{\"expr\":\"6 * 7\",\"kind\":\"value\",\"label\":\"6 * 7\",\"schema_version\":1,\"text\":\"42\",\"value\":42}\n"
     );
     assert_eq!(code, 0);
 }

@@ -161,11 +161,11 @@ fn every_json_line_validates_against_the_schema() {
 #[test]
 fn the_schema_rejects_what_breaks_the_contract() {
     let c = Checker::new();
-    let ok = serde_json::json!({"kind": "value", "schema_version": 1, "expr": "1 + 2", "value": 3, "text": "3"});
+    let ok = serde_json::json!({"kind": "value", "schema_version": 1, "expr": "1 + 2", "label": "1 + 2", "value": 3, "text": "3"});
     assert!(c.validator.is_valid(&ok));
     for bad in [
-        serde_json::json!({"kind": "value", "expr": "1 + 2", "value": 3, "text": "3"}),
-        serde_json::json!({"kind": "value", "schema_version": 1, "expr": "1", "value": 3}),
+        serde_json::json!({"kind": "value", "expr": "1 + 2", "label": null, "value": 3, "text": "3"}),
+        serde_json::json!({"kind": "value", "schema_version": 1, "expr": "1", "label": "1", "value": 3}),
         serde_json::json!({"kind": "outcome", "schema_version": 1, "position": "Nim(3)", "grundy": 3, "outcome": "N"}),
         serde_json::json!({"kind": "nonsense", "schema_version": 1}),
     ] {
