@@ -49,6 +49,9 @@ pub mod mex;
 /// Kernels: rules of common shapes compiled to tight loops.
 pub mod kernel;
 
+/// Sparse-space (rare/common) evaluation of take-and-break games.
+pub mod sparse;
+
 /// What solvers and analyses see of the engine: options, values, limits.
 pub mod oracle;
 

@@ -71,6 +71,10 @@ pub trait Oracle {
     fn options_into(&mut self, pos: PosId, out: &mut Moves) -> R<()>;
     /// The normal-play Grundy value of `pos`.
     fn grundy(&mut self, pos: PosId) -> R<u32>;
+    /// Computes the values of a one-parameter game below `to` in one
+    /// ascending run where a faster evaluator can (sparse space, batch
+    /// kernels): a hint before asking for them in order.
+    fn ascend(&mut self, game: GameId, to: i64) -> R<()>;
     /// The proven period `(preperiod, period)` of a one-parameter game.
     fn known_period(&self, game: GameId) -> Option<(i64, i64)>;
     /// Records a proven period.

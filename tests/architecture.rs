@@ -141,6 +141,8 @@ fn the_bottom_layers_use_only_what_is_below_them() {
             "kernel",
             &["compiled", "ir", "linear", "mex", "ops", "store", "value"],
         ),
+        // Sparse space over plain values (the store's sentinels only).
+        ("sparse", &["store"]),
         ("flow", &["diagnostics"]),
         // Pictures are drawn from plain data; files are written from answers.
         ("picture", &[]),

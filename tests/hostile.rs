@@ -467,8 +467,9 @@ fn ctrl_c_stops_every_kind_of_work_at_once() {
             no_kernels.clone(),
         ),
         (
-            "split kernel",
-            format!("{kayles}print grundy(K(10**6))\n"),
+            "sparse space",
+            "game G(n) = { G(a) + G(n - a) for a in 1..n if 2 * a < n }\nprint grundy(G(10**7))\n"
+                .into(),
             no_periods.clone(),
         ),
         (
@@ -507,8 +508,8 @@ fn ctrl_c_stops_every_kind_of_work_at_once() {
             Limits::default(),
         ),
         (
-            "period proof",
-            "octal G = 0.16\nprint period(G)\n".into(),
+            "period search in sparse space",
+            "octal G = 0.6\nprint period(G, 10**7)\n".into(),
             Limits::default(),
         ),
     ];

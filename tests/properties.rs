@@ -762,3 +762,28 @@ fn one_position_however_its_arguments_are_built() {
     assert_eq!(out, "grundy(G(5, [1, 2])) = 1\n");
     assert_eq!(session.state_count(), 6);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Sparse space through the engine: octal codes, and take-and-break
+    /// rules written out (splits in every way, or into unequal heaps as in
+    /// Grundy's game), give the values of the general evaluator alone.
+    #[test]
+    fn sparse_space_agrees_with_the_general_evaluator(
+        digits in "[0-7]{1,3}",
+        w in written(),
+    ) {
+        for game in [format!("octal G = 0.{digits}\n"), w.source()] {
+            let src = format!("{game}print table(G, 0..=700)\nprint grundy(G(900))\n");
+            let fast = run_mode(&src, Limits { period_budget: 0, ..Limits::default() });
+            let plain = run_mode(&src, Limits {
+                kernels: false,
+                fill: false,
+                period_budget: 0,
+                ..Limits::default()
+            });
+            prop_assert_eq!(&fast, &plain, "{}", src);
+        }
+    }
+}

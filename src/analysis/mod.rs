@@ -130,6 +130,7 @@ fn search_values(m: &mut dyn Oracle, game: GameId, budget: i64, span: Span) -> R
 
 /// Computes G(n) for n below `to`.
 fn extend(m: &mut dyn Oracle, game: GameId, values: &mut Vec<u32>, to: i64, span: Span) -> R<()> {
+    m.ascend(game, to)?;
     for n in values.len() as i64..to {
         // Values from kernels do not poll: Ctrl-C and the limits are seen here.
         m.poll()?;
@@ -267,7 +268,7 @@ pub fn describe(m: &mut dyn Oracle, game: GameId) -> Vec<String> {
     if g.params.len() != 1 {
         return vec![rules];
     }
-    match shape::shape(m, game) {
+    match shape::moves(m, game) {
         Err(why) => vec![rules, format!("  no take-and-break shape: {why}")],
         Ok(shape) => {
             if shape.families.is_empty() {
@@ -310,6 +311,7 @@ fn family_words(f: &Family) -> String {
     match f.heaps {
         0 => "move to the empty position".into(),
         1 => format!("{take}, leaving one heap"),
+        2 if f.unequal => format!("{take}, leaving two non-empty heaps of different sizes"),
         2 => format!("{take}, leaving two non-empty heaps (in every way)"),
         _ => format!("{take}, leaving three non-empty heaps (in every way)"),
     }

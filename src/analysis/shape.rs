@@ -27,6 +27,9 @@ pub struct Family {
     /// `n - take`), 2 or 3 (non-empty heaps that add up to `n - take`, in
     /// every way).
     pub heaps: u8,
+    /// Two heaps of different sizes only: the even split is no move
+    /// (Grundy's game). The periodicity theorems do not cover it.
+    pub unequal: bool,
 }
 
 /// The shape of a game's moves for large n.
@@ -59,7 +62,7 @@ impl Shape {
     /// a heap of exactly k, below the threshold); `None` for a code longer
     /// than anyone would read.
     pub fn digits(&self) -> Option<Vec<u8>> {
-        if self.max_take() > MAX_CODE {
+        if self.max_take() > MAX_CODE || self.families.iter().any(|f| f.unequal) {
             return None;
         }
         let mut digits = vec![0u8; self.max_take() as usize + 1];
@@ -144,8 +147,19 @@ const MAX_FROM: i64 = 1 << 24;
 /// Why a shape could not be derived (shown to users).
 pub type Why = String;
 
-/// Derives the shape of a one-parameter game, or says why not.
+/// Derives the shape of a one-parameter game, or says why not: the moves
+/// the periodicity theorems cover.
 pub fn shape(m: &mut dyn Oracle, game: GameId) -> Result<Shape, Why> {
+    read(m, game, false)
+}
+
+/// [`shape`], splits into two unequal heaps allowed too (for evaluating
+/// values, not for proofs).
+pub fn moves(m: &mut dyn Oracle, game: GameId) -> Result<Shape, Why> {
+    read(m, game, true)
+}
+
+fn read(m: &mut dyn Oracle, game: GameId, unequal_ok: bool) -> Result<Shape, Why> {
     let prog = m.program().clone();
     let g = &prog.games[game as usize];
     if g.params.len() != 1 {
@@ -195,7 +209,7 @@ pub fn shape(m: &mut dyn Oracle, game: GameId) -> Result<Shape, Why> {
         {
             return Err(format!("its rules use numbers beyond {MAX_NUMBER}"));
         }
-        classify(&piece, g0_terminal, &mut families, &mut from)?;
+        classify(&piece, g0_terminal, unequal_ok, &mut families, &mut from)?;
     }
     if from > MAX_FROM {
         return Err(format!(
@@ -464,6 +478,7 @@ fn crossing(fs: &[Floor]) -> i128 {
 fn classify(
     piece: &Piece,
     g0_terminal: bool,
+    unequal_ok: bool,
     families: &mut BTreeSet<Family>,
     from: &mut i64,
 ) -> Result<(), Why> {
@@ -499,12 +514,20 @@ fn classify(
     if !piece.split {
         return match comps.as_slice() {
             [] => {
-                families.insert(Family { take: 0, heaps: 0 });
+                families.insert(Family {
+                    take: 0,
+                    heaps: 0,
+                    unequal: false,
+                });
                 Ok(())
             }
             [c] if c.n == 1 && c.k < 0 => {
                 let take = c.k.checked_neg().ok_or_else(unsupported)?;
-                families.insert(Family { take, heaps: 1 });
+                families.insert(Family {
+                    take,
+                    heaps: 1,
+                    unequal: false,
+                });
                 *from = (*from).max(take);
                 Ok(())
             }
@@ -587,6 +610,8 @@ fn classify(
         return Err("a split's bounds repeat only over a very long period".into());
     }
     let mut m_lo = None;
+    // Whether the even split is left out (known once a heap to share is even).
+    let mut unequal: Option<bool> = None;
     for n in n0..n0 + period {
         let sz = n - t128;
         let lo = lower.iter().map(|f| f.at(n)).max().unwrap_or(0);
@@ -616,9 +641,20 @@ fn classify(
             a = a.min(c);
             b = b.max(d);
         }
-        if b != h || a > 1 || m_lo.is_some_and(|m| m != a) {
+        // Every way, or (Grundy's game) every way but the even split.
+        let here = match () {
+            _ if b == h && sz % 2 == 1 => None,
+            _ if b == h => Some(false),
+            _ if b + 1 == h && sz % 2 == 0 && unequal_ok => Some(true),
+            _ => return Err("a split does not cover every way to share the heap in two".into()),
+        };
+        if a > 1
+            || m_lo.is_some_and(|m| m != a)
+            || here.is_some_and(|u| unequal.is_some_and(|v| v != u))
+        {
             return Err("a split does not cover every way to share the heap in two".into());
         }
+        unequal = unequal.or(here);
         m_lo = Some(a);
     }
     if m_lo == Some(0) && t == 0 {
@@ -628,9 +664,17 @@ fn classify(
         return Err("a split can leave an empty heap, and a heap of 0 has moves of its own".into());
     }
     if m_lo == Some(0) {
-        families.insert(Family { take: t, heaps: 1 });
+        families.insert(Family {
+            take: t,
+            heaps: 1,
+            unequal: false,
+        });
     }
-    families.insert(Family { take: t, heaps: 2 });
+    families.insert(Family {
+        take: t,
+        heaps: 2,
+        unequal: unequal == Some(true),
+    });
     *from = (*from).max(n0 as i64);
     Ok(())
 }
@@ -711,7 +755,11 @@ fn of_digits(digits: &[u8]) -> Shape {
         let take = k as i64;
         for (bit, heaps) in [(2, 1), (4, 2), (8, 3)] {
             if d & bit != 0 && (k > 0 || heaps > 1) {
-                families.insert(Family { take, heaps });
+                families.insert(Family {
+                    take,
+                    heaps,
+                    unequal: false,
+                });
             }
         }
         if d != 0 {

@@ -3,6 +3,8 @@
 //! search gets deep.
 
 use super::*;
+use crate::analysis::shape::Shape;
+use crate::sparse::{Moves as SparseMoves, Sparse};
 
 /// The least number of positions one fill may compute.
 const FILL_MIN: usize = 1 << 20;
@@ -31,6 +33,39 @@ pub(super) struct Accel {
     /// The mex set and integer slots of [`Machine::kernel_value`], reused.
     pub(super) stamped: Stamped,
     pub(super) kenv: Vec<i64>,
+    /// Per game, its sparse-space evaluator (dropped with the program).
+    pub(super) sparse: Vec<SparseSlot>,
+}
+
+/// A game's sparse-space evaluator, if it has one.
+#[derive(Default)]
+pub(super) enum SparseSlot {
+    /// Not looked for yet.
+    #[default]
+    Unknown,
+    /// The game's moves have no two-heap take-and-break shape.
+    None,
+    Some(Box<Sparse>),
+}
+
+/// Option values a sparse-space run looks at between looks at Ctrl-C and
+/// the limits (a few milliseconds).
+const SPARSE_CHUNK: u64 = 1 << 22;
+
+/// The sparse-space form of a shape's moves: families leaving at most two
+/// heaps, at least one of them a split (else kernels do as well).
+fn sparse_moves(shape: &Shape) -> Option<SparseMoves> {
+    let mut moves = SparseMoves::default();
+    for f in &shape.families {
+        let take = usize::try_from(f.take).ok()?;
+        match f.heaps {
+            0 => moves.whole = true,
+            1 => moves.takes.push(take),
+            2 => moves.splits.push((take, f.unequal)),
+            _ => return None,
+        }
+    }
+    (!moves.splits.is_empty()).then_some(moves)
 }
 
 impl Machine {
@@ -106,6 +141,165 @@ impl Machine {
         Some(self.accel.stamped.mex()).filter(|v| *v <= MAX_VALUE)
     }
 
+    /// From which n on a one-parameter game's values can be computed in
+    /// sparse space (its shape derived once per program).
+    pub(super) fn sparse_from(&mut self, game: GameId) -> Option<usize> {
+        // An accelerator like the kernels: off with them.
+        if !self.limits.kernels {
+            return None;
+        }
+        let slot = self.accel.sparse.get(game as usize)?;
+        if let SparseSlot::Unknown = slot {
+            let found = crate::analysis::shape::moves(self, game)
+                .ok()
+                .and_then(|shape| {
+                    let moves = sparse_moves(&shape)?;
+                    Some(Box::new(Sparse::new(
+                        moves,
+                        usize::try_from(shape.from).ok()?,
+                    )))
+                });
+            self.accel.sparse[game as usize] = found.map_or(SparseSlot::None, SparseSlot::Some);
+        }
+        match &self.accel.sparse[game as usize] {
+            SparseSlot::Some(s) => Some(s.from().max(1)),
+            _ => None,
+        }
+    }
+
+    /// Computes a one-argument game's values from `*done` towards `to` in
+    /// one loop over its array: by its batch kernel below its sparse-space
+    /// threshold (or everywhere, without one), then in sparse space. At most
+    /// `*budget` values, keeping `reserve` states free; `Ok(true)` when it
+    /// computed any.
+    fn fill_run(
+        &mut self,
+        game: GameId,
+        done: &mut i64,
+        to: i64,
+        budget: &mut usize,
+        reserve: usize,
+    ) -> R<bool> {
+        if to <= *done {
+            return Ok(false);
+        }
+        let sparse_from = self.sparse_from(game).map(|f| f as i64);
+        let batch = self
+            .accel
+            .kernels
+            .get(game as usize)
+            .and_then(|k| k.batch.clone());
+        let batch_to = sparse_from.map_or(to, |f| f.min(to));
+        let use_sparse = sparse_from.is_some_and(|f| *done >= f);
+        if !use_sparse && (batch.is_none() || batch_to <= *done) {
+            return Ok(false);
+        }
+        let Ok(Some(_)) = self.memo.dense1(game, to - 1) else {
+            return Ok(false);
+        };
+        let Some(mut array) = self.memo.take_dense1(game) else {
+            return Ok(false);
+        };
+        let from = *done as usize;
+        let room = self.memo.room().saturating_sub(reserve).min(*budget);
+        let end = |to: i64| (to as usize).min(from.saturating_add(room));
+        let mut max_value = self.memo.max_value();
+        let (mut next, mut stored) = (from, 0);
+        let mut interrupted = None;
+        if use_sparse {
+            let SparseSlot::Some(mut sparse) =
+                std::mem::take(&mut self.accel.sparse[game as usize])
+            else {
+                unreachable!("sparse_from found the evaluator")
+            };
+            let to = end(to);
+            while next < to {
+                let ran = sparse.run(&mut array, next, to, SPARSE_CHUNK);
+                stored += ran.stored;
+                max_value = max_value.max(ran.max);
+                let stuck = ran.next == next;
+                next = ran.next;
+                if let Err(s) = self.budget.spend(ran.work.max(1)) {
+                    interrupted = Some(s);
+                    break;
+                }
+                if stuck {
+                    break;
+                }
+            }
+            self.accel.sparse[game as usize] = SparseSlot::Some(sparse);
+        } else if let Some(batch) = batch {
+            let to = end(batch_to);
+            // In chunks, to notice Ctrl-C between them.
+            while next < to {
+                let chunk_end = to.min(next.saturating_add(BATCH_CHUNK));
+                let (at, more) = batch.run(
+                    &mut array,
+                    next,
+                    chunk_end,
+                    &mut self.accel.stamped,
+                    &mut max_value,
+                );
+                let stuck = at == next;
+                (next, stored) = (at, stored + more);
+                if let Err(s) = self.budget.spend(self.accel.stamped.take_inserted().max(1)) {
+                    interrupted = Some(s);
+                    break;
+                }
+                // Short of the chunk's end with progress: its work was used up.
+                if stuck {
+                    break;
+                }
+            }
+        }
+        self.memo.restore_dense1(game, array, stored, max_value);
+        *done = next as i64;
+        *budget -= stored.min(*budget);
+        if stored > 0 {
+            self.accel.fill_epoch += 1;
+        }
+        interrupted.map_or(Ok(stored > 0), Err)
+    }
+
+    /// Computes the values of a one-parameter game below `to` in ascending
+    /// order, where a loop over its array can (its batch kernel, sparse
+    /// space); the positions below the sparse-space threshold by searches
+    /// in `scope`. What it leaves is computed when asked for.
+    pub(super) fn ascend(&mut self, game: GameId, to: i64, scope: Scope) -> R<()> {
+        if !self.limits.fill
+            || self.accel.fill_disabled.get(game as usize) != Some(&false)
+            || self.prog.games[game as usize].params.len() != 1
+        {
+            return Ok(());
+        }
+        let mut done = self.accel.row_done[game as usize]
+            .first()
+            .copied()
+            .unwrap_or(0);
+        if let Some(from) = self.sparse_from(game) {
+            let span = self.prog.games[game as usize].header;
+            while done < (from as i64).min(to) {
+                let p = self.intern(game, &[Value::Int(done)], span)?;
+                match self.search(p, scope) {
+                    Ok(_) => done += 1,
+                    Err(s) if s.ends_statement() || s.is(Code::WorkLimit) => return Err(s),
+                    // The search in its own order reports what is wrong
+                    // (a cycle found from another position, say).
+                    Err(_) => return Ok(()),
+                }
+            }
+        }
+        let reserve = self.limits.max_states / 10;
+        let mut budget = usize::MAX;
+        let result = self.fill_run(game, &mut done, to, &mut budget, reserve);
+        let row = &mut self.accel.row_done[game as usize];
+        if row.is_empty() {
+            row.push(0);
+        }
+        row[0] = row[0].max(done);
+        result.map(|_| ())
+    }
+
     /// The search went deep: compute the positions of the same game below the
     /// missing one (and below this game's positions on the stack) in
     /// ascending order, a row at a time for two arguments, so that decreasing
@@ -162,57 +356,29 @@ impl Machine {
         let mut disable = false;
         let mut interrupted = None;
         // Games of the simplest shapes fill their leading run in one loop.
-        if !two
-            && let Some(batch) = self
-                .accel
-                .kernels
-                .get(game as usize)
-                .and_then(|k| k.batch.clone())
-            && let Ok(Some(_)) = self.memo.dense1(game, cols - 1)
-            && let Some(mut array) = self.memo.take_dense1(game)
-        {
-            let from = done[0] as usize;
-            let room = self.memo.room().saturating_sub(reserve).min(budget);
-            let to = (cols as usize).min(from.saturating_add(room));
-            let mut max_value = self.memo.max_value();
-            // In chunks, to notice Ctrl-C between them.
-            let (mut next, mut stored) = (from, 0);
-            while next < to {
-                let end = to.min(next.saturating_add(BATCH_CHUNK));
-                let (at, more) = batch.run(
-                    &mut array,
-                    next,
-                    end,
-                    &mut self.accel.stamped,
-                    &mut max_value,
-                );
-                let stuck = at == next;
-                (next, stored) = (at, stored + more);
-                if let Err(s) = self.budget.spend(self.accel.stamped.take_inserted().max(1)) {
-                    interrupted = Some(s);
-                    break;
-                }
-                // Short of `end` with progress: the chunk's work was used up.
-                if stuck {
-                    break;
-                }
+        if !two {
+            match self.fill_run(game, &mut done[0], cols, &mut budget, reserve) {
+                Ok(p) => progressed |= p,
+                Err(s) => interrupted = Some(s),
             }
-            self.memo.restore_dense1(game, array, stored, max_value);
-            done[0] = next as i64;
-            budget -= stored.min(budget);
-            progressed = stored > 0;
         }
         // Nested searches stay shallow.
         let nested = Scope {
             depth_cap: Some(FILL_NESTED_DEPTH),
             ..scope
         };
+        // A one-argument game with a sparse-space evaluator needs this loop
+        // only below its threshold.
+        let row_end = match self.sparse_from(game) {
+            Some(f) if !two => (f as i64).min(cols),
+            _ => cols,
+        };
         'rows: for a in 0..rows {
             if interrupted.is_some() {
                 break;
             }
             let row = &mut done[a as usize];
-            for b in *row..cols {
+            for b in *row..row_end {
                 if budget == 0 || self.memo.room() <= reserve {
                     break 'rows;
                 }
@@ -264,6 +430,14 @@ impl Machine {
                 *row = b + 1;
                 budget -= 1;
                 progressed = true;
+            }
+        }
+        // Below a sparse-space threshold the rows loop computed what the
+        // sparse evaluator needs: on from there.
+        if !two && interrupted.is_none() && !disable {
+            match self.fill_run(game, &mut done[0], cols, &mut budget, reserve) {
+                Ok(p) => progressed |= p,
+                Err(s) => interrupted = Some(s),
             }
         }
         self.accel.row_done[game as usize] = done;

@@ -263,6 +263,8 @@ impl Machine {
         let n = prog.games.len();
         self.accel.fill_disabled = carry(games, &self.accel.fill_disabled, n);
         self.accel.row_done = carry(games, &self.accel.row_done, n);
+        // Looked for again: a game's shape reads the constants.
+        self.accel.sparse = (0..n).map(|_| accel::SparseSlot::Unknown).collect();
         self.periods.games = carry(games, &self.periods.games, n);
         self.prog = Rc::new(prog);
         self.interp.forget_calls();
@@ -440,6 +442,19 @@ impl Machine {
         }
         if let Some(v) = self.periodic_value(root, scope)? {
             return Ok(v);
+        }
+        // A take-and-break game needs every smaller heap: one ascending run
+        // in sparse space, rather than a deep search and its fills.
+        if scope.depth_cap.is_none()
+            && let Some(([n, _], 1)) = self.memo.dense_args(root)
+            && n >= FILL_DEPTH as i64
+            && self.sparse_from(self.game_of(root)).is_some()
+        {
+            self.ascend(self.game_of(root), n + 1, scope)?;
+            let v = self.memo.value(root);
+            if v < ON_STACK {
+                return Ok(v);
+            }
         }
         if let Some(v) = self.kernel_value(root) {
             self.memo.set(root, v);
@@ -916,6 +931,9 @@ impl Oracle for Machine {
     }
     fn grundy(&mut self, pos: PosId) -> R<u32> {
         Machine::grundy(self, pos)
+    }
+    fn ascend(&mut self, game: GameId, to: i64) -> R<()> {
+        Machine::ascend(self, game, to, Scope::default())
     }
     fn known_period(&self, game: GameId) -> Option<(i64, i64)> {
         Machine::known_period(self, game)

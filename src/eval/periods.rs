@@ -228,6 +228,13 @@ impl Oracle for InPeriodSearch<'_> {
         };
         self.0.search(pos, scope)
     }
+    fn ascend(&mut self, game: GameId, to: i64) -> R<()> {
+        let scope = Scope {
+            in_period_search: true,
+            ..Scope::default()
+        };
+        self.0.ascend(game, to, scope)
+    }
     fn known_period(&self, game: GameId) -> Option<(i64, i64)> {
         self.0.known_period(game)
     }
