@@ -1,19 +1,24 @@
 //! Sparse-space evaluation of take-and-break games (Winning Ways, "sparse
 //! space spells speed"; Flammenkamp's rare/common method, in the form of
-//! ogsolve's RC solver).
+//! ogsolve's RC2 solver).
 //!
-//! The values seen so far are split into *common* values C, a set in which
-//! no two members XOR to a third (so `0` is never common), and *rare* ones R.
-//! An option `G(a) + G(b)` with a common value then has a rare component,
-//! so the common values among a position's options are found by pairing
-//! only the few positions with rare values. If the least value missing
-//! from those options is common (or could join C), it is the mex; if it is
-//! rare, every split is scanned until the candidate is common or the scan
+//! A position's *key* is its value and the parity of its heap. Splits are
+//! grouped by the parity d of the tokens they take; for each group the keys
+//! seen so far are split into *common* ones C, a set in which no x, y give
+//! x ⊕ y ⊕ d in C, and *rare* ones R. A split of n into a + b of the group
+//! has key(a) ⊕ key(b) ⊕ d = (its value, parity of n): so a value whose key
+//! at n is common can only come from a split with a rare part, and the
+//! common values among a position's options are found by pairing only the
+//! few positions with rare keys. If the least value missing from those
+//! options is common in every group, it is the mex; if not, the splits of
+//! the groups where it is rare are scanned until it is common or the scan
 //! ends. The values are exactly the plain mex of every option.
 //!
 //! Plain data in, plain data out: a game's moves for large n and its
 //! values as a slice. Works in chunks bounded by work, so that its caller
 //! can look at Ctrl-C and the limits between them.
+
+use crate::store::UNKNOWN;
 
 /// The moves of a take-and-break game from some n on.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -27,44 +32,133 @@ pub struct Moves {
     pub splits: Vec<(usize, bool)>,
 }
 
-/// Values beyond this are left to other evaluators (the bit sets here
+/// Values from this one on are left to other evaluators (the bit sets here
 /// are sized by the largest value).
 pub const MAX_VALUE: u32 = 1 << 16;
-
-use crate::store::UNKNOWN;
-
-/// The evaluator's state for one game: the split and the rare positions.
-#[derive(Clone, Debug)]
-pub struct Sparse {
-    moves: Moves,
-    /// From this n on the moves are exactly `moves`.
-    from: usize,
-    /// How many leading values the state below describes.
-    synced: usize,
-    /// Occurrences of each value among positions 1..synced.
-    counts: Vec<u64>,
-    /// The split, as bit sets over values: common and rare (a value in
-    /// neither is unclassified: common if it can join C).
-    common: Vec<u64>,
-    rare_set: Vec<u64>,
-    /// The common values, for the join test.
-    common_list: Vec<u32>,
-    /// Positions (from 1) whose values are rare, ascending.
-    rare: Vec<u32>,
-    /// How many rare positions there were at the last rebuild.
-    rare_at_rebuild: usize,
-    /// The values as 16 bits (all handled values fit), a copy that keeps
-    /// the pair loops in cache.
-    small: Vec<u16>,
-    /// The options' values of the position being computed: a bit per
-    /// value below [`MAX_VALUE`].
-    options: Box<[u64; WORDS]>,
-}
 
 const WORDS: usize = MAX_VALUE as usize / 64;
 /// The most splits scanned per family between looks at the candidate
 /// (the first blocks are smaller: the candidate is often found early).
 const SCAN_BLOCK: usize = 64;
+
+/// The split of keys for the splits that take tokens of one parity.
+#[derive(Clone, Debug, Default)]
+struct Group {
+    /// The parity of the tokens taken.
+    d: u32,
+    /// Whether some split takes tokens of this parity.
+    active: bool,
+    /// Common and rare keys as bit sets (a key in neither is unclassified:
+    /// common if it can join C).
+    common: Vec<u64>,
+    rare_set: Vec<u64>,
+    /// The common keys, for the join test.
+    common_list: Vec<u32>,
+    /// Positions (from 1) whose keys are rare, ascending.
+    rare: Vec<u32>,
+    /// How many rare positions there were at the last rebuild.
+    rare_at_rebuild: usize,
+}
+
+impl Group {
+    fn new(d: u32, active: bool) -> Group {
+        let mut g = Group {
+            d,
+            active,
+            ..Group::default()
+        };
+        g.reset();
+        g
+    }
+
+    fn reset(&mut self) {
+        self.common.clear();
+        self.rare_set.clear();
+        self.common_list.clear();
+        self.rare.clear();
+        // key(a) ⊕ key(a) ⊕ d = d: never common.
+        put(&mut self.rare_set, self.d);
+    }
+
+    /// Whether `key` may join C: no common x, y with x ⊕ y ⊕ d = key (nor
+    /// key ⊕ x ⊕ d = y, the same test).
+    fn can_join(&self, key: u32) -> bool {
+        let k = key ^ self.d;
+        k != 0 && self.common_list.iter().all(|&c| !has(&self.common, c ^ k))
+    }
+
+    fn is_rare(&self, key: u32) -> bool {
+        self.active
+            && (has(&self.rare_set, key) || (!has(&self.common, key) && !self.can_join(key)))
+    }
+
+    /// Classifies a key seen for the first time, or looks it up; true when
+    /// it is rare.
+    fn classify(&mut self, key: u32) -> bool {
+        if has(&self.rare_set, key) {
+            return true;
+        }
+        if has(&self.common, key) {
+            return false;
+        }
+        if self.can_join(key) {
+            put(&mut self.common, key);
+            self.common_list.push(key);
+            false
+        } else {
+            put(&mut self.rare_set, key);
+            true
+        }
+    }
+
+    /// Splits the keys seen afresh, the most frequent first, each common
+    /// when it can be; and lists the rare positions.
+    fn rebuild(&mut self, counts: &[u64], small: &[u16]) {
+        if !self.active {
+            return;
+        }
+        let mut order: Vec<u32> = (0..counts.len() as u32)
+            .filter(|&k| counts[k as usize] > 0)
+            .collect();
+        order.sort_by_key(|&k| (std::cmp::Reverse(counts[k as usize]), k));
+        self.reset();
+        for k in order {
+            self.classify(k);
+        }
+        for (i, &v) in small.iter().enumerate().skip(1) {
+            if has(&self.rare_set, key(v, i)) {
+                self.rare.push(i as u32);
+            }
+        }
+        self.rare_at_rebuild = self.rare.len();
+    }
+}
+
+/// A position's key: its value and the parity of its heap.
+fn key(v: u16, n: usize) -> u32 {
+    u32::from(v) << 1 | (n & 1) as u32
+}
+
+/// The evaluator's state for one game: the splits of keys and the rare
+/// positions of each group.
+#[derive(Clone, Debug)]
+pub struct Sparse {
+    moves: Moves,
+    /// From this n on the moves are exactly `moves`.
+    from: usize,
+    /// Splits that take an even and an odd number of tokens.
+    groups: [Group; 2],
+    /// Occurrences of each key among positions 1..small.len().
+    counts: Vec<u64>,
+    /// The values known so far as 16 bits (all handled values fit), a copy
+    /// that keeps the pair loops in cache.
+    small: Vec<u16>,
+    /// The options' values of the position being computed: a bit per
+    /// value below [`MAX_VALUE`].
+    options: Box<[u64; WORDS]>,
+    /// Per split family, how far a scan got (reused).
+    cursors: Vec<usize>,
+}
 
 /// What a run did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -114,18 +208,16 @@ fn mex_from(set: &[u64], from: u32) -> u32 {
 impl Sparse {
     /// An evaluator for a game with these moves from n = `from` on.
     pub fn new(moves: Moves, from: usize) -> Sparse {
+        let active = |d: usize| moves.splits.iter().any(|&(t, _)| t % 2 == d);
+        let groups = [Group::new(0, active(0)), Group::new(1, active(1))];
         Sparse {
             moves,
             from,
-            synced: 0,
+            groups,
             counts: Vec::new(),
-            common: Vec::new(),
-            rare_set: Vec::new(),
-            common_list: Vec::new(),
-            rare: Vec::new(),
-            rare_at_rebuild: 0,
             small: Vec::new(),
             options: Box::new([0; WORDS]),
+            cursors: Vec::new(),
         }
     }
 
@@ -134,71 +226,44 @@ impl Sparse {
         self.from
     }
 
-    /// How many positions have rare values.
+    /// How many positions have rare keys, in either group.
     pub fn rare_count(&self) -> usize {
-        self.rare.len()
+        self.groups.iter().map(|g| g.rare.len()).sum()
     }
 
-    fn can_join_common(&self, v: u32) -> bool {
-        v != 0 && self.common_list.iter().all(|&c| !has(&self.common, c ^ v))
-    }
-
-    fn is_rare(&self, v: u32) -> bool {
-        has(&self.rare_set, v) || (!has(&self.common, v) && !self.can_join_common(v))
-    }
-
-    /// Splits the values seen into common and rare afresh: the most
-    /// frequent first, each common when it can be.
-    fn rebuild(&mut self, values: &[u32]) {
-        let mut order: Vec<u32> = (0..self.counts.len() as u32)
-            .filter(|&v| self.counts[v as usize] > 0)
-            .collect();
-        order.sort_by_key(|&v| (std::cmp::Reverse(self.counts[v as usize]), v));
-        self.common.clear();
-        self.rare_set.clear();
-        self.common_list.clear();
-        put(&mut self.rare_set, 0);
-        for v in order {
-            if self.can_join_common(v) {
-                put(&mut self.common, v);
-                self.common_list.push(v);
-            } else {
-                put(&mut self.rare_set, v);
-            }
+    fn count(&mut self, v: u16, n: usize) {
+        if n == 0 {
+            return;
         }
-        self.rare.clear();
-        for (i, &v) in values.iter().enumerate().skip(1) {
-            if has(&self.rare_set, v) {
-                self.rare.push(i as u32);
-            }
+        let k = key(v, n) as usize;
+        if self.counts.len() <= k {
+            self.counts.resize(k + 1, 0);
         }
-        self.rare_at_rebuild = self.rare.len();
+        self.counts[k] += 1;
     }
 
-    /// Takes in the values of `values[synced..]`, all known.
+    /// Takes in `values[small.len()..]`, all known and handled, and splits
+    /// the keys afresh.
     fn sync(&mut self, values: &[u32]) {
-        if values.len() < self.synced {
-            self.synced = 0;
-            self.counts.clear();
+        if values.len() < self.small.len() {
             self.small.clear();
+            self.counts.clear();
         }
-        self.small
-            .extend(values[self.small.len()..].iter().map(|&v| v as u16));
-        for &v in &values[self.synced.max(1).min(values.len())..] {
-            if self.counts.len() <= v as usize {
-                self.counts.resize(v as usize + 1, 0);
-            }
-            self.counts[v as usize] += 1;
+        let seen = self.small.len();
+        for (n, &v) in values.iter().enumerate().skip(seen) {
+            self.small.push(v as u16);
+            self.count(v as u16, n);
         }
-        self.synced = values.len();
-        self.rebuild(values);
+        for g in &mut self.groups {
+            g.rebuild(&self.counts, &self.small);
+        }
     }
 
     /// Computes `values[n]` for n in `start..to` in order, given every value
     /// below `start` (and `start >= from`), until about `work` option values
     /// have been looked at. Values already known are kept; it stops early at
-    /// a value it does not handle (one beyond [`MAX_VALUE`]) and at a
-    /// position marked otherwise (the store's sentinels: on the stack).
+    /// a value it does not handle (from [`MAX_VALUE`] on) and at a position
+    /// marked otherwise (the store's sentinels: on the stack).
     pub fn run(&mut self, values: &mut [u32], start: usize, to: usize, work: u64) -> Ran {
         let to = to.min(values.len());
         let mut ran = Ran {
@@ -209,13 +274,15 @@ impl Sparse {
             return ran;
         }
         // Only what this state has not seen yet needs a look.
-        let fresh = if self.synced <= start { self.synced } else { 0 };
+        let seen = self.small.len();
+        let fresh = if seen <= start { seen } else { 0 };
         if values[fresh..start].iter().any(|&v| v >= MAX_VALUE) {
             return ran;
         }
-        if self.synced != start {
+        if seen != start {
             self.sync(&values[..start]);
         }
+        #[allow(clippy::needless_range_loop)] // values[n] is written too
         for n in start..to {
             if ran.work >= work {
                 break;
@@ -234,16 +301,22 @@ impl Sparse {
                 _ => break,
             };
             ran.next = n + 1;
-            self.record(values, n, v);
+            self.record(n, v as u16);
         }
         ran
+    }
+
+    /// Whether value `m` at `n` is rare in group `d`: it may come from a
+    /// split of that group with two common parts.
+    fn rare_in(&self, d: usize, m: u32, n: usize) -> bool {
+        self.groups[d].is_rare(m << 1 | (n & 1) as u32)
     }
 
     /// The mex of the options of `n`, every value below it known.
     fn value_at(&mut self, n: usize, work: &mut u64) -> Option<u32> {
         let Sparse {
             moves,
-            rare,
+            groups,
             options,
             small,
             counts,
@@ -251,8 +324,8 @@ impl Sparse {
         } = self;
         let small = &small[..n];
         // Every XOR of two values stays below the next power of two.
-        let words = ((counts.len().max(2) as u32).next_power_of_two() as usize * 2).div_ceil(64);
-        let words = words.min(WORDS);
+        let top = (counts.len() / 2 + 1).max(2).next_power_of_two();
+        let words = (top * 2).div_ceil(64).min(WORDS);
         options[..words].fill(0);
         let options: &mut [u64; WORDS] = options;
         // x >> 6 < WORDS: no bounds check.
@@ -270,6 +343,7 @@ impl Sparse {
             let Some(s) = n.checked_sub(t).filter(|&s| s >= 2) else {
                 continue;
             };
+            let rare = &groups[t % 2].rare;
             // The equal split of an unequal family is not a move.
             let skip = if unequal && s % 2 == 0 { s / 2 } else { 0 };
             let end = rare.partition_point(|&i| (i as usize) < s);
@@ -282,23 +356,20 @@ impl Sparse {
             *work += end as u64;
         }
         let mut m = mex_from(&self.options[..words], 0);
-        if self.is_rare(m) {
-            // Rare: scan the splits, smaller heaps first in every family
-            // at once, until the candidate is common or the scan ends.
-            let longest = self
-                .moves
-                .splits
-                .iter()
-                .filter_map(|&(t, _)| n.checked_sub(t))
-                .max()
-                .unwrap_or(0);
-            // In blocks: a tight loop per family, then a look at the
-            // candidate.
-            let (mut a0, mut block) = (1, 4);
-            'scan: while a0 <= longest / 2 {
-                let a1 = (a0 + block).min(longest / 2 + 1);
-                block = (block * 2).min(SCAN_BLOCK);
-                for &(t, unequal) in &self.moves.splits {
+        let mut scan = [self.rare_in(0, m, n), self.rare_in(1, m, n)];
+        if scan[0] || scan[1] {
+            // Rare: scan the splits of the groups where it is rare, smaller
+            // heaps first in every family at once (each family from where
+            // it got: a group may need scanning only later), until the
+            // candidate is common or the scans end. In blocks: a tight loop
+            // per family, then a look at the candidate.
+            let mut cursors = std::mem::take(&mut self.cursors);
+            cursors.clear();
+            cursors.resize(self.moves.splits.len(), 1);
+            let mut block = 4;
+            loop {
+                let mut scanned = false;
+                for (&(t, unequal), a0) in self.moves.splits.iter().zip(cursors.iter_mut()) {
                     let Some(s) = n.checked_sub(t) else {
                         continue;
                     };
@@ -307,53 +378,53 @@ impl Sparse {
                     } else {
                         s / 2
                     };
-                    let hi = a1.min(half + 1);
-                    if a0 >= hi {
+                    let hi = (*a0 + block).min(half + 1);
+                    if !scan[t % 2] || *a0 >= hi {
                         continue;
                     }
-                    *work += (hi - a0) as u64;
-                    let low = &self.small[a0..hi];
-                    let high = &self.small[s + 1 - hi..=s - a0];
+                    *work += (hi - *a0) as u64;
+                    let low = &self.small[*a0..hi];
+                    let high = &self.small[s + 1 - hi..=s - *a0];
                     let options: &mut [u64; WORDS] = &mut self.options;
                     for (&x, &y) in low.iter().zip(high.iter().rev()) {
                         let v = x ^ y;
                         options[usize::from(v >> 6)] |= 1 << (v & 63);
                     }
+                    *a0 = hi;
+                    scanned = true;
                 }
+                if !scanned {
+                    break;
+                }
+                block = (block * 2).min(SCAN_BLOCK);
                 if has(&self.options[..], m) {
                     m = mex_from(&self.options[..words], m + 1);
-                    if !self.is_rare(m) {
-                        break 'scan;
+                    scan = [self.rare_in(0, m, n), self.rare_in(1, m, n)];
+                    if !scan[0] && !scan[1] {
+                        break;
                     }
                 }
-                a0 = a1;
             }
+            self.cursors = cursors;
         }
         (m < MAX_VALUE).then_some(m)
     }
 
-    /// Takes in the value just computed.
-    fn record(&mut self, values: &[u32], n: usize, v: u32) {
-        if self.counts.len() <= v as usize {
-            self.counts.resize(v as usize + 1, 0);
-        }
-        self.counts[v as usize] += 1;
-        self.synced = n + 1;
-        self.small.push(v as u16);
-        if has(&self.rare_set, v) {
-            self.rare.push(n as u32);
-        } else if has(&self.common, v) {
-        } else if self.can_join_common(v) {
-            put(&mut self.common, v);
-            self.common_list.push(v);
-        } else {
-            put(&mut self.rare_set, v);
-            self.rare.push(n as u32);
-        }
-        // The split stops paying when rare positions pile up: rebuild it
-        // (after doubling, so rebuilds cost linear time in all).
-        if self.rare.len() > 2 * self.rare_at_rebuild + 64 {
-            self.rebuild(&values[..=n]);
+    /// Takes in the value just computed (or found known).
+    fn record(&mut self, n: usize, v: u16) {
+        self.small.push(v);
+        self.count(v, n);
+        let k = key(v, n);
+        for g in &mut self.groups {
+            if g.active && g.classify(k) {
+                g.rare.push(n as u32);
+                // The split stops paying when rare positions pile up:
+                // rebuild it (after doubling, so rebuilds cost linear time
+                // in all).
+                if g.rare.len() > 2 * g.rare_at_rebuild + 64 {
+                    g.rebuild(&self.counts, &self.small);
+                }
+            }
         }
     }
 }
