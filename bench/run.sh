@@ -5,7 +5,7 @@
 #
 #   bench/run.sh           full sizes (the targets in docs/PERFORMANCE.md)
 #   bench/run.sh --quick   small sizes, for a smoke run
-#   bench/run.sh --heavy   also octal 0.16 (a minute or two), against ogsolve
+#   bench/run.sh --heavy   also Grundy's game to 2^24 (minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -220,23 +220,68 @@ for i, name in enumerate(["outcome of a Kayles sum", "winning moves of a Kayles 
 PY
 fi
 
-# The heavy octal case (issue 4): 0.16 has period 149459 from 105351; the
-# proof needs 509622 values. Compared with ogsolve (cargo install ogsolve),
-# the specialist solver, naive and with its RC2 (rare/common) method.
-if [ "${1:-}" = "--heavy" ] || [ "${2:-}" = "--heavy" ]; then
-  echo
-  echo "heavy: octal 0.16 up to n = 524288 (seconds)"
-  printf 'octal O = 0.16\nprint period(O, 524288)\n' > "$out/o16.game"
-  t=$( { /usr/bin/time -f "%e" "$grundy" "$out/o16.game" > "$out/o16.out"; } 2>&1 )
-  printf '%-48s %8s\n' "grundy: period(0.16), proven" "$t"
-  grep -q "period of O: 149459, pre-period 105351 (proven)" "$out/o16.out" \
-    || { echo "MISMATCH 0.16: $(head -1 "$out/o16.out")"; exit 1; }
+# Octal games against ogsolve (cargo install ogsolve), the specialist: the
+# values up to n, raw (`--period-budget 0`, no work limit), each game as the
+# shorthand and as a rule written out; ogsolve's best of its rare/common
+# methods (rc, rc2). The last value must agree.
+echo
+echo "octal games: values up to n (seconds, wall time)"
+if [ $quick = 1 ]; then
+  OCTAL=("0.77 10000" "4.07 100000" "0.16 65536" "0.6 100000" "0.56 131072")
+else
+  OCTAL=("0.77 100000" "4.07 1000000" "0.16 524288" "0.6 1000000" "0.56 1048576")
+fi
+# The same moves written as rules (a move to nothing is `0`).
+octal_rule() {
+  case $1 in
+    0.77) echo "{ G(a) + G(n - r - a) for r in 1..=2 for a in 0..=n - r }" ;;
+    4.07) echo "{ G(a) + G(n - a) for a in 1..n   G(a) + G(n - 2 - a) for a in 0..=n - 2 }" ;;
+    0.16) echo "{ 0 if n == 1   G(a) + G(n - 2 - a) for a in 0..n - 2 }" ;;
+    0.6) echo "{ G(a) + G(n - 1 - a) for a in 0..n - 1 }" ;;
+    0.56) echo "{ 0 if n == 1   G(a) + G(n - 1 - a) for a in 1..n - 1   G(a) + G(n - 2 - a) for a in 0..n - 2 }" ;;
+  esac
+}
+printf '%-18s %10s %10s %10s %8s %8s\n' work ogsolve short rule short_x rule_x
+for case in "${OCTAL[@]}"; do
+  read -r code n <<<"$case"
+  printf 'octal G = %s\nprint grundy(G(%s))\n' "$code" "$n" > "$out/oct_short.game"
+  printf 'game G(n) = %s\nprint grundy(G(%s))\n' "$(octal_rule "$code")" "$n" > "$out/oct_rule.game"
+  flags=(--period-budget 0 --max-work 0)
+  ts=$(measure oct_short "$grundy" "${flags[@]}" "$out/oct_short.game" | cut -d' ' -f1)
+  tr=$(measure oct_rule "$grundy" "${flags[@]}" "$out/oct_rule.game" | cut -d' ' -f1)
+  got=$(sed 's/.*= //' "$out/oct_short.out"); got_rule=$(sed 's/.*= //' "$out/oct_rule.out")
+  [ "$got" = "$got_rule" ] || { echo "MISMATCH $code: shorthand $got, rule $got_rule"; exit 1; }
   if command -v ogsolve > /dev/null; then
-    for m in naive rc2; do
-      t=$( { /usr/bin/time -f "%e" ogsolve -m $m -n 524288 0.16 > /dev/null; } 2>&1 )
-      printf '%-48s %8s\n' "ogsolve -m $m 0.16 -n 524288" "$t"
+    best=
+    for m in rc rc2; do
+      t=$(measure oct_og ogsolve -m $m -n "$n" "$code" | cut -d' ' -f1)
+      want=$(grep -o "nimber of $n: [0-9]*" "$out/oct_og.out" | sed 's/.*: //')
+      [ "$want" = "$got" ] || { echo "MISMATCH $code at $n: ogsolve $want, grundy $got"; exit 1; }
+      best=$(awk -v a="$t" -v b="${best:-$t}" 'BEGIN { print (a < b ? a : b) }')
     done
   else
-    echo "(ogsolve not installed: cargo install ogsolve)"
+    best=-
   fi
+  ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == "-") { print "-"; exit } if (b < 0.01) b = 0.01; printf "%.2f", a / b }'; }
+  printf '%-18s %10s %10s %10s %8s %8s\n' "$code n=$n" "$best" "$ts" "$tr" "$(ratio "$ts" "$best")" "$(ratio "$tr" "$best")"
+done
+command -v ogsolve > /dev/null || echo "(ogsolve not installed: cargo install ogsolve)"
+
+# Grundy's game in sparse space, and period proofs with the default budget.
+echo
+echo "sparse space and period proofs (seconds)"
+gn=$(( quick == 1 ? 1 << 16 : 1 << 20 ))
+printf 'game G(n) = { G(a) + G(n - a) for a in 1..n if 2 * a < n }\nprint grundy(G(%s))\n' "$gn" > "$out/gg.game"
+printf '%-40s %8s\n' "Grundy's game, values to $gn" "$(measure gg "$grundy" --period-budget 0 --max-work 0 "$out/gg.game" | cut -d' ' -f1)"
+for case in "0.16 149459 105351" "0.56 144 326640"; do
+  read -r code per pre <<<"$case"
+  printf 'octal O = %s\nprint period(O)\n' "$code" > "$out/per.game"
+  t=$(measure per "$grundy" "$out/per.game" | cut -d' ' -f1)
+  grep -q "period of O: $per, pre-period $pre (proven)" "$out/per.out" \
+    || { echo "MISMATCH period of $code: $(head -1 "$out/per.out")"; exit 1; }
+  printf '%-40s %8s\n' "period($code), proven" "$t"
+done
+if [ "${1:-}" = "--heavy" ] || [ "${2:-}" = "--heavy" ]; then
+  printf 'game G(n) = { G(a) + G(n - a) for a in 1..n if 2 * a < n }\nprint grundy(G(%s))\n' $((1 << 24)) > "$out/gg24.game"
+  printf '%-40s %8s\n' "Grundy's game, values to 2^24" "$(measure gg24 "$grundy" --period-budget 0 --max-work 0 --max-states 40000000 "$out/gg24.game" | cut -d' ' -f1)"
 fi

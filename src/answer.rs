@@ -377,6 +377,8 @@ pub enum Answer {
         computed: i64,
         /// Why no proof applies, when none does.
         why: Option<String>,
+        /// What ended a search that found nothing.
+        ended: Option<String>,
     },
     /// A `check` that held.
     CheckOk {
@@ -672,12 +674,13 @@ impl fmt::Display for Answer {
                 found,
                 computed,
                 why,
+                ended,
             } => match found {
                 None => {
-                    writeln!(
-                        f,
-                        "period of {game}: none found in {game}(0..{computed}) (the search budget or the state limit)"
-                    )?;
+                    writeln!(f, "period of {game}: none found in {game}(0..{computed})")?;
+                    if let Some(ended) = ended {
+                        writeln!(f, "  stopped: {ended}")?;
+                    }
                     if let Some(why) = why {
                         writeln!(f, "  and no proof could apply: {why}")?;
                     }

@@ -71,6 +71,11 @@ impl Budget {
         Ok(())
     }
 
+    /// The work done so far (by the statement, or since [`Budget::apart`]).
+    pub fn work(&self) -> u64 {
+        self.work
+    }
+
     /// `n` units of work, looked at by the next [`Budget::tick`].
     #[inline]
     pub fn add(&mut self, n: u64) {

@@ -87,6 +87,8 @@ pub trait Oracle {
     fn max_states(&self) -> usize;
     /// One unit of work; Ctrl-C and the limits.
     fn poll(&mut self) -> R<()>;
+    /// The work done so far (moves and option values looked at).
+    fn work(&self) -> u64;
     /// Starts work with a work limit of its own, at least `allowance`.
     fn apart(&mut self, allowance: u64) -> Apart;
     /// Back to the statement's work limit.

@@ -65,11 +65,37 @@ pub enum Search {
         computed: i64,
         /// Why no proof could apply, if the shape is not known.
         why: Option<String>,
+        /// What ended the search.
+        ended: String,
     },
 }
 
-/// The default number of values a period search may compute.
-pub const DEFAULT_BUDGET: i64 = 1 << 18;
+/// The default number of values a period search may compute: take-and-break
+/// games reach it in seconds in sparse space.
+pub const DEFAULT_BUDGET: i64 = 1 << 21;
+/// Values a search computes by default where no proof can apply (the moves
+/// have no take-and-break shape): what repeats there is all it can say, and
+/// more values only take longer.
+pub const SHAPELESS_BUDGET: i64 = 1 << 14;
+/// The budget that splits into three heaps are measured against (they are
+/// quadratic per value, and not computed in sparse space).
+const THREE_HEAP_BASE: i64 = 1 << 18;
+
+/// A large count, roughly: `3.3e10`.
+fn approx(x: f64) -> String {
+    format!("{x:.1e}")
+}
+
+/// The budget of `period(G)` asked without one: the default, or a short one
+/// where no proof can apply.
+pub fn default_budget(m: &mut dyn Oracle, game: GameId, budget: i64) -> i64 {
+    if shape::shape(m, game).is_err() {
+        budget.min(SHAPELESS_BUDGET)
+    } else {
+        budget
+    }
+}
+
 /// The least number of values computed before anything is called periodic.
 const FIRST_STEP: i64 = 256;
 /// Values computed before an observed period (without a theorem) is given.
@@ -77,33 +103,73 @@ const OBSERVE: i64 = 4096;
 
 /// Searches a period of `game`'s values, computing at most `budget` of
 /// them (doubling the range until a period is proven, or the budget ends).
-pub fn period(m: &mut dyn Oracle, game: GameId, budget: i64, span: Span) -> R<Search> {
+/// A default budget (`open`) also ends where the next doubling would look at
+/// more than [`STEP_WORK`] option values.
+pub fn period(m: &mut dyn Oracle, game: GameId, budget: i64, open: bool, span: Span) -> R<Search> {
     // B values of a take-and-break game scan at most about B options each.
     let b = u64::try_from(budget).unwrap_or(0);
     let saved = m.apart(b.saturating_mul(b));
-    let result = search_values(m, game, budget, span);
+    let result = search_values(m, game, budget, open, span);
     m.restore(saved);
     result
 }
 
-fn search_values(m: &mut dyn Oracle, game: GameId, budget: i64, span: Span) -> R<Search> {
+/// The most option values the next doubling of a search with a default
+/// budget may be expected to look at (some seconds of work).
+pub const STEP_WORK: u64 = 15_000_000_000;
+
+fn search_values(
+    m: &mut dyn Oracle,
+    game: GameId,
+    budget: i64,
+    open: bool,
+    span: Span,
+) -> R<Search> {
     let shape = shape::shape(m, game);
     // The state limit ends the search too, with its answer rather than an
     // error.
-    let mut budget = budget
-        .min(m.state_count().saturating_add(m.room()) as i64 / 2)
-        .max(1);
+    let room = m.state_count().saturating_add(m.room()) as i64 / 2;
+    let mut ended = if room < budget {
+        format!("the state limit (room for {room} values)")
+    } else {
+        format!("its budget of {budget} values")
+    };
+    let mut budget = budget.min(room).max(1);
     // Splits into three heaps step through about n²/3 loop values per
     // heap: within the search's work (the budget squared), with room to
     // spare, about B^(2/3) values.
     if shape.as_ref().is_ok_and(|s| s.max_heaps() >= 3) {
-        let b = budget as f64;
-        budget = budget.min((b * b).cbrt() as i64).max(1);
+        let b = budget.min(THREE_HEAP_BASE) as f64;
+        let short = budget.min((b * b).cbrt() as i64).max(1);
+        if short < budget {
+            ended = format!("{short} values, B^(2/3) of its budget (splits into three heaps)");
+        }
+        budget = short;
     }
     let mut values: Vec<u32> = Vec::new();
     let mut target = FIRST_STEP.min(budget);
+    let mut last_step = 0u64;
     loop {
+        let before = m.work();
         extend(m, game, &mut values, target, span)?;
+        let step = m.work().saturating_sub(before);
+        // The next doubling costs what this one did, times how much this
+        // one grew over the last (2 for linear work, 4 for quadratic).
+        let growth = if last_step > 0 {
+            (step as f64 / last_step as f64).clamp(2.0, 8.0)
+        } else {
+            2.0
+        };
+        let next_work = step as f64 * growth;
+        last_step = step;
+        let stop_here = open && target < budget && next_work > STEP_WORK as f64;
+        if stop_here {
+            ended = format!(
+                "the next doubling would look at about {} option values (a search without \
+                 a budget stops there)",
+                approx(next_work)
+            );
+        }
         match search(&values, shape.as_ref().map_err(String::as_str)) {
             Some(p) if p.is_proven() => {
                 m.set_period(game, p.preperiod, p.period);
@@ -114,11 +180,12 @@ fn search_values(m: &mut dyn Oracle, game: GameId, budget: i64, span: Span) -> R
             Some(p) if target >= OBSERVE && shape.is_err() => return Ok(Search::Found(p)),
             // A shape with a theorem but no proof within the budget: the
             // period seen so far is given as observed.
-            found if target >= budget => {
+            found if target >= budget || stop_here => {
                 return Ok(found.map_or_else(
                     || Search::NotFound {
                         computed: values.len() as i64,
                         why: shape.err(),
+                        ended,
                     },
                     Search::Found,
                 ));

@@ -953,6 +953,9 @@ impl Oracle for Machine {
     fn poll(&mut self) -> R<()> {
         Machine::poll(self)
     }
+    fn work(&self) -> u64 {
+        self.budget.work()
+    }
     fn apart(&mut self, allowance: u64) -> Apart {
         self.budget.apart(allowance)
     }

@@ -145,7 +145,7 @@ impl Machine {
                 proof_possible: false,
             }));
         }
-        let result = crate::analysis::period(&mut InPeriodSearch(self), game, budget, span);
+        let result = crate::analysis::period(&mut InPeriodSearch(self), game, budget, false, span);
         let search = match result {
             Ok(search) => search,
             // Not remembered as the game's answer: the next statement
@@ -252,6 +252,9 @@ impl Oracle for InPeriodSearch<'_> {
     }
     fn poll(&mut self) -> R<()> {
         self.0.poll()
+    }
+    fn work(&self) -> u64 {
+        Oracle::work(&*self.0)
     }
     fn apart(&mut self, allowance: u64) -> Apart {
         Oracle::apart(&mut *self.0, allowance)

@@ -222,7 +222,10 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
             }
             let budget = match args.get(1) {
                 Some(&b) => m.eval_int(b, env)?,
-                None => m.limits().period_budget,
+                None => {
+                    let full = m.limits().period_budget;
+                    crate::analysis::default_budget(m, game, full)
+                }
             };
             if budget < 1 {
                 let (at, what) = match args.get(1) {
@@ -239,20 +242,29 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
             }
             let name = m.program().games[game as usize].name.clone();
             let span = m.program().span(args[0]);
-            Ok(match crate::analysis::period(m, game, budget, span)? {
-                crate::analysis::Search::Found(p) => Answer::Period {
-                    game: name,
-                    computed: p.computed,
-                    found: Some(p),
-                    why: None,
+            let open = args.get(1).is_none();
+            Ok(
+                match crate::analysis::period(m, game, budget, open, span)? {
+                    crate::analysis::Search::Found(p) => Answer::Period {
+                        game: name,
+                        computed: p.computed,
+                        found: Some(p),
+                        why: None,
+                        ended: None,
+                    },
+                    crate::analysis::Search::NotFound {
+                        computed,
+                        why,
+                        ended,
+                    } => Answer::Period {
+                        game: name,
+                        found: None,
+                        computed,
+                        why,
+                        ended: Some(ended),
+                    },
                 },
-                crate::analysis::Search::NotFound { computed, why } => Answer::Period {
-                    game: name,
-                    found: None,
-                    computed,
-                    why,
-                },
-            })
+            )
         }
         _ => Err(Diag::bug(format!("`{}` is not a report", f.name())).into()),
     }
@@ -308,7 +320,7 @@ fn plot(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<An
             let period = match m.program().expr(args[0]) {
                 ir::Expr::GameRef(g) if !misere && end >= 1 => {
                     let (g, span) = (*g, m.program().span(args[0]));
-                    match crate::analysis::period(m, g, budget, span)? {
+                    match crate::analysis::period(m, g, budget, false, span)? {
                         crate::analysis::Search::Found(p) => Some(p),
                         crate::analysis::Search::NotFound { .. } => None,
                     }
