@@ -15,6 +15,8 @@ const POLL_EVERY: u64 = 1024;
 #[derive(Debug, Default)]
 pub struct Budget {
     cancel: Option<Arc<AtomicBool>>,
+    /// Where the work done is shown, if anywhere.
+    progress: Option<Arc<crate::progress::Progress>>,
     /// Moves examined and loop values tried by this statement.
     work: u64,
     /// When `work` is next checked.
@@ -45,8 +47,28 @@ impl Budget {
         self.cancel = Some(flag);
     }
 
+    /// Where to show the work done.
+    pub fn set_progress(&mut self, progress: Arc<crate::progress::Progress>) {
+        self.progress = Some(progress);
+    }
+
+    /// The progress counters, if shown.
+    pub fn progress(&self) -> Option<&crate::progress::Progress> {
+        self.progress.as_deref()
+    }
+
+    /// The statement ended.
+    pub fn finish(&mut self) {
+        if let Some(p) = &self.progress {
+            p.stop();
+        }
+    }
+
     /// A statement starts: its work and time start from zero.
     pub fn start(&mut self) {
+        if let Some(p) = &self.progress {
+            p.start();
+        }
         self.work = 0;
         self.next_check = POLL_EVERY;
         self.deadline = self.time_limit.map(|t| Instant::now() + t);
@@ -101,6 +123,9 @@ impl Budget {
     #[inline(never)]
     pub fn check_growth(&mut self, growth: usize) -> Result<(), Stop> {
         self.next_check = self.work.saturating_add(POLL_EVERY);
+        if let Some(p) = &self.progress {
+            p.set_work(self.work);
+        }
         if self.cancelled() {
             return Err(Stop::Interrupted);
         }

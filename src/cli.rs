@@ -241,7 +241,13 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
     // of standard output are reported at the end, on standard error.
     let mut out_failed = false;
     let mut stdout_error: Option<std::io::Error> = None;
+    // A progress line for long statements, on a terminal only.
+    let display = (!json && std::io::stderr().is_terminal())
+        .then(|| crate::progress::Display::start(session.progress()));
     let mut print = |s: &Session, e: Event| {
+        if let Some(d) = &display {
+            d.clear();
+        }
         match e {
             Event::Answer(mut a) => {
                 if let Err((path, e)) = files.place(&mut a) {

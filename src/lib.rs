@@ -88,6 +88,9 @@ pub mod memory;
 /// What one statement may spend: Ctrl-C, work, time and memory.
 pub mod budget;
 
+/// Progress of long work, and its display on a terminal.
+pub mod progress;
+
 /// The UI-agnostic session: source text in, answers and diagnostics out.
 pub mod session;
 

@@ -102,6 +102,8 @@ pub struct Session {
     defs: IndexMap<String, Def>,
     machine: Option<Machine>,
     cancel: Arc<AtomicBool>,
+    /// What the statement running has done, for a progress display.
+    progress: Arc<crate::progress::Progress>,
     /// What `input_ints()` reads, until the machine is made.
     input: Option<Input>,
     /// Constants given outside the files (`--let NAME=EXPR`): they replace
@@ -124,6 +126,7 @@ impl Session {
             defs: IndexMap::new(),
             machine: None,
             cancel: Arc::new(AtomicBool::new(false)),
+            progress: Arc::default(),
             input: None,
             lets: Vec::new(),
         }
@@ -167,6 +170,11 @@ impl Session {
     /// Every source text seen, for rendering diagnostics.
     pub fn sources(&self) -> &Sources {
         &self.sources
+    }
+
+    /// What the statement running has done so far (for a progress line).
+    pub fn progress(&self) -> Arc<crate::progress::Progress> {
+        self.progress.clone()
     }
 
     /// The flag that interrupts a running evaluation when set (from a
@@ -390,6 +398,7 @@ impl Session {
             machine.start_statement();
             let mut answers = Vec::new();
             let result = crate::query::run_stmt(&mut machine, stmt, &self.sources, &mut answers);
+            machine.end_statement();
             let stop = matches!(&result, Err(Stop::Interrupted));
             self.machine = Some(machine);
             for a in answers {
@@ -481,6 +490,7 @@ impl Session {
         let Some(machine) = self.machine.as_mut() else {
             let mut m = Machine::empty(self.limits.clone());
             m.set_cancel(self.cancel.clone());
+            m.set_progress(self.progress.clone());
             if let Some(input) = self.input.take() {
                 m.set_input(input);
             }

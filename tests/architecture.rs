@@ -148,7 +148,8 @@ fn the_bottom_layers_use_only_what_is_below_them() {
         ("picture", &[]),
         ("files", &["answer", "diagnostics"]),
         ("memory", &[]),
-        ("budget", &["diagnostics", "flow", "memory"]),
+        ("progress", &[]),
+        ("budget", &["diagnostics", "flow", "memory", "progress"]),
         ("mex", &["store"]),
         (
             "oracle",
@@ -196,6 +197,7 @@ fn outside_crates_are_known_by_one_module_each() {
             ("rustyline", "repl/line.rs"),
             ("pest", "syntax/"),
             ("plotters", "picture.rs"),
+            ("indicatif", "progress.rs"),
         ] {
             let mentions = code.contains(&format!("{krate}::"))
                 || code.contains(&format!("use {krate}"))

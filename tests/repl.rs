@@ -705,3 +705,102 @@ fn a_local_named_like_a_constant_is_not_a_use() {
     assert!(s.state_count() < with_sub, "Sub's values are dropped");
     assert_eq!(entry(&mut s, "grundy(Sub(20))"), "grundy(Sub(20)) = 2\n");
 }
+
+/// A terminal read without rexpect's 100 ms polling: a thread blocks on the
+/// pseudo-terminal and hands over what it reads, so arrival times are exact.
+struct Term {
+    _process: rexpect::process::PtyProcess,
+    input: std::fs::File,
+    output: std::sync::mpsc::Receiver<Vec<u8>>,
+    seen: Vec<u8>,
+}
+
+impl Term {
+    fn spawn(cmd: Command) -> Term {
+        use std::io::Read;
+        let process = rexpect::process::PtyProcess::new(cmd).expect("spawn in a pty");
+        let input = process.get_file_handle().expect("pty");
+        let mut reader = process.get_file_handle().expect("pty");
+        let (tx, output) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                    break;
+                }
+            }
+        });
+        Term {
+            _process: process,
+            input,
+            output,
+            seen: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        use std::io::Write;
+        self.input.write_all(bytes).expect("write to the pty");
+        self.input.flush().expect("flush the pty");
+    }
+
+    /// Reads until `needle`, consuming through it; when it arrived.
+    fn expect(&mut self, needle: &str) -> std::time::Instant {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            if let Some(at) = self
+                .seen
+                .windows(needle.len())
+                .position(|w| w == needle.as_bytes())
+            {
+                self.seen.drain(..at + needle.len());
+                return std::time::Instant::now();
+            }
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.output.recv_timeout(left) {
+                Ok(bytes) => self.seen.extend(bytes),
+                Err(_) => panic!("no {needle:?} in {:?}", String::from_utf8_lossy(&self.seen)),
+            }
+        }
+    }
+}
+
+/// A long entry shows its progress on the terminal after a second, and
+/// Ctrl-C brings the prompt back within 100 ms of the key (best of three
+/// presses: the machine's load is not the REPL's).
+#[test]
+fn a_long_entry_shows_progress_and_stops_at_once() {
+    use std::time::{Duration, Instant};
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    cmd.current_dir(root())
+        .env("GRUNDY_HISTORY", "")
+        .env("TERM", "xterm")
+        .args(["repl", "--period-budget", "0", "--max-work", "0"]);
+    let mut t = Term::spawn(cmd);
+    let prompt = "grundy> \r\x1b[8C";
+    t.expect(prompt);
+    t.send(b"game G(n) = { G(a) + G(n - a) for a in 1..n if 2 * a < n }\r");
+    t.expect("defined G(n)");
+    t.expect(prompt);
+    let mut best = Duration::MAX;
+    for (i, n) in ["10**7", "10**7 + 1", "10**7 + 2"].iter().enumerate() {
+        t.send(format!("grundy(G({n}))\r").as_bytes());
+        if i == 0 {
+            t.expect("positions");
+            t.expect("(Ctrl-C stops)");
+        } else {
+            std::thread::sleep(Duration::from_millis(300));
+        }
+        let pressed = Instant::now();
+        t.send(b"\x03");
+        t.expect("interrupted");
+        let back = t.expect(prompt);
+        best = best.min(back - pressed);
+    }
+    println!("Ctrl-C to prompt: {best:?} (best of three)");
+    assert!(best < Duration::from_millis(100), "Ctrl-C took {best:?}");
+    t.send(b"6 * 7\r");
+    t.expect("6 * 7 = 42");
+    t.expect(prompt);
+    t.send(b"\x04");
+}

@@ -219,6 +219,10 @@ impl Machine {
                 max_value = max_value.max(ran.max);
                 let stuck = ran.next == next;
                 next = ran.next;
+                if let Some(p) = self.budget.progress() {
+                    p.set_at(next as i64);
+                    p.set_states(self.memo.states() + stored);
+                }
                 if let Err(s) = self.budget.spend(ran.work.max(1)) {
                     interrupted = Some(s);
                     break;

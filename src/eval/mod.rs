@@ -858,6 +858,9 @@ impl Machine {
     #[cold]
     #[inline(never)]
     fn poll_limits(&mut self) -> R<()> {
+        if let Some(p) = self.budget.progress() {
+            p.set_states(self.memo.states());
+        }
         let growth = self.memo.growth_near();
         self.budget
             .check_growth(growth)
@@ -867,6 +870,16 @@ impl Machine {
     /// A statement starts: the work and time limits start afresh.
     pub fn start_statement(&mut self) {
         self.budget.start();
+    }
+
+    /// The statement ended (its progress line goes).
+    pub fn end_statement(&mut self) {
+        self.budget.finish();
+    }
+
+    /// Where to show the progress of long statements.
+    pub fn set_progress(&mut self, progress: Arc<crate::progress::Progress>) {
+        self.budget.set_progress(progress);
     }
 
     /// Whether `bytes` more would fit under the memory limit; if not, the

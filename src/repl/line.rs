@@ -19,19 +19,39 @@ use std::rc::Rc;
 use std::sync::atomic::Ordering;
 
 /// Writes to the process's standard output and error.
-struct Stdio;
+#[derive(Default)]
+struct Stdio {
+    /// The progress line of long entries, cleared before anything is
+    /// printed.
+    display: Option<crate::progress::Display>,
+}
+
+impl Stdio {
+    fn clear(&self) {
+        if let Some(d) = &self.display {
+            d.clear();
+        }
+    }
+}
+
+/// A message on standard error, now.
+fn complain(text: &str) {
+    let _ = std::io::stdout().flush();
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(text.as_bytes());
+    let _ = err.flush();
+}
 
 impl Output for Stdio {
     fn out(&mut self, text: &str) {
+        self.clear();
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(text.as_bytes());
         let _ = out.flush();
     }
     fn err(&mut self, text: &str) {
-        let _ = std::io::stdout().flush();
-        let mut err = std::io::stderr().lock();
-        let _ = err.write_all(text.as_bytes());
-        let _ = err.flush();
+        self.clear();
+        complain(text);
     }
 }
 
@@ -49,7 +69,7 @@ pub fn run(
     let mut repl = Repl::new(limits, style);
     repl.set_json(json);
     repl.set_out(out_path);
-    let mut out = Stdio;
+    let mut out = Stdio::default();
     for arg in lets {
         if !repl.add_let(arg, &mut out) {
             return 2;
@@ -88,7 +108,7 @@ fn script(mut repl: Repl, out: &mut Stdio) -> i32 {
             Ok(0) => break,
             Ok(_) => {}
             Err(e) => {
-                Stdio.err(&format!("grundy: cannot read standard input: {e}\n"));
+                complain(&format!("grundy: cannot read standard input: {e}\n"));
                 return 2;
             }
         }
@@ -114,7 +134,7 @@ fn interactive(repl: Repl, out: &mut Stdio) -> i32 {
     let mut editor = match editor {
         Ok(e) => e,
         Err(e) => {
-            Stdio.err(&format!(
+            complain(&format!(
                 "grundy: cannot open the terminal ({e}); reading a script instead\n"
             ));
             let repl = Rc::try_unwrap(repl).map(RefCell::into_inner);
@@ -122,6 +142,9 @@ fn interactive(repl: Repl, out: &mut Stdio) -> i32 {
         }
     };
     editor.set_helper(Some(GameHelper { repl: repl.clone() }));
+    if std::io::stderr().is_terminal() && !repl.borrow().is_json() {
+        out.display = Some(crate::progress::Display::start(repl.borrow().progress()));
+    }
     let history = history_file();
     if let Some(h) = &history {
         let _ = editor.load_history(h);
@@ -146,7 +169,7 @@ fn interactive(repl: Repl, out: &mut Stdio) -> i32 {
             Err(ReadlineError::Interrupted) => continue,
             Err(ReadlineError::Eof) => break,
             Err(e) => {
-                Stdio.err(&format!("grundy: cannot read the terminal: {e}\n"));
+                complain(&format!("grundy: cannot read the terminal: {e}\n"));
                 break;
             }
         }

@@ -181,6 +181,16 @@ impl Repl {
         self.session.cancel_flag()
     }
 
+    /// What the entry running has done so far (for a progress line).
+    pub fn progress(&self) -> Arc<crate::progress::Progress> {
+        self.session.progress()
+    }
+
+    /// Whether answers are JSON lines.
+    pub fn is_json(&self) -> bool {
+        self.json
+    }
+
     /// The worst outcome so far as an exit code: 2 after an error, 1 after a
     /// failed check, else 0.
     pub fn status(&self) -> i32 {
@@ -314,9 +324,9 @@ impl Repl {
                         format!(
                             "  ({}, {} new position{}, {} stored)\n",
                             show_duration(last.elapsed()),
-                            group(new),
+                            crate::progress::grouped(new as u64),
                             if new == 1 { "" } else { "s" },
-                            group(now)
+                            crate::progress::grouped(now as u64)
                         )
                     });
                     states = now;
@@ -861,17 +871,4 @@ fn show_duration(d: Duration) -> String {
     } else {
         format!("{:.2} s", ms / 1000.0)
     }
-}
-
-/// `1234567` as `1,234,567`.
-fn group(n: usize) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
