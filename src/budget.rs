@@ -47,6 +47,11 @@ impl Budget {
         self.cancel = Some(flag);
     }
 
+    /// The time limit of statements started from now on.
+    pub fn set_time_limit(&mut self, limit: Option<Duration>) {
+        self.time_limit = limit;
+    }
+
     /// Where to show the work done.
     pub fn set_progress(&mut self, progress: Arc<crate::progress::Progress>) {
         self.progress = Some(progress);
@@ -151,7 +156,7 @@ impl Budget {
                     format!("this statement ran longer than {secs} s"),
                 )
                 .help(
-                    "raise the limit with `--time-limit SECONDS`, or ask about smaller positions",
+                    "raise the limit with `--time-limit SECONDS` (`:limit time SECONDS` in the REPL), or ask about smaller positions",
                 ),
             ));
         }

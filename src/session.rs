@@ -172,6 +172,19 @@ impl Session {
         &self.sources
     }
 
+    /// The time limit of each statement.
+    pub fn time_limit(&self) -> Option<std::time::Duration> {
+        self.limits.time_limit
+    }
+
+    /// Sets the time limit of each statement from now on.
+    pub fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
+        self.limits.time_limit = limit;
+        if let Some(m) = self.machine.as_mut() {
+            m.set_time_limit(limit);
+        }
+    }
+
     /// What the statement running has done so far (for a progress line).
     pub fn progress(&self) -> Arc<crate::progress::Progress> {
         self.progress.clone()
@@ -399,6 +412,15 @@ impl Session {
             let mut answers = Vec::new();
             let result = crate::query::run_stmt(&mut machine, stmt, &self.sources, &mut answers);
             machine.end_statement();
+            // A limit says what was done before it.
+            let result = result.map_err(|s| {
+                if s.is(Code::TimeLimit) || s.is(Code::WorkLimit) {
+                    let note = machine.done_note();
+                    s.map_diag(|d| d.note(note))
+                } else {
+                    s
+                }
+            });
             let stop = matches!(&result, Err(Stop::Interrupted));
             self.machine = Some(machine);
             for a in answers {

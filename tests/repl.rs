@@ -804,3 +804,47 @@ fn a_long_entry_shows_progress_and_stops_at_once() {
     t.expect(prompt);
     t.send(b"\x04");
 }
+
+/// `:limit time` is `--time-limit` for the entries that follow: the limit
+/// ends a long entry with what it had done by then.
+#[test]
+fn a_time_limit_set_in_the_repl_ends_long_entries() {
+    let mut repl = Repl::new(
+        Limits {
+            period_budget: 0,
+            max_work: 0,
+            ..Limits::default()
+        },
+        Style::Plain,
+    );
+    let mut out = Transcript::default();
+    repl.handle(":limit", &mut out);
+    repl.handle(":limit time 0.2", &mut out);
+    repl.handle(
+        "game G(n) = { G(a) + G(n - a) for a in 1..n if 2 * a < n }",
+        &mut out,
+    );
+    repl.handle("grundy(G(10**7))", &mut out);
+    repl.handle(":limit time off", &mut out);
+    repl.handle(":limit time soon", &mut out);
+    repl.handle("grundy(G(1000))", &mut out);
+    let text = &out.text;
+    assert!(
+        text.contains("time limit: none\ntime limit: 0.2 s per entry\n"),
+        "{text}"
+    );
+    assert!(text.contains("ran longer than 0.2 s"), "{text}");
+    assert!(text.contains("by then it had looked at"), "{text}");
+    assert!(
+        text.contains("the values of G were known up to n = "),
+        "{text}"
+    );
+    assert!(
+        text.contains("time limit: none\nerror: `:limit time` takes seconds or `off`, not `soon`"),
+        "{text}"
+    );
+    assert!(
+        text.contains("grundy(G(1000)) = "),
+        "the session goes on: {text}"
+    );
+}

@@ -35,6 +35,9 @@ pub(super) struct Accel {
     pub(super) kenv: Vec<i64>,
     /// Per game, its sparse-space evaluator (dropped with the program).
     pub(super) sparse: Vec<SparseSlot>,
+    /// The last ascending run of this statement: its game and how far it
+    /// got (for a limit's report of what was done).
+    pub(super) reached: Option<(GameId, i64)>,
 }
 
 /// A game's sparse-space evaluator, if it has one.
@@ -258,6 +261,7 @@ impl Machine {
         }
         self.memo.restore_dense1(game, array, stored, max_value);
         *done = next as i64;
+        self.accel.reached = Some((game, *done));
         *budget -= stored.min(*budget);
         if stored > 0 {
             self.accel.fill_epoch += 1;

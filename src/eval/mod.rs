@@ -29,6 +29,7 @@ pub use crate::flow::{R, Stop};
 mod accel;
 mod calls;
 mod expr;
+mod limits;
 mod periods;
 mod reports;
 
@@ -92,6 +93,8 @@ pub struct Machine {
     /// next update).
     const_stopped: Vec<bool>,
     memo: Store,
+    /// Positions stored when the statement started.
+    states_at_start: usize,
     /// Kernels and the fill, with their per-game state.
     accel: accel::Accel,
     /// Compiled integer expressions of the rules.
@@ -226,6 +229,7 @@ impl Machine {
             consts: Vec::new(),
             const_stopped: Vec::new(),
             memo: Store::new(&[], limits.max_states),
+            states_at_start: 0,
             accel: accel::Accel::default(),
             compiled: Rc::new(Compiled::default()),
             periods: periods::Periods::default(),
@@ -472,7 +476,11 @@ impl Machine {
         result.map_err(|s| {
             let deep = frames.len() >= 1 << 16 && s.is(Code::MemoryLimit);
             s.map_diag(|d| {
-                let d = if deep { stack_note(d, frames.len()) } else { d };
+                let d = if deep {
+                    limits::stack_note(d, frames.len())
+                } else {
+                    d
+                };
                 self.why_no_period(d, root)
             })
         })
@@ -845,62 +853,6 @@ impl Machine {
         }
     }
 
-    /// One unit of work (a move, a loop value); every so often, Ctrl-C and
-    /// the limits.
-    #[inline(always)]
-    pub fn poll(&mut self) -> R<()> {
-        if self.budget.tick() {
-            return self.poll_limits();
-        }
-        Ok(())
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn poll_limits(&mut self) -> R<()> {
-        if let Some(p) = self.budget.progress() {
-            p.set_states(self.memo.states());
-        }
-        let growth = self.memo.growth_near();
-        self.budget
-            .check_growth(growth)
-            .map_err(|s| self.explain(s))
-    }
-
-    /// A statement starts: the work and time limits start afresh.
-    pub fn start_statement(&mut self) {
-        self.budget.start();
-    }
-
-    /// The statement ended (its progress line goes).
-    pub fn end_statement(&mut self) {
-        self.budget.finish();
-    }
-
-    /// Where to show the progress of long statements.
-    pub fn set_progress(&mut self, progress: Arc<crate::progress::Progress>) {
-        self.budget.set_progress(progress);
-    }
-
-    /// Whether `bytes` more would fit under the memory limit; if not, the
-    /// error says what holds the memory.
-    pub fn reserve(&self, bytes: usize) -> R<()> {
-        self.budget.memory(bytes).map_err(|s| self.explain(s))
-    }
-
-    /// Adds to a memory-limit error what holds the memory.
-    fn explain(&self, s: Stop) -> Stop {
-        if !s.is(Code::MemoryLimit) || self.memo.states() < 1000 {
-            return s;
-        }
-        s.map_diag(|d| {
-            d.note(format!(
-                "{} positions are stored (--max-states bounds them)",
-                self.memo.states()
-            ))
-        })
-    }
-
     /// Every option of one position, in rule order, into `moves` (cleared
     /// first).
     pub fn options_into(&mut self, pos: PosId, moves: &mut Moves) -> R<()> {
@@ -975,14 +927,6 @@ impl Oracle for Machine {
     fn restore(&mut self, saved: Apart) {
         self.budget.restore(saved);
     }
-}
-
-/// The note on a memory-limit error met while the search stack is deep.
-fn stack_note(d: Diag, depth: usize) -> Diag {
-    d.note(format!(
-        "the search holds {depth} positions waiting for their options' values \
-         (--max-depth bounds them)"
-    ))
 }
 
 /// Per-game data for `n` new games: carried over from the old game in

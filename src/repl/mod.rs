@@ -90,6 +90,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "ARGS",
         "draw plot(ARGS) as an SVG file and name the file",
     ),
+    (
+        ":limit",
+        "time S",
+        "stop each entry after S seconds (`off`: none), as --time-limit; alone: the limit",
+    ),
     (":json", "", "toggle answers as JSON objects"),
     (":clear", "", "forget every definition and computed value"),
     (":quit", "", "leave (also Ctrl-D)"),
@@ -415,6 +420,7 @@ impl Repl {
                     &format!("JSON answers {}\n", on_off(self.json)),
                 );
             }
+            "limit" => self.limit(rest, out),
             "plot" => {
                 if rest.is_empty() {
                     self.fail(
@@ -444,6 +450,37 @@ impl Repl {
             }
         }
         Flow::Continue
+    }
+
+    /// `:limit`, `:limit time SECONDS`, `:limit time off`.
+    fn limit(&mut self, rest: &str, out: &mut dyn Output) {
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let limit = match words.as_slice() {
+            [] => self.session.time_limit(),
+            ["time", "off"] => {
+                self.session.set_time_limit(None);
+                None
+            }
+            ["time", secs] => match secs.trim_end_matches('s').parse::<f64>() {
+                Ok(s) if s > 0.0 && s.is_finite() && s < 1e9 => {
+                    let t = std::time::Duration::from_secs_f64(s);
+                    self.session.set_time_limit(Some(t));
+                    Some(t)
+                }
+                _ => {
+                    return self.fail(
+                        out,
+                        &format!("`:limit time` takes seconds or `off`, not `{secs}`"),
+                    );
+                }
+            },
+            _ => return self.fail(out, "`:limit` takes `time SECONDS` or `time off`"),
+        };
+        let text = match limit {
+            Some(t) => format!("time limit: {} s per entry\n", t.as_secs_f64()),
+            None => "time limit: none\n".to_string(),
+        };
+        self.say(out, "limit", &text);
     }
 
     /// Reports a problem with a command (not an error of the language).

@@ -1,0 +1,99 @@
+//! The statement's limits as the evaluator meets them: polling Ctrl-C and
+//! the limits, memory reservations, what a limit's error says was done,
+//! and the progress counters and time limit of statements.
+
+use super::*;
+
+impl Machine {
+    /// One unit of work (a move, a loop value); every so often, Ctrl-C and
+    /// the limits.
+    #[inline(always)]
+    pub fn poll(&mut self) -> R<()> {
+        if self.budget.tick() {
+            return self.poll_limits();
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn poll_limits(&mut self) -> R<()> {
+        if let Some(p) = self.budget.progress() {
+            p.set_states(self.memo.states());
+        }
+        let growth = self.memo.growth_near();
+        self.budget
+            .check_growth(growth)
+            .map_err(|s| self.explain(s))
+    }
+
+    /// A statement starts: the work and time limits start afresh.
+    pub fn start_statement(&mut self) {
+        self.budget.start();
+        self.accel.reached = None;
+        self.states_at_start = self.memo.states();
+    }
+
+    /// What the statement did before a limit stopped it, in words.
+    pub fn done_note(&self) -> String {
+        let states = self.memo.states();
+        let mut note = format!(
+            "by then it had looked at {} moves and option values, and {} positions were stored \
+             ({} new)",
+            crate::progress::grouped(self.budget.work()),
+            crate::progress::grouped(states as u64),
+            crate::progress::grouped(states.saturating_sub(self.states_at_start) as u64),
+        );
+        if let Some((game, n)) = self.accel.reached {
+            note.push_str(&format!(
+                "; the values of {} were known up to n = {}",
+                self.prog.games[game as usize].name,
+                crate::progress::grouped(n.max(0) as u64)
+            ));
+        }
+        note
+    }
+
+    /// The statement ended (its progress line goes).
+    pub fn end_statement(&mut self) {
+        self.budget.finish();
+    }
+
+    /// The time limit of each statement from now on.
+    pub fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
+        self.limits.time_limit = limit;
+        self.budget.set_time_limit(limit);
+    }
+
+    /// Where to show the progress of long statements.
+    pub fn set_progress(&mut self, progress: Arc<crate::progress::Progress>) {
+        self.budget.set_progress(progress);
+    }
+
+    /// Whether `bytes` more would fit under the memory limit; if not, the
+    /// error says what holds the memory.
+    pub fn reserve(&self, bytes: usize) -> R<()> {
+        self.budget.memory(bytes).map_err(|s| self.explain(s))
+    }
+
+    /// Adds to a memory-limit error what holds the memory.
+    fn explain(&self, s: Stop) -> Stop {
+        if !s.is(Code::MemoryLimit) || self.memo.states() < 1000 {
+            return s;
+        }
+        s.map_diag(|d| {
+            d.note(format!(
+                "{} positions are stored (--max-states bounds them)",
+                self.memo.states()
+            ))
+        })
+    }
+}
+
+/// The note on a memory-limit error met while the search stack is deep.
+pub(super) fn stack_note(d: Diag, depth: usize) -> Diag {
+    d.note(format!(
+        "the search holds {depth} positions waiting for their options' values \
+         (--max-depth bounds them)"
+    ))
+}
