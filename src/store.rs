@@ -56,7 +56,11 @@ const TABLE: u64 = 1 << 62;
 const GAME_SHIFT: u32 = 48;
 const PAYLOAD: u64 = (1 << GAME_SHIFT) - 1;
 /// Largest coordinate of a two-argument dense position.
-const MAX_2D: i64 = (1 << 16) - 1;
+const MAX_2D: i64 = (1 << HALF) - 1;
+/// The bits of a two-argument dense id's second argument (the first is
+/// above them).
+const HALF: u32 = 24;
+const HALF_MASK: u64 = (1 << HALF) - 1;
 /// One-argument dense positions have `n` below this (512 MiB of values at
 /// most, even for a sparse game when `--max-states` is raised).
 const MAX_1D: usize = 1 << 27;
@@ -496,7 +500,7 @@ impl Store {
             return Ok(None);
         }
         let (a, b) = (a as usize, b as usize);
-        let id = DENSE | (u64::from(game) << GAME_SHIFT) | ((a as u64) << 16) | b as u64;
+        let id = DENSE | (u64::from(game) << GAME_SHIFT) | ((a as u64) << HALF) | b as u64;
         let can_grow = self.dense_allowed(game);
         let budget = self.cell_budget();
         let total = self.dense_cells;
@@ -521,8 +525,9 @@ impl Store {
             return Ok(None);
         }
         // Grow geometrically and lay the rows out again.
+        // (Few rows to start with: a game like E(3, 10**6) is four long rows.)
         let new_rows = if a >= *rows {
-            (a + 1).max(*rows * 2).max(16)
+            (a + 1).max(*rows * 2).max(4)
         } else {
             *rows
         };
@@ -570,7 +575,7 @@ impl Store {
             Dense::One { values } => Some((values, payload as usize)),
             Dense::Two { values, cols, .. } => Some((
                 values,
-                (payload >> 16) as usize * cols + (payload & 0xFFFF) as usize,
+                (payload >> HALF) as usize * cols + (payload & HALF_MASK) as usize,
             )),
             Dense::Empty => None,
         }
@@ -593,7 +598,7 @@ impl Store {
             match self.dense.get_mut(((p & !DENSE) >> GAME_SHIFT) as usize) {
                 Some(Dense::One { values }) => (values, payload as usize),
                 Some(Dense::Two { values, cols, .. }) => {
-                    let i = (payload >> 16) as usize * *cols + (payload & 0xFFFF) as usize;
+                    let i = (payload >> HALF) as usize * *cols + (payload & HALF_MASK) as usize;
                     (values, i)
                 }
                 _ => return,
@@ -709,7 +714,9 @@ impl Store {
         let payload = p & PAYLOAD;
         match self.dense.get(self.game_of(p) as usize)? {
             Dense::One { .. } => Some(([payload as i64, 0], 1)),
-            Dense::Two { .. } => Some(([(payload >> 16) as i64, (payload & 0xFFFF) as i64], 2)),
+            Dense::Two { .. } => {
+                Some(([(payload >> HALF) as i64, (payload & HALF_MASK) as i64], 2))
+            }
             Dense::Empty => None,
         }
     }

@@ -164,6 +164,16 @@ fn cases() -> Vec<Case> {
                 ERRORS,
             )
         },
+        // Deep and decreasing, too wide for the dense arrays (no bottom-up
+        // fill): no guard is missing, the game is this deep.
+        Case {
+            limits: Lim::Shallow,
+            ..case(
+                "a_decreasing_game_deeper_than_the_limit",
+                "game D(a, b) = { D(a, b - 1) if b > 0 }\nprint grundy(D(100000, 600))\n",
+                ERRORS,
+            )
+        },
         // i64::MIN is writable as a literal under a minus sign.
         case("literal_i64_min", "print -9223372036854775808\n", OK),
         case(

@@ -294,6 +294,20 @@ fn deep_two_argument_search_matches_wythoffs_closed_form() {
     assert_eq!(run_text(&src, true), expected.concat());
 }
 
+/// A guarded two-argument game longer than the depth limit fills bottom-up
+/// with the default limits: E is the sum of a heap taken one at a time
+/// (value a mod 2) and a subtraction game {1, 2} (value b mod 3).
+#[test]
+fn a_long_two_argument_game_fills_within_the_default_limits() {
+    let src = "game E(a, b) = {\n    E(a - 1, b) if a > 0\n    E(a, b - k) for k in 1..=2 if k <= b\n}\n\
+               print grundy(E(3, 1100000))\nprint grundy(E(2, 1100001))\n";
+    let want: String = [(3, 1_100_000), (2, 1_100_001)]
+        .iter()
+        .map(|&(a, b)| format!("grundy(E({a}, {b})) = {}\n", (a % 2) ^ (b % 3)))
+        .collect();
+    assert_eq!(run_mode(src, Limits::default()), want);
+}
+
 /// A random integer expression over the given variables (with division,
 /// remainder and products, so that errors and non-affine shapes occur).
 fn int_expr(vars: &'static [&'static str]) -> impl Strategy<Value = String> {

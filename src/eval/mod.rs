@@ -691,8 +691,27 @@ impl Machine {
                 self.limits.max_depth
             ),
         )
-        .note(format!("from {first} down to {}", self.show_pos(pos)))
-        .help(
+        .note(format!("from {first} down to {}", self.show_pos(pos)));
+        // Integer arguments still within the first position's, none below
+        // 0: the game is this deep, no guard is missing.
+        let (root_game, root) = match frames.first() {
+            Some(f) => self.position(f.pos),
+            None => self.position(pos),
+        };
+        let (game, here) = self.position(pos);
+        let within = game == root_game
+            && here.len() == root.len()
+            && here.iter().zip(&root).all(|(h, r)| match (h, r) {
+                (Value::Int(h), Value::Int(r)) => (0..=*r).contains(h),
+                _ => false,
+            });
+        if within {
+            return d.help(
+                "every position on the way is smaller than the first and none is negative: the \
+                 game is this deep; raise the limit with `--max-depth N`",
+            );
+        }
+        d = d.help(
             "does every move make the position smaller? a missing `if` guard lets arguments \
              run past 0; raise the limit with `--max-depth N` if the game really is this deep",
         );

@@ -302,7 +302,7 @@ fn linear_bounds(c: &BoolExpr, x: u32, out: &mut Vec<Bound>) -> Option<()> {
 /// parameters within the dense ranges, loop variables within what their
 /// ranges or lists can produce.
 fn domains(clauses: &[KClause], slots: usize, arity: usize) -> Vec<(i128, i128)> {
-    let param_max = if arity == 1 { 1i128 << 27 } else { 1i128 << 16 };
+    let param_max = if arity == 1 { 1i128 << 27 } else { 1i128 << 24 };
     let mut dom = vec![FULL; slots];
     for d in dom.iter_mut().take(arity) {
         *d = (0, param_max);
