@@ -777,6 +777,24 @@ fn one_position_however_its_arguments_are_built() {
     assert_eq!(session.state_count(), 6);
 }
 
+/// A take-and-break shape that settles late (from n = 301, past the depth
+/// at which a search ascends): the heaps below the threshold are searched
+/// one by one, never ascending again from inside.
+#[test]
+fn a_late_sparse_threshold_ascends_once() {
+    let src = "game G(n) = {\n    G(a) + G(n - 1 - a) for a in 0..n - 1\n    G(n - 2) if n == 300\n}\n\
+               print grundy(G(1000))\nprint table(G, 290..=310)\n";
+    let plain = Limits {
+        kernels: false,
+        fill: false,
+        period_budget: 0,
+        ..Limits::default()
+    };
+    let fast = run_mode(src, Limits::default());
+    assert!(!fast.contains("error"), "{fast}");
+    assert_eq!(fast, run_mode(src, plain));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 

@@ -448,11 +448,14 @@ impl Machine {
             return Ok(v);
         }
         // A take-and-break game needs every smaller heap: one ascending run
-        // in sparse space, rather than a deep search and its fills.
+        // in sparse space, rather than a deep search and its fills. (Only
+        // from the sparse threshold on: the run searches the heaps below it.)
         if scope.depth_cap.is_none()
             && let Some(([n, _], 1)) = self.memo.dense_args(root)
             && n >= FILL_DEPTH as i64
-            && self.sparse_from(self.game_of(root)).is_some()
+            && self
+                .sparse_from(self.game_of(root))
+                .is_some_and(|from| n >= from as i64)
         {
             self.ascend(self.game_of(root), n + 1, scope)?;
             let v = self.memo.value(root);
