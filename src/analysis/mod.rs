@@ -86,16 +86,6 @@ fn approx(x: f64) -> String {
     format!("{x:.1e}")
 }
 
-/// The budget of `period(G)` asked without one: the default, or a short one
-/// where no proof can apply.
-pub fn default_budget(m: &mut dyn Oracle, game: GameId, budget: i64) -> i64 {
-    if shape::shape(m, game).is_err() {
-        budget.min(SHAPELESS_BUDGET)
-    } else {
-        budget
-    }
-}
-
 /// The least number of values computed before anything is called periodic.
 const FIRST_STEP: i64 = 256;
 /// Values computed before an observed period (without a theorem) is given.
@@ -103,8 +93,9 @@ const OBSERVE: i64 = 4096;
 
 /// Searches a period of `game`'s values, computing at most `budget` of
 /// them (doubling the range until a period is proven, or the budget ends).
-/// A default budget (`open`) also ends where the next doubling would look at
-/// more than [`STEP_WORK`] option values.
+/// A default budget (`open`) also ends early where going on cannot pay: at
+/// [`SHAPELESS_BUDGET`] values when no proof can apply, and where the next
+/// doubling would look at more than [`STEP_WORK`] option values.
 pub fn period(m: &mut dyn Oracle, game: GameId, budget: i64, open: bool, span: Span) -> R<Search> {
     // B values of a take-and-break game scan at most about B options each.
     let b = u64::try_from(budget).unwrap_or(0);
@@ -135,6 +126,11 @@ fn search_values(
         format!("its budget of {budget} values")
     };
     let mut budget = budget.min(room).max(1);
+    if open && shape.is_err() && budget > SHAPELESS_BUDGET {
+        budget = SHAPELESS_BUDGET;
+        ended =
+            format!("{budget} values, as a search without a budget does where no proof can apply");
+    }
     // Splits into three heaps step through about n²/3 loop values per
     // heap: within the search's work (the budget squared), with room to
     // spare, about B^(2/3) values.

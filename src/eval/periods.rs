@@ -94,7 +94,7 @@ impl Machine {
         let worth = scope.depth_cap.is_none()
             && (budget >= state.tried.saturating_mul(2).max(1) || (huge && full > state.tried));
         if state.found.is_none() && worth {
-            let found = self.search_period(game, budget, span)?;
+            let found = self.search_period(game, budget, huge, span)?;
             let slot = &mut self.periods.games[game as usize];
             slot.tried = budget;
             if found.is_ok() || budget >= full || huge {
@@ -135,6 +135,7 @@ impl Machine {
         &mut self,
         game: GameId,
         budget: i64,
+        open: bool,
         span: Span,
     ) -> R<Result<(i64, i64), NoPeriod>> {
         // Without a take-and-break shape no period can be proven: positions
@@ -145,7 +146,7 @@ impl Machine {
                 proof_possible: false,
             }));
         }
-        let result = crate::analysis::period(&mut InPeriodSearch(self), game, budget, false, span);
+        let result = crate::analysis::period(&mut InPeriodSearch(self), game, budget, open, span);
         let search = match result {
             Ok(search) => search,
             // Not remembered as the game's answer: the next statement
@@ -171,9 +172,11 @@ impl Machine {
                  but that is not proven",
                 p.period, p.preperiod, p.computed
             )),
-            crate::analysis::Search::NotFound { computed, .. } => Err(format!(
-                "no period found in its first {computed} values (the period budget or the state \
-                 limit; raise them with --period-budget N and --max-states N)"
+            crate::analysis::Search::NotFound {
+                computed, ended, ..
+            } => Err(format!(
+                "no period found in its first {computed} values (stopped: {ended}; raise the \
+                 budget with --period-budget N, the state limit with --max-states N)"
             )),
         }
         .map_err(|text| NoPeriod {

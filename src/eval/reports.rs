@@ -222,10 +222,7 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
             }
             let budget = match args.get(1) {
                 Some(&b) => m.eval_int(b, env)?,
-                None => {
-                    let full = m.limits().period_budget;
-                    crate::analysis::default_budget(m, game, full)
-                }
+                None => m.limits().period_budget,
             };
             if budget < 1 {
                 let (at, what) = match args.get(1) {
