@@ -226,11 +226,6 @@ impl Sparse {
         self.from
     }
 
-    /// How many positions have rare keys, in either group.
-    pub fn rare_count(&self) -> usize {
-        self.groups.iter().map(|g| g.rare.len()).sum()
-    }
-
     fn count(&mut self, v: u16, n: usize) {
         if n == 0 {
             return;
