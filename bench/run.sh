@@ -16,10 +16,10 @@ mkdir -p "$out"
 quick=0
 [ "${1:-}" = "--quick" ] && quick=1
 if [ $quick = 1 ]; then
-  N_SUB=1000000; N_KAYLES=3000; N_GRUNDY=3000; N_WYTHOFF=150
+  N_SUB=1000000; N_KAYLES=3000; N_GRUNDY=3000; N_WYTHOFF=150; N_ALLBUT=5000
   CRAM_A="4 4"; CRAM_B="5 4"; CHOMP=7
 else
-  N_SUB=10000000; N_KAYLES=20000; N_GRUNDY=20000; N_WYTHOFF=500
+  N_SUB=10000000; N_KAYLES=20000; N_GRUNDY=20000; N_WYTHOFF=500; N_ALLBUT=20000
   CRAM_A="6 4"; CRAM_B="5 5"; CHOMP=10
 fi
 
@@ -29,6 +29,8 @@ for f in subtraction kayles grundy wythoff cram; do
 done
 # Our own C++ yardstick for a game whose positions are lists.
 g++ -O2 -std=c++17 -o "$out/cpp_chomp" bench/chomp.cpp
+# And for a subtraction game whose options are nearly all earlier heaps.
+g++ -O2 -std=c++17 -o "$out/cpp_allbut" bench/allbut.cpp
 (cd "$baselines/rust" && CARGO_TARGET_DIR="$out/target" cargo build --release -q)
 cargo build --release -q
 grundy="$root/target/release/grundy"
@@ -55,6 +57,7 @@ game Wythoff(a, b) = {
 }
 print grundy(Wythoff($((N_WYTHOFF - 1)), $((N_WYTHOFF - 1))))
 G
+printf 'subtraction A = all but {2, 5}\nprint grundy(A(%s))\n' "$N_ALLBUT" > "$out/allbut.game"
 # Boards as bitmasks: Cram written as the cookbook's rule (docs/cookbook.md),
 # the board size as parameters. And a game on lists: Chomp as in
 # examples/chomp.game.
@@ -123,6 +126,10 @@ row "wythoff ${N_WYTHOFF}x$N_WYTHOFF" \
   "$(measure wythoff_rust "$out/target/release/wythoff" $N_WYTHOFF)" \
   "$(measure wythoff_grundy "$grundy" --period-budget 0 "$out/wythoff.game")"
 
+row "all but {2,5} n=$N_ALLBUT" \
+  "$(measure allbut_cpp "$out/cpp_allbut" $N_ALLBUT 2 5)" - \
+  "$(measure allbut_grundy "$grundy" --period-budget 0 "$out/allbut.game")"
+
 row "cram ${CRAM_A/ /x} (bitmask)" \
   "$(measure cram_a_cpp "$out/cpp_cram" $CRAM_A)" - \
   "$(measure cram_a_grundy "$grundy" "$out/cram_a.game")"
@@ -140,7 +147,7 @@ check() {
   got=$(head -1 "$out/${name}_grundy.out" | sed 's/.*= //')
   if [ "$want" != "$got" ]; then echo "MISMATCH $name: baseline $want, grundy $got"; exit 1; fi
 }
-check sub; check kayles; check grundy; check wythoff
+check sub; check kayles; check grundy; check wythoff; check allbut
 for name in cram_a cram_b chomp; do
   want=$(grep -o ' g=[0-9]*' "$out/${name}_cpp.out" | cut -d= -f2)
   got=$(sed 's/.*= //' "$out/${name}_grundy.out")

@@ -213,12 +213,98 @@ impl Compiler<'_> {
                 op if op.is_comparison() => BoolExpr::Cmp(*op, int(*a)?, int(*b)?),
                 _ => return None,
             },
+            // `all(c for f in L)` / `any(...)` over a short constant list:
+            // unrolled into `and` / `or` of `c` at each item, in order (the
+            // interpreter stops at the first item that decides, as these do).
+            ir::Expr::Comp {
+                kind: kind @ (ir::CompKind::All | ir::CompKind::Any),
+                body,
+                clauses,
+            } => {
+                let [Clause::For { slot, iter }] = clauses.as_slice() else {
+                    return None;
+                };
+                let items = self.unrolled_items(*iter, depth, max)?;
+                if items.len() > MAX_UNROLL {
+                    return None;
+                }
+                let c = cond(*body)?;
+                let all = *kind == ir::CompKind::All;
+                let mut parts = items.iter().rev().map(|v| c.with_slot(*slot, v));
+                let Some(last) = parts.next() else {
+                    return Some(BoolExpr::Const(all));
+                };
+                let mut out = last?;
+                for part in parts {
+                    let (a, b) = (Box::new(part?), Box::new(out));
+                    out = if all {
+                        BoolExpr::And(a, b)
+                    } else {
+                        BoolExpr::Or(a, b)
+                    };
+                }
+                // The interpreter builds the whole list first: an item that
+                // fails fails the condition, even after one that decides.
+                for item in items.into_iter().rev() {
+                    if !matches!(item, IntExpr::Const(_)) {
+                        let evaluated = BoolExpr::Cmp(BinOp::Eq, item.clone(), item);
+                        out = BoolExpr::And(Box::new(evaluated), Box::new(out));
+                    }
+                }
+                out
+            }
             _ => return None,
         })
     }
+
+    /// The items of a list literal of integer expressions, or of a
+    /// constant list of integers (as constants).
+    fn unrolled_items(&self, e: ExprId, depth: usize, max: usize) -> Option<Vec<IntExpr>> {
+        if let ir::Expr::List(items) = self.prog.expr(e) {
+            return items
+                .iter()
+                .map(|&i| self.int_at(i, depth + 1, max))
+                .collect();
+        }
+        Some(
+            self.int_list(e)?
+                .iter()
+                .map(|&v| IntExpr::Const(v))
+                .collect(),
+        )
+    }
 }
 
+/// `all`/`any` over constant lists longer than this are left to the
+/// interpreter (an unrolled condition is as deep as the list is long).
+const MAX_UNROLL: usize = 16;
+
 impl IntExpr {
+    /// This expression with slot `s` replaced by `v`; `None` where `s` is
+    /// read as a list.
+    fn with_slot(&self, s: u32, v: &IntExpr) -> Option<IntExpr> {
+        let b = |e: &IntExpr| e.with_slot(s, v).map(Box::new);
+        let all = |es: &[IntExpr]| {
+            es.iter()
+                .map(|e| e.with_slot(s, v))
+                .collect::<Option<Vec<_>>>()
+        };
+        Some(match self {
+            IntExpr::Slot(t) if *t == s => v.clone(),
+            IntExpr::SlotIndex(t, _) | IntExpr::SlotLen(t) if *t == s => return None,
+            IntExpr::Const(_) | IntExpr::Slot(_) | IntExpr::SlotLen(_) => self.clone(),
+            IntExpr::Bin(op, x, y) => IntExpr::Bin(*op, b(x)?, b(y)?),
+            IntExpr::Neg(x) => IntExpr::Neg(b(x)?),
+            IntExpr::Min(xs) => IntExpr::Min(all(xs)?),
+            IntExpr::Max(xs) => IntExpr::Max(all(xs)?),
+            IntExpr::Abs(x) => IntExpr::Abs(b(x)?),
+            IntExpr::Popcount(x) => IntExpr::Popcount(b(x)?),
+            IntExpr::Index(l, i) => IntExpr::Index(l.clone(), b(i)?),
+            IntExpr::SlotIndex(t, i) => IntExpr::SlotIndex(*t, b(i)?),
+            IntExpr::If(c, x, y) => IntExpr::If(Box::new(c.with_slot(s, v)?), b(x)?, b(y)?),
+        })
+    }
+
     /// The value, or `None` where the interpreter would report an error
     /// (or a slot is not an integer).
     #[inline]
@@ -258,6 +344,22 @@ impl IntExpr {
 }
 
 impl BoolExpr {
+    /// This condition with slot `s` replaced by `v`; `None` where `s` is
+    /// read as a list.
+    fn with_slot(&self, s: u32, v: &IntExpr) -> Option<BoolExpr> {
+        Some(match self {
+            BoolExpr::Const(b) => BoolExpr::Const(*b),
+            BoolExpr::Cmp(op, a, b) => BoolExpr::Cmp(*op, a.with_slot(s, v)?, b.with_slot(s, v)?),
+            BoolExpr::And(a, b) => {
+                BoolExpr::And(Box::new(a.with_slot(s, v)?), Box::new(b.with_slot(s, v)?))
+            }
+            BoolExpr::Or(a, b) => {
+                BoolExpr::Or(Box::new(a.with_slot(s, v)?), Box::new(b.with_slot(s, v)?))
+            }
+            BoolExpr::Not(a) => BoolExpr::Not(Box::new(a.with_slot(s, v)?)),
+        })
+    }
+
     /// The value, or `None` where the interpreter would report an error.
     #[inline]
     pub fn eval<S: Slots + ?Sized>(&self, env: &S) -> Option<bool> {

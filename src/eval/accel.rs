@@ -32,6 +32,8 @@ pub(super) struct Accel {
     pub(super) row_done: Vec<Vec<i64>>,
     /// The mex set and integer slots of [`Machine::kernel_value`], reused.
     pub(super) stamped: Stamped,
+    /// A window kernel's counts, kept between the chunks of a fill.
+    pub(super) counts: crate::kernel::Counts,
     pub(super) kenv: Vec<i64>,
     /// Per game, its sparse-space evaluator (dropped with the program).
     pub(super) sparse: Vec<SparseSlot>,
@@ -170,6 +172,17 @@ impl Machine {
         }
     }
 
+    /// Whether a one-argument game's values come from a window kernel.
+    pub(super) fn is_window(&self, game: GameId) -> bool {
+        self.limits.kernels
+            && self
+                .accel
+                .kernels
+                .get(game as usize)
+                .and_then(|k| k.batch.as_ref())
+                .is_some_and(|b| b.is_window())
+    }
+
     /// Computes a one-argument game's values from `*done` towards `to` in
     /// one loop over its array: by its batch kernel below its sparse-space
     /// threshold (or everywhere, without one), then in sparse space. At most
@@ -245,6 +258,7 @@ impl Machine {
                     next,
                     chunk_end,
                     &mut self.accel.stamped,
+                    &mut self.accel.counts,
                     &mut max_value,
                 );
                 let stuck = at == next;

@@ -269,6 +269,7 @@ impl Machine {
         self.accel.row_done = carry(games, &self.accel.row_done, n);
         // Looked for again: a game's shape reads the constants.
         self.accel.sparse = (0..n).map(|_| accel::SparseSlot::Unknown).collect();
+        self.accel.counts.reset();
         self.periods.games = carry(games, &self.periods.games, n);
         self.prog = Rc::new(prog);
         self.interp.forget_calls();
@@ -450,12 +451,16 @@ impl Machine {
         // A take-and-break game needs every smaller heap: one ascending run
         // in sparse space, rather than a deep search and its fills. (Only
         // from the sparse threshold on: the run searches the heaps below it.)
+        // So does a game whose options are a window of its earlier
+        // positions, which a search would visit one by one, each reading
+        // the whole window.
         if scope.depth_cap.is_none()
             && let Some(([n, _], 1)) = self.memo.dense_args(root)
             && n >= FILL_DEPTH as i64
-            && self
-                .sparse_from(self.game_of(root))
-                .is_some_and(|from| n >= from as i64)
+            && (self.is_window(self.game_of(root))
+                || self
+                    .sparse_from(self.game_of(root))
+                    .is_some_and(|from| n >= from as i64))
         {
             self.ascend(self.game_of(root), n + 1, scope)?;
             let v = self.memo.value(root);

@@ -2,6 +2,7 @@
 //! its own array.
 
 use super::run::*;
+use super::window::{Counts, Window};
 use super::*;
 
 /// The most option values one [`Batch::run`] call scans before it returns.
@@ -11,9 +12,9 @@ pub const CHUNK_WORK: u64 = 1 << 24;
 /// variable `x`.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Aff2 {
-    k: i64,
-    kn: i64,
-    s: i64,
+    pub(super) k: i64,
+    pub(super) kn: i64,
+    pub(super) s: i64,
 }
 
 impl Aff2 {
@@ -96,13 +97,27 @@ pub(super) struct BatchRule {
 /// `G(affine)` of the game itself: its values for a run of positions are
 /// computed in one loop, reading and writing one array, as a hand-written
 /// table solver does.
+///
+/// A game whose one rule takes it to a window of its earlier positions
+/// runs as a [`Window`] instead: running counts, not a loop per position.
 #[derive(Clone, Debug)]
 pub struct Batch {
-    rules: Vec<BatchRule>,
+    kind: Kind,
+}
+
+#[derive(Clone, Debug)]
+enum Kind {
+    Loops(Vec<BatchRule>),
+    Window(Window),
 }
 
 impl Batch {
     pub(super) fn of(game: GameId, rules: &[Option<KRule>]) -> Option<Batch> {
+        if let Some(w) = Window::of(game, rules) {
+            return Some(Batch {
+                kind: Kind::Window(w),
+            });
+        }
         let rules = rules
             .iter()
             .map(|r| {
@@ -156,21 +171,34 @@ impl Batch {
                 })
             })
             .collect::<Option<Vec<_>>>()?;
-        Some(Batch { rules })
+        Some(Batch {
+            kind: Kind::Loops(rules),
+        })
+    }
+
+    /// Whether this is a window kernel (for tests and `describe`).
+    pub fn is_window(&self) -> bool {
+        matches!(self.kind, Kind::Window(_))
     }
 
     /// Computes `values[n]` for `n` in `from..to`, in order, given that every
     /// value below `from` is known. Stops at the first position it cannot
     /// compute (on the stack, an option outside `0..n`, or arithmetic that
     /// would overflow) and returns it, with how many values it stored.
+    /// `counts` is a window kernel's state, kept between runs.
     pub fn run(
         &self,
         values: &mut [u32],
         from: usize,
         to: usize,
         seen: &mut Stamped,
+        counts: &mut Counts,
         max_value: &mut u32,
     ) -> (usize, usize) {
+        let rules = match &self.kind {
+            Kind::Window(w) => return w.run(values, from, to, seen, counts, max_value),
+            Kind::Loops(rules) => rules,
+        };
         let mut stored = 0;
         let start = seen.inserted();
         for n in from..to.min(values.len()) {
@@ -186,11 +214,7 @@ impl Batch {
             }
             seen.clear(*max_value);
             let known = &values[..n];
-            if self
-                .rules
-                .iter()
-                .any(|r| r.run(known, n as i64, seen).is_none())
-            {
+            if rules.iter().any(|r| r.run(known, n as i64, seen).is_none()) {
                 return (n, stored);
             }
             let v = seen.mex();

@@ -25,9 +25,11 @@ use std::rc::Rc;
 
 mod batch;
 mod run;
+mod window;
 
 pub use batch::{Batch, CHUNK_WORK};
 pub use run::Env;
+pub use window::Counts;
 
 #[derive(Clone, Debug)]
 enum KClause {
