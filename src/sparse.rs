@@ -37,9 +37,13 @@ pub struct Moves {
 pub const MAX_VALUE: u32 = 1 << 16;
 
 const WORDS: usize = MAX_VALUE as usize / 64;
-/// The most splits scanned per family between looks at the candidate
-/// (the first blocks are smaller: the candidate is often found early).
-const SCAN_BLOCK: usize = 64;
+/// The most splits scanned per family between looks at whether the
+/// candidate was found (the first blocks are smaller: it often is early).
+const SCAN_BLOCK: usize = 1024;
+/// The splits whose smaller heap is below this are taken into the options
+/// while the candidate is rare: most values of splits with two common
+/// parts are found among them.
+const FIRST_SPLITS: usize = 1024;
 
 /// The split of keys for the splits that take tokens of one parity.
 #[derive(Clone, Debug, Default)]
@@ -156,8 +160,6 @@ pub struct Sparse {
     /// The options' values of the position being computed: a bit per
     /// value below [`MAX_VALUE`].
     options: Box<[u64; WORDS]>,
-    /// Per split family, how far a scan got (reused).
-    cursors: Vec<usize>,
 }
 
 /// What a run did.
@@ -184,6 +186,29 @@ fn put(set: &mut Vec<u64>, v: u32) {
         set.resize(i + 1, 0);
     }
     set[i] |= 1 << (v & 63);
+}
+
+/// Puts values below `top` (a power of two) into the options. Below 128
+/// they gather in a register, not stored and loaded back at each value.
+#[inline(always)]
+fn put_all(options: &mut [u64; WORDS], top: usize, values: impl Iterator<Item = u16>) {
+    if top <= 64 {
+        options[0] |= values.fold(0u64, |w, v| w | 1 << (v & 63));
+    } else if top <= 128 {
+        let w = values.fold(0u128, |w, v| w | 1 << (v & 127));
+        options[0] |= w as u64;
+        options[1] |= (w >> 64) as u64;
+    } else {
+        values.for_each(|v| options[usize::from(v >> 6)] |= 1 << (v & 63));
+    }
+}
+
+/// Whether `low[i] ⊕ high[len − 1 − i] = m` for some `i`.
+#[inline]
+fn hits(low: &[u16], high: &[u16], m: u16) -> bool {
+    low.iter()
+        .zip(high.iter().rev())
+        .fold(false, |hit, (&x, &y)| hit | (x ^ y == m))
 }
 
 /// The least value at or above `from` missing from `set`.
@@ -217,7 +242,6 @@ impl Sparse {
             counts: Vec::new(),
             small: Vec::new(),
             options: Box::new([0; WORDS]),
-            cursors: Vec::new(),
         }
     }
 
@@ -324,14 +348,15 @@ impl Sparse {
         options[..words].fill(0);
         let options: &mut [u64; WORDS] = options;
         // x >> 6 < WORDS: no bounds check.
-        let mut put = |x: u16| options[usize::from(x >> 6)] |= 1 << (x & 63);
+        let put =
+            |options: &mut [u64; WORDS], x: u16| options[usize::from(x >> 6)] |= 1 << (x & 63);
         if moves.whole {
-            put(0);
+            put(options, 0);
         }
         for &t in &moves.takes {
             // (Taking none would be a move to itself: never a take.)
             if (1..=n).contains(&t) {
-                put(small[n - t]);
+                put(options, small[n - t]);
             }
         }
         for &(t, unequal) in &moves.splits {
@@ -342,67 +367,112 @@ impl Sparse {
             // The equal split of an unequal family is not a move.
             let skip = if unequal && s % 2 == 0 { s / 2 } else { 0 };
             let end = rare.partition_point(|&i| (i as usize) < s);
-            for &i in &rare[..end] {
-                let i = i as usize;
-                if i != skip {
-                    put(small[i] ^ small[s - i]);
-                }
-            }
+            let values = rare[..end]
+                .iter()
+                .map(|&i| i as usize)
+                .filter(|&i| i != skip)
+                .map(|i| small[i] ^ small[s - i]);
+            put_all(options, top, values);
             *work += end as u64;
         }
         let mut m = mex_from(&self.options[..words], 0);
-        let mut scan = [self.rare_in(0, m, n), self.rare_in(1, m, n)];
-        if scan[0] || scan[1] {
-            // Rare: scan the splits of the groups where it is rare, smaller
-            // heaps first in every family at once (each family from where
-            // it got: a group may need scanning only later), until the
-            // candidate is common or the scans end. In blocks: a tight loop
-            // per family, then a look at the candidate.
-            let mut cursors = std::mem::take(&mut self.cursors);
-            cursors.clear();
-            cursors.resize(self.moves.splits.len(), 1);
-            let mut block = 4;
-            loop {
-                let mut scanned = false;
-                for (&(t, unequal), a0) in self.moves.splits.iter().zip(cursors.iter_mut()) {
-                    let Some(s) = n.checked_sub(t) else {
-                        continue;
-                    };
-                    let half = if unequal {
-                        s.saturating_sub(1) / 2
-                    } else {
-                        s / 2
-                    };
-                    let hi = (*a0 + block).min(half + 1);
-                    if !scan[t % 2] || *a0 >= hi {
-                        continue;
-                    }
-                    *work += (hi - *a0) as u64;
-                    let low = &self.small[*a0..hi];
-                    let high = &self.small[s + 1 - hi..=s - *a0];
-                    let options: &mut [u64; WORDS] = &mut self.options;
-                    for (&x, &y) in low.iter().zip(high.iter().rev()) {
-                        let v = x ^ y;
-                        options[usize::from(v >> 6)] |= 1 << (v & 63);
-                    }
-                    *a0 = hi;
-                    scanned = true;
-                }
-                if !scanned {
-                    break;
-                }
-                block = (block * 2).min(SCAN_BLOCK);
-                if has(&self.options[..], m) {
-                    m = mex_from(&self.options[..words], m + 1);
-                    scan = [self.rare_in(0, m, n), self.rare_in(1, m, n)];
-                    if !scan[0] && !scan[1] {
-                        break;
-                    }
-                }
+        // A candidate rare in a group may come from a split of that group
+        // with two common parts. Most such values come from the first
+        // splits: take those in, in blocks that grow, until the candidate
+        // is common. Past them, look for each candidate left (a loop that
+        // compares, which vectorizes), and once found, for the next one
+        // afresh.
+        let rare = |s: &Sparse, m: u32| s.rare_in(0, m, n) || s.rare_in(1, m, n);
+        let mut a0 = 1;
+        let mut block = 4;
+        while a0 < FIRST_SPLITS && rare(self, m) {
+            let hi = (a0 + block).min(FIRST_SPLITS);
+            self.splits_into_options(n, (a0, hi), top, work);
+            m = mex_from(&self.options[..words], m);
+            (a0, block) = (hi, block * 2);
+        }
+        loop {
+            let scan = [self.rare_in(0, m, n), self.rare_in(1, m, n)];
+            if !(scan[0] || scan[1]) || !self.split_gives(n, m as u16, scan, work) {
+                break;
             }
-            self.cursors = cursors;
+            self.options[(m >> 6) as usize] |= 1 << (m & 63);
+            m = mex_from(&self.options[..words], m + 1);
         }
         (m < MAX_VALUE).then_some(m)
+    }
+
+    /// The half of the splits of `s` in a family: the smaller heap goes up
+    /// to it (the equal split of an unequal family is not a move).
+    fn half(s: usize, unequal: bool) -> usize {
+        if unequal {
+            s.saturating_sub(1) / 2
+        } else {
+            s / 2
+        }
+    }
+
+    /// Puts the values of the splits of `n` whose smaller heap is in
+    /// `a0..hi` into the options, for every family.
+    /// Every value of a split is below `top`.
+    fn splits_into_options(
+        &mut self,
+        n: usize,
+        (a0, hi): (usize, usize),
+        top: usize,
+        work: &mut u64,
+    ) {
+        let options: &mut [u64; WORDS] = &mut self.options;
+        for &(t, unequal) in &self.moves.splits {
+            let Some(s) = n.checked_sub(t) else {
+                continue;
+            };
+            let hi = hi.min(Sparse::half(s, unequal) + 1);
+            if hi <= a0 {
+                continue;
+            }
+            *work += (hi - a0) as u64;
+            let low = &self.small[a0..hi];
+            let high = &self.small[s + 1 - hi..=s - a0];
+            put_all(
+                options,
+                top,
+                low.iter().zip(high.iter().rev()).map(|(&x, &y)| x ^ y),
+            );
+        }
+    }
+
+    /// Whether a split of `n` in a family of a group marked in `scan`, its
+    /// smaller heap from [`FIRST_SPLITS`] on, has the value `m`: smaller
+    /// heaps first, the families in step, in blocks that grow (the value
+    /// is often found early).
+    fn split_gives(&self, n: usize, m: u16, scan: [bool; 2], work: &mut u64) -> bool {
+        let mut a0 = FIRST_SPLITS;
+        let mut block = 16;
+        loop {
+            let mut left = false;
+            for &(t, unequal) in &self.moves.splits {
+                let Some(s) = n.checked_sub(t).filter(|_| scan[t % 2]) else {
+                    continue;
+                };
+                let hi = (a0 + block).min(Sparse::half(s, unequal) + 1);
+                if a0 >= hi {
+                    continue;
+                }
+                left = true;
+                *work += (hi - a0) as u64;
+                let low = &self.small[a0..hi];
+                let high = &self.small[s + 1 - hi..=s - a0];
+                if hits(low, high, m) {
+                    return true;
+                }
+            }
+            if !left {
+                return false;
+            }
+            a0 += block;
+            block = (block * 2).min(SCAN_BLOCK);
+        }
     }
 
     /// Takes in the value just computed (or found known).
@@ -493,6 +563,34 @@ mod tests {
             assert_eq!(sparse(&m, 3000, 1 << 20), want, "{m:?}");
             assert_eq!(sparse(&m, 3000, 7), want, "{m:?} in small chunks");
         }
+    }
+
+    /// 0.6 (take one, leave one or two heaps) reaches the value 262 by
+    /// n = 12000: the options' bits gather in one word, then two, then in
+    /// memory. Its take leaves a heap, so the moves hold from n = 2 on.
+    #[test]
+    fn values_past_64_and_128_match_the_plain_mex() {
+        let len = 12000;
+        let mut want = vec![0u32; len];
+        for n in 2..len {
+            let mut seen = vec![false; 1024];
+            seen[want[n - 1] as usize] = true;
+            for a in 1..n - 1 {
+                seen[(want[a] ^ want[n - 1 - a]) as usize] = true;
+            }
+            want[n] = seen.iter().position(|b| !b).unwrap() as u32;
+        }
+        assert!(want.iter().any(|&v| v >= 256), "{:?}", want.iter().max());
+        let mut g = vec![UNKNOWN; len];
+        g[..2].copy_from_slice(&want[..2]);
+        let o6 = Moves {
+            whole: false,
+            takes: vec![1],
+            splits: vec![(1, false)],
+        };
+        let ran = Sparse::new(o6, 2).run(&mut g, 2, len, u64::MAX);
+        assert_eq!(ran.next, len);
+        assert_eq!(g, want);
     }
 
     fn moves() -> impl proptest::strategy::Strategy<Value = Moves> {
