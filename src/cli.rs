@@ -244,6 +244,15 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
     // A progress line for long statements, on a terminal only.
     let display = (!json && std::io::stderr().is_terminal())
         .then(|| crate::progress::Display::start(session.progress()));
+    // Ctrl-C ends the statement running, which reports it (clearing the
+    // progress line), and the run; a second press before that ends the
+    // process at once.
+    let flag = session.cancel_flag();
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            std::process::exit(INTERRUPTED);
+        }
+    });
     let mut print = |s: &Session, e: Event| {
         if let Some(d) = &display {
             d.clear();
@@ -314,5 +323,11 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
     if out_failed || stdout_error.is_some() {
         return 2;
     }
+    if summary.interrupted {
+        return INTERRUPTED;
+    }
     summary.exit_code()
 }
+
+/// The exit code after Ctrl-C, as shells give a process that SIGINT ended.
+const INTERRUPTED: i32 = 130;

@@ -744,6 +744,19 @@ impl Term {
         self.input.flush().expect("flush the pty");
     }
 
+    /// Waits for the process to end: how it ended, as text
+    /// (`Exited(Pid(..), CODE)`; nix's type is not re-exported).
+    fn wait(&mut self) -> String {
+        format!("{:?}", self._process.wait().expect("wait"))
+    }
+
+    /// Reads what is left until the output closes.
+    fn drain(&mut self) {
+        while let Ok(bytes) = self.output.recv_timeout(std::time::Duration::from_secs(5)) {
+            self.seen.extend(bytes);
+        }
+    }
+
     /// Reads until `needle`, consuming through it; when it arrived.
     fn expect(&mut self, needle: &str) -> std::time::Instant {
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
@@ -763,6 +776,49 @@ impl Term {
             }
         }
     }
+}
+
+/// `grundy FILE` on a terminal: a long statement shows its progress after a
+/// second; Ctrl-C ends it at once with "interrupted" (the progress line
+/// cleared first), skips the statements after it, and exits with 130.
+#[test]
+fn a_long_file_shows_progress_and_ctrl_c_ends_it() {
+    use std::time::{Duration, Instant};
+    let dir = std::env::temp_dir().join(format!("grundy-ctrlc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("long.game");
+    std::fs::write(
+        &file,
+        "game G(n) = { G(a) + G(n - a) for a in 1..n if 2 * a < n }\n\
+         print 6 * 7\nprint grundy(G(10**7))\nprint 7 * 8\n",
+    )
+    .unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    cmd.env("TERM", "xterm")
+        .args(["--period-budget", "0", "--max-work", "0"])
+        .arg(&file);
+    let mut t = Term::spawn(cmd);
+    t.expect("6 * 7 = 42");
+    t.expect("(Ctrl-C stops)");
+    let pressed = Instant::now();
+    t.send(b"\x03");
+    let stopped = t.expect("interrupted");
+    let status = t.wait();
+    println!("Ctrl-C to report: {:?}", stopped - pressed);
+    assert!(
+        stopped - pressed < Duration::from_millis(100),
+        "Ctrl-C took {:?}",
+        stopped - pressed
+    );
+    assert!(
+        status.starts_with("Exited(") && status.ends_with(", 130)"),
+        "{status}"
+    );
+    // The line was cleared before the report, and nothing ran after it.
+    t.drain();
+    let rest = String::from_utf8_lossy(&t.seen).to_string();
+    assert!(!rest.contains("7 * 8"), "{rest}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A long entry shows its progress on the terminal after a second, and
