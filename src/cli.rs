@@ -12,7 +12,8 @@ use std::path::PathBuf;
 /// grundy: write the rules of an impartial game, get Grundy values, winners,
 /// winning moves and tables.
 ///
-/// Exit codes: 0 success, 1 a `check` statement failed, 2 errors in the input.
+/// Exit codes: 0 success, 1 a `check` statement failed, 2 errors in the input,
+/// 130 stopped by Ctrl-C.
 #[derive(Parser, Debug)]
 #[command(name = "grundy", version, subcommand_precedence_over_arg = true)]
 #[command(
