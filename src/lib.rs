@@ -52,6 +52,9 @@ pub mod kernel;
 /// Sparse-space (rare/common) evaluation of take-and-break games.
 pub mod sparse;
 
+/// Games with cycles: generalized Sprague–Grundy values of finite graphs.
+pub mod loopy;
+
 /// What solvers and analyses see of the engine: options, values, limits.
 pub mod oracle;
 

@@ -143,6 +143,8 @@ fn the_bottom_layers_use_only_what_is_below_them() {
         ),
         // Sparse space over plain values (the store's sentinels only).
         ("sparse", &["store"]),
+        // Games with cycles: plain graphs in, values out.
+        ("loopy", &[]),
         ("flow", &["diagnostics"]),
         // Pictures are drawn from plain data; files are written from answers.
         ("picture", &[]),
