@@ -1,5 +1,6 @@
 //! Answers: what statements produce, as data, rendered as text or as JSON.
 
+use crate::loopy::Gsg;
 use serde::Serialize;
 use std::fmt::{self, Write as _};
 
@@ -10,6 +11,8 @@ pub enum Outcome {
     N,
     /// The player who just moved wins (Grundy value zero).
     P,
+    /// Neither can force a win: play goes on forever (loopy games only).
+    D,
 }
 
 impl Outcome {
@@ -18,11 +21,57 @@ impl Outcome {
         if grundy == 0 { Outcome::P } else { Outcome::N }
     }
 
+    /// The outcome of a position with this generalized value.
+    pub fn of_value(value: &Gsg) -> Outcome {
+        match value.outcome() {
+            crate::loopy::Outcome::Win => Outcome::N,
+            crate::loopy::Outcome::Loss => Outcome::P,
+            crate::loopy::Outcome::Draw => Outcome::D,
+        }
+    }
+
     /// In words, with the letter.
     pub fn words(self) -> &'static str {
         match self {
             Outcome::N => "first player wins (N)",
             Outcome::P => "second player wins (P)",
+            Outcome::D => "a draw, play goes on forever (D)",
+        }
+    }
+}
+
+/// Values as JSON (see [`value_json`]).
+fn values_json<S: serde::Serializer>(values: &[Gsg], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(values.iter().map(AsJson))
+}
+
+/// Rows of values as JSON (see [`value_json`]).
+fn grid_json<S: serde::Serializer>(values: &[Vec<Gsg>], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(
+        values
+            .iter()
+            .map(|row| row.iter().map(AsJson).collect::<Vec<_>>()),
+    )
+}
+
+/// A value to serialize with [`value_json`].
+struct AsJson<'a>(&'a Gsg);
+
+impl Serialize for AsJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        value_json(self.0, s)
+    }
+}
+
+/// A value as JSON: a number, or `{"infinite": [K...]}` for ∞ with K.
+pub fn value_json<S: serde::Serializer>(value: &Gsg, s: S) -> Result<S::Ok, S::Error> {
+    match value {
+        Gsg::Finite(v) => s.serialize_u32(*v),
+        Gsg::Infinite(k) => {
+            use serde::ser::SerializeMap;
+            let mut m = s.serialize_map(Some(1))?;
+            m.serialize_entry("infinite", k.as_ref())?;
+            m.end()
         }
     }
 }
@@ -80,7 +129,8 @@ pub struct Move {
     /// else `FROM → TO`.
     pub change: String,
     /// The Grundy value of the whole position after the move.
-    pub grundy: u32,
+    #[serde(serialize_with = "value_json")]
+    pub grundy: Gsg,
     /// Whether the component is a heap of a take-and-break game (text
     /// calls it `heap 2`).
     #[serde(skip)]
@@ -95,7 +145,7 @@ impl Move {
         from: Position,
         params: &[String],
         to: Position,
-        grundy: u32,
+        grundy: Gsg,
         heap: bool,
     ) -> Move {
         let change =
@@ -226,7 +276,8 @@ pub enum Answer {
         /// The position.
         position: Position,
         /// Its Grundy value.
-        grundy: u32,
+        #[serde(serialize_with = "value_json")]
+        grundy: Gsg,
         /// Who wins.
         outcome: Outcome,
     },
@@ -237,7 +288,8 @@ pub enum Answer {
         /// How many components it has (moves name theirs by index).
         components: usize,
         /// Its Grundy value.
-        grundy: u32,
+        #[serde(serialize_with = "value_json")]
+        grundy: Gsg,
         /// Every option, with the value after it.
         moves: Vec<Move>,
     },
@@ -248,7 +300,8 @@ pub enum Answer {
         /// How many components it has (moves name theirs by index).
         components: usize,
         /// Its Grundy value.
-        grundy: u32,
+        #[serde(serialize_with = "value_json")]
+        grundy: Gsg,
         /// The options of value 0.
         moves: Vec<Move>,
         /// How many moves there are in all (a group of a huge heap's splits
@@ -266,7 +319,8 @@ pub enum Answer {
         /// The arguments.
         args: Vec<i64>,
         /// Their values.
-        values: Vec<u32>,
+        #[serde(serialize_with = "values_json")]
+        values: Vec<Gsg>,
     },
     /// `table(G, range, range)`
     Grid {
@@ -281,7 +335,8 @@ pub enum Answer {
         /// Column arguments.
         cols: Vec<i64>,
         /// Values, row by row.
-        values: Vec<Vec<u32>>,
+        #[serde(serialize_with = "grid_json")]
+        values: Vec<Vec<Gsg>>,
     },
     /// `map(G, rows, columns)`: P-positions as a picture.
     Map {
@@ -418,7 +473,7 @@ fn misere_words(misere: bool) -> &'static str {
 }
 
 fn width(values: impl Iterator<Item = String>) -> usize {
-    values.map(|s| s.len()).max().unwrap_or(1)
+    values.map(|s| s.chars().count()).max().unwrap_or(1)
 }
 
 /// Moves one per line, as changes; in a sum, each with its component
@@ -490,14 +545,23 @@ impl fmt::Display for Answer {
                 if *options == 0 {
                     return writeln!(f, "{position}: no moves at all, {}", Outcome::P.words());
                 }
-                if *grundy == 0 {
-                    return writeln!(
-                        f,
-                        "{position}: no winning move, {} (every move leads to a non-zero value)",
-                        Outcome::P.words()
-                    );
+                match Outcome::of_value(grundy) {
+                    Outcome::P => {
+                        return writeln!(
+                            f,
+                            "{position}: no winning move, {} (every move leads to a non-zero value)",
+                            Outcome::P.words()
+                        );
+                    }
+                    Outcome::D => {
+                        writeln!(
+                            f,
+                            "{position}: no winning move, {}; the moves that keep the draw (grundy {grundy}):",
+                            Outcome::D.words()
+                        )?;
+                    }
+                    Outcome::N => writeln!(f, "winning moves from {position} (grundy {grundy}):")?,
                 }
-                writeln!(f, "winning moves from {position} (grundy {grundy}):")?;
                 moves_block(f, moves, false, *components)
             }
             Answer::Table {
@@ -531,11 +595,15 @@ impl fmt::Display for Answer {
                     describe_axis(rows),
                     describe_axis(cols)
                 )?;
+                let values: Vec<Vec<String>> = values
+                    .iter()
+                    .map(|row| row.iter().map(Gsg::to_string).collect())
+                    .collect();
                 let vw = width(
                     values
                         .iter()
                         .flatten()
-                        .map(u32::to_string)
+                        .cloned()
                         .chain(cols.iter().map(i64::to_string)),
                 );
                 let corner = format!("{a}\\{b}");
@@ -784,8 +852,9 @@ pub fn describe_axis(xs: &[i64]) -> String {
 
 /// Rows of ten values, each labeled with its first argument; one value a
 /// line when the arguments are not consecutive.
-fn table_rows(f: &mut fmt::Formatter<'_>, args: &[i64], values: &[u32]) -> fmt::Result {
-    let vw = width(values.iter().map(u32::to_string));
+fn table_rows(f: &mut fmt::Formatter<'_>, args: &[i64], values: &[Gsg]) -> fmt::Result {
+    let values: Vec<String> = values.iter().map(Gsg::to_string).collect();
+    let vw = width(values.iter().cloned());
     let aw = width(args.iter().map(i64::to_string));
     let per_row = if contiguous(args) { 10 } else { 1 };
     for (chunk_args, chunk_vals) in args.chunks(per_row).zip(values.chunks(per_row)) {

@@ -66,6 +66,7 @@ codes! {
     GameWithoutArguments => "game-without-arguments",
     GraphTooLarge => "graph-too-large",
     IndexOutOfRange => "index-out-of-range",
+    Infinite => "infinite",
     Internal => "internal",
     Interrupted => "interrupted",
     ListLimit => "list-limit",

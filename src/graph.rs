@@ -1,9 +1,11 @@
 //! The state graph of a position as Graphviz DOT: one node per reachable
 //! sum (components without moves dropped), labeled with the sum and its
-//! Grundy value, P-positions drawn double; one edge per distinct option.
+//! Grundy value, P-positions drawn double and draws (loopy games) dashed;
+//! one edge per distinct option.
 
 use crate::diagnostics::{Code, Diag};
 use crate::flow::R;
+use crate::loopy::{Gsg, Outcome};
 use crate::misere::{Misere, State};
 use crate::oracle::Oracle;
 use crate::value::PosId;
@@ -66,9 +68,9 @@ pub fn graph(
         "digraph grundy {\n  rankdir=TB;\n  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n",
     );
     for (i, s) in order.iter().enumerate() {
-        let mut g = 0;
+        let mut g = Gsg::Finite(0);
         for &p in s.iter() {
-            g ^= m.grundy(p)?;
+            g = g.sum(&m.gsg(p)?);
         }
         let shown = if s.is_empty() {
             "0".to_string()
@@ -79,10 +81,10 @@ pub fn graph(
                 .join(" + ")
         };
         let label = format!("{}\\ngrundy {g}", escape(&shown));
-        let mark = if g == 0 {
-            ", peripheries=2, style=\"rounded,filled\", fillcolor=\"#e8e8e8\""
-        } else {
-            ""
+        let mark = match g.outcome() {
+            Outcome::Loss => ", peripheries=2, style=\"rounded,filled\", fillcolor=\"#e8e8e8\"",
+            Outcome::Draw => ", style=\"rounded,dashed\"",
+            Outcome::Win => "",
         };
         let _ = writeln!(dot, "  n{i} [label=\"{label}\"{mark}];");
     }

@@ -73,6 +73,8 @@ pub struct Game {
     pub int_params: Vec<bool>,
     /// The games and constants its rules name (from name resolution).
     pub uses: Vec<Global>,
+    /// `loopy game`: its moves may return to a position it had.
+    pub loopy: bool,
 }
 
 /// One move rule.

@@ -35,7 +35,7 @@ pub fn encode_arg(v: &Value, key: &mut Vec<i64>) -> Option<()> {
                 encode_arg(x, key)?;
             }
         }
-        Value::Range(..) | Value::Pos(_) | Value::Record(_) => return None,
+        Value::Range(..) | Value::Pos(_) | Value::Record(_) | Value::Infinite(_) => return None,
     }
     Some(())
 }

@@ -73,22 +73,32 @@ impl Gsg {
     }
 }
 
+/// A finite value equals its integer (tables compare with plain values).
+impl PartialEq<u32> for Gsg {
+    fn eq(&self, other: &u32) -> bool {
+        *self == Gsg::Finite(*other)
+    }
+}
+
 impl fmt::Display for Gsg {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Gsg::Finite(v) => write!(f, "{v}"),
-            Gsg::Infinite(k) => {
-                f.write_str("∞{")?;
-                for (i, v) in k.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{v}")?;
-                }
-                f.write_str("}")
-            }
+            Gsg::Infinite(k) => write_infinite(f, k),
         }
     }
+}
+
+/// Writes ∞ with its set K: `∞{0, 2}`.
+pub fn write_infinite(f: &mut impl fmt::Write, k: &[u32]) -> fmt::Result {
+    f.write_str("∞{")?;
+    for (i, v) in k.iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "{v}")?;
+    }
+    f.write_str("}")
 }
 
 /// A finite graph: vertices `0..len`, added in order, each with its

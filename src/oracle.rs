@@ -71,6 +71,11 @@ pub trait Oracle {
     fn options_into(&mut self, pos: PosId, out: &mut Moves) -> R<()>;
     /// The normal-play Grundy value of `pos`.
     fn grundy(&mut self, pos: PosId) -> R<u32>;
+    /// The generalized value of `pos` (∞ for some positions of loopy
+    /// games); by default its Grundy value.
+    fn gsg(&mut self, pos: PosId) -> R<crate::loopy::Gsg> {
+        self.grundy(pos).map(crate::loopy::Gsg::Finite)
+    }
     /// Computes the values of a one-parameter game below `to` in one
     /// ascending run where a faster evaluator can (sparse space, batch
     /// kernels): a hint before asking for them in order.

@@ -110,11 +110,11 @@ fn print_one(
     let value = m.eval(expr, env)?;
     Ok(match value {
         Value::Pos(parts) => {
-            let grundy = m.grundy_sum(&parts)?;
+            let grundy = m.gsg_sum(&parts)?;
             Answer::Outcome {
                 position: m.pos_data(&parts),
+                outcome: Outcome::of_value(&grundy),
                 grundy,
-                outcome: Outcome::of(grundy),
             }
         }
         Value::Str(s) => Answer::Text {

@@ -35,8 +35,24 @@ pub const ON_STACK: u32 = u32::MAX - 1;
 /// Largest Grundy value stored; larger would collide with the top bit that
 /// marks the sentinels above in fast checks.
 pub const MAX_VALUE: u32 = (1 << 31) - 1;
-/// A value with this bit set is a sentinel (unknown or on the stack).
+/// A value with this bit set is a sentinel (unknown or on the stack) or
+/// an infinite value of a loopy game.
 pub const SENTINEL_BIT: u32 = 1 << 31;
+/// The most infinite values (sets K) a store tells apart.
+pub const MAX_INFINITE: u32 = ON_STACK - 1 - SENTINEL_BIT;
+
+/// The stored form of the `i`-th infinite value (`i <=`
+/// [`MAX_INFINITE`]): a sentinel to every fast path.
+pub fn infinite(i: u32) -> u32 {
+    SENTINEL_BIT | i
+}
+
+/// Which infinite value a stored value is, if it is one.
+pub fn infinite_index(v: u32) -> Option<u32> {
+    (SENTINEL_BIT..ON_STACK)
+        .contains(&v)
+        .then(|| v - SENTINEL_BIT)
+}
 
 /// Key tag of an integer argument.
 pub const TAG_INT: i64 = 0;
@@ -220,6 +236,16 @@ pub struct Store {
     /// Games whose dense arrays may not grow any more.
     frozen: Vec<bool>,
     key_buf: Vec<i64>,
+    /// The sets K of the ∞ values stored (loopy games).
+    infinites: Infinites,
+}
+
+/// The sets K of the ∞ values stored, each once: a position's stored value
+/// [`infinite`]`(i)` is ∞ with `sets[i]`.
+#[derive(Clone, Debug, Default)]
+struct Infinites {
+    sets: Vec<std::rc::Rc<[u32]>>,
+    index: std::collections::HashMap<std::rc::Rc<[u32]>, u32, FxBuildHasher>,
 }
 
 /// The id of entry `i` of `game`'s table.
@@ -622,6 +648,32 @@ impl Store {
             }
             *c = v;
         }
+    }
+
+    /// Stores ∞ with the set `k` at `p`; false when 2^31 different sets are
+    /// stored already.
+    pub fn set_infinite(&mut self, p: PosId, k: &std::rc::Rc<[u32]>) -> bool {
+        let i = match self.infinites.index.get(k) {
+            Some(&i) => i,
+            None => {
+                let Some(i) = u32::try_from(self.infinites.sets.len())
+                    .ok()
+                    .filter(|&i| i <= MAX_INFINITE)
+                else {
+                    return false;
+                };
+                self.infinites.sets.push(k.clone());
+                self.infinites.index.insert(k.clone(), i);
+                i
+            }
+        };
+        self.set(p, infinite(i));
+        true
+    }
+
+    /// The set K of a stored value that is ∞.
+    pub fn infinite_set(&self, v: u32) -> Option<&std::rc::Rc<[u32]>> {
+        self.infinites.sets.get(infinite_index(v)? as usize)
     }
 
     /// Takes the value array of a one-argument dense game out (to be filled

@@ -22,6 +22,10 @@ pub enum Value {
     Pos(Rc<[PosId]>),
     /// A query's answer as a value, with named fields (`p.period`).
     Record(Rc<Record>),
+    /// The value ∞ of a loopy game's position, with the finite values of
+    /// its options (ascending): what `grundy(P)` gives when play from P
+    /// can go on forever. Finite values are integers.
+    Infinite(Rc<[u32]>),
 }
 
 /// The kinds of records, each with its fields in order.
@@ -90,6 +94,15 @@ impl Value {
         }
     }
 
+    /// Whether an ∞ value (a loopy game's) occurs in the value.
+    pub fn has_infinite(&self) -> bool {
+        match self {
+            Value::Infinite(_) => true,
+            Value::List(xs) => xs.iter().any(Value::has_infinite),
+            _ => false,
+        }
+    }
+
     /// A short name of the value's type, for error messages.
     pub fn type_name(&self) -> &'static str {
         match self {
@@ -100,6 +113,7 @@ impl Value {
             Value::Range(..) => "a range",
             Value::Pos(_) => "a position",
             Value::Record(r) => r.kind.describe(),
+            Value::Infinite(_) => "an infinite value",
         }
     }
 }
@@ -132,6 +146,7 @@ impl fmt::Display for Value {
                 }
                 f.write_str("}")
             }
+            Value::Infinite(k) => crate::loopy::write_infinite(f, k),
         }
     }
 }

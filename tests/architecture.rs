@@ -131,7 +131,7 @@ fn the_bottom_layers_use_only_what_is_below_them() {
         ("builtin", &[]),
         ("ir", &["builtin", "ops", "span", "syntax"]),
         ("store", &["ir"]),
-        ("value", &["store"]),
+        ("value", &["loopy", "store"]),
         ("input", &["value"]),
         ("key", &["ir", "store", "value"]),
         ("compiled", &["ir", "ops", "value"]),
@@ -155,7 +155,7 @@ fn the_bottom_layers_use_only_what_is_below_them() {
         ("mex", &["store"]),
         (
             "oracle",
-            &["budget", "flow", "ir", "span", "store", "value"],
+            &["budget", "flow", "ir", "loopy", "span", "store", "value"],
         ),
         // The solvers and analyses see the engine through the oracle only.
         (
@@ -164,7 +164,15 @@ fn the_bottom_layers_use_only_what_is_below_them() {
         ),
         (
             "graph",
-            &["diagnostics", "flow", "misere", "oracle", "span", "value"],
+            &[
+                "diagnostics",
+                "flow",
+                "loopy",
+                "misere",
+                "oracle",
+                "span",
+                "value",
+            ],
         ),
         (
             "analysis",

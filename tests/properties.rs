@@ -166,7 +166,7 @@ proptest! {
         let Answer::Winning { moves, .. } = &answers[1] else { panic!("not winning") };
         prop_assert_eq!(moves.is_empty(), lost);
         for m in moves {
-            prop_assert_eq!(m.grundy, 0);
+            prop_assert_eq!(&m.grundy, &0);
         }
     }
 }
@@ -507,13 +507,14 @@ proptest! {
         if let Some(p) = found.as_ref().filter(|p| p.is_proven()) {
             let (e, per) = (p.preperiod, p.period);
             for n in e..n_max - per {
-                prop_assert_eq!(direct[n as usize], direct[(n + per) as usize], "n = {} in\n{}", n, src);
+                prop_assert_eq!(&direct[n as usize], &direct[(n + per) as usize], "n = {} in\n{}", n, src);
             }
             let reduced = e + (1_000_000_000_000 - e) % per;
             if reduced < n_max {
                 let huge = format!("{}print grundy(G(10**12))\n", w.source());
                 let Answer::Value { value, .. } = &values(&huge, Limits::default())[0] else { panic!() };
-                prop_assert_eq!(value.value.as_u64(), Some(u64::from(direct[reduced as usize])), "{}", huge);
+                let want = direct[reduced as usize].finite().map(u64::from);
+                prop_assert_eq!(value.value.as_u64(), want, "{}", huge);
             }
         }
     }

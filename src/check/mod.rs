@@ -195,6 +195,7 @@ impl Checker {
                         shorthand: g.shorthand.clone(),
                         int_params: Vec::new(),
                         uses: Vec::new(),
+                        loopy: g.loopy,
                     });
                     self.globals.insert(g.name.name.clone(), Global::Game(id));
                 }

@@ -418,12 +418,12 @@ impl Machine {
                     break 'rows;
                 };
                 match self.memo.value(p) {
-                    ON_STACK => break,
-                    v if v < ON_STACK => {
+                    v if v <= MAX_VALUE => {
                         *row = b + 1;
                         continue;
                     }
-                    _ => {}
+                    UNKNOWN => {}
+                    _ => break,
                 }
                 // Straight from the kernels when they can; else a search.
                 let here: &[i64] = if two { &[a, b] } else { &[b] };

@@ -266,9 +266,7 @@ impl Machine {
             }
             let v = self.data(p, a, env)?;
             if crate::key::encode_arg(&v, key).is_none() {
-                return Err(Diag::bug("a range or position passed as a game argument")
-                    .label(p.span(a), "here")
-                    .into());
+                return Err(super::loopy::bad_argument(v.has_infinite(), p.span(a)).into());
             }
         }
         Ok(())
@@ -668,6 +666,10 @@ impl Machine {
                     | (Value::Str(_), Value::Str(_))
                     | (Value::Record(_), Value::Record(_))
                     | (Value::List(_), Value::List(_)) => x == y,
+                    // `grundy(P)` of a loopy game: ∞ equals only the same ∞.
+                    (Value::Infinite(_) | Value::Int(_), Value::Infinite(_) | Value::Int(_)) => {
+                        x == y
+                    }
                     _ => return Err(self.type_bug(p, b, x.type_name(), &y).into()),
                 };
                 return Ok(Value::Bool(eq == (op == BinOp::Eq)));
@@ -853,7 +855,10 @@ impl Machine {
             Builtin::Grundy => {
                 let mut parts = Vec::new();
                 self.pos_into(p, arg(0)?, env, &mut parts)?;
-                Ok(Value::Int(i64::from(self.grundy_sum(&parts)?)))
+                Ok(match self.gsg_sum(&parts)? {
+                    crate::loopy::Gsg::Finite(v) => Value::Int(i64::from(v)),
+                    crate::loopy::Gsg::Infinite(k) => Value::Infinite(k),
+                })
             }
             Builtin::MisereGrundy => {
                 let mut parts = Vec::new();
@@ -925,7 +930,7 @@ impl Machine {
         }
         let v = self.value(p, e, env)?;
         match &v {
-            Value::Int(_) | Value::Bool(_) | Value::Str(_) => Ok(v),
+            Value::Int(_) | Value::Bool(_) | Value::Str(_) | Value::Infinite(_) => Ok(v),
             Value::List(_) if list_depth(&v) < MAX_LIST_DEPTH => Ok(v),
             Value::List(_) => Err(too_deep(p.span(e)).into()),
             other => Err(self

@@ -30,6 +30,7 @@ mod accel;
 mod calls;
 mod expr;
 mod limits;
+mod loopy;
 mod periods;
 mod reports;
 
@@ -201,6 +202,9 @@ pub(super) struct Scope {
     /// Inside a period search: positions are computed directly, with no
     /// period search of their own (so period searches never nest).
     pub(super) in_period_search: bool,
+    /// Loopy games' solves running, one inside another (a sum's component
+    /// solved while a graph is explored): bounded by [`loopy::MAX_NESTED`].
+    pub(super) loopy_nesting: u32,
 }
 
 /// How a check condition came out for one case.
@@ -266,6 +270,10 @@ impl Machine {
         }
         let n = prog.games.len();
         self.accel.fill_disabled = carry(games, &self.accel.fill_disabled, n);
+        // A loopy game's values come from its graph, never in order.
+        for (d, g) in self.accel.fill_disabled.iter_mut().zip(&prog.games) {
+            *d |= g.loopy;
+        }
         self.accel.row_done = carry(games, &self.accel.row_done, n);
         // Looked for again: a game's shape reads the constants.
         self.accel.sparse = (0..n).map(|_| accel::SparseSlot::Unknown).collect();
@@ -369,9 +377,7 @@ impl Machine {
     pub fn intern(&mut self, game: GameId, args: &[Value], span: Span) -> R<PosId> {
         match crate::key::intern(&mut self.memo, game, args) {
             Ok(Some(id)) => Ok(id),
-            Ok(None) => Err(Diag::bug("a range or position passed as a game argument")
-                .label(span, "here")
-                .into()),
+            Ok(None) => Err(loopy::bad_argument(args.iter().any(Value::has_infinite), span).into()),
             Err(_) => Err(self.state_limit(span).into()),
         }
     }
@@ -442,8 +448,17 @@ impl Machine {
     /// The Grundy value of one position, searched within `scope`.
     pub(super) fn search(&mut self, root: PosId, scope: Scope) -> R<u32> {
         let v = self.memo.value(root);
-        if v < ON_STACK {
+        if v <= MAX_VALUE {
             return Ok(v);
+        }
+        // A loopy game's positions are solved over their graph.
+        if self.is_loopy(root) || crate::store::infinite_index(v).is_some() {
+            return match self.gsg_in(root, scope)? {
+                loopy_value @ crate::loopy::Gsg::Infinite(_) => {
+                    Err(self.not_finite(root, &loopy_value).into())
+                }
+                crate::loopy::Gsg::Finite(v) => Ok(v),
+            };
         }
         if let Some(v) = self.periodic_value(root, scope)? {
             return Ok(v);
@@ -464,7 +479,7 @@ impl Machine {
         {
             self.ascend(self.game_of(root), n + 1, scope)?;
             let v = self.memo.value(root);
-            if v < ON_STACK {
+            if v <= MAX_VALUE {
                 return Ok(v);
             }
         }
@@ -642,12 +657,16 @@ impl Machine {
             let mut missing = None;
             for &c in &out {
                 match self.memo.value(c) {
+                    // A loopy game's position: solved over its own graph.
+                    UNKNOWN if self.is_loopy(c) => x ^= self.option_value(f.pos, c, scope)?,
                     UNKNOWN => {
                         missing = Some(c);
                         break;
                     }
+                    ON_STACK if self.is_loopy(c) => x ^= self.option_value(f.pos, c, scope)?,
                     ON_STACK => return Err(self.cycle(frames, c).into()),
-                    v => x ^= v,
+                    v if v <= MAX_VALUE => x ^= v,
+                    _ => x ^= self.option_value(f.pos, c, scope)?,
                 }
             }
             match missing {
@@ -675,7 +694,7 @@ impl Machine {
                         } else {
                             frames.len() * 2
                         };
-                        if self.memo.value(c) < ON_STACK {
+                        if self.memo.value(c) <= MAX_VALUE {
                             continue;
                         }
                     }
@@ -771,7 +790,12 @@ impl Machine {
             ),
         )
         .note(format!("cycle: {}", path.join(" -> ")))
-        .help("Grundy values need every play to end: make each move decrease something")
+        .help(format!(
+            "Grundy values need every play to end: make each move decrease something; \
+             or, if play may go on forever, declare `loopy game {}(...)` (its values may \
+             then be ∞, and positions draws)",
+            g.name
+        ))
     }
 
     /// Advances a frame to its next option, written into `out`. `prog` and
@@ -923,6 +947,9 @@ impl Oracle for Machine {
     }
     fn grundy(&mut self, pos: PosId) -> R<u32> {
         Machine::grundy(self, pos)
+    }
+    fn gsg(&mut self, pos: PosId) -> R<crate::loopy::Gsg> {
+        Machine::gsg(self, pos)
     }
     fn ascend(&mut self, game: GameId, to: i64) -> R<()> {
         Machine::ascend(self, game, to, Scope::default())

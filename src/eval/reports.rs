@@ -5,6 +5,7 @@ use super::*;
 use crate::analysis::HugeMove;
 use crate::answer::{Answer, Component, Move, Outcome, Position, Shown};
 use crate::flow::Stop;
+use crate::loopy::Gsg;
 use crate::value::{Record, RecordKind};
 use std::collections::HashSet;
 
@@ -21,19 +22,24 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
     match f {
         Builtin::Outcome => {
             let parts = m.eval_sum(args[0], env)?;
-            let grundy = m.grundy_sum(&parts)?;
+            let grundy = m.gsg_sum(&parts)?;
             Ok(Answer::Outcome {
                 position: m.pos_data(&parts),
+                outcome: Outcome::of_value(&grundy),
                 grundy,
-                outcome: Outcome::of(grundy),
             })
         }
         Builtin::Moves | Builtin::Winning => {
             let parts = m.eval_sum(args[0], env)?;
-            let grundy = m.grundy_sum(&parts)?;
-            let (mut moves, options) = all_moves(m, &parts, grundy)?;
+            let grundy = m.gsg_sum(&parts)?;
+            let (mut moves, options) = all_moves(m, &parts)?;
             if f == Builtin::Winning {
-                moves.retain(|mv| mv.grundy == 0);
+                // To a loss for the other player; from a draw, to a draw.
+                let want = match Outcome::of_value(&grundy) {
+                    Outcome::D => Outcome::D,
+                    _ => Outcome::P,
+                };
+                moves.retain(|mv| Outcome::of_value(&mv.grundy) == want);
             }
             let position = m.pos_data(&parts);
             Ok(if f == Builtin::Moves {
@@ -70,7 +76,7 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
                 axes.push(m.eval_axis(a, env)?);
             }
             let span = m.program().span(args[0]);
-            let mut value_at = |m: &mut Machine, xs: &[i64]| -> R<u32> {
+            let mut value_at = |m: &mut Machine, xs: &[i64]| -> R<Gsg> {
                 let vals: Vec<Value> = xs.iter().map(|x| Value::Int(*x)).collect();
                 let p = m.intern(game, &vals, span)?;
                 if misere {
@@ -78,9 +84,10 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
                         let s = ms.state(m, &[p])?;
                         ms.value(m, s)
                     })
+                    .map(Gsg::Finite)
                     .map_err(|d| at(d, span))
                 } else {
-                    m.grundy(p)
+                    m.gsg(p)
                 }
             };
             match (f, axes.as_slice()) {
@@ -127,7 +134,7 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
                         // A map is the grid's zeros.
                         let p = values
                             .iter()
-                            .map(|row| row.iter().map(|&v| v == 0).collect())
+                            .map(|row| row.iter().map(|v| *v == Gsg::Finite(0)).collect())
                             .collect();
                         Answer::Map {
                             game: name,
@@ -329,6 +336,12 @@ fn plot(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<An
                 period: p.period,
                 proven: p.is_proven(),
             });
+            // ∞ values (loopy games) have no height: they are left out.
+            let (xs, values): (Vec<i64>, Vec<u32>) = xs
+                .iter()
+                .zip(&values)
+                .filter_map(|(&x, v)| Some((x, v.finite()?)))
+                .unzip();
             let svg = drawn(crate::picture::sequence(&title, &param, &xs, &values, mark))?;
             Ok(Answer::Plot {
                 title,
@@ -353,6 +366,19 @@ fn plot(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<An
                 crate::answer::describe_axis(&rows),
                 crate::answer::describe_axis(&cols)
             );
+            let Some(values) = values
+                .iter()
+                .map(|row| row.iter().map(Gsg::finite).collect::<Option<Vec<u32>>>())
+                .collect::<Option<Vec<_>>>()
+            else {
+                return Err(Diag::user(
+                    Code::Infinite,
+                    "a heat map draws finite values, and some of these are ∞",
+                )
+                .label(m.program().span(args[0]), "a loopy game")
+                .help("print `table(G, ROWS, COLUMNS)` to see them")
+                .into());
+            };
             let svg = drawn(crate::picture::heatmap(
                 &title,
                 [&a, &b],
@@ -385,7 +411,7 @@ fn at(s: Stop, span: Span) -> Stop {
     })
 }
 
-type ValueAt<'a> = dyn FnMut(&mut Machine, &[i64]) -> R<u32> + 'a;
+type ValueAt<'a> = dyn FnMut(&mut Machine, &[i64]) -> R<Gsg> + 'a;
 
 fn p_positions(
     m: &mut Machine,
@@ -396,7 +422,7 @@ fn p_positions(
     value_at: &mut ValueAt<'_>,
 ) -> R<()> {
     if i == axes.len() {
-        if value_at(m, tuple)? == 0 {
+        if value_at(m, tuple)? == Gsg::Finite(0) {
             out.push(tuple.clone());
         }
         return Ok(());
@@ -415,7 +441,7 @@ struct Row {
     from: PosId,
     to: To,
     /// The value of the whole sum after the move.
-    grundy: u32,
+    grundy: Gsg,
 }
 
 /// What a component becomes.
@@ -435,7 +461,7 @@ enum To {
 /// Every move of a sum: each component (identical ones each with its own
 /// index), each distinct option; and how many moves they stand for (a group
 /// of a huge heap's splits is many moves).
-fn rows(m: &mut Machine, parts: &[PosId], total: u32) -> R<(Vec<Row>, u64)> {
+fn rows(m: &mut Machine, parts: &[PosId]) -> R<(Vec<Row>, u64)> {
     let mut moves: Vec<Row> = Vec::new();
     // How many moves each component has.
     let mut counts = vec![0u64; parts.len()];
@@ -452,14 +478,21 @@ fn rows(m: &mut Machine, parts: &[PosId], total: u32) -> R<(Vec<Row>, u64)> {
             continue;
         }
         let count = &mut counts[i];
-        let gc = m.grundy(c)?;
+        // The value of the other components (no inverse of ∞ to take the
+        // component's own value out of the whole).
+        let mut others = Gsg::Finite(0);
+        for (j, &d) in parts.iter().enumerate() {
+            if j != i {
+                others = others.sum(&m.gsg(d)?);
+            }
+        }
         // A huge heap of a game with a proven period: its moves by family,
         // splits grouped by residue.
         if let Some(groups) = crate::analysis::huge_moves(m, c)? {
             for g in groups {
                 let (to, value, n) = match g {
                     HugeMove::One(to) => {
-                        let v = m.grundy_sum(&to)?;
+                        let v = m.gsg_sum(&to)?;
                         (To::Sum(to), v, 1)
                     }
                     HugeMove::Group {
@@ -467,14 +500,14 @@ fn rows(m: &mut Machine, parts: &[PosId], total: u32) -> R<(Vec<Row>, u64)> {
                         change,
                         value,
                         count,
-                    } => (To::Group { to, change, count }, value, count),
+                    } => (To::Group { to, change, count }, Gsg::Finite(value), count),
                 };
                 *count = count.saturating_add(n);
                 moves.push(Row {
                     component: i,
                     from: c,
                     to,
-                    grundy: total ^ gc ^ value,
+                    grundy: others.sum(&value),
                 });
             }
             continue;
@@ -488,7 +521,7 @@ fn rows(m: &mut Machine, parts: &[PosId], total: u32) -> R<(Vec<Row>, u64)> {
             if !seen.insert(canon) {
                 continue;
             }
-            let after = total ^ gc ^ m.grundy_sum(opt)?;
+            let after = others.sum(&m.gsg_sum(opt)?);
             *count += 1;
             moves.push(Row {
                 component: i,
@@ -502,8 +535,8 @@ fn rows(m: &mut Machine, parts: &[PosId], total: u32) -> R<(Vec<Row>, u64)> {
 }
 
 /// The moves of a sum as `print` shows them.
-fn all_moves(m: &mut Machine, parts: &[PosId], total: u32) -> R<(Vec<Move>, u64)> {
-    let (rows, count) = rows(m, parts, total)?;
+fn all_moves(m: &mut Machine, parts: &[PosId]) -> R<(Vec<Move>, u64)> {
+    let (rows, count) = rows(m, parts)?;
     Ok((shown(m, rows), count))
 }
 
@@ -603,7 +636,7 @@ fn misere_rows(m: &mut Machine, parts: &[PosId]) -> R<(Vec<Row>, usize)> {
                         component,
                         from: *from,
                         to: To::Sum(to.clone()),
-                        grundy: 0,
+                        grundy: Gsg::Finite(0),
                     });
                 }
             }
@@ -614,13 +647,13 @@ fn misere_rows(m: &mut Machine, parts: &[PosId]) -> R<(Vec<Row>, usize)> {
 }
 
 /// A move as a value: `{component, before, after, change, grundy}`.
-fn move_record(m: &Machine, component: usize, from: PosId, to: Vec<PosId>, grundy: u32) -> Value {
+fn move_record(m: &Machine, component: usize, from: PosId, to: Vec<PosId>, grundy: Gsg) -> Value {
     let change = Move::new(
         component,
         m.pos_data(&[from]),
         m.params_of(from),
         m.pos_data(&to),
-        grundy,
+        grundy.clone(),
         false,
     )
     .change;
@@ -631,9 +664,17 @@ fn move_record(m: &Machine, component: usize, from: PosId, to: Vec<PosId>, grund
             Value::Pos(Rc::new([from])),
             Value::Pos(to.into()),
             Value::Str(change.into()),
-            Value::Int(i64::from(grundy)),
+            gsg_value(grundy),
         ],
     }))
+}
+
+/// A generalized value as a language value: finite ones are integers.
+pub(super) fn gsg_value(g: Gsg) -> Value {
+    match g {
+        Gsg::Finite(v) => Value::Int(i64::from(v)),
+        Gsg::Infinite(k) => Value::Infinite(k),
+    }
 }
 
 impl Machine {
@@ -683,6 +724,7 @@ impl Machine {
                     .collect::<serde_json::Map<_, _>>()
                     .into()
             }
+            Value::Infinite(k) => serde_json::json!({ "infinite": k.as_ref() }),
         }
     }
 
@@ -711,11 +753,16 @@ impl Machine {
         match f {
             Builtin::Moves | Builtin::Winning => {
                 let parts = self.eval_sum(args[0], env)?;
-                let total = self.grundy_sum(&parts)?;
-                let (rows, _) = rows(self, &parts, total)?;
+                let total = self.gsg_sum(&parts)?;
+                let (rows, _) = rows(self, &parts)?;
+                // To a loss for the other player; from a draw, to a draw.
+                let want = match Outcome::of_value(&total) {
+                    Outcome::D => Outcome::D,
+                    _ => Outcome::P,
+                };
                 let mut out = Vec::new();
                 for r in rows {
-                    if f == Builtin::Winning && r.grundy != 0 {
+                    if f == Builtin::Winning && Outcome::of_value(&r.grundy) != want {
                         continue;
                     }
                     match r.to {
@@ -741,7 +788,9 @@ impl Machine {
                 Ok(list(
                     rows.into_iter()
                         .filter_map(|r| match r.to {
-                            To::Sum(to) => Some(move_record(self, r.component, r.from, to, 0)),
+                            To::Sum(to) => {
+                                Some(move_record(self, r.component, r.from, to, Gsg::Finite(0)))
+                            }
                             To::Group { .. } => None,
                         })
                         .collect(),
@@ -750,33 +799,40 @@ impl Machine {
             Builtin::Outcome | Builtin::MisereOutcome => {
                 let parts = self.eval_sum(args[0], env)?;
                 let grundy = if f == Builtin::Outcome {
-                    self.grundy_sum(&parts)?
+                    self.gsg_sum(&parts)?
                 } else {
-                    self.with_misere(|ms, m| {
-                        let s = ms.state(m, &parts)?;
-                        ms.value(m, s)
-                    })
-                    .map_err(|d| at(d, span))?
+                    Gsg::Finite(
+                        self.with_misere(|ms, m| {
+                            let s = ms.state(m, &parts)?;
+                            ms.value(m, s)
+                        })
+                        .map_err(|d| at(d, span))?,
+                    )
                 };
-                let first_wins = grundy != 0;
+                let outcome = Outcome::of_value(&grundy);
+                let letter = match outcome {
+                    Outcome::N => "N",
+                    Outcome::P => "P",
+                    Outcome::D => "D",
+                };
                 Ok(Value::Record(Rc::new(Record {
                     kind: RecordKind::Outcome,
                     values: vec![
                         Value::Pos(parts.into()),
-                        Value::Int(i64::from(grundy)),
-                        Value::Str(if first_wins { "N" } else { "P" }.into()),
-                        Value::Bool(first_wins),
+                        gsg_value(grundy),
+                        Value::Str(letter.into()),
+                        Value::Bool(outcome == Outcome::N),
                     ],
                 })))
             }
             _ => match report(self, f, args, env)? {
-                Answer::Table { values, .. } => Ok(list(
-                    values.iter().map(|&v| Value::Int(i64::from(v))).collect(),
-                )),
+                Answer::Table { values, .. } => {
+                    Ok(list(values.into_iter().map(gsg_value).collect()))
+                }
                 Answer::Grid { values, .. } => Ok(list(
                     values
-                        .iter()
-                        .map(|row| list(row.iter().map(|&v| Value::Int(i64::from(v))).collect()))
+                        .into_iter()
+                        .map(|row| list(row.into_iter().map(gsg_value).collect()))
                         .collect(),
                 )),
                 Answer::Map { p, .. } => Ok(list(

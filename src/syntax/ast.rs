@@ -61,6 +61,8 @@ pub struct GameDef {
     /// The shorthand it was written as (`octal`, `subtraction`), if any;
     /// `rules` are then generated from it.
     pub shorthand: Option<Shorthand>,
+    /// `loopy game`: its moves may return to a position it had.
+    pub loopy: bool,
 }
 
 /// A game written as a shorthand.

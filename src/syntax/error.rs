@@ -63,6 +63,7 @@ fn rule_name(r: &Rule) -> Option<&'static str> {
         Rule::EOI => "end of input",
         Rule::let_def | Rule::let_clause | Rule::kw_let => "`let`",
         Rule::game_def | Rule::kw_game => "`game`",
+        Rule::loopy_mark => "`loopy`",
         Rule::print_stmt | Rule::kw_print => "`print`",
         Rule::check_stmt | Rule::kw_check => "`check`",
         Rule::octal_def | Rule::kw_octal => "`octal`",
@@ -148,6 +149,18 @@ pub(super) fn syntax_error(text: &str, e: pest::error::Error<Rule>) -> Diag {
             }
             if names.len() > 1 {
                 names.retain(|n| *n != "end of input");
+            }
+            // `game` is tried at the start of `loopy game` as well, which
+            // puts it early; it reads best right after `let`.
+            if let Some(g) = names.iter().position(|n| *n == "`game`")
+                && names
+                    .iter()
+                    .position(|n| *n == "`let`")
+                    .is_some_and(|l| l > g)
+            {
+                let game = names.remove(g);
+                let l = names.iter().position(|n| *n == "`let`").unwrap_or(0);
+                names.insert(l + 1, game);
             }
             names
         }

@@ -400,7 +400,8 @@ impl Lower {
             .into_inner()
             .find(|p| p.as_rule() == Rule::rparen)
             .map_or(span.end as usize, |p| p.as_span().end() + self.base);
-        let mut inner = parts(pair);
+        let mut inner = parts(pair).peekable();
+        let loopy = inner.next_if(|p| p.as_rule() == Rule::loopy_mark).is_some();
         let Some(name) = inner.next().map(|p| self.ident(p)) else {
             return self.malformed(span);
         };
@@ -436,6 +437,7 @@ impl Lower {
             rules,
             span,
             shorthand: None,
+            loopy,
         })
     }
 

@@ -302,6 +302,7 @@ fn game(name: Ident, rules: Vec<Rule>, span: Span, shorthand: Shorthand) -> Game
         rules,
         span,
         shorthand: Some(shorthand),
+        loopy: false,
     }
 }
 
