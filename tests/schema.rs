@@ -79,6 +79,8 @@ game W(a, b) = {
 }
 game Grundy(n) = { Grundy(a) + Grundy(n - a) for a in 1..n if 2 * a < n }
 game L(xs) = { L(set(xs, i, xs[i] - 1)) for i in 0..len(xs) if xs[i] > 0 }
+loopy game Walk(n) = { Walk(n - 1) if n > 0  Walk(n + 1) if n < 3  0 if n == 3 }
+loopy game WalkXY(a, b) = { WalkXY(1 - a, b)  WalkXY(a, b - 1) if b > 0 }
 print grundy(Kayles(10))
 print "a string"
 print Nim(3) + Kayles(4)
@@ -101,6 +103,14 @@ print period(Kayles)
 print period(Grundy, 200)
 print [m.change for m in winning(Nim(3) + Nim(5))]
 print outcome(Nim(3))
+print outcome(Walk(1))
+print winning(Walk(2))
+print moves(Walk(3) + Nim(1))
+print table(Walk, 0..=3)
+print table(WalkXY, 0..2, 0..2)
+print grundy(Walk(3))
+print [grundy(Walk(n)) for n in 0..4]
+print outcome(Walk(3) + Nim(1)).outcome
 check grundy(Nim(n)) == n for n in 0..10
 check grundy(Nim(n)) == 0 for n in 0..10
 check grundy(Nim(a) + Nim(b)) == a + b for a in 0..3 for b in 0..3

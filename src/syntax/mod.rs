@@ -50,7 +50,15 @@ pub const KEYWORDS: &[&str] = &[
 ];
 
 /// The keywords that start a top-level item.
-pub const ITEM_KEYWORDS: &[&str] = &["let", "game", "octal", "subtraction", "print", "check"];
+pub const ITEM_KEYWORDS: &[&str] = &[
+    "let",
+    "game",
+    "loopy",
+    "octal",
+    "subtraction",
+    "print",
+    "check",
+];
 
 /// Parses a whole source text into an AST, or reports every syntax error found.
 pub fn parse(text: &str) -> Result<ast::Program, Vec<Diag>> {
