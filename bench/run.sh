@@ -29,6 +29,8 @@ for f in subtraction kayles grundy wythoff cram; do
 done
 # Our own C++ yardstick for a game whose positions are lists.
 g++ -O2 -std=c++17 -o "$out/cpp_chomp" bench/chomp.cpp
+# And for retrograde analysis of a loopy game (win, lose or draw).
+g++ -O2 -std=c++17 -o "$out/cpp_loopy" bench/loopy.cpp
 # And for a subtraction game whose options are nearly all earlier heaps.
 g++ -O2 -std=c++17 -o "$out/cpp_allbut" bench/allbut.cpp
 (cd "$baselines/rust" && CARGO_TARGET_DIR="$out/target" cargo build --release -q)
@@ -289,3 +291,28 @@ if [ "${1:-}" = "--heavy" ] || [ "${2:-}" = "--heavy" ]; then
   printf 'game G(n) = { G(a) + G(n - a) for a in 1..n if 2 * a < n }\nprint grundy(G(%s))\n' $((1 << 24)) > "$out/gg24.game"
   printf '%-40s %8s\n' "Grundy's game, values to 2^24" "$(measure gg24 "$grundy" --period-budget 0 --max-work 0 --max-states 40000000 "$out/gg24.game" | cut -d' ' -f1)"
 fi
+
+# A loopy game: the graph of 10^7 positions reached from T(0), labeled by
+# retrograde analysis, against bench/loopy.cpp (breadth first, then the
+# classic counter retrograde for win, lose and draw). grundy computes every
+# generalized value (the C++ only outcomes). The outcome of T(0) must agree.
+echo
+echo "loopy game, retrograde analysis (seconds, KB)"
+ln=$(( quick == 1 ? 1000000 : 10000000 ))
+cat > "$out/loopy.game" <<G
+let N = $ln
+loopy game T(n) = {
+    T(n + 1) if n + 1 < N and n % 97 != 96
+    T((7 * n + 3) % N) if n % 97 != 96
+    T((n * n + 1) % N) if n % 5 == 0 and n % 97 != 96
+}
+print outcome(T(0))
+G
+read -r lct lcm <<<"$(measure loopy_cpp "$out/cpp_loopy" $ln)"
+read -r lgt lgm <<<"$(measure loopy_grundy "$grundy" "$out/loopy.game")"
+want=$(grep -o 'outcome=[NPD]' "$out/loopy_cpp.out" | cut -d= -f2)
+grep -q "($want)" "$out/loopy_grundy.out" || { echo "MISMATCH loopy: C++ $want, grundy $(cat "$out/loopy_grundy.out")"; exit 1; }
+printf '%-40s %8s %8s %10s %10s %6s\n' work cpp_s grundy_s cpp_KB grundy_KB time_x
+printf '%-40s %8s %8s %10s %10s %6s\n' "T(0) over $ln positions" "$lct" "$lgt" "$lcm" "$lgm" \
+  "$(awk -v a="$lgt" -v b="$lct" 'BEGIN { if (b < 0.01) b = 0.01; printf "%.1f", a / b }')"
+

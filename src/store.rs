@@ -39,7 +39,11 @@ pub const MAX_VALUE: u32 = (1 << 31) - 1;
 /// an infinite value of a loopy game.
 pub const SENTINEL_BIT: u32 = 1 << 31;
 /// The most infinite values (sets K) a store tells apart.
-pub const MAX_INFINITE: u32 = ON_STACK - 1 - SENTINEL_BIT;
+pub const MAX_INFINITE: u32 = (1 << 30) - 1;
+/// Where the marks of positions being solved start (see [`solving`]).
+const SOLVING: u32 = SENTINEL_BIT | 1 << 30;
+/// The most vertices one loopy solve may mark.
+pub const MAX_SOLVING: u32 = ON_STACK - 1 - SOLVING;
 
 /// The stored form of the `i`-th infinite value (`i <=`
 /// [`MAX_INFINITE`]): a sentinel to every fast path.
@@ -49,9 +53,21 @@ pub fn infinite(i: u32) -> u32 {
 
 /// Which infinite value a stored value is, if it is one.
 pub fn infinite_index(v: u32) -> Option<u32> {
-    (SENTINEL_BIT..ON_STACK)
+    (SENTINEL_BIT..SOLVING)
         .contains(&v)
         .then(|| v - SENTINEL_BIT)
+}
+
+/// The mark of a position that is vertex `i` of the loopy solve running
+/// (`i <=` [`MAX_SOLVING`]): a sentinel to every fast path, and on the
+/// stack to everything else.
+pub fn solving(i: u32) -> u32 {
+    SOLVING | i
+}
+
+/// Which vertex of the loopy solve running a stored value marks, if any.
+pub fn solving_index(v: u32) -> Option<u32> {
+    (SOLVING..ON_STACK).contains(&v).then(|| v - SOLVING)
 }
 
 /// Key tag of an integer argument.
@@ -652,7 +668,7 @@ impl Store {
 
     /// Stores ∞ with the set `k` at `p`; false when 2^31 different sets are
     /// stored already.
-    pub fn set_infinite(&mut self, p: PosId, k: &std::rc::Rc<[u32]>) -> bool {
+    pub fn set_infinite(&mut self, p: PosId, k: &[u32]) -> bool {
         let i = match self.infinites.index.get(k) {
             Some(&i) => i,
             None => {
@@ -662,8 +678,9 @@ impl Store {
                 else {
                     return false;
                 };
+                let k: std::rc::Rc<[u32]> = k.into();
                 self.infinites.sets.push(k.clone());
-                self.infinites.index.insert(k.clone(), i);
+                self.infinites.index.insert(k, i);
                 i
             }
         };

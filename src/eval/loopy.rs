@@ -7,17 +7,16 @@
 
 use super::*;
 use crate::loopy::{Graph, Gsg, TooLarge};
+use crate::store::{MAX_SOLVING, solving, solving_index};
 use rustc_hash::FxHashMap;
 
 /// Loopy solves one inside another (each a few frames of the Rust stack).
 pub(super) const MAX_NESTED: u32 = 256;
 
-/// A vertex of the graph being built: a position whose options are read,
-/// or a value known already.
-enum Vertex {
-    Pos(PosId),
-    Known(Gsg),
-}
+/// A vertex that stands for a value known already (the end of the game, a
+/// solved position, a sum), not a position: `KNOWN | index` among the
+/// solve's vertices (no position id has both top bits).
+const KNOWN: PosId = 3 << 62;
 
 impl Machine {
     /// Whether `pos` is a position of a loopy game.
@@ -135,35 +134,15 @@ impl Machine {
         )
     }
 
-    /// Stores a generalized value.
-    fn store_gsg(&mut self, pos: PosId, value: &Gsg) -> R<()> {
-        match value {
-            Gsg::Finite(v) if *v <= MAX_VALUE => self.memo.set(pos, *v),
-            Gsg::Finite(_) => {
-                return Err(Diag::user(Code::ValueLimit, "a Grundy value of 2^31 or more").into());
-            }
-            Gsg::Infinite(k) => {
-                if !self.memo.set_infinite(pos, k) {
-                    return Err(
-                        Diag::user(Code::TooLarge, "more than 2^31 different ∞ values").into(),
-                    );
-                }
-            }
-        }
-        Ok(())
-    }
-
     /// Solves the loopy position `root` and every position of a loopy game
     /// it reaches by moves to single positions, storing their values.
     fn solve_loopy(&mut self, root: PosId, scope: Scope) -> R<()> {
-        let mut vertices = vec![Vertex::Pos(root)];
-        let mut ids: FxHashMap<PosId, u32> = FxHashMap::default();
-        ids.insert(root, 0);
-        let mut known: FxHashMap<Gsg, u32> = FxHashMap::default();
-        // Marked while being solved: reaching one again by another way is
-        // a cycle this solve cannot see.
-        self.memo.set(root, ON_STACK);
-        let result = self.explore(&mut vertices, &mut ids, &mut known, scope);
+        // Positions are marked with their vertex while the solve runs:
+        // reaching one again by another way is a cycle this solve cannot see.
+        let mut vertices = vec![root];
+        self.memo.set(root, solving(0));
+        let mut known = Vec::new();
+        let result = self.explore(&mut vertices, &mut known, scope);
         let solved = result.and_then(|graph| {
             let budget = &mut self.budget;
             crate::loopy::solve(&graph, false, &mut |w| budget.spend(w)).map(|s| (graph, s))
@@ -171,72 +150,97 @@ impl Machine {
         let (graph, solved) = match solved {
             Ok(x) => x,
             Err(e) => {
-                for v in &vertices {
-                    if let Vertex::Pos(p) = v
-                        && self.memo.value(*p) == ON_STACK
-                    {
-                        self.memo.set(*p, UNKNOWN);
+                for &p in &vertices {
+                    if p & KNOWN != KNOWN && solving_index(self.memo.value(p)).is_some() {
+                        self.memo.set(p, UNKNOWN);
                     }
                 }
                 return Err(e);
             }
         };
-        for (i, v) in vertices.iter().enumerate() {
-            if let Vertex::Pos(p) = v
-                && let Some(value) = solved.value(&graph, i as u32)
-            {
-                self.store_gsg(*p, &value)?;
+        let mut k = Vec::new();
+        for (i, &p) in vertices.iter().enumerate() {
+            if p & KNOWN == KNOWN {
+                continue;
+            }
+            match solved.value_into(&graph, i as u32, &mut k) {
+                Some(v) if v <= MAX_VALUE => self.memo.set(p, v),
+                Some(_) => {
+                    return Err(
+                        Diag::user(Code::ValueLimit, "a Grundy value of 2^31 or more").into(),
+                    );
+                }
+                None => {
+                    if !self.memo.set_infinite(p, &k) {
+                        return Err(too_many_infinities().into());
+                    }
+                }
             }
         }
         Ok(())
     }
 
     /// The graph from `vertices[0]` (breadth first): each position's
-    /// options read in turn.
+    /// options read in turn. Values known already become vertices of their
+    /// own, one per value, listed in `known`.
     fn explore(
         &mut self,
-        vertices: &mut Vec<Vertex>,
-        ids: &mut FxHashMap<PosId, u32>,
-        known: &mut FxHashMap<Gsg, u32>,
+        vertices: &mut Vec<PosId>,
+        known: &mut Vec<Gsg>,
         scope: Scope,
     ) -> R<Graph> {
         let too_large =
             |_: TooLarge| Diag::user(Code::TooLarge, "a loopy game's graph with 2^32 moves");
+        let mut known_ids: FxHashMap<Gsg, u32> = FxHashMap::default();
         let mut graph = Graph::default();
         let mut moves = Moves::default();
+        let mut bufs = OptionBufs::default();
         let mut targets = Vec::new();
         while graph.len() < vertices.len() {
             let i = graph.len();
-            let pos = match &vertices[i] {
-                Vertex::Known(value) => {
-                    graph.add_known(value.clone()).map_err(too_large)?;
-                    continue;
-                }
-                Vertex::Pos(p) => *p,
-            };
-            if i.is_power_of_two() && i >= 1 << 16 {
-                // The graph's arrays and maps, before they double.
-                self.reserve(i * 64)?;
+            let pos = vertices[i];
+            if pos & KNOWN == KNOWN {
+                let value = known[(pos & !KNOWN) as usize].clone();
+                graph.add_known(value).map_err(too_large)?;
+                continue;
             }
-            self.options_into(pos, &mut moves)?;
+            if i.is_power_of_two() && i >= 1 << 16 {
+                // The graph's arrays, before they double.
+                self.reserve(i * 32)?;
+            }
+            self.options_with(pos, &mut moves, &mut bufs)?;
             targets.clear();
             for option in moves.iter() {
                 let target = match option {
-                    [c] if self.is_loopy(*c) && self.memo.value(*c) == UNKNOWN => {
-                        let next = vertices.len() as u32;
-                        self.memo.set(*c, ON_STACK);
-                        ids.insert(*c, next);
-                        vertices.push(Vertex::Pos(*c));
-                        next
-                    }
-                    [c] if ids.contains_key(c) => ids[c],
-                    parts => {
+                    [c] => match self.memo.value(*c) {
+                        UNKNOWN if self.is_loopy(*c) => {
+                            let next = u32::try_from(vertices.len())
+                                .ok()
+                                .filter(|&n| n <= MAX_SOLVING)
+                                .ok_or_else(|| too_large(TooLarge))?;
+                            self.memo.set(*c, solving(next));
+                            vertices.push(*c);
+                            Some(next)
+                        }
+                        v => solving_index(v),
+                    },
+                    _ => None,
+                };
+                let target = match target {
+                    Some(t) => t,
+                    None => {
                         // Solved on its own: it must not lead back here.
-                        let value = self.gsg_sum_in(parts, scope)?;
-                        *known.entry(value.clone()).or_insert_with(|| {
-                            vertices.push(Vertex::Known(value));
-                            vertices.len() as u32 - 1
-                        })
+                        let value = self.gsg_sum_in(option, scope)?;
+                        match known_ids.get(&value) {
+                            Some(&t) => t,
+                            None => {
+                                let t = vertices.len() as u32;
+                                vertices.push(KNOWN | known.len() as PosId);
+                                known.push(value.clone());
+                                known_ids.insert(value, t);
+                                t
+                            }
+                        }
                     }
                 };
                 targets.push(target);
@@ -257,4 +261,8 @@ pub(super) fn bad_argument(infinite: bool, span: Span) -> Diag {
     } else {
         Diag::bug("a range or position passed as a game argument").label(span, "here")
     }
+}
+
+fn too_many_infinities() -> Diag {
+    Diag::user(Code::TooLarge, "more than 2^30 different ∞ values")
 }

@@ -31,6 +31,7 @@ mod calls;
 mod expr;
 mod limits;
 mod loopy;
+mod oracle;
 mod periods;
 mod reports;
 
@@ -205,6 +206,14 @@ pub(super) struct Scope {
     /// Loopy games' solves running, one inside another (a sum's component
     /// solved while a graph is explored): bounded by [`loopy::MAX_NESTED`].
     pub(super) loopy_nesting: u32,
+}
+
+/// Buffers for listing a position's options, reused from one to the next.
+#[derive(Default)]
+pub(super) struct OptionBufs {
+    env: Vec<Value>,
+    iters: Vec<Option<Iter>>,
+    out: Vec<PosId>,
 }
 
 /// How a check condition came out for one case.
@@ -907,79 +916,34 @@ impl Machine {
     /// Every option of one position, in rule order, into `moves` (cleared
     /// first).
     pub fn options_into(&mut self, pos: PosId, moves: &mut Moves) -> R<()> {
+        self.options_with(pos, moves, &mut OptionBufs::default())
+    }
+
+    /// [`Machine::options_into`] with buffers kept from one call to the
+    /// next (a loopy game's graph lists millions of positions).
+    pub(super) fn options_with(
+        &mut self,
+        pos: PosId,
+        moves: &mut Moves,
+        bufs: &mut OptionBufs,
+    ) -> R<()> {
         moves.clear();
+        bufs.env.clear();
+        bufs.iters.clear();
         let prog = Rc::clone(&self.prog);
         let compiled = Rc::clone(&self.compiled);
-        let (mut env, mut iters) = (Vec::new(), Vec::new());
-        let mut frame = self.enter(pos, &mut env, &mut iters);
-        let mut out = Vec::new();
+        let OptionBufs { env, iters, out } = bufs;
+        let mut frame = self.enter(pos, env, iters);
         loop {
             match self
-                .next_option(&prog, &compiled, &mut frame, &mut env, &mut iters, &mut out)
+                .next_option(&prog, &compiled, &mut frame, env, iters, out)
                 .map_err(|d| self.in_position(d, pos))?
             {
-                Next::Option => moves.push(&out),
+                Next::Option => moves.push(out),
                 Next::Rule => {}
                 Next::Done => return Ok(()),
             }
         }
-    }
-}
-
-impl Oracle for Machine {
-    fn program(&self) -> &ir::Program {
-        Machine::program(self)
-    }
-    fn constants(&self) -> &[Option<Value>] {
-        &self.consts
-    }
-    fn intern(&mut self, game: GameId, args: &[Value], span: Span) -> R<PosId> {
-        Machine::intern(self, game, args, span)
-    }
-    fn position(&self, pos: PosId) -> (GameId, Vec<Value>) {
-        Machine::position(self, pos)
-    }
-    fn show_pos(&self, pos: PosId) -> String {
-        Machine::show_pos(self, pos)
-    }
-    fn options_into(&mut self, pos: PosId, out: &mut Moves) -> R<()> {
-        Machine::options_into(self, pos, out)
-    }
-    fn grundy(&mut self, pos: PosId) -> R<u32> {
-        Machine::grundy(self, pos)
-    }
-    fn gsg(&mut self, pos: PosId) -> R<crate::loopy::Gsg> {
-        Machine::gsg(self, pos)
-    }
-    fn ascend(&mut self, game: GameId, to: i64) -> R<()> {
-        Machine::ascend(self, game, to, Scope::default())
-    }
-    fn known_period(&self, game: GameId) -> Option<(i64, i64)> {
-        Machine::known_period(self, game)
-    }
-    fn set_period(&mut self, game: GameId, preperiod: i64, period: i64) {
-        Machine::set_period(self, game, preperiod, period);
-    }
-    fn state_count(&self) -> usize {
-        Machine::state_count(self)
-    }
-    fn room(&self) -> usize {
-        Machine::room(self)
-    }
-    fn max_states(&self) -> usize {
-        self.limits.max_states
-    }
-    fn poll(&mut self) -> R<()> {
-        Machine::poll(self)
-    }
-    fn work(&self) -> u64 {
-        self.budget.work()
-    }
-    fn apart(&mut self, allowance: u64) -> Apart {
-        self.budget.apart(allowance)
-    }
-    fn restore(&mut self, saved: Apart) {
-        self.budget.restore(saved);
     }
 }
 
