@@ -106,6 +106,7 @@ const TOKENS: &[&str] = &[
     " in ",
     "let ",
     "game ",
+    "loopy game ",
     "print ",
     "check ",
     "octal ",
@@ -311,8 +312,10 @@ fn program(rng: &mut Rng) -> String {
         }
         rules.push(rule);
     }
+    // Some declared loopy: their cycles are then graphs to solve.
+    let loopy = if rng.chance(25) { "loopy " } else { "" };
     let mut text = format!(
-        "game G({}) = {{\n    {}\n}}\n",
+        "{loopy}game G({}) = {{\n    {}\n}}\n",
         params.join(", "),
         rules.join("\n    ")
     );

@@ -371,6 +371,11 @@ fn long_work_ends_at_the_time_limit() {
             "print winning(Nim(65536) + Nim(1) + Nim(1), misere)",
         ),
         ("loop.game", "check r >= 0 for r in 1..=10**9"),
+        // A loopy game whose graph never ends: explored until the limit.
+        (
+            "loopy.game",
+            "loopy game U(n) = { U(n + 1)  U(n - 1) if n > 0 }\nprint outcome(U(0))",
+        ),
     ] {
         let start = std::time::Instant::now();
         let run = run_text(name, &format!("{NIM}{query}\n"), &["--time-limit", "1"]);
@@ -386,6 +391,20 @@ fn long_work_ends_at_the_time_limit() {
             start.elapsed()
         );
     }
+}
+
+/// A loopy game whose graph never ends stops at the state limit with a
+/// clean error, and its positions are not left marked: the next statement
+/// asks about a finite part of it.
+#[test]
+fn a_loopy_graph_ends_at_the_state_limit() {
+    let src = "loopy game U(n) = { U(n + 1) if n < 10**9  U(n - 1) if n > 0 }\n\
+               loopy game V(n) = { V(n - 1) if n > 0  V(n + 1) if n < 3  0 if n == 3 }\n\
+               print outcome(U(0))\nprint outcome(V(3))\n";
+    let run = run_text("loopy_states.game", src, &["--max-states", "100000"]);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(run.stderr.contains("grundy::state-limit"), "{}", run.stderr);
+    assert_eq!(run.stdout, "V(3): first player wins (N), grundy ∞{0}\n");
 }
 
 #[test]
@@ -515,6 +534,11 @@ fn ctrl_c_stops_every_kind_of_work_at_once() {
         (
             "period search in sparse space",
             "octal G = 0.6\nprint period(G, 10**7)\n".into(),
+            Limits::default(),
+        ),
+        (
+            "loopy game's graph",
+            "loopy game U(n) = { U(n + 1)  U(n - 1) if n > 0 }\nprint outcome(U(0))\n".into(),
             Limits::default(),
         ),
     ];
