@@ -985,3 +985,29 @@ fn all_but_sets_run_as_windows() {
         assert_eq!(value.value.as_u64(), Some(formula(200_001)), "{src}");
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Kernels list a position's options (for `moves`, `winning`, misère
+    /// play, graphs and loopy games) exactly as the general evaluator does:
+    /// the same options in the same order, and the same errors, on random
+    /// arithmetic, on the kernel shapes, and on two-argument games.
+    #[test]
+    fn kernels_list_options_as_the_general_evaluator(
+        rules in proptest::collection::vec(random_rule(), 1..=3),
+        shaped in kernel_rules(),
+        two in kernel_rules_2d(),
+    ) {
+        let queries = "print moves(G(7))\nprint moves(G(12) + G(3))\nprint winning(G(9) + G(4))\nprint outcome(G(5) + G(5), misere)\n";
+        let arithmetic = format!(
+            "game G(n) = {{\n    {}\n    0 if n == 1\n}}\n{queries}print graph(G(6))\n",
+            rules.join("\n    ")
+        );
+        let shaped = format!("{shaped}{queries}");
+        let two = format!("{two}print moves(W(5, 4))\nprint winning(W(6, 3) + W(2, 2))\n");
+        for src in [arithmetic, shaped, two] {
+            prop_assert_eq!(run_text(&src, true), run_text(&src, false), "{}", src);
+        }
+    }
+}

@@ -113,6 +113,55 @@ impl Machine {
         ok
     }
 
+    /// Lists a position's options by its game's kernels, when every rule
+    /// has one and none gives up (the general evaluator lists them
+    /// otherwise, and reports what there is to report): `Ok(true)` when
+    /// `moves` holds them all.
+    pub(super) fn kernel_options(
+        &mut self,
+        pos: PosId,
+        moves: &mut Moves,
+        bufs: &mut OptionBufs,
+    ) -> R<bool> {
+        if !self.limits.kernels {
+            return Ok(false);
+        }
+        let kernels = self.accel.kernels.clone();
+        let Some(gk) = kernels.get(self.game_of(pos) as usize) else {
+            return Ok(false);
+        };
+        if !gk.complete {
+            return Ok(false);
+        }
+        let Some(args) = self.memo.int_args(pos) else {
+            return Ok(false);
+        };
+        bufs.kenv.clear();
+        bufs.kenv.extend_from_slice(args.as_slice());
+        bufs.kenv.resize(gk.slots.max(bufs.kenv.len()), 0);
+        let memo = &mut self.memo;
+        let mut parts: Vec<PosId> = std::mem::take(&mut bufs.out);
+        let mut listed = 0u64;
+        let mut emit = |comps: &[kernel::KPos]| {
+            parts.clear();
+            for &(game, args, n) in comps {
+                parts.push(memo.intern_ints(game, &args[..n]).ok()?);
+            }
+            moves.push(&parts);
+            listed += 1;
+            Some(())
+        };
+        let ok = gk.rules.iter().all(|r| {
+            r.as_ref().is_some_and(|k| {
+                k.options(&mut bufs.kenv, &mut bufs.comps, &mut emit)
+                    .is_some()
+            })
+        });
+        bufs.out = parts;
+        self.budget.spend(listed.max(1))?;
+        Ok(ok)
+    }
+
     /// The value of a position computed by kernels alone, if its game has
     /// kernels for every rule and they all succeed.
     pub(super) fn kernel_value(&mut self, pos: PosId) -> Option<u32> {

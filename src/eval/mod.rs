@@ -214,6 +214,9 @@ pub(super) struct OptionBufs {
     env: Vec<Value>,
     iters: Vec<Option<Iter>>,
     out: Vec<PosId>,
+    /// The kernels' integer slots and an option's components.
+    kenv: Vec<i64>,
+    comps: Vec<kernel::KPos>,
 }
 
 /// How a check condition came out for one case.
@@ -928,11 +931,17 @@ impl Machine {
         bufs: &mut OptionBufs,
     ) -> R<()> {
         moves.clear();
+        if self.kernel_options(pos, moves, bufs)? {
+            return Ok(());
+        }
+        moves.clear();
         bufs.env.clear();
         bufs.iters.clear();
         let prog = Rc::clone(&self.prog);
         let compiled = Rc::clone(&self.compiled);
-        let OptionBufs { env, iters, out } = bufs;
+        let OptionBufs {
+            env, iters, out, ..
+        } = bufs;
         let mut frame = self.enter(pos, env, iters);
         loop {
             match self

@@ -28,7 +28,7 @@ mod run;
 mod window;
 
 pub use batch::{Batch, CHUNK_WORK};
-pub use run::Env;
+pub use run::{Env, KPos};
 pub use window::Counts;
 
 #[derive(Clone, Debug)]

@@ -434,3 +434,77 @@ pub(super) fn affine_loop(
     }
     Some(())
 }
+
+/// One component of an option listed by [`KRule::options`]: its game, its
+/// arguments (the first `arity` of them).
+pub type KPos = (GameId, [i64; 2], usize);
+
+impl KRule {
+    /// Lists this rule's options at a position, in the general evaluator's
+    /// order: `emit` gets each option's components. `env` holds the
+    /// parameters (and room for every slot). `None`: it gave up (a value
+    /// the interpreter would report an error for, or too many loop values),
+    /// or `emit` did; the general evaluator must list them.
+    pub fn options(
+        &self,
+        env: &mut [i64],
+        comps: &mut Vec<KPos>,
+        emit: &mut dyn FnMut(&[KPos]) -> Option<()>,
+    ) -> Option<()> {
+        let mut steps = 0;
+        self.options_from(0, env, comps, emit, &mut steps)
+    }
+
+    fn options_from(
+        &self,
+        d: usize,
+        env: &mut [i64],
+        comps: &mut Vec<KPos>,
+        emit: &mut dyn FnMut(&[KPos]) -> Option<()>,
+        steps: &mut u64,
+    ) -> Option<()> {
+        let Some(clause) = self.clauses.get(d) else {
+            comps.clear();
+            for c in &self.comps {
+                let mut args = [0i64; 2];
+                for (slot, a) in args.iter_mut().zip(&c.args) {
+                    *slot = a.eval(env)?;
+                }
+                comps.push((c.game, args, c.args.len()));
+            }
+            return emit(comps);
+        };
+        match clause {
+            KClause::If(c) => {
+                if c.eval(env)? {
+                    self.options_from(d + 1, env, comps, emit, steps)?;
+                }
+            }
+            KClause::Range {
+                slot,
+                lo,
+                hi,
+                inclusive,
+            } => {
+                let lo = lo.eval(env)?;
+                let hi = hi.eval(env)?;
+                let hi = if *inclusive { hi } else { hi.checked_sub(1)? };
+                let mut x = lo;
+                while x <= hi {
+                    step(steps)?;
+                    *env.get_mut(*slot as usize)? = x;
+                    self.options_from(d + 1, env, comps, emit, steps)?;
+                    x = x.checked_add(1)?;
+                }
+            }
+            KClause::List { slot, items } => {
+                for &x in items.iter() {
+                    step(steps)?;
+                    *env.get_mut(*slot as usize)? = x;
+                    self.options_from(d + 1, env, comps, emit, steps)?;
+                }
+            }
+        }
+        Some(())
+    }
+}
