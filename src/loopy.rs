@@ -256,9 +256,13 @@ impl<P> Stage<'_, P> {
         let ps = self.preds.of_vertex(p);
         self.work.add(ps.len() as u64)?;
         for &q in ps {
+            // Only unlabeled vertices keep a count this stage.
+            if self.label[q as usize] != UNLABELED {
+                continue;
+            }
             let c = &mut self.count[q as usize];
             *c -= 1;
-            if *c == 0 && self.label[q as usize] == UNLABELED && !self.is_won(q) {
+            if *c == 0 && !self.is_won(q) {
                 self.candidates.push(q);
             }
         }

@@ -402,3 +402,19 @@ fn nested_solves_are_bounded() {
     assert_eq!(out[1], "grundy(S(200)) = ∞{}\n");
     assert_eq!(out[2], "grundy(S(300)) = ∞{}\n");
 }
+
+/// A published example: T. S. Ferguson, *Game Theory*, Part I, Figure 3.4
+/// ("a cyclic graph"). e is terminal, d's only follower is e, c moves to d
+/// or a, and a → b → c closes a cycle. The text: d has value 1, so a player
+/// at c never moves to d, and a, b and c are all tied (draws).
+#[test]
+fn fergusons_cyclic_graph() {
+    // a = 0, b = 1, c = 2, d = 3, e = 4.
+    let adj = vec![vec![1], vec![2], vec![3, 0], vec![4], vec![]];
+    let mut src = token_game(&adj);
+    src.push_str("print [outcome(T(v)).outcome for v in 0..5]\nprint [grundy(T(v)) for v in 0..5]\n");
+    let got: Vec<String> = answers(&src).iter().map(|a| a.to_string()).collect();
+    assert_eq!(got[0], "[outcome(T(v)).outcome for v in 0..5] = [\"D\", \"D\", \"D\", \"N\", \"P\"]\n");
+    // The generalized values say more: c sees the value 1 of d.
+    assert_eq!(got[1], "[grundy(T(v)) for v in 0..5] = [∞{}, ∞{}, ∞{1}, 1, 0]\n");
+}
