@@ -412,9 +412,17 @@ fn fergusons_cyclic_graph() {
     // a = 0, b = 1, c = 2, d = 3, e = 4.
     let adj = vec![vec![1], vec![2], vec![3, 0], vec![4], vec![]];
     let mut src = token_game(&adj);
-    src.push_str("print [outcome(T(v)).outcome for v in 0..5]\nprint [grundy(T(v)) for v in 0..5]\n");
+    src.push_str(
+        "print [outcome(T(v)).outcome for v in 0..5]\nprint [grundy(T(v)) for v in 0..5]\n",
+    );
     let got: Vec<String> = answers(&src).iter().map(|a| a.to_string()).collect();
-    assert_eq!(got[0], "[outcome(T(v)).outcome for v in 0..5] = [\"D\", \"D\", \"D\", \"N\", \"P\"]\n");
+    assert_eq!(
+        got[0],
+        "[outcome(T(v)).outcome for v in 0..5] = [\"D\", \"D\", \"D\", \"N\", \"P\"]\n"
+    );
     // The generalized values say more: c sees the value 1 of d.
-    assert_eq!(got[1], "[grundy(T(v)) for v in 0..5] = [∞{}, ∞{}, ∞{1}, 1, 0]\n");
+    assert_eq!(
+        got[1],
+        "[grundy(T(v)) for v in 0..5] = [∞{}, ∞{}, ∞{1}, 1, 0]\n"
+    );
 }
