@@ -430,30 +430,9 @@ impl Solved {
         }
     }
 
-    /// The value of `v` without building it: `Some(m)` for a finite one;
-    /// `None` for ∞, with K written into `k` (cleared first). Only after a
-    /// full solve.
-    pub fn value_into(&self, g: &Graph, v: u32, k: &mut Vec<u32>) -> Option<u32> {
-        k.clear();
-        match self.label[v as usize] {
-            INF => {
-                match self.known_k.get(&v) {
-                    Some(given) => k.extend_from_slice(given),
-                    None => {
-                        k.extend(
-                            g.options(v)
-                                .iter()
-                                .map(|&w| self.label[w as usize])
-                                .filter(|&l| l != INF && l != UNLABELED),
-                        );
-                        k.sort_unstable();
-                        k.dedup();
-                    }
-                }
-                None
-            }
-            l => Some(l),
-        }
+    /// The value of `v` if it is finite (after a full solve).
+    pub fn finite(&self, v: u32) -> Option<u32> {
+        Some(self.label[v as usize]).filter(|&l| l != INF && l != UNLABELED)
     }
 
     /// The value of `v` (`None` when only outcomes were solved).

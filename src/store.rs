@@ -45,7 +45,11 @@ const SOLVING: u32 = SENTINEL_BIT | 1 << 30;
 /// The most vertices one loopy solve may mark.
 pub const MAX_SOLVING: u32 = ON_STACK - 1 - SOLVING;
 
-/// The stored form of the `i`-th infinite value (`i <=`
+/// ∞ whose set K is not worked out yet: a loopy solve stores its ∞ values
+/// so, and the set is found from the options when it is asked for.
+pub const INFINITE_LATER: u32 = SENTINEL_BIT | MAX_INFINITE;
+
+/// The stored form of the `i`-th infinite value (`i <`
 /// [`MAX_INFINITE`]): a sentinel to every fast path.
 pub fn infinite(i: u32) -> u32 {
     SENTINEL_BIT | i
@@ -674,7 +678,7 @@ impl Store {
             None => {
                 let Some(i) = u32::try_from(self.infinites.sets.len())
                     .ok()
-                    .filter(|&i| i <= MAX_INFINITE)
+                    .filter(|&i| i < MAX_INFINITE)
                 else {
                     return false;
                 };

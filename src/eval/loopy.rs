@@ -7,7 +7,7 @@
 
 use super::*;
 use crate::loopy::{Graph, Gsg, TooLarge};
-use crate::store::{MAX_SOLVING, solving, solving_index};
+use crate::store::{INFINITE_LATER, MAX_SOLVING, infinite_index, solving, solving_index};
 use rustc_hash::FxHashMap;
 
 /// Loopy solves one inside another (each a few frames of the Rust stack).
@@ -64,12 +64,46 @@ impl Machine {
                     ..scope
                 };
                 self.solve_loopy(pos, inner)?;
-                self.stored_gsg(pos)
-                    .ok_or_else(|| Diag::bug("a loopy position left unsolved").into())
+                match self.memo.value(pos) {
+                    INFINITE_LATER => self.late_set(pos, scope),
+                    _ => self
+                        .stored_gsg(pos)
+                        .ok_or_else(|| Diag::bug("a loopy position left unsolved").into()),
+                }
             }
             UNKNOWN => self.search(pos, scope).map(Gsg::Finite),
+            INFINITE_LATER => self.late_set(pos, scope),
             _ => Err(self.reentered(pos).into()),
         }
+    }
+
+    /// The value of `pos`, stored as ∞ by a solve without its set K: the
+    /// finite values of its options, every one known by now.
+    fn late_set(&mut self, pos: PosId, scope: Scope) -> R<Gsg> {
+        let mut moves = Moves::default();
+        self.options_into(pos, &mut moves)?;
+        let mut k = Vec::new();
+        'options: for option in moves.iter() {
+            let mut x = 0;
+            for &c in option {
+                match self.memo.value(c) {
+                    v if v <= MAX_VALUE => x ^= v,
+                    UNKNOWN => match self.gsg_in(c, scope)? {
+                        Gsg::Finite(v) => x ^= v,
+                        Gsg::Infinite(_) => continue 'options,
+                    },
+                    v if infinite_index(v).is_some() => continue 'options,
+                    _ => return Err(self.reentered(c).into()),
+                }
+            }
+            k.push(x);
+        }
+        k.sort_unstable();
+        k.dedup();
+        if !self.memo.set_infinite(pos, &k) {
+            return Err(too_many_infinities().into());
+        }
+        Ok(Gsg::Infinite(k.into()))
     }
 
     /// The value of `c`, a loopy game's position, as an option of `pos`, a
@@ -147,7 +181,7 @@ impl Machine {
             let budget = &mut self.budget;
             crate::loopy::solve(&graph, false, &mut |w| budget.spend(w)).map(|s| (graph, s))
         });
-        let (graph, solved) = match solved {
+        let (_graph, solved) = match solved {
             Ok(x) => x,
             Err(e) => {
                 for &p in &vertices {
@@ -158,23 +192,20 @@ impl Machine {
                 return Err(e);
             }
         };
-        let mut k = Vec::new();
+        // ∞ values without their sets K: each is found from the options
+        // when it is asked for (most never are).
         for (i, &p) in vertices.iter().enumerate() {
             if p & KNOWN == KNOWN {
                 continue;
             }
-            match solved.value_into(&graph, i as u32, &mut k) {
+            match solved.finite(i as u32) {
                 Some(v) if v <= MAX_VALUE => self.memo.set(p, v),
                 Some(_) => {
                     return Err(
                         Diag::user(Code::ValueLimit, "a Grundy value of 2^31 or more").into(),
                     );
                 }
-                None => {
-                    if !self.memo.set_infinite(p, &k) {
-                        return Err(too_many_infinities().into());
-                    }
-                }
+                None => self.memo.set(p, INFINITE_LATER),
             }
         }
         Ok(())
