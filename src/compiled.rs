@@ -305,6 +305,16 @@ impl IntExpr {
         })
     }
 
+    /// A constant or a slot read in place, anything else evaluated.
+    #[inline(always)]
+    fn leaf_or_eval<S: Slots + ?Sized>(&self, env: &S) -> Option<i64> {
+        match self {
+            IntExpr::Const(v) => Some(*v),
+            IntExpr::Slot(s) => env.int(*s),
+            e => e.eval(env),
+        }
+    }
+
     /// The value, or `None` where the interpreter would report an error
     /// (or a slot is not an integer).
     #[inline]
@@ -312,7 +322,11 @@ impl IntExpr {
         Some(match self {
             IntExpr::Const(v) => *v,
             IntExpr::Slot(s) => env.int(*s)?,
-            IntExpr::Bin(op, a, b) => ops::int_op(*op, a.eval(env)?, b.eval(env)?).ok()?,
+            // Leaves read in place: most operands are constants and slots,
+            // and a call per leaf costs more than the operation.
+            IntExpr::Bin(op, a, b) => {
+                ops::int_op(*op, a.leaf_or_eval(env)?, b.leaf_or_eval(env)?).ok()?
+            }
             IntExpr::Neg(a) => ops::neg(a.eval(env)?).ok()?,
             IntExpr::Abs(a) => ops::abs(a.eval(env)?).ok()?,
             IntExpr::Popcount(a) => ops::popcount(a.eval(env)?).ok()?,
@@ -365,7 +379,9 @@ impl BoolExpr {
     pub fn eval<S: Slots + ?Sized>(&self, env: &S) -> Option<bool> {
         Some(match self {
             BoolExpr::Const(b) => *b,
-            BoolExpr::Cmp(op, a, b) => ops::compare(*op, a.eval(env)?, b.eval(env)?)?,
+            BoolExpr::Cmp(op, a, b) => {
+                ops::compare(*op, a.leaf_or_eval(env)?, b.leaf_or_eval(env)?)?
+            }
             BoolExpr::And(a, b) => a.eval(env)? && b.eval(env)?,
             BoolExpr::Or(a, b) => a.eval(env)? || b.eval(env)?,
             BoolExpr::Not(a) => !a.eval(env)?,
