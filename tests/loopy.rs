@@ -426,3 +426,34 @@ fn fergusons_cyclic_graph() {
         "[grundy(T(v)) for v in 0..5] = [∞{}, ∞{}, ∞{1}, 1, 0]\n"
     );
 }
+
+/// A solve started inside another (for a sum's component) must not take the
+/// outer solve's marks for its own: a cycle through a sum is the cycle
+/// error, every time it is asked, and nothing wrong is left stored. (Found
+/// by a second read: the inner solve once read an outer vertex number as
+/// one of its own, and crashed or gave G(1) and G(2) the same value with a
+/// move between them.)
+#[test]
+fn a_cycle_through_a_sum_is_an_error_every_time() {
+    let src = "loopy game G(n) = { G(n + 1) if n < 4  G(9) + G(9) if n == 4  G(4) if n == 9 }\n\
+               loopy game H(n) = { H(1) if n == 0  H(2) + H(2) if n == 1  H(1) if n == 2  H(3) if n == 2 }\n\
+               print grundy(G(0))\nprint grundy(H(0))\nprint grundy(H(2))\nprint grundy(H(1))\n\
+               print grundy(H(3))\nprint grundy(G(0))\n";
+    let mut s = Session::new(Limits::default());
+    let mut out = Vec::new();
+    s.run("sums.game", src, &mut |_, e| match e {
+        Event::Answer(a) => out.push(a.to_string()),
+        Event::Error(d) => out.push(format!("error[{}]: {}", d.code, d.message)),
+    });
+    assert_eq!(
+        out,
+        [
+            "error[cycle]: G(4) is reached again while its value is being worked out",
+            "error[cycle]: H(1) is reached again while its value is being worked out",
+            "error[cycle]: H(2) is reached again while its value is being worked out",
+            "error[cycle]: H(1) is reached again while its value is being worked out",
+            "grundy(H(3)) = 0\n",
+            "error[cycle]: G(4) is reached again while its value is being worked out",
+        ]
+    );
+}

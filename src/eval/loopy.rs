@@ -171,24 +171,26 @@ impl Machine {
     /// Solves the loopy position `root` and every position of a loopy game
     /// it reaches by moves to single positions, storing their values.
     fn solve_loopy(&mut self, root: PosId, scope: Scope) -> R<()> {
-        // Positions are marked with their vertex while the solve runs:
-        // reaching one again by another way is a cycle this solve cannot see.
+        // Positions are marked with their vertex while the solve runs, from
+        // the scope's base on (the solves around this one use the marks
+        // below it): reaching a position marked by another solve, or again
+        // by another way, is a cycle this solve cannot see.
+        let base = scope.solving_base;
+        if base > MAX_SOLVING {
+            return Err(Diag::user(Code::TooLarge, "loopy games' graphs of 2^30 positions").into());
+        }
         let mut vertices = vec![root];
-        self.memo.set(root, solving(0));
+        self.memo.set(root, solving(base));
         let mut known = Vec::new();
         let result = self.explore(&mut vertices, &mut known, scope);
         let solved = result.and_then(|graph| {
             let budget = &mut self.budget;
             crate::loopy::solve(&graph, false, &mut |w| budget.spend(w)).map(|s| (graph, s))
         });
-        let (_graph, solved) = match solved {
-            Ok(x) => x,
+        let solved = match solved {
+            Ok((_, solved)) => solved,
             Err(e) => {
-                for &p in &vertices {
-                    if p & KNOWN != KNOWN && solving_index(self.memo.value(p)).is_some() {
-                        self.memo.set(p, UNKNOWN);
-                    }
-                }
+                self.unmark(&vertices);
                 return Err(e);
             }
         };
@@ -201,6 +203,7 @@ impl Machine {
             match solved.finite(i as u32) {
                 Some(v) if v <= MAX_VALUE => self.memo.set(p, v),
                 Some(_) => {
+                    self.unmark(&vertices);
                     return Err(
                         Diag::user(Code::ValueLimit, "a Grundy value of 2^31 or more").into(),
                     );
@@ -209,6 +212,15 @@ impl Machine {
             }
         }
         Ok(())
+    }
+
+    /// Forgets the marks a failed solve left on its positions.
+    fn unmark(&mut self, vertices: &[PosId]) {
+        for &p in vertices {
+            if p & KNOWN != KNOWN && solving_index(self.memo.value(p)).is_some() {
+                self.memo.set(p, UNKNOWN);
+            }
+        }
     }
 
     /// The graph from `vertices[0]` (breadth first): each position's
@@ -222,6 +234,7 @@ impl Machine {
     ) -> R<Graph> {
         let too_large =
             |_: TooLarge| Diag::user(Code::TooLarge, "a loopy game's graph with 2^32 moves");
+        let base = scope.solving_base;
         let mut known_ids: FxHashMap<Gsg, u32> = FxHashMap::default();
         let mut graph = Graph::default();
         let mut moves = Moves::default();
@@ -247,21 +260,31 @@ impl Machine {
                         UNKNOWN if self.is_loopy(*c) => {
                             let next = u32::try_from(vertices.len())
                                 .ok()
-                                .filter(|&n| n <= MAX_SOLVING)
+                                .filter(|&n| n <= MAX_SOLVING - base)
                                 .ok_or_else(|| too_large(TooLarge))?;
-                            self.memo.set(*c, solving(next));
+                            self.memo.set(*c, solving(base + next));
                             vertices.push(*c);
                             Some(next)
                         }
-                        v => solving_index(v),
+                        v => match solving_index(v) {
+                            Some(t) if t >= base => Some(t - base),
+                            // A solve around this one is working it out.
+                            Some(_) => return Err(self.reentered(*c).into()),
+                            None => None,
+                        },
                     },
                     _ => None,
                 };
                 let target = match target {
                     Some(t) => t,
                     None => {
-                        // Solved on its own: it must not lead back here.
-                        let value = self.gsg_sum_in(option, scope)?;
+                        // Solved on its own: it must not lead back here, and
+                        // a solve it starts marks past this one's vertices.
+                        let inner = Scope {
+                            solving_base: base.saturating_add(vertices.len() as u32),
+                            ..scope
+                        };
+                        let value = self.gsg_sum_in(option, inner)?;
                         match known_ids.get(&value) {
                             Some(&t) => t,
                             None => {

@@ -206,6 +206,9 @@ pub(super) struct Scope {
     /// Loopy games' solves running, one inside another (a sum's component
     /// solved while a graph is explored): bounded by [`loopy::MAX_NESTED`].
     pub(super) loopy_nesting: u32,
+    /// The first mark number a loopy solve started here may use: the marks
+    /// below it are the solves around it (see [`crate::store::solving`]).
+    pub(super) solving_base: u32,
 }
 
 /// Buffers for listing a position's options, reused from one to the next.
