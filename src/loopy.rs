@@ -127,11 +127,6 @@ impl Graph {
         self.starts.is_empty()
     }
 
-    /// The number of edges.
-    pub fn edges(&self) -> usize {
-        self.targets.len()
-    }
-
     /// Adds the next vertex with these options (vertex ids, possibly of
     /// vertices added later); its id.
     pub fn add(&mut self, options: impl IntoIterator<Item = u32>) -> Result<u32, TooLarge> {
@@ -167,14 +162,10 @@ const INF: u32 = u32::MAX - 1;
 /// The values of a graph's vertices.
 #[derive(Clone, Debug)]
 pub struct Solved {
-    /// Finite labels, [`INF`], or (outcomes only) [`UNLABELED`] past stage 0.
+    /// Finite labels, or [`INF`].
     label: Vec<u32>,
     /// Per ∞ vertex whose value was given, its K.
     known_k: rustc_hash::FxHashMap<u32, Rc<[u32]>>,
-    /// Whether only stage 0 ran (outcomes only).
-    outcomes_only: bool,
-    /// Vertices won at stage 0 (they have an option labeled 0).
-    wins: Vec<bool>,
 }
 
 /// How many units of work between calls of the caller's `poll`.
@@ -285,14 +276,10 @@ impl<P> Stage<'_, P> {
     }
 }
 
-/// Solves the graph: every vertex's value, or with `outcomes_only` just
-/// who wins (stage 0). `poll(work)` is called every so often with the work
-/// done since the last call; an error from it stops the solve.
-pub fn solve<E, P: FnMut(u64) -> Result<(), E>>(
-    g: &Graph,
-    outcomes_only: bool,
-    poll: &mut P,
-) -> Result<Solved, E> {
+/// Solves the graph: every vertex's value. `poll(work)` is called every so
+/// often with the work done since the last call; an error from it stops the
+/// solve.
+pub fn solve<E, P: FnMut(u64) -> Result<(), E>>(g: &Graph, poll: &mut P) -> Result<Solved, E> {
     let n = g.len();
     let mut work = Work { done: 0, poll };
     let preds = Preds::of(g);
@@ -323,7 +310,6 @@ pub fn solve<E, P: FnMut(u64) -> Result<(), E>>(
         work,
     };
     let mut unlabeled: Vec<u32> = (0..n as u32).filter(|&v| explored[v as usize]).collect();
-    let mut wins = Vec::new();
     let mut next_known = 0;
     while !unlabeled.is_empty() {
         for &v in &unlabeled {
@@ -361,12 +347,6 @@ pub fn solve<E, P: FnMut(u64) -> Result<(), E>>(
                 s.set_label(v)?;
             }
         }
-        if s.value == 0 {
-            wins = s.won.iter().map(|&w| w == 1).collect();
-            if outcomes_only {
-                break;
-            }
-        }
         // Still unlabeled with no option of this value: ∞.
         unlabeled.retain(|&v| {
             if s.label[v as usize] != UNLABELED {
@@ -382,21 +362,12 @@ pub fn solve<E, P: FnMut(u64) -> Result<(), E>>(
     }
     // Given values stand as given (a solve may end before their stage).
     let mut label = s.label;
-    if wins.is_empty() {
-        wins = vec![false; n];
-    }
     for &(m, v) in &known_finite {
         label[v as usize] = m;
-        wins[v as usize] = m > 0;
-    }
-    for (v, k) in &known_k {
-        wins[*v as usize] = k.first() == Some(&0);
     }
     Ok(Solved {
         label,
         known_k: known_k.into_iter().collect(),
-        outcomes_only,
-        wins,
     })
 }
 
@@ -420,27 +391,14 @@ impl<P> Work<'_, P> {
 }
 
 impl Solved {
-    /// Who wins at `v` with the player to move.
-    pub fn outcome(&self, v: u32) -> Outcome {
-        match self.label[v as usize] {
-            0 => Outcome::Loss,
-            _ if self.wins[v as usize] => Outcome::Win,
-            INF | UNLABELED => Outcome::Draw,
-            _ => Outcome::Win,
-        }
-    }
-
-    /// The value of `v` if it is finite (after a full solve).
+    /// The value of `v` if it is finite.
     pub fn finite(&self, v: u32) -> Option<u32> {
-        Some(self.label[v as usize]).filter(|&l| l != INF && l != UNLABELED)
+        Some(self.label[v as usize]).filter(|&l| l != INF)
     }
 
-    /// The value of `v` (`None` when only outcomes were solved).
-    pub fn value(&self, g: &Graph, v: u32) -> Option<Gsg> {
-        if self.outcomes_only {
-            return None;
-        }
-        Some(match self.label[v as usize] {
+    /// The value of `v`.
+    pub fn value(&self, g: &Graph, v: u32) -> Gsg {
+        match self.label[v as usize] {
             INF => match self.known_k.get(&v) {
                 Some(k) => Gsg::Infinite(k.clone()),
                 None => {
@@ -448,7 +406,7 @@ impl Solved {
                         .options(v)
                         .iter()
                         .map(|&w| self.label[w as usize])
-                        .filter(|&l| l != INF && l != UNLABELED)
+                        .filter(|&l| l != INF)
                         .collect();
                     k.sort_unstable();
                     k.dedup();
@@ -456,7 +414,7 @@ impl Solved {
                 }
             },
             l => Gsg::Finite(l),
-        })
+        }
     }
 }
 
@@ -500,10 +458,8 @@ mod tests {
 
     fn solved(adj: &[Vec<usize>]) -> Vec<Gsg> {
         let g = graph_of(adj);
-        let s = solve(&g, false, &mut |_| Ok::<(), ()>(())).unwrap();
-        (0..adj.len() as u32)
-            .map(|v| s.value(&g, v).unwrap())
-            .collect()
+        let s = solve(&g, &mut |_| Ok::<(), ()>(())).unwrap();
+        (0..adj.len() as u32).map(|v| s.value(&g, v)).collect()
     }
 
     /// Win, loss and draw by the plainest fixed point: a position is won
@@ -596,7 +552,7 @@ mod tests {
 
     /// Sums of two and three random graphs: the outcome of the sum of their
     /// values (Smith's theorem) against a brute force over the sum's own
-    /// graph; and outcomes alone (stage 0) against it on one graph.
+    /// graph; and each graph's own outcomes against it.
     #[test]
     fn sums_agree_with_the_product_graph() {
         let mut r = Rng(0x2545f4914f6cdd1d);
@@ -616,11 +572,9 @@ mod tests {
                 }
                 assert_eq!(sum.outcome(), *want, "{games:?} at {v}");
             }
-            let g = graph_of(&games[0]);
-            let s = solve(&g, true, &mut |_| Ok::<(), ()>(())).unwrap();
             let brute = brute_outcomes(games[0].len(), &|v| games[0][v].clone());
             for (v, want) in brute.iter().enumerate() {
-                assert_eq!(s.outcome(v as u32), *want, "{:?} at {v}", games[0]);
+                assert_eq!(values[0][v].outcome(), *want, "{:?} at {v}", games[0]);
             }
         }
     }
@@ -642,22 +596,9 @@ mod tests {
                     g.add(opts.iter().map(|&w| w as u32)).unwrap();
                 }
             }
-            for outcomes_only in [false, true] {
-                let s = solve(&g, outcomes_only, &mut |_| Ok::<(), ()>(())).unwrap();
-                for (v, want) in full.iter().enumerate() {
-                    assert_eq!(
-                        s.outcome(v as u32),
-                        want.outcome(),
-                        "{adj:?} given {given:?}"
-                    );
-                    if !outcomes_only {
-                        assert_eq!(
-                            s.value(&g, v as u32).as_ref(),
-                            Some(want),
-                            "{adj:?} given {given:?}"
-                        );
-                    }
-                }
+            let s = solve(&g, &mut |_| Ok::<(), ()>(())).unwrap();
+            for (v, want) in full.iter().enumerate() {
+                assert_eq!(&s.value(&g, v as u32), want, "{adj:?} given {given:?}");
             }
         }
     }
@@ -691,7 +632,7 @@ mod tests {
             g.add([(v + 1) % n, (v + 7) % n]).unwrap();
         }
         let mut calls = 0;
-        let r = solve(&g, false, &mut |_| {
+        let r = solve(&g, &mut |_| {
             calls += 1;
             if calls == 1 { Err("stop") } else { Ok(()) }
         });

@@ -670,8 +670,8 @@ impl Store {
         }
     }
 
-    /// Stores ∞ with the set `k` at `p`; false when 2^31 different sets are
-    /// stored already.
+    /// Stores ∞ with the set `k` at `p`; false when [`MAX_INFINITE`]
+    /// different sets are stored already.
     pub fn set_infinite(&mut self, p: PosId, k: &[u32]) -> bool {
         let i = match self.infinites.index.get(k) {
             Some(&i) => i,

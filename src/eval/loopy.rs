@@ -185,7 +185,7 @@ impl Machine {
         let result = self.explore(&mut vertices, &mut known, scope);
         let solved = result.and_then(|graph| {
             let budget = &mut self.budget;
-            crate::loopy::solve(&graph, false, &mut |w| budget.spend(w)).map(|s| (graph, s))
+            crate::loopy::solve(&graph, &mut |w| budget.spend(w)).map(|s| (graph, s))
         });
         let solved = match solved {
             Ok((_, solved)) => solved,
