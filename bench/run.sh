@@ -226,6 +226,37 @@ best = lambda xs: min(xs) * 1000
 print("%-48s %6.0f" % ("terminal, start (loading kayles.game) to prompt", best([r[0] for r in runs])))
 for i, name in enumerate(["outcome of a Kayles sum", "winning moves of a Kayles sum", "table(Kayles, 0..=200)"]):
     print("%-48s %6.1f" % ("terminal, " + name, best([r[1][i] for r in runs])))
+# Ctrl-C during a long entry: from the key to the prompt back (the tests
+# check that it stops; how soon is measured here).
+pid, fd = pty.fork()
+if pid == 0:
+    os.environ["GRUNDY_HISTORY"] = ""
+    os.execv(sys.argv[1], [sys.argv[1], "repl", "--period-budget", "0"])
+buf = b""
+def wait(needle):
+    global buf
+    while needle not in buf:
+        r, _, _ = select.select([fd], [], [], 30)
+        if not r:
+            raise SystemExit("no " + repr(needle))
+        buf += os.read(fd, 65536)
+    buf = buf[buf.index(needle) + len(needle):]
+prompt = b"grundy> \r\x1b[8C"
+wait(prompt)
+os.write(fd, b"game G(n) = { G(a) + G(n - a) for a in 1..n if 2 * a < n }\r")
+wait(prompt)
+lat = []
+for n in range(5):
+    os.write(fd, b"grundy(G(10**7 + %d))\r" % n)
+    time.sleep(0.3)
+    t = time.perf_counter()
+    os.write(fd, b"\x03")
+    wait(b"interrupted")
+    wait(prompt)
+    lat.append(time.perf_counter() - t)
+os.write(fd, b"\x04")
+os.waitpid(pid, 0)
+print("%-48s %6.1f" % ("terminal, Ctrl-C to prompt (best of 5)", min(lat) * 1000))
 PY
 fi
 

