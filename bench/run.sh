@@ -261,7 +261,7 @@ PY
 fi
 
 # Octal games against ogsolve (cargo install ogsolve), the specialist: the
-# values up to n, raw (`--period-budget 0`, no work limit), each game as the
+# values up to n, raw (`--period-budget 0`, default limits), each game as the
 # shorthand and as a rule written out; ogsolve's rare/common method with the
 # parity split (rc2: its best here; plain rc is quadratic on 4.07). The last
 # value must agree.
@@ -287,7 +287,7 @@ for case in "${OCTAL[@]}"; do
   read -r code n <<<"$case"
   printf 'octal G = %s\nprint grundy(G(%s))\n' "$code" "$n" > "$out/oct_short.game"
   printf 'game G(n) = %s\nprint grundy(G(%s))\n' "$(octal_rule "$code")" "$n" > "$out/oct_rule.game"
-  flags=(--period-budget 0 --max-work 0)
+  flags=(--period-budget 0)
   ts=$(measure oct_short "$grundy" "${flags[@]}" "$out/oct_short.game" | cut -d' ' -f1)
   tr=$(measure oct_rule "$grundy" "${flags[@]}" "$out/oct_rule.game" | cut -d' ' -f1)
   got=$(sed 's/.*= //' "$out/oct_short.out"); got_rule=$(sed 's/.*= //' "$out/oct_rule.out")
@@ -309,7 +309,7 @@ echo
 echo "sparse space and period proofs (seconds)"
 gn=$(( quick == 1 ? 1 << 16 : 1 << 20 ))
 printf 'game G(n) = { G(a) + G(n - a) for a in 1..n if 2 * a < n }\nprint grundy(G(%s))\n' "$gn" > "$out/gg.game"
-printf '%-40s %8s\n' "Grundy's game, values to $gn" "$(measure gg "$grundy" --period-budget 0 --max-work 0 "$out/gg.game" | cut -d' ' -f1)"
+printf '%-40s %8s\n' "Grundy's game, values to $gn" "$(measure gg "$grundy" --period-budget 0 "$out/gg.game" | cut -d' ' -f1)"
 for case in "0.16 149459 105351" "0.56 144 326640"; do
   read -r code per pre <<<"$case"
   printf 'octal O = %s\nprint period(O)\n' "$code" > "$out/per.game"
@@ -320,7 +320,7 @@ for case in "0.16 149459 105351" "0.56 144 326640"; do
 done
 if [ "${1:-}" = "--heavy" ] || [ "${2:-}" = "--heavy" ]; then
   printf 'game G(n) = { G(a) + G(n - a) for a in 1..n if 2 * a < n }\nprint grundy(G(%s))\n' $((1 << 24)) > "$out/gg24.game"
-  printf '%-40s %8s\n' "Grundy's game, values to 2^24" "$(measure gg24 "$grundy" --period-budget 0 --max-work 0 --max-states 40000000 "$out/gg24.game" | cut -d' ' -f1)"
+  printf '%-40s %8s\n' "Grundy's game, values to 2^24" "$(measure gg24 "$grundy" --period-budget 0 --max-states 40000000 "$out/gg24.game" | cut -d' ' -f1)"
 fi
 
 # A loopy game: the graph of 10^7 positions reached from T(0), labeled by

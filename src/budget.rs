@@ -1,5 +1,14 @@
 //! What one statement may spend: Ctrl-C, and the work, time and memory
-//! limits, checked together where the evaluator polls.
+//! limits, checked together where the evaluator polls; and the projection
+//! that tells runaway work from long work.
+//!
+//! No default limit stops work that is making progress. What the defaults
+//! stop is work projected not to finish: loops whose length is known (the
+//! options of the position asked, the cases of a `check`, an ascending run
+//! up to a heap) report where they stand, each step's cost in work is kept,
+//! and when the values left times the cheapest recent step, at the rate of
+//! work so far, pass the bound (an hour by default), the statement ends with
+//! the projection in its message.
 
 use crate::diagnostics::{Code, Diag};
 use crate::flow::Stop;
@@ -10,6 +19,89 @@ use std::time::{Duration, Instant};
 
 /// How often (in units of work) the limits are looked at.
 const POLL_EVERY: u64 = 1024;
+
+/// How many recent steps of a loop are kept; the cheapest is the cost a
+/// projection assumes for every step left.
+const STEPS_KEPT: usize = 8;
+
+/// Projections start once a statement has run this long (its rate of work
+/// is known by then).
+const PROJECT_AFTER: Duration = Duration::from_secs(1);
+
+/// The default bound on projected time (`--runaway`): an hour.
+pub const DEFAULT_RUNAWAY: Duration = Duration::from_secs(3600);
+
+/// Which loop reports its progress: each has a track of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Meter {
+    /// The options of the position a statement asked about (the loop of
+    /// its rule being stepped).
+    Search,
+    /// An ascending run of a game's values up to a heap.
+    Ascend,
+    /// A statement's own loop over a range (the cases of a `check`, a
+    /// comprehension), at this nesting level (below [`STATEMENT_LEVELS`]).
+    Statement(u8),
+}
+
+/// How many nested loops of a statement are metered.
+pub const STATEMENT_LEVELS: u8 = 4;
+
+impl Meter {
+    fn index(self) -> usize {
+        match self {
+            Meter::Search => 0,
+            Meter::Ascend => 1,
+            Meter::Statement(level) => 2 + level as usize,
+        }
+    }
+
+    fn at(index: usize) -> Meter {
+        match index {
+            0 => Meter::Search,
+            1 => Meter::Ascend,
+            i => Meter::Statement((i - 2) as u8),
+        }
+    }
+}
+
+/// What a loop reported: where it stands, where it ends, and the cost of
+/// its recent steps.
+#[derive(Clone, Copy, Debug, Default)]
+struct Track {
+    active: bool,
+    /// The next value, and the last one (inclusive).
+    at: i64,
+    last: i64,
+    /// The statement's total work when `at` was reported.
+    work: u64,
+    /// Work per value of recent steps (a ring of `STEPS_KEPT`).
+    costs: [u64; STEPS_KEPT],
+    steps: usize,
+}
+
+impl Track {
+    /// The cheapest recent cost per value, once enough steps were seen.
+    fn per_value(&self) -> Option<u64> {
+        (self.active && self.steps >= STEPS_KEPT)
+            .then(|| self.costs.iter().copied().min().unwrap_or(1).max(1))
+    }
+}
+
+/// A projection that passed the bound: what the message tells.
+#[derive(Clone, Copy, Debug)]
+pub struct Runaway {
+    /// Which loop.
+    pub meter: Meter,
+    /// Values left in it.
+    pub left: u128,
+    /// Work per value assumed (the cheapest recent step).
+    pub per_value: u64,
+    /// Work per second so far.
+    pub rate: f64,
+    /// Projected seconds.
+    pub seconds: f64,
+}
 
 /// The limits of a statement, and what it has spent so far.
 #[derive(Debug, Default)]
@@ -28,15 +120,30 @@ pub struct Budget {
     deadline: Option<Instant>,
     /// Most bytes in use (0: none).
     max_memory: usize,
+    /// Work projected to take longer than this ends the statement.
+    runaway: Option<Duration>,
+    /// When the statement started.
+    started: Option<Instant>,
+    /// Work of the statement set apart by running [`Budget::apart`]s
+    /// (so that `base + work` only grows).
+    base: u64,
+    /// Progress of loops whose length is known, one track per [`Meter`].
+    tracks: [Track; 2 + STATEMENT_LEVELS as usize],
 }
 
 impl Budget {
     /// A budget with these limits.
-    pub fn new(max_work: u64, time_limit: Option<Duration>, max_memory: usize) -> Budget {
+    pub fn new(
+        max_work: u64,
+        time_limit: Option<Duration>,
+        max_memory: usize,
+        runaway: Option<Duration>,
+    ) -> Budget {
         Budget {
             max_work,
             time_limit,
             max_memory,
+            runaway,
             next_check: POLL_EVERY,
             ..Budget::default()
         }
@@ -75,8 +182,79 @@ impl Budget {
             p.start();
         }
         self.work = 0;
+        self.base = 0;
         self.next_check = POLL_EVERY;
-        self.deadline = self.time_limit.map(|t| Instant::now() + t);
+        let now = Instant::now();
+        self.started = Some(now);
+        self.deadline = self.time_limit.map(|t| now + t);
+        self.tracks = Default::default();
+    }
+
+    /// A loop whose length is known stands at `at` of `first..=last`
+    /// (`first` is not needed: only steps between reports are measured).
+    /// A report that does not continue the track's loop starts it anew.
+    pub fn report(&mut self, meter: Meter, at: i64, last: i64) {
+        let total = self.base.saturating_add(self.work);
+        let Some(t) = self.tracks.get_mut(meter.index()) else {
+            return;
+        };
+        if !t.active || t.last != last || at < t.at || total < t.work {
+            *t = Track {
+                active: true,
+                at,
+                last,
+                work: total,
+                ..Track::default()
+            };
+            return;
+        }
+        if at == t.at {
+            return;
+        }
+        let values = at.abs_diff(t.at);
+        let cost = (total - t.work).div_ceil(values);
+        t.costs[t.steps % STEPS_KEPT] = cost;
+        t.steps += 1;
+        t.at = at;
+        t.work = total;
+    }
+
+    /// The loop of `meter` is over.
+    pub fn end_meter(&mut self, meter: Meter) {
+        if let Some(t) = self.tracks.get_mut(meter.index()) {
+            t.active = false;
+        }
+    }
+
+    /// The longest projection of the loops reported, if it passes the bound.
+    fn runaway(&self) -> Option<Runaway> {
+        let bound = self.runaway?;
+        if !self.tracks.iter().any(|t| t.per_value().is_some()) {
+            return None;
+        }
+        let elapsed = self.started?.elapsed();
+        if elapsed < PROJECT_AFTER {
+            return None;
+        }
+        let rate = self.base.saturating_add(self.work) as f64 / elapsed.as_secs_f64();
+        self.tracks
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| {
+                let meter = Meter::at(i);
+                let per_value = t.per_value()?;
+                let left = u128::from(t.last.abs_diff(t.at)) + 1;
+                let seconds = left as f64 * per_value as f64 / rate.max(1.0);
+                Some(Runaway {
+                    meter,
+                    left,
+                    per_value,
+                    rate,
+                    seconds,
+                })
+            })
+            .filter(|r| r.seconds > bound.as_secs_f64())
+            .max_by(|a, b| a.seconds.total_cmp(&b.seconds))
     }
 
     /// One unit of work (a move, a loop value); whether the limits are due
@@ -146,6 +324,12 @@ impl Budget {
                 .help("raise the limit with `--max-work N` (0: no limit), or ask about smaller positions"),
             ));
         }
+        if let Some(r) = self.runaway() {
+            return Err(Stop::Error(runaway_diag(
+                &r,
+                self.runaway.unwrap_or_default(),
+            )));
+        }
         if let Some(deadline) = self.deadline
             && Instant::now() > deadline
         {
@@ -159,6 +343,13 @@ impl Budget {
                     "raise the limit with `--time-limit SECONDS` (`:limit time SECONDS` in the REPL), or ask about smaller positions",
                 ),
             ));
+        }
+        // After the user's own bounds: a projection is a guess.
+        if let Some(r) = self.runaway() {
+            return Err(Stop::Error(runaway_diag(
+                &r,
+                self.runaway.unwrap_or_default(),
+            )));
         }
         self.memory(growth)
     }
@@ -195,6 +386,7 @@ impl Budget {
             work: self.work,
             max_work: self.max_work,
         };
+        self.base = self.base.saturating_add(self.work);
         self.work = 0;
         self.next_check = POLL_EVERY;
         if self.max_work > 0 {
@@ -205,6 +397,11 @@ impl Budget {
 
     /// Back to the statement's work and work limit.
     pub fn restore(&mut self, saved: Apart) {
+        // What was spent apart still counts toward the rate of work.
+        self.base = self
+            .base
+            .saturating_sub(saved.work)
+            .saturating_add(self.work);
         self.work = saved.work;
         self.max_work = saved.max_work;
         self.next_check = saved.work.saturating_add(POLL_EVERY);
@@ -216,4 +413,144 @@ impl Budget {
 pub struct Apart {
     work: u64,
     max_work: u64,
+}
+
+/// The error of work projected not to finish.
+fn runaway_diag(r: &Runaway, bound: Duration) -> Diag {
+    let what = match r.meter {
+        Meter::Statement(_) => "values of this statement's loop",
+        Meter::Search => "values of the loop listing the options of the position asked",
+        Meter::Ascend => "values of the ascending run",
+    };
+    Diag::user(
+        Code::Runaway,
+        format!(
+            "this statement is projected to run for {}, past the bound of {} s",
+            show_seconds(r.seconds),
+            bound.as_secs_f64()
+        ),
+    )
+    .note(format!(
+        "{} {what} are left, each taking at least {} units of work (moves and loop values), \
+         at {} a second so far",
+        crate::progress::grouped_u128(r.left),
+        crate::progress::grouped(r.per_value),
+        crate::progress::grouped(r.rate as u64),
+    ))
+    .help(
+        "ask about smaller positions; to run it anyway, raise the bound with `--runaway SECONDS` \
+         (0: never stop on a projection)",
+    )
+}
+
+/// Seconds in the largest unit that reads well.
+pub fn show_seconds(s: f64) -> String {
+    const UNITS: [(f64, &str); 4] = [
+        (365.25 * 86400.0, "years"),
+        (86400.0, "days"),
+        (3600.0, "hours"),
+        (60.0, "minutes"),
+    ];
+    for (size, unit) in UNITS {
+        if s >= size {
+            let n = s / size;
+            return if n >= 1e6 {
+                format!("about {n:.1e} {unit}")
+            } else if n >= 10.0 {
+                format!("about {n:.0} {unit}")
+            } else {
+                format!("about {n:.1} {unit}")
+            };
+        }
+    }
+    format!("about {s:.0} seconds")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A budget whose statement started `secs` ago, with `work` done.
+    fn running(secs: u64, work: u64) -> Budget {
+        let mut b = Budget::new(0, None, 0, Some(DEFAULT_RUNAWAY));
+        b.start();
+        b.started = Instant::now().checked_sub(Duration::from_secs(secs));
+        b.work = work;
+        b
+    }
+
+    /// Steps of a loop over `0..=last`: `costs[i]` work for value `i`.
+    fn steps(b: &mut Budget, last: i64, costs: &[u64]) {
+        b.report(Meter::Search, 0, last);
+        for (i, c) in costs.iter().enumerate() {
+            b.work += c;
+            b.report(Meter::Search, i as i64 + 1, last);
+        }
+    }
+
+    #[test]
+    fn a_loop_too_long_to_finish_is_a_runaway() {
+        // 10^18 values of 1000 work each, at 10^9 work a second.
+        let mut b = running(10, 10_000_000_000);
+        steps(&mut b, 1_000_000_000_000_000_000, &[1000; 20]);
+        let r = b.runaway().expect("projected past an hour");
+        assert_eq!(r.per_value, 1000);
+        assert!(r.seconds > 1e11, "{r:?}");
+        assert!(b.check().is_err());
+    }
+
+    #[test]
+    fn a_loop_that_finishes_within_the_bound_goes_on() {
+        // 10^6 values left of 1000 work each, at 10^9 a second: a second.
+        let mut b = running(10, 10_000_000_000);
+        steps(&mut b, 1_000_020, &[1000; 20]);
+        assert!(b.runaway().is_none());
+    }
+
+    #[test]
+    fn one_costly_step_among_cheap_ones_projects_the_cheap_cost() {
+        // The second value computed everything; the rest are looked up.
+        let mut b = running(10, 10_000_000_000);
+        let mut costs = vec![1; 20];
+        costs[1] = 10_000_000_000;
+        steps(&mut b, 100_000_000_000, &costs);
+        assert!(b.runaway().is_none());
+    }
+
+    #[test]
+    fn no_projection_before_enough_steps_or_time() {
+        let mut b = running(10, 10_000_000_000);
+        steps(&mut b, i64::MAX, &[1000; STEPS_KEPT - 1]);
+        assert!(b.runaway().is_none(), "too few steps");
+        let mut b = running(0, 10_000_000_000);
+        steps(&mut b, i64::MAX, &[1000; 20]);
+        assert!(b.runaway().is_none(), "too early");
+        let mut b = running(10, 10_000_000_000);
+        b.runaway = None;
+        steps(&mut b, i64::MAX, &[1000; 20]);
+        assert!(b.runaway().is_none(), "turned off");
+    }
+
+    #[test]
+    fn a_new_loop_starts_its_track_anew() {
+        let mut b = running(10, 10_000_000_000);
+        steps(&mut b, i64::MAX, &[1000; 20]);
+        b.end_meter(Meter::Search);
+        assert!(b.runaway().is_none());
+        steps(&mut b, i64::MAX, &[1000; 20]);
+        assert!(b.runaway().is_some());
+        // Another loop (another end) in the same track: no steps yet.
+        b.report(Meter::Search, 0, 5);
+        assert!(b.runaway().is_none());
+    }
+
+    #[test]
+    fn work_set_apart_still_counts_toward_the_rate() {
+        let mut b = running(10, 10_000_000_000);
+        let saved = b.apart(0);
+        assert_eq!(b.base, 10_000_000_000);
+        b.work = 5;
+        b.restore(saved);
+        assert_eq!(b.base + b.work, 10_000_000_005);
+    }
 }

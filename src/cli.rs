@@ -35,6 +35,32 @@ pub struct Opts {
     /// Print one JSON object per answer (and per error) on standard output.
     #[arg(long, global = true)]
     json: bool,
+    /// The limits of each statement.
+    #[command(flatten)]
+    limits: LimitOpts,
+    /// Where answers that are files go, one file each: `plot(...)` (SVG;
+    /// without --out, plot-1.svg, ... here) and `graph(...)` (DOT; without
+    /// --out, printed). A directory (existing, or ending in /) gets
+    /// plot-1.svg, graph-1.dot, ...; a file name is the first file's, then
+    /// numbered: g.dot, g-2.dot.
+    #[arg(long, global = true, value_name = "FILE|DIR")]
+    out: Option<PathBuf>,
+    /// Plain evaluation: every rule in the general evaluator, no compiled
+    /// fast paths and no bottom-up filling (slower; for checking them).
+    #[arg(long, global = true)]
+    no_kernels: bool,
+    /// Bind (or replace) a constant: `--let 'heaps=[4, 7, 9]'`, the value
+    /// in the language's own syntax; may be given several times.
+    #[arg(long = "let", global = true, value_name = "NAME=EXPR")]
+    lets: Vec<String>,
+    /// When to color error reports.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+}
+
+/// The limits: what a run or a statement may spend.
+#[derive(clap::Args, Debug, Clone)]
+struct LimitOpts {
     /// Stop with an error after this many distinct positions.
     #[arg(long, global = true, value_name = "N", default_value_t = Limits::default().max_states)]
     max_states: usize,
@@ -54,28 +80,14 @@ pub struct Opts {
     /// Most seconds one statement may run (no limit unless given).
     #[arg(long, global = true, value_name = "SECONDS")]
     time_limit: Option<f64>,
+    /// Stop a statement whose work is projected to take longer than this
+    /// many seconds (0: never).
+    #[arg(long, global = true, value_name = "SECONDS", default_value_t = 3600.0)]
+    runaway: f64,
     /// Most memory in use, e.g. 512M or 8G (a plain number is in MB); 0: no
     /// limit.
     #[arg(long, global = true, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
     max_memory: usize,
-    /// Where answers that are files go, one file each: `plot(...)` (SVG;
-    /// without --out, plot-1.svg, ... here) and `graph(...)` (DOT; without
-    /// --out, printed). A directory (existing, or ending in /) gets
-    /// plot-1.svg, graph-1.dot, ...; a file name is the first file's, then
-    /// numbered: g.dot, g-2.dot.
-    #[arg(long, global = true, value_name = "FILE|DIR")]
-    out: Option<PathBuf>,
-    /// Plain evaluation: every rule in the general evaluator, no compiled
-    /// fast paths and no bottom-up filling (slower; for checking them).
-    #[arg(long, global = true)]
-    no_kernels: bool,
-    /// Bind (or replace) a constant: `--let 'heaps=[4, 7, 9]'`, the value
-    /// in the language's own syntax; may be given several times.
-    #[arg(long = "let", global = true, value_name = "NAME=EXPR")]
-    lets: Vec<String>,
-    /// When to color error reports.
-    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
-    color: ColorChoice,
 }
 
 /// When to use colors.
@@ -166,20 +178,24 @@ fn repl(files: &[PathBuf], opts: &Opts) -> i32 {
 
 impl Opts {
     fn limits(&self) -> Limits {
+        let l = &self.limits;
         Limits {
-            max_states: self.max_states,
-            max_list: self.max_list,
-            max_depth: self.max_depth,
+            max_states: l.max_states,
+            max_list: l.max_list,
+            max_depth: l.max_depth,
             kernels: !self.no_kernels,
             fill: !self.no_kernels,
             compiled: true,
-            period_budget: self.period_budget,
-            max_work: self.max_work,
-            time_limit: self
+            period_budget: l.period_budget,
+            max_work: l.max_work,
+            time_limit: l
                 .time_limit
                 .filter(|s| s.is_finite() && *s > 0.0)
                 .map(|s| std::time::Duration::from_secs_f64(s.min(1e9))),
-            max_memory: self.max_memory,
+            runaway: Some(l.runaway)
+                .filter(|s| s.is_finite() && *s > 0.0)
+                .map(|s| std::time::Duration::from_secs_f64(s.min(1e12))),
+            max_memory: l.max_memory,
         }
     }
 

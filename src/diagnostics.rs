@@ -78,6 +78,7 @@ codes! {
     Overflow => "overflow",
     QueryNotAllowed => "query-not-allowed",
     ReservedName => "reserved-name",
+    Runaway => "runaway",
     StateLimit => "state-limit",
     Syntax => "syntax",
     TimeLimit => "time-limit",

@@ -47,10 +47,13 @@ impl Stop {
     }
 
     /// Whether this ends the statement whatever the work was for: Ctrl-C,
-    /// or its time or memory limit (speculative work must pass these on,
-    /// not fall back).
+    /// its time or memory limit, or a projection past the runaway bound
+    /// (speculative work must pass these on, not fall back).
     pub fn ends_statement(&self) -> bool {
-        *self == Stop::Interrupted || self.is(Code::TimeLimit) || self.is(Code::MemoryLimit)
+        *self == Stop::Interrupted
+            || self.is(Code::TimeLimit)
+            || self.is(Code::MemoryLimit)
+            || self.is(Code::Runaway)
     }
 
     /// Whether this stop is an error with the given code.

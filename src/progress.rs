@@ -171,6 +171,11 @@ fn draw(shared: &Shared) {
 
 /// `1234567` as `1,234,567`.
 pub fn grouped(n: u64) -> String {
+    grouped_u128(u128::from(n))
+}
+
+/// [`grouped`] for numbers past 2^64.
+pub fn grouped_u128(n: u128) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {

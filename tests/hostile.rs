@@ -361,6 +361,58 @@ fn long_work_ends_at_the_work_limit() {
     );
 }
 
+/// With the default options nothing stops work that is making progress;
+/// work projected not to finish stops with the projection in its message,
+/// and the statements after it run.
+#[test]
+fn work_projected_not_to_finish_stops_with_the_projection() {
+    for (name, query, loop_) in [
+        (
+            "nim18.game",
+            "print grundy(Nim(10**18))",
+            "values of the loop listing the options of the position asked are left",
+        ),
+        (
+            "guarded.game",
+            "game F(n) = { F(k) for k in 0..n if k % 3 != 1 }\nprint grundy(F(10**18))",
+            "values of the loop listing the options of the position asked are left",
+        ),
+        (
+            "check.game",
+            "check r * r >= 0 for r in 1..=10**15",
+            "values of this statement's loop are left",
+        ),
+        (
+            "inner.game",
+            "check r * s >= 0 for r in 0..3 for s in 0..10**15",
+            "values of this statement's loop are left",
+        ),
+    ] {
+        let src = format!("{NIM}{query}\nprint 6 * 7\n");
+        let run = run_text(name, &src, &[]);
+        assert_eq!(run.code, 2, "{query}: {}", run.stdout);
+        assert!(
+            run.stderr.contains("grundy::runaway"),
+            "{query}: {}",
+            run.stderr
+        );
+        assert!(
+            run.stderr.contains("projected to run for about") && run.stderr.contains(loop_),
+            "{query}: {}",
+            run.stderr
+        );
+        assert!(run.stderr.contains("--runaway SECONDS"), "{}", run.stderr);
+        assert!(run.stdout.contains("6 * 7 = 42"), "{query}: {}", run.stdout);
+    }
+    // `--runaway 0` turns the projection off: the time limit ends it instead.
+    let run = run_text(
+        "off.game",
+        &format!("{NIM}print grundy(Nim(10**18))\n"),
+        &["--runaway", "0", "--time-limit", "2"],
+    );
+    assert!(run.stderr.contains("grundy::time-limit"), "{}", run.stderr);
+}
+
 #[test]
 fn long_work_ends_at_the_time_limit() {
     for (name, query) in [
@@ -382,7 +434,12 @@ fn long_work_ends_at_the_time_limit() {
             "loopy game U(n) = { U(n + 1)  U(n - 1) if n > 0 }\nprint outcome(U(0))",
         ),
     ] {
-        let run = run_text(name, &format!("{NIM}{query}\n"), &["--time-limit", "1"]);
+        // (Without the projection, which might stop some of these first.)
+        let run = run_text(
+            name,
+            &format!("{NIM}{query}\n"),
+            &["--time-limit", "1", "--runaway", "0"],
+        );
         assert_eq!(run.code, 2, "{query}: {}", run.stdout);
         assert!(
             run.stderr.contains("grundy::time-limit"),

@@ -797,7 +797,7 @@ fn a_long_file_shows_progress_and_ctrl_c_ends_it() {
     .unwrap();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_grundy"));
     cmd.env("TERM", "xterm")
-        .args(["--period-budget", "0", "--max-work", "0"])
+        .args(["--period-budget", "0"])
         .arg(&file);
     let mut t = Term::spawn(cmd);
     t.expect("6 * 7 = 42");
@@ -829,7 +829,7 @@ fn a_long_entry_shows_progress_and_stops_at_once() {
     cmd.current_dir(root())
         .env("GRUNDY_HISTORY", "")
         .env("TERM", "xterm")
-        .args(["repl", "--period-budget", "0", "--max-work", "0"]);
+        .args(["repl", "--period-budget", "0"]);
     let mut t = Term::spawn(cmd);
     let prompt = "grundy> \r\x1b[8C";
     t.expect(prompt);

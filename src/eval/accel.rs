@@ -288,6 +288,8 @@ impl Machine {
                     p.set_at(next as i64);
                     p.set_states(self.memo.states() + stored);
                 }
+                self.budget
+                    .report(Meter::Ascend, next as i64, to as i64 - 1);
                 if let Err(s) = self.budget.spend(ran.work.max(1)) {
                     interrupted = Some(s);
                     break;
@@ -312,6 +314,8 @@ impl Machine {
                 );
                 let stuck = at == next;
                 (next, stored) = (at, stored + more);
+                self.budget
+                    .report(Meter::Ascend, next as i64, to as i64 - 1);
                 if let Err(s) = self.budget.spend(self.accel.stamped.take_inserted().max(1)) {
                     interrupted = Some(s);
                     break;
@@ -322,6 +326,7 @@ impl Machine {
                 }
             }
         }
+        self.budget.end_meter(Meter::Ascend);
         self.memo.restore_dense1(game, array, stored, max_value);
         *done = next as i64;
         self.accel.reached = Some((game, *done));

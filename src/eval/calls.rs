@@ -16,6 +16,12 @@ pub(super) struct Interp {
     depth: usize,
     /// What `input_ints()` reads.
     pub(super) input: crate::input::Input,
+    /// Searches running, one inside another: the outermost one's position
+    /// is the one a statement asked about, whose options are metered.
+    pub(super) searching: u32,
+    /// A statement's own loops running, one inside another (metered while
+    /// no search runs).
+    pub(super) loop_depth: u8,
 }
 
 impl Interp {

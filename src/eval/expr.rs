@@ -8,7 +8,7 @@ use crate::key::ListKey;
 impl Machine {
     // ----- expressions ------------------------------------------------------
 
-    fn type_bug(&self, p: &ir::Program, e: ExprId, want: &str, got: &Value) -> Diag {
+    pub(super) fn type_bug(&self, p: &ir::Program, e: ExprId, want: &str, got: &Value) -> Diag {
         Diag::user(
             Code::TypeMismatch,
             format!("expected {want}, found {}", got.type_name()),
@@ -27,17 +27,6 @@ impl Machine {
     pub fn eval_int(&mut self, e: ExprId, env: &mut [Value]) -> R<i64> {
         let p = Rc::clone(&self.prog);
         self.int(&p, e, env)
-    }
-
-    /// Runs `body` for every binding of `clauses` (an entry from outside).
-    pub fn comp_loop(
-        &mut self,
-        clauses: &[Clause],
-        env: &mut [Value],
-        body: &mut dyn FnMut(&mut Machine, &mut [Value]) -> R<bool>,
-    ) -> R<bool> {
-        let p = Rc::clone(&self.prog);
-        self.bindings(&p, clauses, 0, env, body)
     }
 
     /// Evaluates to an integer.
@@ -107,18 +96,6 @@ impl Machine {
             .help(format!(
                 "lists hold at most {max} elements; raise the limit with `--max-list N`"
             ))
-    }
-
-    pub(super) fn iter(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<Iter> {
-        match self.value(p, e, env)? {
-            Value::Range(lo, hi) => Ok(Iter::Range {
-                next: lo,
-                last: hi,
-                done: lo > hi,
-            }),
-            Value::List(list) => Ok(Iter::List { list, idx: 0 }),
-            other => Err(self.type_bug(p, e, "a range or a list", &other).into()),
-        }
     }
 
     /// An expression's value as text for output.
@@ -382,41 +359,6 @@ impl Machine {
         self.reserve(room.max(4) * std::mem::size_of::<Value>())
             .map_err(|s| s.map_diag(|d| d.label(p.span(e), "while building this list")))?;
         Ok(if room == 0 { 4 } else { room.saturating_mul(2) })
-    }
-
-    /// Runs `body` for every binding of `clauses` (from clause `i` on);
-    /// `body` returns false to stop early. Returns false if stopped.
-    pub(super) fn bindings(
-        &mut self,
-        p: &ir::Program,
-        clauses: &[Clause],
-        i: usize,
-        env: &mut [Value],
-        body: &mut dyn FnMut(&mut Machine, &mut [Value]) -> R<bool>,
-    ) -> R<bool> {
-        let Some(clause) = clauses.get(i) else {
-            return body(self, env);
-        };
-        match *clause {
-            Clause::If { cond } => {
-                if self.boolean(p, cond, env)? {
-                    self.bindings(p, clauses, i + 1, env, body)
-                } else {
-                    Ok(true)
-                }
-            }
-            Clause::For { slot, iter } => {
-                let mut it = self.iter(p, iter, env)?;
-                while let Some(v) = it.next() {
-                    self.poll()?;
-                    env[slot as usize] = v;
-                    if !self.bindings(p, clauses, i + 1, env, body)? {
-                        return Ok(false);
-                    }
-                }
-                Ok(true)
-            }
-        }
     }
 
     /// Evaluates an expression.
@@ -937,22 +879,6 @@ impl Machine {
                 .type_bug(p, e, "an integer, a boolean or a list", other)
                 .into()),
         }
-    }
-
-    /// Evaluates a check condition, with the sides of a comparison on failure.
-    pub fn check_case(&mut self, cond: ExprId, env: &mut [Value]) -> R<CheckCase> {
-        let p = Rc::clone(&self.prog);
-        let p = &*p;
-        if self.boolean(p, cond, env)? {
-            return Ok(CheckCase::Held);
-        }
-        let sides = match p.expr(cond) {
-            ir::Expr::Binary(op, a, b) if !matches!(op, BinOp::And | BinOp::Or) => {
-                Some((self.value(p, *a, env)?, self.value(p, *b, env)?))
-            }
-            _ => None,
-        };
-        Ok(CheckCase::Failed(sides))
     }
 }
 

@@ -17,7 +17,7 @@ impl Machine {
 
     #[cold]
     #[inline(never)]
-    fn poll_limits(&mut self) -> R<()> {
+    pub(super) fn poll_limits(&mut self) -> R<()> {
         if let Some(p) = self.budget.progress() {
             p.set_states(self.memo.states());
         }
@@ -31,6 +31,7 @@ impl Machine {
     pub fn start_statement(&mut self) {
         self.budget.start();
         self.accel.reached = None;
+        self.interp.loop_depth = 0;
         self.states_at_start = self.memo.states();
     }
 
@@ -87,6 +88,51 @@ impl Machine {
                 self.memo.states()
             ))
         })
+    }
+
+    pub(super) fn too_deep(&self, frames: &[Frame], pos: PosId) -> Diag {
+        let first = frames
+            .first()
+            .map(|f| self.show_pos(f.pos))
+            .unwrap_or_default();
+        let mut d = Diag::user(
+            Code::DepthLimit,
+            format!(
+                "the search went more than {} positions deep",
+                self.limits.max_depth
+            ),
+        )
+        .note(format!("from {first} down to {}", self.show_pos(pos)));
+        // Integer arguments still within the first position's, none below
+        // 0: the game is this deep, no guard is missing.
+        let (root_game, root) = match frames.first() {
+            Some(f) => self.position(f.pos),
+            None => self.position(pos),
+        };
+        let (game, here) = self.position(pos);
+        let within = game == root_game
+            && here.len() == root.len()
+            && here.iter().zip(&root).all(|(h, r)| match (h, r) {
+                (Value::Int(h), Value::Int(r)) => (0..=*r).contains(h),
+                _ => false,
+            });
+        if within {
+            return d.help(
+                "every position on the way is smaller than the first and none is negative: the \
+                 game is this deep; raise the limit with `--max-depth N`",
+            );
+        }
+        d = d.help(
+            "does every move make the position smaller? a missing `if` guard lets arguments \
+             run past 0; raise the limit with `--max-depth N` if the game really is this deep",
+        );
+        if let Some(last) = frames.last() {
+            let g = &self.prog.games[last.game as usize];
+            if let Some(rule) = g.rules.get(last.rule) {
+                d = d.label(rule.span, "this rule keeps making new positions");
+            }
+        }
+        d
     }
 }
 

@@ -7,7 +7,7 @@
 //! suspended enumeration of one position's options (its rule, clause cursor
 //! and loop variables), so a frame waiting for a child resumes where it was.
 
-use crate::budget::{Apart, Budget};
+use crate::budget::{Apart, Budget, Meter};
 use crate::compiled::{BoolCode, Compiled};
 use crate::diagnostics::{Code, Diag};
 use crate::ir::{self, BinOp, Builtin, Clause, CompKind, ConstId, ExprId, GameId};
@@ -19,6 +19,7 @@ use crate::oracle::{Moves, Oracle};
 use crate::span::Span;
 use crate::store::{GameShape, MAX_VALUE, ON_STACK, PosId, Store, TAG_INT, UNKNOWN};
 use crate::value::{MAX_LIST_DEPTH, Value, list_depth};
+use loops::{Iter, innermost_range};
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -30,13 +31,15 @@ mod accel;
 mod calls;
 mod expr;
 mod limits;
+mod loops;
 mod loopy;
 mod oracle;
 mod periods;
 mod reports;
 
-/// The default of `--max-work`.
-pub const DEFAULT_MAX_WORK: u64 = 4_000_000_000;
+/// The default of `--max-work`: none (work projected not to finish is
+/// stopped by `--runaway` instead).
+pub const DEFAULT_MAX_WORK: u64 = 0;
 
 /// The default of `--max-memory`: what a laptop can spare.
 pub const DEFAULT_MAX_MEMORY: usize = 2 << 30;
@@ -65,6 +68,9 @@ pub struct Limits {
     pub max_work: u64,
     /// Most time one statement may take.
     pub time_limit: Option<std::time::Duration>,
+    /// Work projected to take longer than this ends the statement (`None`:
+    /// never).
+    pub runaway: Option<std::time::Duration>,
     /// Most bytes in use (0: no limit; counted only in the binary).
     pub max_memory: usize,
 }
@@ -81,6 +87,7 @@ impl Default for Limits {
             period_budget: crate::analysis::DEFAULT_BUDGET,
             max_work: DEFAULT_MAX_WORK,
             time_limit: None,
+            runaway: Some(crate::budget::DEFAULT_RUNAWAY),
             max_memory: DEFAULT_MAX_MEMORY,
         }
     }
@@ -134,37 +141,6 @@ enum Next {
     Done,
 }
 
-/// An iterator of a `for` clause.
-#[derive(Clone, Debug)]
-enum Iter {
-    Range { next: i64, last: i64, done: bool },
-    List { list: Rc<[Value]>, idx: usize },
-}
-
-impl Iter {
-    fn next(&mut self) -> Option<Value> {
-        match self {
-            Iter::Range { next, last, done } => {
-                if *done || *next > *last {
-                    return None;
-                }
-                let v = *next;
-                if v == *last {
-                    *done = true;
-                } else {
-                    *next += 1;
-                }
-                Some(Value::Int(v))
-            }
-            Iter::List { list, idx } => {
-                let v = list.get(*idx).cloned();
-                *idx += 1;
-                v
-            }
-        }
-    }
-}
-
 /// How deep the search may go before values below the deepest position are
 /// filled in ascending order instead (see [`Machine::fill_towards`]).
 const FILL_DEPTH: usize = 256;
@@ -190,6 +166,9 @@ struct Frame {
     kernel_epoch: u64,
     /// How often a kernel was tried for this frame.
     kernel_tries: u8,
+    /// The position a statement asked about: its loops report their
+    /// progress (for the runaway projection).
+    metered: bool,
 }
 
 /// What one search may do besides computing values: passed down its
@@ -253,7 +232,12 @@ impl Machine {
             compiled: Rc::new(Compiled::default()),
             periods: periods::Periods::default(),
             misere: crate::misere::Misere::default(),
-            budget: Budget::new(limits.max_work, limits.time_limit, limits.max_memory),
+            budget: Budget::new(
+                limits.max_work,
+                limits.time_limit,
+                limits.max_memory,
+                limits.runaway,
+            ),
             interp: calls::Interp::default(),
             limits,
         }
@@ -462,6 +446,16 @@ impl Machine {
 
     /// The Grundy value of one position, searched within `scope`.
     pub(super) fn search(&mut self, root: PosId, scope: Scope) -> R<u32> {
+        self.interp.searching += 1;
+        let result = self.search_in(root, scope);
+        self.interp.searching -= 1;
+        if self.interp.searching == 0 {
+            self.budget.end_meter(Meter::Search);
+        }
+        result
+    }
+
+    fn search_in(&mut self, root: PosId, scope: Scope) -> R<u32> {
         let v = self.memo.value(root);
         if v <= MAX_VALUE {
             return Ok(v);
@@ -590,6 +584,7 @@ impl Machine {
             pending: None,
             kernel_epoch: u64::MAX,
             kernel_tries: 0,
+            metered: false,
         }
     }
 
@@ -610,7 +605,19 @@ impl Machine {
         let compiled = Rc::clone(&self.compiled);
         let mut next_fill = FILL_DEPTH;
         self.push_frame(root, scope, frames, env, iters)?;
+        if let Some(f) = frames.first_mut() {
+            f.metered = self.interp.searching == 1;
+        }
+        let mut next_report = 0;
         while let Some(f) = frames.last_mut() {
+            // The position asked about reports how far its loop got (at
+            // most every 1024 units of work).
+            if f.metered && self.budget.work() >= next_report {
+                next_report = self.budget.work() + 1024;
+                if let Some((at, last)) = innermost_range(&iters[f.iter_base..]) {
+                    self.budget.report(Meter::Search, at, last);
+                }
+            }
             // A kernel finishes a rule at once when its options' values are
             // known: try it when the rule starts, when a child is done (a few
             // times per frame, so a frame with many children stays linear),
@@ -721,51 +728,6 @@ impl Machine {
         Ok(self.memo.value(root))
     }
 
-    fn too_deep(&self, frames: &[Frame], pos: PosId) -> Diag {
-        let first = frames
-            .first()
-            .map(|f| self.show_pos(f.pos))
-            .unwrap_or_default();
-        let mut d = Diag::user(
-            Code::DepthLimit,
-            format!(
-                "the search went more than {} positions deep",
-                self.limits.max_depth
-            ),
-        )
-        .note(format!("from {first} down to {}", self.show_pos(pos)));
-        // Integer arguments still within the first position's, none below
-        // 0: the game is this deep, no guard is missing.
-        let (root_game, root) = match frames.first() {
-            Some(f) => self.position(f.pos),
-            None => self.position(pos),
-        };
-        let (game, here) = self.position(pos);
-        let within = game == root_game
-            && here.len() == root.len()
-            && here.iter().zip(&root).all(|(h, r)| match (h, r) {
-                (Value::Int(h), Value::Int(r)) => (0..=*r).contains(h),
-                _ => false,
-            });
-        if within {
-            return d.help(
-                "every position on the way is smaller than the first and none is negative: the \
-                 game is this deep; raise the limit with `--max-depth N`",
-            );
-        }
-        d = d.help(
-            "does every move make the position smaller? a missing `if` guard lets arguments \
-             run past 0; raise the limit with `--max-depth N` if the game really is this deep",
-        );
-        if let Some(last) = frames.last() {
-            let g = &self.prog.games[last.game as usize];
-            if let Some(rule) = g.rules.get(last.rule) {
-                d = d.label(rule.span, "this rule keeps making new positions");
-            }
-        }
-        d
-    }
-
     /// Adds "while listing the moves of P" to an error from a rule.
     fn in_position(&self, s: Stop, pos: PosId) -> Stop {
         s.map_diag(|d| d.note(format!("while listing the moves of {}", self.show_pos(pos))))
@@ -874,7 +836,16 @@ impl Machine {
                     let tests = &tests[..n];
                     f.mode = Mode::Back(d);
                     while let Some(v) = iters[d].as_mut().and_then(Iter::next) {
-                        self.poll()?;
+                        if self.budget.tick() {
+                            // A long run of values that fail the tests:
+                            // the position asked about reports it here.
+                            if f.metered
+                                && let Some(Iter::Range { next, last, .. }) = &iters[d]
+                            {
+                                self.budget.report(Meter::Search, *next, *last);
+                            }
+                            self.poll_limits()?;
+                        }
                         env[slot as usize] = v;
                         let mut k = 0;
                         let mut held = true;

@@ -1,0 +1,159 @@
+//! Loops of the interpreter: `for` clauses over ranges and lists, the
+//! bindings of a statement's or a comprehension's clauses, and `check`
+//! cases. A statement's own loops report their progress to the budget's
+//! meters, for the runaway projection.
+
+use super::*;
+use crate::budget::STATEMENT_LEVELS;
+
+/// An iterator of a `for` clause.
+#[derive(Clone, Debug)]
+pub(super) enum Iter {
+    Range { next: i64, last: i64, done: bool },
+    List { list: Rc<[Value]>, idx: usize },
+}
+
+impl Iter {
+    pub(super) fn next(&mut self) -> Option<Value> {
+        match self {
+            Iter::Range { next, last, done } => {
+                if *done || *next > *last {
+                    return None;
+                }
+                let v = *next;
+                if v == *last {
+                    *done = true;
+                } else {
+                    *next += 1;
+                }
+                Some(Value::Int(v))
+            }
+            Iter::List { list, idx } => {
+                let v = list.get(*idx).cloned();
+                *idx += 1;
+                v
+            }
+        }
+    }
+}
+
+/// Where the innermost running loop over a range of a frame stands: its
+/// next value and its last.
+pub(super) fn innermost_range(iters: &[Option<Iter>]) -> Option<(i64, i64)> {
+    iters.iter().rev().find_map(|it| match it {
+        Some(Iter::Range {
+            next,
+            last,
+            done: false,
+        }) => Some((*next, *last)),
+        _ => None,
+    })
+}
+
+impl Machine {
+    /// Runs `body` for every binding of `clauses` (an entry from outside).
+    pub fn comp_loop(
+        &mut self,
+        clauses: &[Clause],
+        env: &mut [Value],
+        body: &mut dyn FnMut(&mut Machine, &mut [Value]) -> R<bool>,
+    ) -> R<bool> {
+        let p = Rc::clone(&self.prog);
+        self.bindings(&p, clauses, 0, env, body)
+    }
+
+    pub(super) fn iter(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<Iter> {
+        match self.value(p, e, env)? {
+            Value::Range(lo, hi) => Ok(Iter::Range {
+                next: lo,
+                last: hi,
+                done: lo > hi,
+            }),
+            Value::List(list) => Ok(Iter::List { list, idx: 0 }),
+            other => Err(self.type_bug(p, e, "a range or a list", &other).into()),
+        }
+    }
+
+    /// Runs `body` for every binding of `clauses` (from clause `i` on);
+    /// `body` returns false to stop early. Returns false if stopped.
+    pub(super) fn bindings(
+        &mut self,
+        p: &ir::Program,
+        clauses: &[Clause],
+        i: usize,
+        env: &mut [Value],
+        body: &mut dyn FnMut(&mut Machine, &mut [Value]) -> R<bool>,
+    ) -> R<bool> {
+        let Some(clause) = clauses.get(i) else {
+            return body(self, env);
+        };
+        match *clause {
+            Clause::If { cond } => {
+                if self.boolean(p, cond, env)? {
+                    self.bindings(p, clauses, i + 1, env, body)
+                } else {
+                    Ok(true)
+                }
+            }
+            Clause::For { slot, iter } => {
+                let it = self.iter(p, iter, env)?;
+                // A statement's own loops (no search running) report their
+                // progress, for the runaway projection.
+                let level = self.interp.loop_depth;
+                if self.interp.searching > 0 || level >= STATEMENT_LEVELS {
+                    return self.for_values(p, clauses, i, slot, it, env, body, None);
+                }
+                self.interp.loop_depth += 1;
+                let result = self.for_values(p, clauses, i, slot, it, env, body, Some(level));
+                self.interp.loop_depth -= 1;
+                self.budget.end_meter(Meter::Statement(level));
+                result
+            }
+        }
+    }
+
+    /// The values of a `for` clause, each with the clauses after it;
+    /// reported to the loop's meter if it has one.
+    #[allow(clippy::too_many_arguments)]
+    fn for_values(
+        &mut self,
+        p: &ir::Program,
+        clauses: &[Clause],
+        i: usize,
+        slot: u32,
+        mut it: Iter,
+        env: &mut [Value],
+        body: &mut dyn FnMut(&mut Machine, &mut [Value]) -> R<bool>,
+        level: Option<u8>,
+    ) -> R<bool> {
+        loop {
+            if let (Some(level), Iter::Range { next, last, .. }) = (level, &it) {
+                self.budget.report(Meter::Statement(level), *next, *last);
+            }
+            let Some(v) = it.next() else {
+                return Ok(true);
+            };
+            self.poll()?;
+            env[slot as usize] = v;
+            if !self.bindings(p, clauses, i + 1, env, body)? {
+                return Ok(false);
+            }
+        }
+    }
+
+    /// Evaluates a check condition, with the sides of a comparison on failure.
+    pub fn check_case(&mut self, cond: ExprId, env: &mut [Value]) -> R<CheckCase> {
+        let p = Rc::clone(&self.prog);
+        let p = &*p;
+        if self.boolean(p, cond, env)? {
+            return Ok(CheckCase::Held);
+        }
+        let sides = match p.expr(cond) {
+            ir::Expr::Binary(op, a, b) if !matches!(op, BinOp::And | BinOp::Or) => {
+                Some((self.value(p, *a, env)?, self.value(p, *b, env)?))
+            }
+            _ => None,
+        };
+        Ok(CheckCase::Failed(sides))
+    }
+}
