@@ -26,8 +26,6 @@ pub struct Misere {
     terminal: FxHashMap<PosId, bool>,
     /// Components misère-equivalent to a Nim heap, with its size.
     heap: FxHashMap<PosId, Option<u32>>,
-    /// Room for the options of one component.
-    scratch: Moves,
 }
 
 /// Being computed (a state on the search stack).
@@ -39,8 +37,7 @@ impl Misere {
             return Ok(t);
         }
         too_big(m, c)?;
-        m.options_into(c, &mut self.scratch)?;
-        let t = self.scratch.is_empty();
+        let t = !m.has_options(c)?;
         self.terminal.insert(c, t);
         Ok(t)
     }
@@ -71,6 +68,7 @@ impl Misere {
             too_big(m, c)?;
             m.options_into(c, &mut moves)?;
             for opt in moves.iter() {
+                m.poll()?;
                 parts.clear();
                 parts.extend(s[..i].iter().chain(&s[i + 1..]).chain(opt));
                 let next = self.state(m, &parts)?;

@@ -69,6 +69,12 @@ pub trait Oracle {
     fn show_pos(&self, pos: PosId) -> String;
     /// The options of `pos`, in rule order, into `out` (cleared first).
     fn options_into(&mut self, pos: PosId, out: &mut Moves) -> R<()>;
+    /// Whether a position has any option (without listing them all).
+    fn has_options(&mut self, pos: PosId) -> R<bool> {
+        let mut moves = Moves::default();
+        self.options_into(pos, &mut moves)?;
+        Ok(!moves.is_empty())
+    }
     /// The normal-play Grundy value of `pos`.
     fn grundy(&mut self, pos: PosId) -> R<u32>;
     /// The generalized value of `pos` (∞ for some positions of loopy

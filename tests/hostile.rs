@@ -449,6 +449,83 @@ fn long_work_ends_at_the_time_limit() {
     }
 }
 
+/// Every kind of long work looks at the limits: tables filled by kernels
+/// (one and two arguments), strings built in a loop.
+#[test]
+fn every_kind_of_long_work_looks_at_the_time_limit() {
+    let wythoff = "game W(a, b) = {\n  W(a - k, b) for k in 1..=a\n  W(a, b - k) for k in 1..=b\n  \
+                   W(a - k, b - k) for k in 1..=min(a, b)\n}\n";
+    for (name, src) in [
+        (
+            "batch_table.game",
+            "game N2(n) = { N2(k) for k in 0..n if k % 2 == 0 or k == n - 1 }\n\
+             print len(table(N2, 0..=200000))\n"
+                .to_string(),
+        ),
+        (
+            "grid.game",
+            format!("{wythoff}print len(table(W, 0..3000, 0..3000))\n"),
+        ),
+        (
+            "strings.game",
+            "let s = join([k for k in 0..200000], \",\")\n\
+             print len([1 for i in 0..10**6 if join([s, s], \"\") != \"\"])\n"
+                .to_string(),
+        ),
+    ] {
+        let run = run_text(name, &src, &["--time-limit", "1", "--runaway", "0"]);
+        assert_eq!(run.code, 2, "{name}: {}", run.stdout);
+        assert!(
+            run.stderr.contains("grundy::time-limit"),
+            "{name}: {}",
+            run.stderr
+        );
+    }
+}
+
+/// The moves of a sum of many components are listed in time linear in
+/// them (once quadratic in the components, and cubic with the copies).
+#[test]
+fn the_moves_of_a_sum_of_many_components() {
+    let src = format!(
+        "{NIM}let big = sum(Nim(k % 50) for k in 0..20000)\n\
+         print len(winning(big))\nprint len(moves(big))\n\
+         print len(winning(big + Nim(7)))\n"
+    );
+    let run = run_text("sum.game", &src, &["--time-limit", "20"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // Each of 0..49 appears 400 times: the values cancel, no winning move;
+    // a heap of k has k moves: 400 * (0 + 1 + ... + 49) = 490,000 in all.
+    // With a heap of 7 added, a heap k has a winning move exactly when
+    // k XOR 7 < k (k has bit 4, the top bit of 7, set): to k XOR 7. The
+    // heap of 7 moves to 0. 400 copies of each k.
+    let winning_with_7 = 1 + 400 * (0..50).filter(|k: &u32| (k ^ 7) < *k).count();
+    assert_eq!(
+        run.stdout,
+        format!(
+            "len(winning(big)) = 0\nlen(moves(big)) = 490000\n\
+             len(winning(big + Nim(7))) = {winning_with_7}\n"
+        )
+    );
+}
+
+/// A graph too large to draw is refused when it passes the limit, without
+/// first computing the options of every position it lists.
+#[test]
+fn a_graph_too_large_is_refused_without_listing_everything() {
+    let run = run_text(
+        "graph.game",
+        &format!("{NIM}print graph(Nim(1000000), 5)\n"),
+        &[],
+    );
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(
+        run.stderr.contains("grundy::graph-too-large"),
+        "{}",
+        run.stderr
+    );
+}
+
 /// A loopy game whose graph never ends stops at the state limit with a
 /// clean error, and its positions are not left marked: the next statement
 /// asks about a finite part of it.

@@ -5,6 +5,10 @@
 use super::*;
 use crate::key::ListKey;
 
+/// Bytes of text copied per unit of work (a move examined costs about as
+/// much as copying this many bytes).
+const TEXT_BYTES_PER_WORK: u64 = 64;
+
 impl Machine {
     // ----- expressions ------------------------------------------------------
 
@@ -383,6 +387,7 @@ impl Machine {
                 if text.len() > self.limits.max_list {
                     return Err(self.string_too_long(span, text.len()).into());
                 }
+                self.budget.add(text.len() as u64 / TEXT_BYTES_PER_WORK);
                 self.reserve(text.len())?;
                 Value::Str(text.into())
             }
@@ -783,6 +788,7 @@ impl Machine {
                 };
                 let mut text = String::new();
                 for (i, v) in list.iter().enumerate() {
+                    self.poll()?;
                     if i > 0 {
                         text.push_str(&sep);
                     }
@@ -791,6 +797,9 @@ impl Machine {
                         return Err(self.string_too_long(span, text.len()).into());
                     }
                 }
+                // Copying text is work: long strings built in a loop look
+                // at the limits (and Ctrl-C) as often as short ones.
+                self.budget.add(text.len() as u64 / TEXT_BYTES_PER_WORK);
                 self.reserve(text.len())?;
                 Ok(Value::Str(text.into()))
             }

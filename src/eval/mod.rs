@@ -494,6 +494,9 @@ impl Machine {
         }
         if let Some(v) = self.kernel_value(root) {
             self.memo.set(root, v);
+            // The kernel's work was counted: a table of positions each
+            // answered by its kernel looks at the limits too.
+            self.poll()?;
             return Ok(v);
         }
         let mut frames: Vec<Frame> = Vec::new();
@@ -894,6 +897,28 @@ impl Machine {
     /// first).
     pub fn options_into(&mut self, pos: PosId, moves: &mut Moves) -> R<()> {
         self.options_with(pos, moves, &mut OptionBufs::default())
+    }
+
+    /// Whether a position has any option: its rules run up to the first
+    /// (a heap of 10^6 is not listed to learn that it is not the end).
+    pub fn has_options(&mut self, pos: PosId) -> R<bool> {
+        let mut bufs = OptionBufs::default();
+        let prog = Rc::clone(&self.prog);
+        let compiled = Rc::clone(&self.compiled);
+        let OptionBufs {
+            env, iters, out, ..
+        } = &mut bufs;
+        let mut frame = self.enter(pos, env, iters);
+        loop {
+            match self
+                .next_option(&prog, &compiled, &mut frame, env, iters, out)
+                .map_err(|d| self.in_position(d, pos))?
+            {
+                Next::Option => return Ok(true),
+                Next::Rule => {}
+                Next::Done => return Ok(false),
+            }
+        }
     }
 
     /// [`Machine::options_into`] with buffers kept from one call to the

@@ -22,6 +22,9 @@ impl Oracle for Machine {
     fn options_into(&mut self, pos: PosId, out: &mut Moves) -> R<()> {
         Machine::options_into(self, pos, out)
     }
+    fn has_options(&mut self, pos: PosId) -> R<bool> {
+        Machine::has_options(self, pos)
+    }
     fn grundy(&mut self, pos: PosId) -> R<u32> {
         Machine::grundy(self, pos)
     }

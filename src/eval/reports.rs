@@ -7,7 +7,7 @@ use crate::answer::{Answer, Component, Move, Outcome, Position, Shown};
 use crate::flow::Stop;
 use crate::loopy::Gsg;
 use crate::value::{Record, RecordKind};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 impl Machine {
     /// A report query's answer, as `print` shows it.
@@ -465,73 +465,96 @@ fn rows(m: &mut Machine, parts: &[PosId]) -> R<(Vec<Row>, u64)> {
     let mut moves: Vec<Row> = Vec::new();
     // How many moves each component has.
     let mut counts = vec![0u64; parts.len()];
+    // The value of the other components, for each: sums of the values
+    // before it and after it (no inverse of ∞ to take a component's own
+    // value out of the whole), so a sum of many is linear, not quadratic.
+    let mut values = Vec::with_capacity(parts.len());
+    for &d in parts {
+        m.poll()?;
+        values.push(m.gsg(d)?);
+    }
+    let mut after = vec![Gsg::Finite(0); parts.len() + 1];
+    for (j, v) in values.iter().enumerate().rev() {
+        after[j] = after[j + 1].sum(v);
+    }
+    let mut before = Gsg::Finite(0);
+    // A component's first index and its rows, for copies of it.
+    let mut first: HashMap<PosId, (usize, std::ops::Range<usize>)> = HashMap::new();
     for (i, &c) in parts.iter().enumerate() {
+        m.poll()?;
+        let others = before.sum(&after[i + 1]);
+        before = before.sum(&values[i]);
         // A component seen before moves as that one did.
-        if let Some(j) = parts[..i].iter().position(|&d| d == c) {
-            let same: Vec<Row> = moves
-                .iter()
-                .filter(|mv| mv.component == j)
-                .cloned()
-                .collect();
+        if let Some((j, range)) = first.get(&c).cloned() {
+            let same: Vec<Row> = moves[range].to_vec();
             moves.extend(same.into_iter().map(|mv| Row { component: i, ..mv }));
             counts[i] = counts[j];
             continue;
         }
-        let count = &mut counts[i];
-        // The value of the other components (no inverse of ∞ to take the
-        // component's own value out of the whole).
-        let mut others = Gsg::Finite(0);
-        for (j, &d) in parts.iter().enumerate() {
-            if j != i {
-                others = others.sum(&m.gsg(d)?);
-            }
-        }
-        // A huge heap of a game with a proven period: its moves by family,
-        // splits grouped by residue.
-        if let Some(groups) = crate::analysis::huge_moves(m, c)? {
-            for g in groups {
-                let (to, value, n) = match g {
-                    HugeMove::One(to) => {
-                        let v = m.gsg_sum(&to)?;
-                        (To::Sum(to), v, 1)
-                    }
-                    HugeMove::Group {
-                        to,
-                        change,
-                        value,
-                        count,
-                    } => (To::Group { to, change, count }, Gsg::Finite(value), count),
-                };
-                *count = count.saturating_add(n);
-                moves.push(Row {
-                    component: i,
-                    from: c,
+        let start = moves.len();
+        let result = component_rows(m, i, c, &others, &mut moves);
+        first.insert(c, (i, start..moves.len()));
+        counts[i] = result?;
+    }
+    Ok((moves, counts.iter().fold(0u64, |a, &b| a.saturating_add(b))))
+}
+
+/// The moves of component `i`, `c`, of a sum whose other components are
+/// worth `others`, appended to `moves`; how many there are.
+fn component_rows(
+    m: &mut Machine,
+    i: usize,
+    c: PosId,
+    others: &Gsg,
+    moves: &mut Vec<Row>,
+) -> R<u64> {
+    let mut count = 0u64;
+    // A huge heap of a game with a proven period: its moves by family,
+    // splits grouped by residue.
+    if let Some(groups) = crate::analysis::huge_moves(m, c)? {
+        for g in groups {
+            let (to, value, n) = match g {
+                HugeMove::One(to) => {
+                    let v = m.gsg_sum(&to)?;
+                    (To::Sum(to), v, 1)
+                }
+                HugeMove::Group {
                     to,
-                    grundy: others.sum(&value),
-                });
-            }
-            continue;
-        }
-        let mut seen = HashSet::new();
-        let mut options = crate::oracle::Moves::default();
-        m.options_into(c, &mut options)?;
-        for opt in options.iter() {
-            let mut canon = opt.to_vec();
-            canon.sort_unstable();
-            if !seen.insert(canon) {
-                continue;
-            }
-            let after = others.sum(&m.gsg_sum(opt)?);
-            *count += 1;
+                    change,
+                    value,
+                    count,
+                } => (To::Group { to, change, count }, Gsg::Finite(value), count),
+            };
+            count = count.saturating_add(n);
             moves.push(Row {
                 component: i,
                 from: c,
-                to: To::Sum(opt.to_vec()),
-                grundy: after,
+                to,
+                grundy: others.sum(&value),
             });
         }
+        return Ok(count);
     }
-    Ok((moves, counts.iter().fold(0u64, |a, &b| a.saturating_add(b))))
+    let mut seen = HashSet::new();
+    let mut options = crate::oracle::Moves::default();
+    m.options_into(c, &mut options)?;
+    for opt in options.iter() {
+        m.poll()?;
+        let mut canon = opt.to_vec();
+        canon.sort_unstable();
+        if !seen.insert(canon) {
+            continue;
+        }
+        let after = others.sum(&m.gsg_sum(opt)?);
+        count += 1;
+        moves.push(Row {
+            component: i,
+            from: c,
+            to: To::Sum(opt.to_vec()),
+            grundy: after,
+        });
+    }
+    Ok(count)
 }
 
 /// The moves of a sum as `print` shows them.
