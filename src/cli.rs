@@ -41,8 +41,9 @@ pub struct Opts {
     /// Where answers that are files go, one file each: `plot(...)` (SVG;
     /// without --out, plot-1.svg, ... here) and `graph(...)` (DOT; without
     /// --out, printed). A directory (existing, or ending in /) gets
-    /// plot-1.svg, graph-1.dot, ...; a file name is the first file's, then
-    /// numbered: g.dot, g-2.dot.
+    /// plot-1.svg, graph-1.dot, ...; a file name is the first file's with
+    /// its extension, the others numbered: g.dot, g-2.dot, g-3.svg. A
+    /// device (/dev/null) takes every file; `-` is standard output.
     #[arg(long, global = true, value_name = "FILE|DIR")]
     out: Option<PathBuf>,
     /// Plain evaluation: every rule in the general evaluator, no compiled

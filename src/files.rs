@@ -1,9 +1,12 @@
 //! Where answers that are files go (`graph` with `--out`, every `plot`):
 //! one file per answer. `--out DIR` (an existing directory, or a path
 //! ending in `/`) holds `plot-1.svg`, `graph-1.dot`, ... numbered per kind;
-//! `--out FILE` is the first file, and later ones are numbered, each with
-//! its kind's extension (`g.dot`, `g-2.dot`, `g-3.svg`); with no `--out`,
-//! plots go to `plot-1.svg`, ... in the current directory.
+//! `--out FILE` is the first file with the same extension (or the first
+//! file, if the name has none), and the others are numbered, each with its
+//! kind's extension (`g.dot`, `g-2.dot`, `g-3.svg`); `--out` naming a
+//! device (`/dev/null`, a pipe) or `-` (standard output) takes every file
+//! as it is; with no `--out`, plots go to `plot-1.svg`, ... in the current
+//! directory.
 
 use crate::answer::Answer;
 use crate::diagnostics::{Code, Diag};
@@ -16,6 +19,15 @@ pub struct Files {
     /// How many files have been written, in all and per kind.
     written: usize,
     per_kind: Vec<(String, usize)>,
+    /// Whether a file took the name `--out` gave.
+    named: bool,
+}
+
+/// Where one file goes.
+#[derive(Debug, PartialEq, Eq)]
+enum Target {
+    Path(PathBuf),
+    Stdout,
 }
 
 impl Files {
@@ -32,9 +44,9 @@ impl Files {
         self.out.is_some()
     }
 
-    /// The next file's name for a `kind` (`plot`, `graph`) with extension
-    /// `ext`, counted as used.
-    fn next(&mut self, kind: &str, ext: &str) -> PathBuf {
+    /// Where the next file of a `kind` (`plot`, `graph`) with extension
+    /// `ext` goes, counted as used.
+    fn next(&mut self, kind: &str, ext: &str) -> Target {
         let k = match self.per_kind.iter_mut().find(|(n, _)| n == kind) {
             Some((_, k)) => {
                 *k += 1;
@@ -46,17 +58,28 @@ impl Files {
             }
         };
         self.written += 1;
-        let numbered = |dir: &Path| dir.join(format!("{kind}-{k}.{ext}"));
-        match &self.out {
-            None => numbered(Path::new("")),
-            Some(p) if p.is_dir() || p.to_string_lossy().ends_with('/') => numbered(p),
-            Some(p) if self.written == 1 => p.clone(),
-            Some(p) => {
-                let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned());
-                let n = self.written;
-                p.with_file_name(format!("{}-{n}.{ext}", stem.unwrap_or_default()))
-            }
+        let numbered = |dir: &Path| Target::Path(dir.join(format!("{kind}-{k}.{ext}")));
+        let Some(p) = &self.out else {
+            return numbered(Path::new(""));
+        };
+        if p.as_os_str() == "-" {
+            return Target::Stdout;
         }
+        if p.is_dir() || p.to_string_lossy().ends_with('/') {
+            return numbered(p);
+        }
+        // A device or a pipe takes every file as it is.
+        if std::fs::metadata(p).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+            return Target::Path(p.clone());
+        }
+        let fits = p.extension().is_none_or(|e| e == ext);
+        if !self.named && fits {
+            self.named = true;
+            return Target::Path(p.clone());
+        }
+        let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned());
+        let n = self.written;
+        Target::Path(p.with_file_name(format!("{}-{n}.{ext}", stem.unwrap_or_default())))
     }
 
     /// Writes one answer's file; its path as shown to users.
@@ -66,7 +89,18 @@ impl Files {
         ext: &str,
         bytes: &[u8],
     ) -> Result<String, (String, std::io::Error)> {
-        let path = self.next(kind, ext);
+        let path = match self.next(kind, ext) {
+            Target::Path(path) => path,
+            Target::Stdout => {
+                use std::io::Write;
+                let shown = "standard output".to_string();
+                let mut out = std::io::stdout().lock();
+                out.write_all(bytes)
+                    .and_then(|()| out.flush())
+                    .map_err(|e| (shown.clone(), e))?;
+                return Ok(shown);
+            }
+        };
         let shown = path.display().to_string();
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| (shown.clone(), e))?;
@@ -103,18 +137,55 @@ pub fn cannot_write(path: &str, e: &std::io::Error) -> Diag {
 mod tests {
     use super::*;
 
+    fn path(t: Target) -> PathBuf {
+        match t {
+            Target::Path(p) => p,
+            Target::Stdout => PathBuf::from("-"),
+        }
+    }
+
     #[test]
     fn names_are_numbered_per_kind_in_a_directory_and_in_order_after_a_file() {
         let mut f = Files::new(None);
-        assert_eq!(f.next("plot", "svg"), PathBuf::from("plot-1.svg"));
-        assert_eq!(f.next("plot", "svg"), PathBuf::from("plot-2.svg"));
-        assert_eq!(f.next("graph", "dot"), PathBuf::from("graph-1.dot"));
+        assert_eq!(path(f.next("plot", "svg")), PathBuf::from("plot-1.svg"));
+        assert_eq!(path(f.next("plot", "svg")), PathBuf::from("plot-2.svg"));
+        assert_eq!(path(f.next("graph", "dot")), PathBuf::from("graph-1.dot"));
         let mut f = Files::new(Some(PathBuf::from("pics/")));
-        assert_eq!(f.next("graph", "dot"), PathBuf::from("pics/graph-1.dot"));
-        assert_eq!(f.next("plot", "svg"), PathBuf::from("pics/plot-1.svg"));
+        assert_eq!(
+            path(f.next("graph", "dot")),
+            PathBuf::from("pics/graph-1.dot")
+        );
+        assert_eq!(
+            path(f.next("plot", "svg")),
+            PathBuf::from("pics/plot-1.svg")
+        );
         let mut f = Files::new(Some(PathBuf::from("out/g.dot")));
-        assert_eq!(f.next("graph", "dot"), PathBuf::from("out/g.dot"));
-        assert_eq!(f.next("graph", "dot"), PathBuf::from("out/g-2.dot"));
-        assert_eq!(f.next("plot", "svg"), PathBuf::from("out/g-3.svg"));
+        assert_eq!(path(f.next("graph", "dot")), PathBuf::from("out/g.dot"));
+        assert_eq!(path(f.next("graph", "dot")), PathBuf::from("out/g-2.dot"));
+        assert_eq!(path(f.next("plot", "svg")), PathBuf::from("out/g-3.svg"));
+    }
+
+    #[test]
+    fn a_name_goes_to_the_first_file_of_its_extension() {
+        // A plot first: `g.dot` waits for the graph.
+        let mut f = Files::new(Some(PathBuf::from("g.dot")));
+        assert_eq!(path(f.next("plot", "svg")), PathBuf::from("g-1.svg"));
+        assert_eq!(path(f.next("graph", "dot")), PathBuf::from("g.dot"));
+        assert_eq!(path(f.next("graph", "dot")), PathBuf::from("g-3.dot"));
+        // No extension: the first file takes the name.
+        let mut f = Files::new(Some(PathBuf::from("pic")));
+        assert_eq!(path(f.next("plot", "svg")), PathBuf::from("pic"));
+        assert_eq!(path(f.next("plot", "svg")), PathBuf::from("pic-2.svg"));
+    }
+
+    #[test]
+    fn devices_and_standard_output_take_every_file() {
+        let mut f = Files::new(Some(PathBuf::from("/dev/null")));
+        for _ in 0..3 {
+            assert_eq!(path(f.next("plot", "svg")), PathBuf::from("/dev/null"));
+        }
+        let mut f = Files::new(Some(PathBuf::from("-")));
+        assert_eq!(f.next("plot", "svg"), Target::Stdout);
+        assert_eq!(f.next("graph", "dot"), Target::Stdout);
     }
 }

@@ -448,3 +448,73 @@ fn the_language_issue_files_run_as_written() {
         "H(n) for n in 0..=12:\n   0: 0 1 2 0 1 2 3 4 5 3\n  10: 4 5 6\n"
     );
 }
+
+/// `--out` to a device takes every file, `-` writes them to standard
+/// output, and a file name goes to the first file of its extension.
+#[test]
+fn out_to_a_device_standard_output_or_a_file() {
+    let game = temp_file(
+        "files.game",
+        "game N(n) = { N(k) for k in 0..n }\nprint plot(N, 0..=5)\nprint graph(N(2))\nprint graph(N(3))\n",
+    );
+    let game = game.to_str().expect("utf-8");
+    if Path::new("/dev/null").exists() {
+        let run = grundy(&["--out", "/dev/null", game]);
+        assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+        assert!(!Path::new("/dev/null-2.dot").exists());
+    }
+    let run = grundy(&["--out", "-", game]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let out = text(&run.stdout);
+    assert!(out.contains("<svg"), "{out}");
+    assert_eq!(out.matches("digraph grundy").count(), 2, "{out}");
+    assert!(!Path::new(env!("CARGO_MANIFEST_DIR")).join("-").exists());
+    let dir = std::env::temp_dir().join(format!("grundy-out-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let named = dir.join("g.dot");
+    let run = grundy(&["--out", named.to_str().expect("utf-8"), game]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+    assert!(
+        read("g-1.svg").starts_with("<svg"),
+        "the plot keeps its extension"
+    );
+    assert!(read("g.dot").starts_with("digraph"), "g.dot is a graph");
+    assert!(read("g-3.dot").starts_with("digraph"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A failed write to standard output fails a piped script too.
+#[test]
+fn a_script_that_cannot_write_fails() {
+    if !Path::new("/dev/full").exists() {
+        return;
+    }
+    let run = Command::new("sh")
+        .arg("-c")
+        .arg("echo 'print 6 * 7' | \"$0\" > /dev/full")
+        .arg(env!("CARGO_BIN_EXE_grundy"))
+        .output()
+        .expect("sh runs");
+    assert_eq!(run.status.code(), Some(2), "{}", text(&run.stderr));
+    assert!(
+        text(&run.stderr).contains("cannot write standard output"),
+        "{}",
+        text(&run.stderr)
+    );
+}
+
+/// `:doc` under `--json` is JSON, like everything else there.
+#[test]
+fn doc_under_json_is_json() {
+    let run = grundy_stdin(
+        &["--json"],
+        "game Nim(n) = { Nim(k) for k in 0..n }\n:doc Nim\n:doc period\n",
+    );
+    let out = text(&run.stdout);
+    assert_eq!(out.lines().count(), 3, "{out}");
+    for line in out.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        assert!(v.get("kind").is_some(), "{line}");
+    }
+}

@@ -537,7 +537,11 @@ fn classify(
     }
     // A split: x = ±A + k1 and y = N − x − t.
     let [c1, c2] = comps.as_slice() else {
-        return Err("a move over a range leaves other than two heaps".into());
+        return Err(match comps.len() {
+            0 => "a move over a range leaves no heap".into(),
+            1 => "a move over a range takes any number of tokens, leaving one heap".into(),
+            n => format!("a move over a range leaves {n} heaps (a split here makes two)"),
+        });
     };
     let (x, y) = if c1.n == 0 { (c1, c2) } else { (c2, c1) };
     if x.n != 0 || y.n != 1 || x.a.abs() != 1 || x.a + y.a != 0 {

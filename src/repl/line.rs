@@ -24,6 +24,8 @@ struct Stdio {
     /// The progress line of long entries, cleared before anything is
     /// printed.
     display: Option<crate::progress::Display>,
+    /// The first failure to write standard output (the run then fails).
+    error: Option<std::io::Error>,
 }
 
 impl Stdio {
@@ -46,8 +48,9 @@ impl Output for Stdio {
     fn out(&mut self, text: &str) {
         self.clear();
         let mut out = std::io::stdout().lock();
-        let _ = out.write_all(text.as_bytes());
-        let _ = out.flush();
+        if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            self.error.get_or_insert(e);
+        }
     }
     fn err(&mut self, text: &str) {
         self.clear();
@@ -91,10 +94,22 @@ pub fn run(
     for f in files {
         repl.load(&f.display().to_string(), &mut out);
     }
-    if !terminal {
-        return script(repl, &mut out);
+    let code = if terminal {
+        interactive(repl, &mut out)
+    } else {
+        script(repl, &mut out)
+    };
+    // A failed write to standard output fails the run, as for a file (a
+    // reader that stopped early, `| head`, needs no report).
+    match out.error {
+        None => code,
+        Some(e) => {
+            if e.kind() != std::io::ErrorKind::BrokenPipe {
+                complain(&format!("grundy: cannot write standard output: {e}\n"));
+            }
+            2
+        }
     }
-    interactive(repl, &mut out)
 }
 
 /// Piped input: every line is input, no prompts, no editing. Bytes that are

@@ -694,7 +694,12 @@ impl Repl {
                 });
             for e in sink {
                 if let crate::session::Event::Answer(a) = e {
-                    out.out(&a.to_string());
+                    // Under --json, JSON only.
+                    if self.json {
+                        out.out(&format!("{}\n", json_line(a.to_json())));
+                    } else {
+                        out.out(&a.to_string());
+                    }
                 }
             }
         }
