@@ -45,6 +45,7 @@ codes! {
     BadCommand => "bad-command",
     BadExponent => "bad-exponent",
     BadGenerator => "bad-generator",
+    BadInput => "bad-input",
     BadLimit => "bad-limit",
     BadOctal => "bad-octal",
     BadString => "bad-string",

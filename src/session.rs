@@ -355,6 +355,13 @@ impl Session {
             }
         };
         if reload {
+            let unknown = self.unknown_lets(id);
+            if !unknown.is_empty() {
+                for d in unknown {
+                    report(self, &mut summary, Event::Error(d));
+                }
+                return summary;
+            }
             self.apply_lets(&mut entry);
         }
         let (defs, defined) = self.merge(origin, reload, &entry);
@@ -372,7 +379,8 @@ impl Session {
             Err(diags) => {
                 for mut d in diags {
                     let home = d.primary().and_then(|p| self.sources.locate(p));
-                    if home.is_some_and(|(src, _, _)| src != id) {
+                    // (A `--let` is part of every file it is given with.)
+                    if home.is_some_and(|(src, s, _)| src != id && s.name != "--let") {
                         d = d.note(
                             "this definition was accepted before and no longer checks with \
                              the new one: nothing was run, and the definitions stay as they \
@@ -440,6 +448,31 @@ impl Session {
         }
         self.machine = Some(machine);
         summary
+    }
+
+    /// The `--let` constants that a file neither defines nor uses (nor any
+    /// definition before it): a misspelled name, most likely.
+    fn unknown_lets(&self, id: SourceId) -> Vec<Diag> {
+        let Some(src) = self.sources.get(id) else {
+            return Vec::new();
+        };
+        let words = syntax::words(&src.text);
+        self.lets
+            .iter()
+            .filter(|l| !words.contains(l.name.name.as_str()) && !self.defs.contains_key(&l.name.name))
+            .map(|l| {
+                let name = &l.name.name;
+                let d = Diag::user(
+                    Code::BadLet,
+                    format!("`--let {name}`: {} neither defines nor uses `{name}`", src.name),
+                )
+                .label(l.name.span, "not in the file");
+                match crate::diagnostics::did_you_mean(name, words.iter().copied()) {
+                    Some(m) => d.help(format!("did you mean `--let {m}=...`?")),
+                    None => d.help("`--let NAME=EXPR` binds a constant the file uses, or replaces its own `let NAME`"),
+                }
+            })
+            .collect()
     }
 
     /// Puts the `--let` constants into a file's items: in place of its own

@@ -132,7 +132,7 @@ fn the_bottom_layers_use_only_what_is_below_them() {
         ("ir", &["builtin", "ops", "span", "syntax"]),
         ("store", &["ir"]),
         ("value", &["loopy", "store"]),
-        ("input", &["value"]),
+        ("input", &["diagnostics", "flow", "value"]),
         ("key", &["ir", "store", "value"]),
         ("compiled", &["ir", "ops", "value"]),
         // The one linear lowering, under the kernels and the shape analysis.

@@ -356,8 +356,22 @@ fn let_options_bind_constants() {
     let own = temp_file("own.game", "let k = 1\nlet m = k + 1\nprint m\n");
     let own = own.to_str().expect("utf-8 path");
     assert_eq!(text(&grundy(&[own]).stdout), "m = 2\n");
-    let out = grundy(&[own, "--let", "k=10", "--let", "z=0"]);
+    let out = grundy(&[own, "--let", "k=10"]);
     assert_eq!(text(&out.stdout), "m = 11\n");
+    // A name the file neither defines nor uses: a misspelling, most likely.
+    let out = grundy(&[path, "--let", "heap=[4, 7]"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = text(&out.stderr);
+    assert!(err.contains("grundy::bad-let"), "{err}");
+    assert!(err.contains("did you mean `--let heaps=...`?"), "{err}");
+    // An error in a `--let` is the file's error, not an old definition's.
+    let out = grundy(&[own, "--let", "k=foo"]);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("unknown-name") && !err.contains("accepted before"),
+        "{err}"
+    );
     for bad in ["heaps", "heaps=[1,", "print 3", "1=2"] {
         let out = grundy(&[path, "--let", bad]);
         assert_eq!(out.status.code(), Some(2), "--let {bad}");
@@ -517,4 +531,16 @@ fn doc_under_json_is_json() {
         let v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
         assert!(v.get("kind").is_some(), "{line}");
     }
+}
+
+/// A call with the wrong number of arguments is reported once.
+#[test]
+fn a_wrong_arity_is_reported_once() {
+    let file = temp_file(
+        "map.game",
+        "game W(a, b) = { W(a - 1, b) if a > 0 }\nprint map(W, 0..3)\n",
+    );
+    let out = grundy(&["check", file.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(text(&out.stderr).matches("grundy::wrong-arity").count(), 1);
 }

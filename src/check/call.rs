@@ -79,7 +79,12 @@ impl Checker {
             );
         }
         let takes = f.spec().takes;
+        // Once per call, however many checks below find it.
+        let reported = std::cell::Cell::new(false);
         let sig_err = |c: &mut Checker| {
+            if reported.replace(true) {
+                return;
+            }
             c.errors.push(
                 Diag::user(
                     Code::WrongArity,

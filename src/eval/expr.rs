@@ -772,14 +772,38 @@ impl Machine {
                 let text = self.text(p, arg(0)?, env)?;
                 Ok(Value::Str(text.into()))
             }
-            Builtin::InputInts => self.interp.input.ints().map(Value::List).map_err(|why| {
-                Diag::user(Code::NoInput, why)
-                    .label(span, "reads standard input")
-                    .help(
-                        "run the file with its input on standard input: `grundy FILE < input.txt`",
-                    )
-                    .into()
-            }),
+            Builtin::InputInts => {
+                let max_list = self.limits.max_list;
+                // No progress line over what is being typed.
+                let pending = self.interp.input.pending();
+                let progress = self.budget.progress().filter(|_| pending);
+                if let Some(p) = progress {
+                    p.stop();
+                }
+                let budget = &self.budget;
+                let result = self.interp.input.ints(
+                    max_list,
+                    &mut || match budget.cancelled() {
+                        true => Err(Stop::Interrupted),
+                        false => Ok(()),
+                    },
+                    &|bytes| budget.memory(bytes),
+                );
+                if let Some(p) = progress {
+                    p.start();
+                }
+                result.map(Value::List).map_err(|s| {
+                    let no_input = s.is(Code::NoInput);
+                    s.map_diag(|d| {
+                        let d = d.label(span, "reads standard input");
+                        if no_input {
+                            d.help("run the file with its input on standard input: `grundy FILE < input.txt`")
+                        } else {
+                            d
+                        }
+                    })
+                })
+            }
             Builtin::Join => {
                 let list = self.list(p, arg(0)?, env)?;
                 let sep = match self.value(p, arg(1)?, env)? {

@@ -202,6 +202,31 @@ pub fn lex(text: &str) -> Vec<Lex> {
     out
 }
 
+/// The names written in the code of `text` (not in comments or strings).
+pub fn words(text: &str) -> std::collections::HashSet<&str> {
+    let classes = lex(text);
+    let bytes = text.as_bytes();
+    let is_word = |i: usize| {
+        classes[i] == Lex::Code && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_')
+    };
+    let mut out = std::collections::HashSet::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !is_word(i) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && is_word(i) {
+            i += 1;
+        }
+        if let Some(w) = text.get(start..i) {
+            out.insert(w);
+        }
+    }
+    out
+}
+
 /// Rejects absurdly deep bracket nesting before the recursive parser sees it.
 fn check_nesting(text: &str) -> Result<(), Vec<Diag>> {
     let mut depth = 0usize;
