@@ -99,6 +99,141 @@ fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> BTreeSet<Vec<String>> {
     out
 }
 
+/// The module path of a file: `kernel/batch.rs` is `kernel::batch`,
+/// `eval/mod.rs` is `eval`.
+fn path_of(rel: &str) -> String {
+    rel.trim_end_matches(".rs")
+        .trim_end_matches("/mod")
+        .replace('/', "::")
+}
+
+/// The parent of a module path (`""` for a top-level module).
+fn parent(path: &str) -> &str {
+    path.rsplit_once("::").map_or("", |(p, _)| p)
+}
+
+/// The identifier at the start of `s`.
+fn ident(s: &str) -> String {
+    s.chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect()
+}
+
+/// Which modules, at any depth, each module names: through `crate::a::b`,
+/// `super::b`, or a child's name (`batch::Batch` in `kernel`). A path names
+/// the longest module it starts with.
+fn uses_at_every_depth() -> BTreeMap<String, BTreeSet<String>> {
+    let files = sources();
+    let known: BTreeSet<String> = files
+        .iter()
+        .map(|(rel, _)| path_of(rel))
+        .filter(|p| p != "lib" && p != "main")
+        .collect();
+    // The longest known module among the prefixes of `a::b::c`.
+    let longest = |segments: &[String]| -> Option<String> {
+        (1..=segments.len())
+            .rev()
+            .map(|n| segments[..n].join("::"))
+            .find(|p| known.contains(p))
+    };
+    let segments_at = |code: &str, at: usize| -> Vec<String> {
+        let mut out = Vec::new();
+        let mut rest = &code[at..];
+        loop {
+            let id = ident(rest);
+            if id.is_empty() {
+                break;
+            }
+            rest = &rest[id.len()..];
+            out.push(id);
+            match rest.strip_prefix("::") {
+                Some(r) => rest = r,
+                None => break,
+            }
+        }
+        out
+    };
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (rel, code) in &files {
+        let from = path_of(rel);
+        if !known.contains(&from) {
+            continue;
+        }
+        let mut used = BTreeSet::new();
+        for (i, _) in code.match_indices("crate::") {
+            let segs = segments_at(code, i + 7);
+            used.extend(longest(&segs));
+        }
+        for (i, _) in code.match_indices("super::") {
+            // `super::super::` is not written here; `super::x` is a sibling
+            // `x` or an item of the parent.
+            let mut segs: Vec<String> = parent(&from)
+                .split("::")
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+                .collect();
+            segs.extend(segments_at(code, i + 7));
+            used.extend(longest(&segs));
+        }
+        // A child named without `self::` (`batch::Batch`, `use loops::Iter`).
+        for child in known.iter().filter(|k| parent(k) == from) {
+            let name = child.rsplit("::").next().unwrap_or(child);
+            let pattern = format!("{name}::");
+            let named = code.match_indices(&pattern).any(|(i, _)| {
+                let before = code[..i].chars().next_back();
+                !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':')
+            });
+            if named {
+                used.insert(child.clone());
+            }
+        }
+        used.remove(&from);
+        graph.entry(from).or_default().extend(used);
+    }
+    graph
+}
+
+/// For each module with submodules (and the crate, `""`), the graph of its
+/// children: child a uses child b when anything inside a names anything
+/// inside b. A parent and its own children are not edges of it (a parent
+/// owns its children; `use super::*` reads the parent's items).
+fn sibling_graphs(
+    graph: &BTreeMap<String, BTreeSet<String>>,
+) -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
+    // The child of `ancestor` that `path` lies in.
+    let child_of = |ancestor: &str, path: &str| -> Option<String> {
+        let rest = if ancestor.is_empty() {
+            path
+        } else {
+            path.strip_prefix(ancestor)?.strip_prefix("::")?
+        };
+        let first = rest.split("::").next()?;
+        Some(if ancestor.is_empty() {
+            first.to_string()
+        } else {
+            format!("{ancestor}::{first}")
+        })
+    };
+    let mut out: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for (from, tos) in graph {
+        for to in tos {
+            // Their lowest common ancestor, and the children under it.
+            let (a, b): (Vec<&str>, Vec<&str>) =
+                (from.split("::").collect(), to.split("::").collect());
+            let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+            if common == a.len() || common == b.len() {
+                continue;
+            }
+            let lca = a[..common].join("::");
+            let (Some(x), Some(y)) = (child_of(&lca, from), child_of(&lca, to)) else {
+                continue;
+            };
+            out.entry(lca).or_default().entry(x).or_default().insert(y);
+        }
+    }
+    out
+}
+
 #[test]
 fn the_cycle_finder_finds_cycles() {
     let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
@@ -116,6 +251,49 @@ fn the_cycle_finder_finds_cycles() {
 fn no_module_cycle() {
     let graph = uses();
     assert_eq!(cycles(&graph), BTreeSet::new(), "module graph: {graph:#?}");
+}
+
+/// No cycle at any depth either: submodules of one module (say
+/// `kernel::batch` and `kernel::window`) do not use each other both ways.
+#[test]
+fn no_module_cycle_at_any_depth() {
+    let graph = uses_at_every_depth();
+    assert!(
+        graph.contains_key("kernel::batch") && graph.contains_key("eval::loops"),
+        "submodules not read: {:?}",
+        graph.keys().collect::<Vec<_>>()
+    );
+    let mut found = BTreeMap::new();
+    for (parent, children) in sibling_graphs(&graph) {
+        let c = cycles(&children);
+        if !c.is_empty() {
+            found.insert(parent, c);
+        }
+    }
+    assert_eq!(found, BTreeMap::new(), "cycles among submodules");
+}
+
+#[test]
+fn the_submodule_reader_sees_super_and_child_paths() {
+    let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (a, b) in [
+        ("k::b", "k::w"),
+        ("k::w", "k::b"),
+        ("k", "k::b"),
+        ("k::b", "k"),
+        ("x::y", "k::w"),
+    ] {
+        g.entry(a.into()).or_default().insert(b.into());
+    }
+    let s = sibling_graphs(&g);
+    let want: BTreeSet<Vec<String>> = [vec!["k::b".into(), "k::w".into()]].into();
+    assert_eq!(cycles(&s["k"]), want, "siblings in a cycle");
+    assert!(
+        s[""]["x"].contains("k"),
+        "a deep use is a use of the top module"
+    );
+    // Parent and child: not an edge.
+    assert!(!s.contains_key("k::b"));
 }
 
 /// The lower layers never reach up: integer semantics, spans, the store

@@ -1,45 +1,13 @@
 //! Batch kernels: runs of a one-argument game computed in one loop over
 //! its own array.
 
+use super::affine::{Aff2, lin_in_param};
 use super::run::*;
 use super::window::{Counts, Window};
 use super::*;
 
 /// The most option values one [`Batch::run`] call scans before it returns.
 pub const CHUNK_WORK: u64 = 1 << 24;
-
-/// `k + kn·n + s·x`: affine in the position's argument `n` and the loop
-/// variable `x`.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Aff2 {
-    pub(super) k: i64,
-    pub(super) kn: i64,
-    pub(super) s: i64,
-}
-
-impl Aff2 {
-    pub(super) fn of(form: &Form) -> Option<Aff2> {
-        let (k, kn) = lin_in_param(&form.c)?;
-        Some(Aff2 { k, kn, s: form.s })
-    }
-
-    /// The value at `n` (the loop-invariant part, for `x = 0`).
-    pub(super) fn at(self, n: i64) -> Option<i64> {
-        self.k.checked_add(self.kn.checked_mul(n)?)
-    }
-}
-
-/// `(k, kn)` when a loop invariant is `k + kn·n` in the parameter (slot 0).
-pub(super) fn lin_in_param(lin: &Lin) -> Option<(i64, i64)> {
-    let Lin::Sum(l) = lin else {
-        return None;
-    };
-    match l.terms.as_slice() {
-        [] => Some((l.k, 0)),
-        [(0, kn)] => Some((l.k, *kn)),
-        _ => None,
-    }
-}
 
 #[derive(Clone, Debug)]
 pub(super) enum BatchSource {

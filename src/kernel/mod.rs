@@ -23,6 +23,7 @@ use crate::store::{SENTINEL_BIT, Store, UNKNOWN};
 use crate::value::Value;
 use std::rc::Rc;
 
+mod affine;
 mod batch;
 mod run;
 mod window;

@@ -4,7 +4,7 @@
 //! Running counts of the values in the window replace re-reading it: each
 //! position costs the window's movement plus its exclusions, not its size.
 
-use super::batch::{Aff2, lin_in_param};
+use super::affine::{Aff2, lin_in_param};
 use super::run::fold_bound;
 use super::*;
 
