@@ -544,3 +544,33 @@ fn a_wrong_arity_is_reported_once() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(text(&out.stderr).matches("grundy::wrong-arity").count(), 1);
 }
+
+/// `check` finds what running would (an answer kept in a list), and a
+/// position parameter may stand on either side of `+`.
+#[test]
+fn check_finds_what_running_finds() {
+    let file = temp_file(
+        "records.game",
+        "game Nim(n) = { Nim(k) for k in 0..n }\nlet rs = [outcome(Nim(1))]\nprint len(rs)\n",
+    );
+    let out = grundy(&["check", file.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("not an outcome"),
+        "{}",
+        text(&out.stderr)
+    );
+    let file = temp_file(
+        "sides.game",
+        "game Nim(n) = { Nim(k) for k in 0..n }\n\
+         let left(p) = Nim(1) + p\nlet right(p) = p + Nim(1)\n\
+         print grundy(left(Nim(2)))\nprint grundy(right(Nim(3)))\n",
+    );
+    let out = grundy(&[file.to_str().expect("utf-8")]);
+    assert_eq!(
+        text(&out.stdout),
+        "grundy(left(Nim(2))) = 3\ngrundy(right(Nim(3))) = 2\n",
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -649,20 +649,21 @@ impl Checker {
     fn data(&mut self, e: &ast::Expr) -> ExprId {
         let (id, ty) = self.infer(e);
         let ty = self.resolve(ty);
-        if matches!(ty, Ty::Pos | Ty::Range | Ty::Report) {
+        // (What running would refuse: `check` finds it first.)
+        if matches!(ty, Ty::Pos | Ty::Range | Ty::Report | Ty::Record(_)) {
             self.errors.push(
                 Diag::user(
                     Code::TypeMismatch,
                     format!(
-                        "lists hold integers, booleans and lists, not {}",
+                        "lists hold integers, booleans, strings and lists, not {}",
                         ty.describe()
                     ),
                 )
                 .label(e.span, format!("this is {}", ty.describe()))
-                .help(if ty == Ty::Range {
-                    "write `[x for x in a..b]` for the list of a range"
-                } else {
-                    "to add up positions, use `sum(P for x in ...)`"
+                .help(match ty {
+                    Ty::Range => "write `[x for x in a..b]` for the list of a range",
+                    Ty::Record(_) => "keep one of its fields, e.g. `outcome(P).first_wins`",
+                    _ => "to add up positions, use `sum(P for x in ...)`",
                 }),
             );
         }

@@ -76,12 +76,15 @@ impl Checker {
                         self.out.exprs[l_id as usize] = ir::Expr::EmptyPos;
                         return (self.push(ir::Expr::PosSum(l_id, r_id), span), Ty::Pos);
                     }
-                    self.mismatch(
-                        l.span,
-                        Ty::Pos,
-                        l_ty,
-                        "`+` adds two integers or two positions",
-                    );
+                    // A parameter not known yet is a position, as on the left.
+                    if !self.unify(l_ty, Ty::Pos) {
+                        self.mismatch(
+                            l.span,
+                            Ty::Pos,
+                            l_ty,
+                            "`+` adds two integers or two positions",
+                        );
+                    }
                     return (self.push(ir::Expr::PosSum(l_id, r_id), span), Ty::Pos);
                 }
                 if !self.unify(l_ty, Ty::Int) {
