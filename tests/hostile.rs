@@ -545,6 +545,36 @@ fn a_loopy_graph_ends_at_the_state_limit() {
     assert_eq!(run.stdout, "V(3): first player wins (N), grundy ∞{0}\n");
 }
 
+/// The function memo counts its keys and its table's growth against the
+/// memory limit, and small allocations are counted as the allocator lays
+/// them out (resident memory stays near the limit, not half again above it).
+#[test]
+fn the_function_memo_ends_at_the_memory_limit() {
+    for (name, src) in [
+        (
+            "memo_small.game",
+            "let g(i) = i * 2\nprint sum([g(i) for i in 0..20000000])\n",
+        ),
+        (
+            "memo_lists.game",
+            "let f(xs, i) = len(xs) + i\n\
+             print sum([f([k for k in 0..100000], i) for i in 0..100000])\n",
+        ),
+    ] {
+        let run = run_text(
+            name,
+            src,
+            &["--max-memory", "256M", "--max-list", "100000000"],
+        );
+        assert_eq!(run.code, 2, "{name}: {}", run.stdout);
+        assert!(
+            run.stderr.contains("grundy::memory-limit"),
+            "{name}: {}",
+            run.stderr
+        );
+    }
+}
+
 #[test]
 fn memory_ends_at_the_memory_limit() {
     let lists = run_text(

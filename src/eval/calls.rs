@@ -78,7 +78,15 @@ impl Machine {
         let result = self.value(p, f.body, &mut frame);
         self.interp.depth -= 1;
         let v = result?;
-        self.reserve(key.len() * 8 + std::mem::size_of::<Value>() * 2)?;
+        // The key and, when the memo is full, its table doubling.
+        let entry = std::mem::size_of::<(Box<[i64]>, Value)>() + 1;
+        let memo = &self.interp.memo;
+        let growth = if memo.len() == memo.capacity() {
+            memo.capacity().max(4) * 2 * entry
+        } else {
+            0
+        };
+        self.reserve(key.len() * 8 + std::mem::size_of::<Value>() * 2 + growth)?;
         self.interp.memo.insert(key.into(), v.clone());
         Ok(v)
     }
