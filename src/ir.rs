@@ -179,6 +179,15 @@ pub enum Stmt {
     },
 }
 
+impl Stmt {
+    /// The statement's span.
+    pub fn span(&self) -> Span {
+        match self {
+            Stmt::Print { span, .. } | Stmt::Check { span, .. } => *span,
+        }
+    }
+}
+
 /// What a generator or comprehension computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CompKind {

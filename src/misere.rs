@@ -208,6 +208,12 @@ impl Misere {
             }
             too_big(m, c)?;
             if !expanded && !pending.insert(c) {
+                let (game, _) = m.position(c);
+                let loopy = m
+                    .program()
+                    .games
+                    .get(game as usize)
+                    .is_some_and(|g| g.loopy);
                 return Err(Diag::user(
                     Code::Cycle,
                     format!(
@@ -215,7 +221,11 @@ impl Misere {
                         m.show_pos(c)
                     ),
                 )
-                .help("misère play needs every play to end: make each move decrease something")
+                .help(if loopy {
+                    "misère play of a `loopy game` is not solved yet: ask about it in normal play"
+                } else {
+                    "misère play needs every play to end: make each move decrease something"
+                })
                 .into());
             }
             m.options_into(c, &mut options)?;

@@ -435,7 +435,16 @@ impl Session {
                 report(self, &mut summary, Event::Answer(a));
             }
             if let Err(s) = result {
-                report(self, &mut summary, Event::Error(s.into_diag()));
+                // Every error has a place: the statement, when the error
+                // arose where no expression of it was at hand (a graph
+                // being solved, a limit met deep in a search).
+                let d = s.into_diag();
+                let d = if d.labels.is_empty() && d.code != Code::Interrupted {
+                    d.label(stmt.span(), "while running this statement")
+                } else {
+                    d
+                };
+                report(self, &mut summary, Event::Error(d));
             }
             machine = match self.machine.take() {
                 Some(m) => m,

@@ -531,6 +531,43 @@ fn a_graph_too_large_is_refused_without_listing_everything() {
     );
 }
 
+/// Every error has a place in the source (the statement, when nothing in
+/// it is nearer), and a position in a note is cut to a readable length.
+#[test]
+fn every_error_has_a_location_and_short_notes() {
+    let src = "loopy game U(n) = { U(n + 1) if n < 3  U(n - 1) if n > 0 }\n\
+               game H(n) = { U(n) }\nprint grundy(H(1))\nprint outcome(U(1), misere)\n";
+    let run = run_text("located.game", src, &["--json"]);
+    let lines = all_json(&run.stdout);
+    assert_eq!(lines.len(), 2, "{}", run.stdout);
+    for (line, at) in lines.iter().zip([3, 4]) {
+        assert!(
+            line["file"]
+                .as_str()
+                .is_some_and(|f| f.ends_with("located.game")),
+            "{line}"
+        );
+        assert_eq!(line["line"], at, "{line}");
+    }
+    assert!(
+        lines[1]["help"]
+            .as_str()
+            .is_some_and(|h| h.contains("not solved yet")),
+        "{}",
+        lines[1]
+    );
+    let src = "game L(xs) = { L([xs[i] for i in 1..len(xs)]) if len(xs) > 0 }\n\
+               print grundy(L([k for k in 0..100000]))\n";
+    let run = run_text("long.game", src, &["--max-memory", "300M"]);
+    assert!(
+        run.stderr.contains("grundy::memory-limit"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("characters)"), "{}", run.stderr);
+    assert!(run.stderr.len() < 4000, "{}", run.stderr.len());
+}
+
 /// A loopy game whose graph never ends stops at the state limit with a
 /// clean error, and its positions are not left marked: the next statement
 /// asks about a finite part of it.

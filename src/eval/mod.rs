@@ -416,6 +416,17 @@ impl Machine {
         format!("{name}({})", args.join(", "))
     }
 
+    /// [`Machine::show_pos`], cut to a few lines' worth for a note (a
+    /// position with a list of 10^5 elements is not a message).
+    pub fn show_pos_briefly(&self, pos: PosId) -> String {
+        const MOST: usize = 200;
+        let text = self.show_pos(pos);
+        match text.char_indices().nth(MOST) {
+            Some((cut, _)) => format!("{}… ({} characters)", &text[..cut], text.chars().count()),
+            None => text,
+        }
+    }
+
     /// Renders a sum of positions (`0` when empty).
     pub fn show_sum(&self, parts: &[PosId]) -> String {
         if parts.is_empty() {
@@ -669,7 +680,7 @@ impl Machine {
                 let pos = f.pos;
                 if mex > u64::from(MAX_VALUE) {
                     return Err(Diag::user(Code::ValueLimit, "a Grundy value exceeds 2^31")
-                        .note(format!("while evaluating {}", self.show_pos(pos)))
+                        .note(format!("while evaluating {}", self.show_pos_briefly(pos)))
                         .into());
                 }
                 self.memo.set(pos, mex as u32);
@@ -733,7 +744,12 @@ impl Machine {
 
     /// Adds "while listing the moves of P" to an error from a rule.
     fn in_position(&self, s: Stop, pos: PosId) -> Stop {
-        s.map_diag(|d| d.note(format!("while listing the moves of {}", self.show_pos(pos))))
+        s.map_diag(|d| {
+            d.note(format!(
+                "while listing the moves of {}",
+                self.show_pos_briefly(pos)
+            ))
+        })
     }
 
     fn cycle(&self, frames: &[Frame], target: PosId) -> Diag {
