@@ -27,6 +27,16 @@ fn failed<E: std::fmt::Debug>(e: E) -> String {
     format!("drawing the plot failed: {e:?}")
 }
 
+/// A tick's label: an integer tick as `base + x`, a tick between
+/// integers (a short axis) left blank.
+fn integer_tick(base: i64, x: f64) -> String {
+    let r = x.round();
+    if (x - r).abs() > 1e-6 {
+        return String::new();
+    }
+    (i128::from(base) + r as i128).to_string()
+}
+
 /// The value of each argument as dots, value against argument, with the
 /// pre-period and the period's repeats as vertical lines.
 pub fn sequence(
@@ -40,9 +50,13 @@ pub fn sequence(
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
         root.fill(&WHITE).map_err(failed)?;
-        let (lo, hi) = match (args.iter().min(), args.iter().max()) {
-            (Some(&a), Some(&b)) => (a as f64, b as f64),
-            _ => (0.0, 1.0),
+        // Coordinates from the first argument on: f64 holds 10^18 + 5 and
+        // 10^18 as the same number, but their difference exactly.
+        let base = args.iter().copied().min().unwrap_or(0);
+        let at = |n: i64| (i128::from(n) - i128::from(base)) as f64;
+        let (lo, hi) = match args.iter().max() {
+            Some(&b) => (0.0, at(b)),
+            None => (0.0, 1.0),
         };
         let pad = ((hi - lo) / 50.0).max(0.5);
         let top = f64::from(values.iter().copied().max().unwrap_or(0)) + 1.0;
@@ -65,29 +79,40 @@ pub fn sequence(
             .configure_mesh()
             .x_desc(param)
             .y_desc("Grundy value")
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| format!("{y:.0}"))
+            .x_label_formatter(&|x| integer_tick(base, *x))
+            .y_label_formatter(&|y| integer_tick(0, *y))
             .light_line_style(WHITE.mix(0.0))
             .draw()
             .map_err(failed)?;
         if let Some(m) = mark {
             let grey = RGBColor(150, 150, 150);
-            // The pre-period's end, then each repeat while they stay apart.
-            let mut x = m.preperiod as f64;
-            let step = (m.period as f64).max(1.0);
+            // The pre-period's end, then each repeat while they stay apart:
+            // from the first one on the axis (a plot far past the pre-period
+            // shows repeats only).
+            let (e, p, b) = (
+                i128::from(m.preperiod),
+                i128::from(m.period.max(1)),
+                i128::from(base),
+            );
+            let first = if e >= b {
+                e
+            } else {
+                e + (b - e + p - 1) / p * p
+            };
+            let mut x = (first - b) as f64;
+            let mut red = first == e;
             let mut lines = 0;
             while x <= hi && lines < 200 {
-                if x >= lo {
-                    let style = if lines == 0 {
-                        RGBColor(200, 60, 40).stroke_width(2)
-                    } else {
-                        grey.stroke_width(1)
-                    };
-                    chart
-                        .draw_series(LineSeries::new([(x, -0.5), (x, top + 0.5)], style))
-                        .map_err(failed)?;
-                }
-                x += step;
+                let style = if red {
+                    RGBColor(200, 60, 40).stroke_width(2)
+                } else {
+                    grey.stroke_width(1)
+                };
+                chart
+                    .draw_series(LineSeries::new([(x, -0.5), (x, top + 0.5)], style))
+                    .map_err(failed)?;
+                red = false;
+                x += p as f64;
                 lines += 1;
             }
         }
@@ -96,7 +121,7 @@ pub fn sequence(
             .draw_series(
                 args.iter()
                     .zip(values)
-                    .map(|(&n, &v)| Circle::new((n as f64, f64::from(v)), dot, BLUE.filled())),
+                    .map(|(&n, &v)| Circle::new((at(n), f64::from(v)), dot, BLUE.filled())),
             )
             .map_err(failed)?;
         root.present().map_err(failed)?;

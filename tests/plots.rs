@@ -112,3 +112,40 @@ fn the_repl_plot_command_writes_and_names_the_file() {
     let dots = elements(&dir.join("figs/plot-1.svg"), "circle");
     assert_eq!(dots.len(), 41);
 }
+
+/// Huge arguments keep their dots apart (coordinates count from the first
+/// argument), and a short axis labels only whole numbers (no `-0`, no
+/// `0` twice).
+#[test]
+fn huge_and_short_axes_read_right() {
+    let dir = common::scratch("plots-axes");
+    std::fs::write(
+        dir.join("axes.game"),
+        "octal Kayles = 0.77\nprint plot(Kayles, 10**18..=10**18 + 5)\nprint plot(Kayles, 0..=2)\n",
+    )
+    .expect("write");
+    let (code, _, err) = run(&["--out", "pics/", "axes.game"], &dir, "");
+    assert_eq!(code, Some(0), "{err}");
+    let dots = elements(&dir.join("pics/plot-1.svg"), "circle");
+    let mut xs: Vec<&str> = dots.iter().map(|d| attr(d, "cx")).collect();
+    xs.sort_unstable();
+    xs.dedup();
+    assert_eq!(xs.len(), 6, "six dots at six places: {xs:?}");
+    let labels = |name: &str| -> Vec<String> {
+        let t = std::fs::read_to_string(dir.join(name)).expect("read");
+        let doc = roxmltree::Document::parse(&t).expect("xml");
+        doc.descendants()
+            .filter(|n| n.tag_name().name() == "text")
+            .filter_map(|n| n.text().map(|s| s.trim().to_string()))
+            .collect()
+    };
+    let huge = labels("pics/plot-1.svg");
+    assert!(
+        huge.iter().any(|l| l == "1000000000000000002"),
+        "ticks show the arguments: {huge:?}"
+    );
+    let labels = labels("pics/plot-2.svg");
+    assert!(!labels.iter().any(|l| l == "-0"), "{labels:?}");
+    let zeros = labels.iter().filter(|l| *l == "0").count();
+    assert!(zeros <= 2, "one 0 per axis: {labels:?}");
+}
