@@ -145,28 +145,43 @@ fn draw(shared: &Shared) {
         let work = p.work.load(Ordering::Relaxed);
         let rate = work.saturating_sub(last.1) as f64 / last.0.elapsed().as_secs_f64().max(1e-3);
         last = (Instant::now(), work);
-        let at = p.at.load(Ordering::Relaxed);
-        let mut msg = format!(
-            "{} positions, {}/s options",
-            grouped(p.states.load(Ordering::Relaxed)),
-            grouped(rate as u64)
+        let msg = line(
+            p.states.load(Ordering::Relaxed),
+            rate as u64,
+            p.at.load(Ordering::Relaxed),
         );
-        if at >= 0 {
-            msg.push_str(&format!(", n = {}", grouped(at as u64)));
-        }
-        msg.push_str("  (Ctrl-C stops)");
         let b = bar.get_or_insert_with(|| {
             let b = indicatif::ProgressBar::new_spinner();
             b.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-            if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+            if let Ok(style) =
+                indicatif::ProgressStyle::with_template("{spinner} {elapsed} {wide_msg}")
             {
                 b.set_style(style);
             }
             b
         });
+        // `wide_msg` cuts the line to the terminal's width: a line that
+        // wraps cannot be cleared.
         b.set_message(msg);
         b.tick();
     }
+}
+
+/// The progress line's text: positions stored (none shown while a graph is
+/// being solved, which stores none yet), options per second, and the heap
+/// an ascending run has reached.
+fn line(states: u64, rate: u64, at: i64) -> String {
+    let mut msg = if states > 0 {
+        format!("{} positions, ", grouped(states))
+    } else {
+        String::new()
+    };
+    msg.push_str(&format!("{}/s options", grouped(rate)));
+    if at >= 0 {
+        msg.push_str(&format!(", n = {}", grouped(at as u64)));
+    }
+    msg.push_str("  (Ctrl-C stops)");
+    msg
 }
 
 /// `1234567` as `1,234,567`.
@@ -189,6 +204,15 @@ pub fn grouped_u128(n: u128) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_line_shows_what_is_known() {
+        assert_eq!(
+            super::line(1234, 5_000_000, 70_000),
+            "1,234 positions, 5,000,000/s options, n = 70,000  (Ctrl-C stops)"
+        );
+        assert_eq!(super::line(0, 10, -1), "10/s options  (Ctrl-C stops)");
+    }
+
     #[test]
     fn numbers_are_grouped_by_thousands() {
         assert_eq!(super::grouped(0), "0");

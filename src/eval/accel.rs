@@ -314,6 +314,10 @@ impl Machine {
                 );
                 let stuck = at == next;
                 (next, stored) = (at, stored + more);
+                if let Some(p) = self.budget.progress() {
+                    p.set_at(next as i64);
+                    p.set_states(self.memo.states() + stored);
+                }
                 self.budget
                     .report(Meter::Ascend, next as i64, to as i64 - 1);
                 if let Err(s) = self.budget.spend(self.accel.stamped.take_inserted().max(1)) {
