@@ -364,8 +364,17 @@ impl Repl {
         if self.json {
             return;
         }
+        let defs = self.session.definitions();
         for (name, change) in &summary.defined {
-            let what = self.describe(name);
+            // A function is shown with its parameters, as a game is.
+            let function = defs
+                .iter()
+                .find(|d| d.name == *name && d.function)
+                .and_then(|d| d.params.as_ref());
+            let what = match function {
+                Some(p) => format!("{name}({})", p.join(", ")),
+                None => self.describe(name),
+            };
             let game = what != *name;
             let line = match (change, self.session.constant(name)) {
                 (Change::Removed, _) => format!("removed {name}"),
