@@ -64,6 +64,8 @@ impl Stop {
 
 /// The report of a computation stopped by Ctrl-C.
 pub fn interrupted_diag() -> Diag {
-    Diag::user(Code::Interrupted, "interrupted")
-        .help("the values computed so far are kept: asking again goes on from there")
+    Diag::user(Code::Interrupted, "interrupted").help(
+        "the values computed so far are kept: asking again goes on from there (a loopy \
+             game's graph being solved is not kept: it starts over)",
+    )
 }
