@@ -226,6 +226,11 @@ fn cases() -> Vec<Case> {
         ),
         case("constant_cycle", "let a = b\nlet b = a\nprint a\n", ERRORS),
         case(
+            "let_clause_used_later",
+            "print x for x in 0..3\nlet good = x + 1\nprint good\n",
+            ERRORS,
+        ),
+        case(
             "constant_defined_by_itself",
             "let n = n + 1\nprint n\n",
             ERRORS,

@@ -97,8 +97,49 @@ pub fn check(program: &ast::Program) -> Result<ir::Program, Vec<Diag>> {
     if c.errors.is_empty() {
         Ok(c.out)
     } else {
-        Err(c.errors)
+        Err(explain_clause_lets(program, c.errors))
     }
+}
+
+/// An unknown name that a statement binds with a `let` clause: say so (a
+/// `let` after a statement that uses the statement's variables is one of
+/// its clauses, not a constant).
+fn explain_clause_lets(program: &ast::Program, errors: Vec<Diag>) -> Vec<Diag> {
+    let mut lets: HashMap<String, Span> = HashMap::new();
+    for item in &program.items {
+        let clauses = match item {
+            Item::Print(s) => &s.clauses,
+            Item::Check(s) => &s.clauses,
+            _ => continue,
+        };
+        for c in clauses {
+            if let ast::Clause::Let { var, span, .. } = c {
+                lets.entry(var.name.clone()).or_insert(*span);
+            }
+        }
+    }
+    errors
+        .into_iter()
+        .map(|d| {
+            let name = d
+                .message
+                .strip_prefix("unknown name `")
+                .and_then(|rest| rest.strip_suffix('`'));
+            match name.and_then(|n| lets.get(n).map(|s| (n.to_string(), *s))) {
+                Some((name, span)) if d.code == Code::UnknownName => d
+                    .label(
+                        span,
+                        format!("`{name}` is bound here, for that statement only"),
+                    )
+                    .help(format!(
+                        "this `let` uses a variable of the statement before it, so it is one of \
+                         that statement's clauses; to define `{name}` for the whole file, write it \
+                         without the statement's variables"
+                    )),
+                _ => d,
+            }
+        })
+        .collect()
 }
 
 /// A name bound in the frame being checked.
