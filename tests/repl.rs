@@ -627,6 +627,8 @@ fn a_real_terminal_session() {
     std::thread::sleep(std::time::Duration::from_millis(300));
     p.send_control('c').expect("ctrl-c");
     p.exp_string("interrupted").expect("interrupted");
+    p.exp_string("lines typed while it ran, if any, were dropped with it")
+        .expect("a word on what was typed ahead");
     ready(&mut p, "prompt after an interruption");
     keys(&mut p, "6 * 7\r", "next entry");
     p.exp_string("6 * 7 = 42").expect("still running");

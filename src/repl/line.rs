@@ -157,6 +157,7 @@ fn interactive(repl: Repl, out: &mut Stdio) -> i32 {
         }
     };
     editor.set_helper(Some(GameHelper { repl: repl.clone() }));
+    repl.borrow_mut().set_terminal(true);
     if std::io::stderr().is_terminal() && !repl.borrow().is_json() {
         out.display = Some(crate::progress::Display::start(repl.borrow().progress()));
     }

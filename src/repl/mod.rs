@@ -133,6 +133,9 @@ pub struct Repl {
     status: i32,
     /// Where plots (and graphs, under `--out`) are written.
     files: crate::files::Files,
+    /// Entries come from a terminal (whose Ctrl-C drops what was typed
+    /// ahead).
+    terminal: bool,
 }
 
 impl Repl {
@@ -150,6 +153,7 @@ impl Repl {
             entries: 0,
             loaded: Vec::new(),
             timing: false,
+            terminal: false,
             json: false,
             pending: String::new(),
             status: 0,
@@ -165,6 +169,13 @@ impl Repl {
     /// The session (definitions, sources).
     pub fn session(&self) -> &Session {
         &self.session
+    }
+
+    /// Entries come from a terminal: an interruption says that what was
+    /// typed while the entry ran is gone (the terminal drops it with
+    /// Ctrl-C).
+    pub fn set_terminal(&mut self, terminal: bool) {
+        self.terminal = terminal;
     }
 
     /// Binds a constant from the command line (`--let NAME=EXPR`); false
@@ -288,7 +299,7 @@ impl Repl {
     /// Runs a text as an entry (`file` false) or a file, printing answers
     /// and reports as they come.
     fn run(&mut self, name: &str, text: &str, file: bool, out: &mut dyn Output) -> Summary {
-        let (style, json, timing) = (self.style, self.json, self.timing);
+        let (style, json, timing, terminal) = (self.style, self.json, self.timing, self.terminal);
         let mut last = Instant::now();
         let mut states = self.session.state_count();
         let files = &mut self.files;
@@ -339,6 +350,11 @@ impl Repl {
                 }
             }
             Event::Error(d) => {
+                let d = if terminal && d.code == crate::diagnostics::Code::Interrupted {
+                    d.note("lines typed while it ran, if any, were dropped with it")
+                } else {
+                    d
+                };
                 if json {
                     out.out(&format!(
                         "{}\n",
