@@ -1718,69 +1718,6 @@ fn functions_compute_what_they_say() {
     );
 }
 
-/// Query answers as values: period fields against the published period of
-/// Kayles, winning moves of Nim sums against Bouton's theorem (identical
-/// heaps each with their index), tables and P-positions against brute force.
-#[test]
-fn answers_are_values() {
-    let sums: [&[usize]; 5] = [&[7, 7, 7], &[3, 5], &[1, 2, 3], &[4, 4, 1, 6], &[9]];
-    let mut src = String::from(
-        "game K(n) = { K(a) + K(n - r - a) for r in 1..=2 for a in 0..=n - r }\n\
-         let p = period(K)\n\
-         print [p.found, p.proven]\nprint [p.period, p.preperiod, p.last_exception]\n\
-         game Nim(n) = { Nim(k) for k in 0..n }\n\
-         subtraction S = {1, 3, 4}\n\
-         print table(S, 0..=40) == [grundy(S(n)) for n in 0..=40]\n\
-         let t = table(S, 0..=40)\nprint t\n\
-         print [n for n in ppositions(S, 0..=40)]\n\
-         print [outcome(Nim(2) + Nim(2)) == outcome(Nim(3) + Nim(3)), period(S) == p, \
-         winning(Nim(1))[0] == moves(Nim(1))[0]]\n",
-    );
-    for hs in &sums {
-        let sum: Vec<String> = hs.iter().map(|h| format!("Nim({h})")).collect();
-        src.push_str(&format!(
-            "print [[m.component, grundy(m.before), grundy(m.after), m.grundy] for m in winning({})]\n",
-            sum.join(" + ")
-        ));
-    }
-    let answers = session_answers(&src);
-    let value = |a: &grundy::answer::Answer| match a {
-        grundy::answer::Answer::Value {
-            value: grundy::answer::Shown { text: value, .. },
-            ..
-        } => value.clone(),
-        other => panic!("not a value: {other:?}"),
-    };
-    assert_eq!(value(&answers[0]), "[true, true]");
-    // Kayles: period 12 from 71 (Guy and Smith); G(70) != G(82).
-    assert_eq!(value(&answers[1]), "[12, 71, 70]");
-    assert_eq!(value(&answers[2]), "true");
-    let brute = subtraction_brute(&[1, 3, 4], false, 40);
-    let shown: Vec<String> = brute.iter().map(u32::to_string).collect();
-    assert_eq!(value(&answers[3]), format!("[{}]", shown.join(", ")));
-    let p: Vec<String> = (0..=40)
-        .filter(|&n| brute[n] == 0)
-        .map(|n| n.to_string())
-        .collect();
-    assert_eq!(value(&answers[4]), format!("[{}]", p.join(", ")));
-    // Records compare by their fields (positions by identity).
-    assert_eq!(value(&answers[5]), "[false, false, true]");
-    for (k, hs) in sums.iter().enumerate() {
-        let x = hs.iter().fold(0, |a, &h| a ^ h);
-        let want: Vec<String> = hs
-            .iter()
-            .enumerate()
-            .filter(|&(_, &h)| h ^ x < h)
-            .map(|(i, &h)| format!("[{i}, {h}, {}, 0]", h ^ x))
-            .collect();
-        assert_eq!(
-            value(&answers[6 + k]),
-            format!("[{}]", want.join(", ")),
-            "{hs:?}"
-        );
-    }
-}
-
 /// `map` of Wythoff's game is its P-positions by the closed form
 /// (floor(k·phi), floor(k·phi) + k), drawn `#`; as a value, booleans.
 #[test]
