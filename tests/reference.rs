@@ -1383,33 +1383,7 @@ fn period_of(a: &grundy::answer::Answer) -> (i64, i64, bool) {
 
 #[test]
 fn periods_are_found_and_proven() {
-    // (definition, published (pre-period, period)).
-    let published = [
-        ("subtraction S = {1, 3, 4}", (0, 7)),
-        ("subtraction S = {1, 4}", (0, 5)),
-        ("octal S = 0.07", (53, 34)),
-        ("octal S = 0.77", (71, 12)),
-        ("octal S = 0.137", (52, 34)),
-        // Kayles written as a general rule gets the proof of 0.77.
-        (
-            "game S(n) = { S(a) + S(n - r - a) for r in 1..=2 for a in 0..=n - r }",
-            (71, 12),
-        ),
-        // Kayles with a `let` clause for the second heap.
-        (
-            "game S(n) = { S(a) + S(b) for r in 1..=2 for a in 0..=n - r let b = n - r - a }",
-            (71, 12),
-        ),
-        // Dawson's Kayles as "knock down two adjacent pins".
-        (
-            "game S(n) = { S(a) + S(n - 2 - a) for a in 0..=n - 2 }",
-            (53, 34),
-        ),
-    ];
-    for (def, want) in published {
-        let answers = session_answers(&format!("{def}\nprint period(S)\n"));
-        assert_eq!(period_of(&answers[0]), (want.0, want.1, true), "{def}");
-    }
+    // (Published periods: tests/fixtures/periods.game.)
     // Against the brute-force sequences, including pre-periods where the
     // first repeated window is not the period; hexadecimal codes (three
     // heaps) proven with the window for three heaps.
