@@ -1442,47 +1442,6 @@ fn periods_are_found_and_proven() {
     ));
 }
 
-#[test]
-fn huge_positions_come_from_proven_periods() {
-    let kayles = octal_brute("0.77", 200);
-    let dawson = octal_brute("0.07", 200);
-    let sub = subtraction_brute(&[1, 3, 4], false, 50);
-    let reduce = |n: u64, e: u64, p: u64| if n < e + p { n } else { e + (n - e) % p } as usize;
-    let n: u64 = 1_000_000_000_000_000_000;
-    let m: u64 = 1 << 62;
-    let src = format!(
-        "octal Kayles = 0.77\noctal Dawson = 0.07\nsubtraction S = {{1, 3, 4}}\n\
-         game K(n) = {{ K(a) + K(n - r - a) for r in 1..=2 for a in 0..=n - r }}\n\
-         print grundy(Kayles({n}))\nprint grundy(K(2**62))\nprint grundy(S({n}) + Dawson({m}))\n\
-         print table(Dawson, {n}..{n} + 40)\nprint outcome(Kayles({n}) + Kayles({n} + 1))\n"
-    );
-    let answers = session_answers(&src);
-    let value = |a: &grundy::answer::Answer| match a {
-        grundy::answer::Answer::Value {
-            value: grundy::answer::Shown { text: value, .. },
-            ..
-        } => value.parse::<u32>().expect("a number"),
-        other => panic!("not a value: {other:?}"),
-    };
-    assert_eq!(value(&answers[0]), kayles[reduce(n, 71, 12)]);
-    assert_eq!(value(&answers[1]), kayles[reduce(m, 71, 12)]);
-    assert_eq!(
-        value(&answers[2]),
-        sub[reduce(n, 0, 7)] ^ dawson[reduce(m, 53, 34)]
-    );
-    let want: Vec<u32> = (n..n + 40).map(|x| dawson[reduce(x, 53, 34)]).collect();
-    assert_eq!(table_values(&answers[3]), want);
-    match &answers[4] {
-        grundy::answer::Answer::Outcome { grundy, .. } => {
-            assert_eq!(
-                *grundy,
-                kayles[reduce(n, 71, 12)] ^ kayles[reduce(n + 1, 71, 12)]
-            )
-        }
-        other => panic!("not an outcome: {other:?}"),
-    }
-}
-
 /// What a Nim heap can become (each option a list of heaps).
 fn nim_moves(h: usize) -> Vec<Vec<usize>> {
     (0..h).map(|k| vec![k]).collect()
