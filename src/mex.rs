@@ -1,8 +1,31 @@
 //! Mex sets: the option values seen at a position, and the least value
 //! not among them. `Seen` grows with the values (the search, misère play);
-//! `Stamped` is the kernels' flat array, cleared by a stamp.
+//! `Stamped` is the kernels' flat array, cleared by a stamp. The least
+//! value missing from a bit set is found once, by [`first_zero`].
 
 use crate::store::MAX_VALUE;
+
+/// The least value at or above `from` missing from a bit set of words
+/// (bit `v % 64` of word `v / 64`): the one mex the sets below and the
+/// sparse-space and window evaluators share.
+#[inline]
+pub fn first_zero(set: &[u64], from: u32) -> u32 {
+    let mut i = (from >> 6) as usize;
+    if i >= set.len() {
+        return from;
+    }
+    let mut w = !set[i] & (!0u64 << (from & 63));
+    loop {
+        if w != 0 {
+            return (i as u32) * 64 + w.trailing_zeros();
+        }
+        i += 1;
+        match set.get(i) {
+            Some(x) => w = !x,
+            None => return (i as u32) * 64,
+        }
+    }
+}
 
 /// The mex set a kernel writes into.
 pub trait SeenSet {
@@ -185,12 +208,7 @@ impl Seen {
         if self.low != u64::MAX {
             return u64::from(self.low.trailing_ones());
         }
-        for (i, w) in self.high.iter().enumerate() {
-            if *w != u64::MAX {
-                return 64 + 64 * i as u64 + u64::from(w.trailing_ones());
-            }
-        }
-        64 + 64 * self.high.len() as u64
+        64 + u64::from(first_zero(&self.high, 0))
     }
 }
 

@@ -18,6 +18,7 @@
 //! values as a slice. Works in chunks bounded by work, so that its caller
 //! can look at Ctrl-C and the limits between them.
 
+use crate::mex::first_zero;
 use crate::store::UNKNOWN;
 
 /// The moves of a take-and-break game from some n on.
@@ -211,25 +212,6 @@ fn hits(low: &[u16], high: &[u16], m: u16) -> bool {
         .fold(false, |hit, (&x, &y)| hit | (x ^ y == m))
 }
 
-/// The least value at or above `from` missing from `set`.
-fn mex_from(set: &[u64], from: u32) -> u32 {
-    let mut i = (from >> 6) as usize;
-    if i >= set.len() {
-        return from;
-    }
-    let mut w = !set[i] & (!0u64 << (from & 63));
-    loop {
-        if w != 0 {
-            return (i as u32) * 64 + w.trailing_zeros();
-        }
-        i += 1;
-        match set.get(i) {
-            Some(x) => w = !x,
-            None => return (i as u32) * 64,
-        }
-    }
-}
-
 impl Sparse {
     /// An evaluator for a game with these moves from n = `from` on.
     pub fn new(moves: Moves, from: usize) -> Sparse {
@@ -375,7 +357,7 @@ impl Sparse {
             put_all(options, top, values);
             *work += end as u64;
         }
-        let mut m = mex_from(&self.options[..words], 0);
+        let mut m = first_zero(&self.options[..words], 0);
         // A candidate rare in a group may come from a split of that group
         // with two common parts. Most such values come from the first
         // splits: take those in, in blocks that grow, until the candidate
@@ -388,7 +370,7 @@ impl Sparse {
         while a0 < FIRST_SPLITS && rare(self, m) {
             let hi = (a0 + block).min(FIRST_SPLITS);
             self.splits_into_options(n, (a0, hi), top, work);
-            m = mex_from(&self.options[..words], m);
+            m = first_zero(&self.options[..words], m);
             (a0, block) = (hi, block * 2);
         }
         loop {
@@ -397,7 +379,7 @@ impl Sparse {
                 break;
             }
             self.options[(m >> 6) as usize] |= 1 << (m & 63);
-            m = mex_from(&self.options[..words], m + 1);
+            m = first_zero(&self.options[..words], m + 1);
         }
         (m < MAX_VALUE).then_some(m)
     }
@@ -625,9 +607,9 @@ mod tests {
         for v in [0, 1, 2, 4, 63, 64, 65] {
             put(&mut s, v);
         }
-        assert_eq!(mex_from(&s, 0), 3);
-        assert_eq!(mex_from(&s, 4), 5);
-        assert_eq!(mex_from(&s, 63), 66);
-        assert_eq!(mex_from(&s, 200), 200);
+        assert_eq!(first_zero(&s, 0), 3);
+        assert_eq!(first_zero(&s, 4), 5);
+        assert_eq!(first_zero(&s, 63), 66);
+        assert_eq!(first_zero(&s, 200), 200);
     }
 }

@@ -320,7 +320,7 @@ fn the_bottom_layers_use_only_what_is_below_them() {
             &["compiled", "ir", "linear", "mex", "ops", "store", "value"],
         ),
         // Sparse space over plain values (the store's sentinels only).
-        ("sparse", &["store"]),
+        ("sparse", &["mex", "store"]),
         // Games with cycles: plain graphs in, values out.
         ("loopy", &[]),
         ("flow", &["diagnostics"]),

@@ -116,11 +116,13 @@ impl Counts {
 
     /// The least value with a zero count.
     fn mex(&self) -> u32 {
-        let Some(w) = self.full.iter().position(|&f| f != u64::MAX) else {
-            return self.counts.len() as u32;
-        };
-        let word = w * 64 + self.full[w].trailing_ones() as usize;
-        (word * 64 + self.present[word].trailing_ones() as usize) as u32
+        // The first word of `present` that is not full, then its first
+        // value missing.
+        let word = crate::mex::first_zero(&self.full, 0) as usize;
+        match self.present.get(word) {
+            Some(&p) => (word * 64 + p.trailing_ones() as usize) as u32,
+            None => self.counts.len() as u32,
+        }
     }
 }
 
