@@ -4,16 +4,9 @@ use crate::loopy::Gsg;
 use serde::Serialize;
 use std::fmt::{self, Write as _};
 
-/// Who wins a position under normal play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum Outcome {
-    /// The player to move wins (Grundy value non-zero).
-    N,
-    /// The player who just moved wins (Grundy value zero).
-    P,
-    /// Neither can force a win: play goes on forever (loopy games only).
-    D,
-}
+/// Who wins: one type for the solvers and the answers (defined beside
+/// the generalized values it is read from).
+pub use crate::loopy::Outcome;
 
 impl Outcome {
     /// The outcome of a position with this Grundy value.
@@ -23,11 +16,7 @@ impl Outcome {
 
     /// The outcome of a position with this generalized value.
     pub fn of_value(value: &Gsg) -> Outcome {
-        match value.outcome() {
-            crate::loopy::Outcome::Win => Outcome::N,
-            crate::loopy::Outcome::Loss => Outcome::P,
-            crate::loopy::Outcome::Draw => Outcome::D,
-        }
+        value.outcome()
     }
 
     /// In words, with the letter.

@@ -82,9 +82,9 @@ pub fn graph(
         };
         let label = format!("{}\\ngrundy {g}", escape(&shown));
         let mark = match g.outcome() {
-            Outcome::Loss => ", peripheries=2, style=\"rounded,filled\", fillcolor=\"#e8e8e8\"",
-            Outcome::Draw => ", style=\"rounded,dashed\"",
-            Outcome::Win => "",
+            Outcome::P => ", peripheries=2, style=\"rounded,filled\", fillcolor=\"#e8e8e8\"",
+            Outcome::D => ", style=\"rounded,dashed\"",
+            Outcome::N => "",
         };
         let _ = writeln!(dot, "  n{i} [label=\"{label}\"{mark}];");
     }

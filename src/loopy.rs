@@ -29,13 +29,15 @@ pub enum Gsg {
     Infinite(Rc<[u32]>),
 }
 
-/// Who wins with the player to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Who wins with the player to move (serialized as its letter).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum Outcome {
-    Win,
-    Loss,
-    /// Play goes on forever with best play.
-    Draw,
+    /// The player to move wins (N: a non-zero value, or ∞ with 0 in K).
+    N,
+    /// The player who just moved wins (P: value zero).
+    P,
+    /// Neither can force a win: play goes on forever (D, loopy games only).
+    D,
 }
 
 impl Gsg {
@@ -57,10 +59,10 @@ impl Gsg {
     /// move to 0, else it draws.
     pub fn outcome(&self) -> Outcome {
         match self {
-            Gsg::Finite(0) => Outcome::Loss,
-            Gsg::Finite(_) => Outcome::Win,
-            Gsg::Infinite(k) if k.first() == Some(&0) => Outcome::Win,
-            Gsg::Infinite(_) => Outcome::Draw,
+            Gsg::Finite(0) => Outcome::P,
+            Gsg::Finite(_) => Outcome::N,
+            Gsg::Infinite(k) if k.first() == Some(&0) => Outcome::N,
+            Gsg::Infinite(_) => Outcome::D,
         }
     }
 
@@ -474,11 +476,11 @@ mod tests {
                     continue;
                 }
                 let os = options(v);
-                if os.iter().any(|&w| out[w] == Some(Outcome::Loss)) {
-                    out[v] = Some(Outcome::Win);
+                if os.iter().any(|&w| out[w] == Some(Outcome::P)) {
+                    out[v] = Some(Outcome::N);
                     changed = true;
-                } else if os.iter().all(|&w| out[w] == Some(Outcome::Win)) {
-                    out[v] = Some(Outcome::Loss);
+                } else if os.iter().all(|&w| out[w] == Some(Outcome::N)) {
+                    out[v] = Some(Outcome::P);
                     changed = true;
                 }
             }
@@ -486,9 +488,7 @@ mod tests {
                 break;
             }
         }
-        out.into_iter()
-            .map(|o| o.unwrap_or(Outcome::Draw))
-            .collect()
+        out.into_iter().map(|o| o.unwrap_or(Outcome::D)).collect()
     }
 
     /// The sum of games given as adjacency lists: a vertex is a tuple of
@@ -619,7 +619,7 @@ mod tests {
         assert_eq!(v[1], Gsg::Infinite(Rc::from([1])));
         assert_eq!(v[0], Gsg::Infinite(Rc::from([])));
         assert_eq!(v[2], Gsg::Finite(1));
-        assert_eq!(v[1].outcome(), Outcome::Draw);
+        assert_eq!(v[1].outcome(), Outcome::D);
         assert_eq!(format!("{} {}", v[1], v[0]), "∞{1} ∞{}");
     }
 
