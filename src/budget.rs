@@ -56,6 +56,15 @@ impl Meter {
         }
     }
 
+    /// What a meter's values are, in words.
+    fn values(self) -> &'static str {
+        match self {
+            Meter::Statement(_) => "values of this statement's loop",
+            Meter::Search => "values of the loop listing the options of the position asked",
+            Meter::Ascend => "values of the ascending run",
+        }
+    }
+
     fn at(index: usize) -> Meter {
         match index {
             0 => Meter::Search,
@@ -77,6 +86,10 @@ struct Track {
     work: u64,
     /// Work per value of recent steps (a ring of `STEPS_KEPT`).
     costs: [u64; STEPS_KEPT],
+    /// Memory in use when `at` was reported, and the bytes per value that
+    /// recent steps added (negative when they freed more).
+    memory: usize,
+    grew: [i64; STEPS_KEPT],
     steps: usize,
 }
 
@@ -85,6 +98,13 @@ impl Track {
     fn per_value(&self) -> Option<u64> {
         (self.active && self.steps >= STEPS_KEPT)
             .then(|| self.costs.iter().copied().min().unwrap_or(1).max(1))
+    }
+
+    /// The least memory a recent step added per value, when every recent
+    /// step added some.
+    fn bytes_per_value(&self) -> Option<u64> {
+        let least = *self.grew.iter().min()?;
+        (self.active && self.steps >= STEPS_KEPT && least > 0).then_some(least as u64)
     }
 }
 
@@ -195,6 +215,7 @@ impl Budget {
     /// A report that does not continue the track's loop starts it anew.
     pub fn report(&mut self, meter: Meter, at: i64, last: i64) {
         let total = self.base.saturating_add(self.work);
+        let memory = memory::in_use().unwrap_or(0);
         let Some(t) = self.tracks.get_mut(meter.index()) else {
             return;
         };
@@ -204,6 +225,7 @@ impl Budget {
                 at,
                 last,
                 work: total,
+                memory,
                 ..Track::default()
             };
             return;
@@ -213,10 +235,13 @@ impl Budget {
         }
         let values = at.abs_diff(t.at);
         let cost = (total - t.work).div_ceil(values);
+        let grew = (memory as i64).saturating_sub(t.memory as i64) / values.max(1) as i64;
         t.costs[t.steps % STEPS_KEPT] = cost;
+        t.grew[t.steps % STEPS_KEPT] = grew;
         t.steps += 1;
         t.at = at;
         t.work = total;
+        t.memory = memory;
     }
 
     /// The loop of `meter` is over.
@@ -224,6 +249,30 @@ impl Budget {
         if let Some(t) = self.tracks.get_mut(meter.index()) {
             t.active = false;
         }
+    }
+
+    /// A loop whose recent steps each added memory, projected past the
+    /// memory limit: (the meter, values left, bytes each, bytes projected).
+    fn memory_runaway(&self) -> Option<(Meter, u128, u64, u128)> {
+        if self.max_memory == 0 || self.started?.elapsed() < PROJECT_AFTER {
+            return None;
+        }
+        let used = memory::in_use()?;
+        self.tracks
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| {
+                let per = t.bytes_per_value()?;
+                let left = u128::from(t.last.abs_diff(t.at)) + 1;
+                let projected = (used as u128).saturating_add(left.saturating_mul(u128::from(per)));
+                (projected > self.max_memory as u128).then_some((
+                    Meter::at(i),
+                    left,
+                    per,
+                    projected,
+                ))
+            })
+            .max_by_key(|r| r.3)
     }
 
     /// The longest projection of the loops reported, if it passes the bound.
@@ -345,6 +394,25 @@ impl Budget {
             ));
         }
         // After the user's own bounds: a projection is a guess.
+        if let Some((meter, left, per, projected)) = self.memory_runaway() {
+            return Err(Stop::Error(
+                Diag::user(
+                    Code::MemoryLimit,
+                    format!(
+                        "this statement is projected to need about {}, past the limit of {}",
+                        memory::show(usize::try_from(projected).unwrap_or(usize::MAX)),
+                        memory::show(self.max_memory)
+                    ),
+                )
+                .note(format!(
+                    "{} {} are left, each adding at least {} bytes",
+                    crate::progress::grouped_u128(left),
+                    meter.values(),
+                    crate::progress::grouped(per)
+                ))
+                .help("raise the limit with `--max-memory SIZE` (e.g. 8G), or ask about smaller positions"),
+            ));
+        }
         if let Some(r) = self.runaway() {
             return Err(Stop::Error(runaway_diag(
                 &r,
@@ -417,11 +485,7 @@ pub struct Apart {
 
 /// The error of work projected not to finish.
 fn runaway_diag(r: &Runaway, bound: Duration) -> Diag {
-    let what = match r.meter {
-        Meter::Statement(_) => "values of this statement's loop",
-        Meter::Search => "values of the loop listing the options of the position asked",
-        Meter::Ascend => "values of the ascending run",
-    };
+    let what = r.meter.values();
     Diag::user(
         Code::Runaway,
         format!(

@@ -612,6 +612,31 @@ fn the_function_memo_ends_at_the_memory_limit() {
     }
 }
 
+/// A loop whose every step adds memory is stopped when it is projected
+/// past the memory limit, long before it gets there.
+#[test]
+fn memory_projected_past_the_limit_stops_early() {
+    let run = run_text(
+        "nested.game",
+        "print len([[y for y in 0..5000000] for x in 0..100])\n",
+        &[],
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("grundy::memory-limit"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("projected to need about")
+            && run
+                .stderr
+                .contains("values of this statement's loop are left"),
+        "{}",
+        run.stderr
+    );
+}
+
 #[test]
 fn memory_ends_at_the_memory_limit() {
     let lists = run_text(
