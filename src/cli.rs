@@ -83,7 +83,7 @@ struct LimitOpts {
     time_limit: Option<f64>,
     /// Stop a statement whose work is projected to take longer than this
     /// many seconds (0: never).
-    #[arg(long, global = true, value_name = "SECONDS", default_value_t = 3600.0)]
+    #[arg(long, global = true, value_name = "SECONDS", default_value_t = crate::budget::DEFAULT_RUNAWAY.as_secs_f64())]
     runaway: f64,
     /// Most memory in use, e.g. 512M or 8G (a plain number is in MB); 0: no
     /// limit.
