@@ -456,3 +456,63 @@ fn no_long_file_and_no_wide_struct() {
     assert_eq!(long, BTreeSet::new(), "files over 1000 lines");
     assert_eq!(wide, BTreeSet::new(), "structs over 12 fields");
 }
+
+/// The ways of evaluating are chosen in one place: the strategies
+/// (`Strategy`) and their entry points (`Machine::by_*`) are named only in
+/// `eval/plan.rs`, where the planner picks them and one dispatch calls them.
+#[test]
+fn strategies_are_chosen_in_one_place() {
+    let mut defined = BTreeSet::new();
+    for (rel, code) in sources() {
+        for (i, line) in code.lines().enumerate() {
+            let t = line.trim_start();
+            if t.starts_with("//") {
+                continue;
+            }
+            let mut rest = t;
+            while let Some(at) = rest.find("by_") {
+                let before = rest[..at].chars().last();
+                let name: String = rest[at..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                rest = &rest[at + name.len().max(1)..];
+                if !rest.starts_with('(') {
+                    continue;
+                }
+                if t.contains(&format!("fn {name}(")) && rel.starts_with("eval/") {
+                    defined.insert(name);
+                    continue;
+                }
+                // Method calls only (`self.by_kernel(..)`).
+                if before != Some('.') {
+                    continue;
+                }
+                assert_eq!(
+                    rel,
+                    "eval/plan.rs",
+                    "{rel}:{}: a strategy ({name}) called outside the planner",
+                    i + 1
+                );
+            }
+            if t.contains("Strategy::") {
+                assert_eq!(
+                    rel,
+                    "eval/plan.rs",
+                    "{rel}:{}: `Strategy` outside the planner",
+                    i + 1
+                );
+            }
+        }
+    }
+    // The test sees the strategies it guards.
+    for s in [
+        "by_loopy",
+        "by_period",
+        "by_ascent",
+        "by_kernel",
+        "by_search",
+    ] {
+        assert!(defined.contains(s), "no strategy `{s}` found");
+    }
+}

@@ -21,6 +21,9 @@ const FILL_NESTED_DEPTH: usize = 64;
 #[derive(Default)]
 pub(super) struct Accel {
     pub(super) kernels: Rc<Vec<GameKernels>>,
+    /// Per game, which strategies give its positions their values
+    /// (`eval::plan`), chosen with its kernels.
+    pub(super) plans: Vec<super::plan::Plan>,
     /// Bumped whenever a fill computed values: frames then retry kernels.
     pub(super) fill_epoch: u64,
     /// Games whose fill met a failure other than the stack (an error, the
@@ -162,6 +165,43 @@ impl Machine {
         Ok(ok)
     }
 
+    /// The value of a position by its kernels alone (the kernel strategy),
+    /// stored; `None` when a kernel gives up.
+    pub(super) fn by_kernel(&mut self, pos: PosId) -> R<Option<u32>> {
+        let Some(v) = self.kernel_value(pos) else {
+            return Ok(None);
+        };
+        self.memo.set(pos, v);
+        // The kernel's work was counted: a table of positions each
+        // answered by its kernel looks at the limits too.
+        self.poll()?;
+        Ok(Some(v))
+    }
+
+    /// The value of a one-parameter position after an ascending run to it
+    /// (the ascent strategy), for games whose values need every smaller
+    /// heap: take-and-break games in sparse space from its threshold on,
+    /// rather than a deep search and its fills, and games whose options
+    /// are a window of their earlier positions, which a search would visit
+    /// one by one, each reading the whole window. `None` when no run
+    /// applies, or it stopped short.
+    pub(super) fn by_ascent(&mut self, pos: PosId, scope: Scope) -> R<Option<u32>> {
+        let game = self.game_of(pos);
+        let Some(([n, _], 1)) = self.memo.dense_args(pos) else {
+            return Ok(None);
+        };
+        let applies = scope.depth_cap.is_none()
+            && n >= FILL_DEPTH as i64
+            && (self.is_window(game)
+                || self.sparse_from(game).is_some_and(|from| n >= from as i64));
+        if !applies {
+            return Ok(None);
+        }
+        self.ascend(game, n + 1, scope)?;
+        let v = self.memo.value(pos);
+        Ok((v <= MAX_VALUE).then_some(v))
+    }
+
     /// The value of a position computed by kernels alone, if its game has
     /// kernels for every rule and they all succeed.
     pub(super) fn kernel_value(&mut self, pos: PosId) -> Option<u32> {
@@ -204,7 +244,7 @@ impl Machine {
         }
         let slot = self.accel.sparse.get(game as usize)?;
         if let SparseSlot::Unknown = slot {
-            let found = crate::analysis::shape::moves(self, game)
+            let found = crate::analysis::shape::moves(&mut self.oracle(), game)
                 .ok()
                 .and_then(|shape| {
                     let moves = sparse_moves(&shape)?;

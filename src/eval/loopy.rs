@@ -27,6 +27,15 @@ impl Machine {
             .is_some_and(|g| g.loopy)
     }
 
+    /// The value of a loopy game's position (the loopy strategy), which
+    /// must be finite here: an ∞ value is an error.
+    pub(super) fn by_loopy(&mut self, pos: PosId, scope: Scope) -> R<u32> {
+        match self.gsg_in(pos, scope)? {
+            value @ Gsg::Infinite(_) => Err(self.not_finite(pos, &value).into()),
+            Gsg::Finite(v) => Ok(v),
+        }
+    }
+
     /// The stored value of `pos` as a generalized value, if it is known.
     pub(super) fn stored_gsg(&self, pos: PosId) -> Option<Gsg> {
         match self.memo.value(pos) {

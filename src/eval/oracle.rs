@@ -1,64 +1,84 @@
 //! The engine as the solvers and analyses see it (`crate::oracle::Oracle`):
-//! each method the machine's own.
+//! the machine with the scope its searches run in, so that a period search
+//! sees the same engine as a statement, with searches that start no period
+//! search of their own.
 
 use super::*;
 
-impl Oracle for Machine {
+/// The machine as an oracle: its searches run in `scope`.
+pub struct Scoped<'m> {
+    m: &'m mut Machine,
+    scope: Scope,
+}
+
+impl Machine {
+    /// The machine as the solvers and analyses see it, for a statement.
+    pub fn oracle(&mut self) -> Scoped<'_> {
+        self.scoped(Scope::default())
+    }
+
+    /// The machine as an oracle whose searches run in `scope`.
+    pub(super) fn scoped(&mut self, scope: Scope) -> Scoped<'_> {
+        Scoped { m: self, scope }
+    }
+}
+
+impl Oracle for Scoped<'_> {
     fn program(&self) -> &ir::Program {
-        Machine::program(self)
+        self.m.program()
     }
     fn constants(&self) -> &[Option<Value>] {
-        &self.consts
+        &self.m.consts
     }
     fn intern(&mut self, game: GameId, args: &[Value], span: Span) -> R<PosId> {
-        Machine::intern(self, game, args, span)
+        self.m.intern(game, args, span)
     }
     fn position(&self, pos: PosId) -> (GameId, Vec<Value>) {
-        Machine::position(self, pos)
+        self.m.position(pos)
     }
     fn show_pos(&self, pos: PosId) -> String {
-        Machine::show_pos(self, pos)
+        self.m.show_pos(pos)
     }
     fn options_into(&mut self, pos: PosId, out: &mut Moves) -> R<()> {
-        Machine::options_into(self, pos, out)
+        self.m.options_into(pos, out)
     }
     fn has_options(&mut self, pos: PosId) -> R<bool> {
-        Machine::has_options(self, pos)
+        self.m.has_options(pos)
     }
     fn grundy(&mut self, pos: PosId) -> R<u32> {
-        Machine::grundy(self, pos)
+        self.m.search(pos, self.scope)
     }
     fn gsg(&mut self, pos: PosId) -> R<crate::loopy::Gsg> {
-        Machine::gsg(self, pos)
+        self.m.gsg_in(pos, self.scope)
     }
     fn ascend(&mut self, game: GameId, to: i64) -> R<()> {
-        Machine::ascend(self, game, to, Scope::default())
+        self.m.ascend(game, to, self.scope)
     }
     fn known_period(&self, game: GameId) -> Option<(i64, i64)> {
-        Machine::known_period(self, game)
+        self.m.known_period(game)
     }
     fn set_period(&mut self, game: GameId, preperiod: i64, period: i64) {
-        Machine::set_period(self, game, preperiod, period);
+        self.m.set_period(game, preperiod, period);
     }
     fn state_count(&self) -> usize {
-        Machine::state_count(self)
+        self.m.state_count()
     }
     fn room(&self) -> usize {
-        Machine::room(self)
+        self.m.room()
     }
     fn max_states(&self) -> usize {
-        self.limits.max_states
+        self.m.limits.max_states
     }
     fn poll(&mut self) -> R<()> {
-        Machine::poll(self)
+        self.m.poll()
     }
     fn work(&self) -> u64 {
-        self.budget.work()
+        self.m.budget.work()
     }
     fn apart(&mut self, allowance: u64) -> Apart {
-        self.budget.apart(allowance)
+        self.m.budget.apart(allowance)
     }
     fn restore(&mut self, saved: Apart) {
-        self.budget.restore(saved);
+        self.m.budget.restore(saved);
     }
 }

@@ -63,7 +63,7 @@ impl Machine {
     /// n values, which computing G(n) directly would need anyway, doubled
     /// each time, and with the whole budget for positions too large to
     /// compute (more positions below them than the state limit).
-    pub(super) fn periodic_value(&mut self, pos: PosId, scope: Scope) -> R<Option<u32>> {
+    pub(super) fn by_period(&mut self, pos: PosId, scope: Scope) -> R<Option<u32>> {
         let game = self.game_of(pos);
         if self.prog.games[game as usize].params.len() != 1 || scope.in_period_search {
             return Ok(None);
@@ -102,7 +102,7 @@ impl Machine {
             }
         }
         if self.periods.games[game as usize].found.is_none() && huge && full < 1 {
-            if crate::analysis::shape::shape(self, game).is_err() {
+            if crate::analysis::shape::shape(&mut self.oracle(), game).is_err() {
                 return Ok(None);
             }
             return Err(crate::analysis::too_large(
@@ -140,13 +140,22 @@ impl Machine {
     ) -> R<Result<(i64, i64), NoPeriod>> {
         // Without a take-and-break shape no period can be proven: positions
         // are computed directly (a game may need few of them).
-        if let Err(why) = crate::analysis::shape::shape(self, game) {
+        if let Err(why) = crate::analysis::shape::shape(&mut self.oracle(), game) {
             return Ok(Err(NoPeriod {
                 text: why,
                 proof_possible: false,
             }));
         }
-        let result = crate::analysis::period(&mut InPeriodSearch(self), game, budget, open, span);
+        let result = crate::analysis::period(
+            &mut self.scoped(Scope {
+                in_period_search: true,
+                ..Scope::default()
+            }),
+            game,
+            budget,
+            open,
+            span,
+        );
         let search = match result {
             Ok(search) => search,
             // Not remembered as the game's answer: the next statement
@@ -198,71 +207,5 @@ impl Machine {
         if let Some(slot) = self.periods.games.get_mut(game as usize) {
             slot.found = Some(Ok((preperiod, period)));
         }
-    }
-}
-
-/// The machine as a period search sees it: its values are computed
-/// directly, never from another period search.
-struct InPeriodSearch<'m>(&'m mut Machine);
-
-impl Oracle for InPeriodSearch<'_> {
-    fn program(&self) -> &ir::Program {
-        self.0.program()
-    }
-    fn constants(&self) -> &[Option<Value>] {
-        Oracle::constants(&*self.0)
-    }
-    fn intern(&mut self, game: GameId, args: &[Value], span: Span) -> R<PosId> {
-        self.0.intern(game, args, span)
-    }
-    fn position(&self, pos: PosId) -> (GameId, Vec<Value>) {
-        self.0.position(pos)
-    }
-    fn show_pos(&self, pos: PosId) -> String {
-        self.0.show_pos(pos)
-    }
-    fn options_into(&mut self, pos: PosId, out: &mut Moves) -> R<()> {
-        self.0.options_into(pos, out)
-    }
-    fn grundy(&mut self, pos: PosId) -> R<u32> {
-        let scope = Scope {
-            in_period_search: true,
-            ..Scope::default()
-        };
-        self.0.search(pos, scope)
-    }
-    fn ascend(&mut self, game: GameId, to: i64) -> R<()> {
-        let scope = Scope {
-            in_period_search: true,
-            ..Scope::default()
-        };
-        self.0.ascend(game, to, scope)
-    }
-    fn known_period(&self, game: GameId) -> Option<(i64, i64)> {
-        self.0.known_period(game)
-    }
-    fn set_period(&mut self, game: GameId, preperiod: i64, period: i64) {
-        self.0.set_period(game, preperiod, period);
-    }
-    fn state_count(&self) -> usize {
-        self.0.state_count()
-    }
-    fn room(&self) -> usize {
-        self.0.room()
-    }
-    fn max_states(&self) -> usize {
-        Oracle::max_states(&*self.0)
-    }
-    fn poll(&mut self) -> R<()> {
-        self.0.poll()
-    }
-    fn work(&self) -> u64 {
-        Oracle::work(&*self.0)
-    }
-    fn apart(&mut self, allowance: u64) -> Apart {
-        Oracle::apart(&mut *self.0, allowance)
-    }
-    fn restore(&mut self, saved: Apart) {
-        Oracle::restore(&mut *self.0, saved)
     }
 }

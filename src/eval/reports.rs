@@ -224,7 +224,7 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
             };
             if f == Builtin::Describe {
                 return Ok(Answer::Describe {
-                    lines: crate::analysis::describe(m, game),
+                    lines: crate::analysis::describe(&mut m.oracle(), game),
                 });
             }
             let budget = match args.get(1) {
@@ -248,7 +248,7 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
             let span = m.program().span(args[0]);
             let open = args.get(1).is_none();
             Ok(
-                match crate::analysis::period(m, game, budget, open, span)? {
+                match crate::analysis::period(&mut m.oracle(), game, budget, open, span)? {
                     crate::analysis::Search::Found(p) => Answer::Period {
                         game: name,
                         computed: p.computed,
@@ -324,7 +324,7 @@ fn plot(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<An
             let period = match m.program().expr(args[0]) {
                 ir::Expr::GameRef(g) if !misere && end >= 1 => {
                     let (g, span) = (*g, m.program().span(args[0]));
-                    match crate::analysis::period(m, g, budget, false, span)? {
+                    match crate::analysis::period(&mut m.oracle(), g, budget, false, span)? {
                         crate::analysis::Search::Found(p) => Some(p),
                         crate::analysis::Search::NotFound { .. } => None,
                     }
@@ -511,7 +511,7 @@ fn component_rows(
     let mut count = 0u64;
     // A huge heap of a game with a proven period: its moves by family,
     // splits grouped by residue.
-    if let Some(groups) = crate::analysis::huge_moves(m, c)? {
+    if let Some(groups) = crate::analysis::huge_moves(&mut m.oracle(), c)? {
         for g in groups {
             let (to, value, n) = match g {
                 HugeMove::One(to) => {

@@ -1,0 +1,149 @@
+//! The seam between the engine and its ways of evaluating: the list of
+//! strategies, the planner that picks a game's, and the one dispatch.
+//!
+//! A search for a position whose value is not stored asks the strategies of
+//! its game's [`Plan`] in order; each answers the value or declines (it
+//! does not apply to this position), and the general search, last in every
+//! plan, always answers. A new way of evaluating is a module of its own
+//! plus a variant here, a line in [`plan`] and an arm in
+//! [`Machine::value_by`] (docs/ARCHITECTURE.md, "Adding a solver").
+
+use super::*;
+
+/// A way of evaluating a position, each owned by a module of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Strategy {
+    /// A loopy game's position: the graph it reaches, labeled by
+    /// retrograde analysis (`eval::loopy`, `crate::loopy`). Answers or
+    /// reports an ∞ value where a finite one is needed.
+    Loopy,
+    /// A one-parameter position from [`PERIOD_FROM`] on: read from a
+    /// proven period, searched for first (`eval::periods`,
+    /// `crate::analysis`).
+    Period,
+    /// A one-parameter position of a game whose values need every smaller
+    /// heap (window kernels, take-and-break shapes): one ascending run over
+    /// its array (`eval::accel`, `kernel::window`, `crate::sparse`).
+    Ascend,
+    /// Kernels for every rule: the value at once when the options' values
+    /// are known (`eval::accel`, `kernel::run`).
+    Kernel,
+    /// The general memoized depth-first search (`eval::search`): always
+    /// answers.
+    Search,
+}
+
+/// A game's strategies, in the order they are asked; the last is always
+/// [`Strategy::Search`] (or [`Strategy::Loopy`], which answers too).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Plan {
+    steps: [Strategy; 4],
+    len: u8,
+}
+
+impl Plan {
+    fn of(steps: &[Strategy]) -> Plan {
+        let mut plan = Plan {
+            steps: [Strategy::Search; 4],
+            len: 0,
+        };
+        for (slot, &s) in plan.steps.iter_mut().zip(steps) {
+            *slot = s;
+            plan.len += 1;
+        }
+        plan
+    }
+
+    /// The strategies, in order.
+    pub(super) fn steps(&self) -> &[Strategy] {
+        &self.steps[..self.len as usize]
+    }
+}
+
+impl Default for Plan {
+    fn default() -> Plan {
+        Plan::of(&[Strategy::Search])
+    }
+}
+
+/// The planner: how a game's positions get their values, from what the
+/// checker knows (its parameters, whether it is loopy), its kernels and the
+/// limits. Whether an ascending run applies (a window kernel, or a
+/// take-and-break shape, read on first use) is decided per position by
+/// the run itself.
+pub(super) fn plan(game: &ir::Game, kernels: Option<&GameKernels>, limits: &Limits) -> Plan {
+    if game.loopy {
+        return Plan::of(&[Strategy::Loopy]);
+    }
+    let mut steps = Vec::with_capacity(4);
+    if game.params.len() == 1 {
+        steps.push(Strategy::Period);
+        // Accelerators, off with the kernels (`--no-kernels`).
+        if limits.kernels && limits.fill {
+            steps.push(Strategy::Ascend);
+        }
+    }
+    if limits.kernels && kernels.is_some_and(|k| k.complete) {
+        steps.push(Strategy::Kernel);
+    }
+    steps.push(Strategy::Search);
+    Plan::of(&steps)
+}
+
+/// Every game's plan.
+pub(super) fn plans(prog: &ir::Program, kernels: &[GameKernels], limits: &Limits) -> Vec<Plan> {
+    prog.games
+        .iter()
+        .enumerate()
+        .map(|(g, game)| plan(game, kernels.get(g), limits))
+        .collect()
+}
+
+impl Machine {
+    /// The Grundy value of one position, searched within `scope`: stored,
+    /// or from its game's strategies in order.
+    pub(super) fn search(&mut self, root: PosId, scope: Scope) -> R<u32> {
+        self.interp.searching += 1;
+        let result = self.search_in(root, scope);
+        self.interp.searching -= 1;
+        if self.interp.searching == 0 {
+            self.budget.end_meter(Meter::Search);
+        }
+        result
+    }
+
+    fn search_in(&mut self, root: PosId, scope: Scope) -> R<u32> {
+        let v = self.memo.value(root);
+        if v <= MAX_VALUE {
+            return Ok(v);
+        }
+        // An ∞ value stored by a loopy solve: its game's strategy reports it.
+        if crate::store::infinite_index(v).is_some() {
+            return self.by_loopy(root, scope);
+        }
+        let plan = self
+            .accel
+            .plans
+            .get(self.game_of(root) as usize)
+            .copied()
+            .unwrap_or_default();
+        for &s in plan.steps() {
+            if let Some(v) = self.value_by(s, root, scope)? {
+                return Ok(v);
+            }
+        }
+        Err(Diag::bug("no strategy answered").into())
+    }
+
+    /// Asks one strategy for the value of `root`: `None` when it does not
+    /// apply to this position.
+    fn value_by(&mut self, s: Strategy, root: PosId, scope: Scope) -> R<Option<u32>> {
+        match s {
+            Strategy::Loopy => self.by_loopy(root, scope).map(Some),
+            Strategy::Period => self.by_period(root, scope),
+            Strategy::Ascend => self.by_ascent(root, scope),
+            Strategy::Kernel => self.by_kernel(root),
+            Strategy::Search => self.by_search(root, scope).map(Some),
+        }
+    }
+}

@@ -1,0 +1,521 @@
+//! The general search: a memoized depth-first search over an explicit stack
+//! of frames, each a suspended enumeration of one position's options (its
+//! rule, clause cursor and loop variables), so a frame waiting for a child
+//! resumes where it was; and the listing of a position's options that
+//! `moves`, misère play, graphs and loopy games share with it. The last
+//! strategy of every plan (`eval::plan`): it always answers.
+
+use super::*;
+
+/// How a frame's clause cursor stands.
+#[derive(Clone, Copy, Debug)]
+enum Mode {
+    /// About to evaluate clause `d` (or the body when `d` = clause count).
+    Enter(usize),
+    /// Advance the iterator of `for` clause `d`.
+    Advance(usize),
+    /// Backtrack from clause `d` to the nearest enclosing `for`.
+    Back(usize),
+}
+
+/// What [`Machine::next_option`] found.
+enum Next {
+    /// An option, written into `out`.
+    Option,
+    /// The next rule starts (and has a kernel to try).
+    Rule,
+    /// No more options.
+    Done,
+}
+
+/// How deep the search may go before values below the deepest position are
+/// filled in ascending order instead (see [`Machine::fill_towards`]).
+pub(super) const FILL_DEPTH: usize = 256;
+/// How many times a frame retries its kernel when a child is done.
+const KERNEL_RETRIES: u8 = 8;
+
+/// One position whose options are being enumerated.
+pub(super) struct Frame {
+    pub(super) pos: PosId,
+    pub(super) game: GameId,
+    pub(super) rule: usize,
+    mode: Mode,
+    env_base: usize,
+    iter_base: usize,
+    seen: Seen,
+    /// An option waiting for a component's value: its components are the
+    /// last this many of the search's parked stack.
+    pending: Option<u32>,
+    /// The fill epoch when this rule's kernel was last tried.
+    kernel_epoch: u64,
+    /// How often a kernel was tried for this frame.
+    kernel_tries: u8,
+    /// The position a statement asked about: its loops report their
+    /// progress (for the runaway projection).
+    metered: bool,
+}
+
+/// Buffers for listing a position's options, reused from one to the next.
+#[derive(Default)]
+pub(super) struct OptionBufs {
+    env: Vec<Value>,
+    iters: Vec<Option<Iter>>,
+    pub(super) out: Vec<PosId>,
+    /// The kernels' integer slots and an option's components.
+    pub(super) kenv: Vec<i64>,
+    pub(super) comps: Vec<kernel::KPos>,
+}
+
+impl Machine {
+    /// The value of `root` by the general search (with the kernels, the
+    /// fill and loopy options inside it).
+    pub(super) fn by_search(&mut self, root: PosId, scope: Scope) -> R<u32> {
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut env: Vec<Value> = Vec::new();
+        let mut iters: Vec<Option<Iter>> = Vec::new();
+        let result = self.run(root, scope, &mut frames, &mut env, &mut iters);
+        if result.is_err() {
+            for f in &frames {
+                self.memo.set(f.pos, UNKNOWN);
+            }
+        }
+        result.map_err(|s| {
+            let deep = frames.len() >= 1 << 16 && s.is(Code::MemoryLimit);
+            s.map_diag(|d| {
+                let d = if deep {
+                    limits::stack_note(d, frames.len())
+                } else {
+                    d
+                };
+                self.why_no_period(d, root)
+            })
+        })
+    }
+
+    fn push_frame(
+        &mut self,
+        pos: PosId,
+        scope: Scope,
+        frames: &mut Vec<Frame>,
+        env: &mut Vec<Value>,
+        iters: &mut Vec<Option<Iter>>,
+    ) -> R<()> {
+        if scope.depth_cap.is_some_and(|cap| frames.len() >= cap) {
+            return Err(Stop::Aborted);
+        }
+        if frames.len() >= self.limits.max_depth {
+            return Err(self.too_deep(frames, pos).into());
+        }
+        // Before the search's stacks double: the memory limit.
+        if frames.len() == frames.capacity() && frames.len() >= 1 << 16 {
+            let bytes = frames.capacity() * std::mem::size_of::<Frame>()
+                + env.capacity() * std::mem::size_of::<Value>()
+                + iters.capacity() * std::mem::size_of::<Option<Iter>>();
+            self.reserve(bytes)?;
+        }
+        let frame = self.enter(pos, env, iters);
+        self.memo.set(pos, ON_STACK);
+        frames.push(frame);
+        Ok(())
+    }
+
+    /// A frame for `pos` at its first option: its slots (parameters, then
+    /// room for every variable and the hoisted parts) appended to `env`, its
+    /// iterators to `iters`.
+    fn enter(&self, pos: PosId, env: &mut Vec<Value>, iters: &mut Vec<Option<Iter>>) -> Frame {
+        let game = self.game_of(pos);
+        let g = &self.prog.games[game as usize];
+        let env_base = env.len();
+        let iter_base = iters.len();
+        crate::key::args_of(&self.memo, pos, env);
+        env.resize(
+            env_base
+                + g.slots.max(g.params.len() as u32) as usize
+                + self.compiled.extra_slots(game),
+            Value::Int(0),
+        );
+        self.compiled.hoist(game, &mut env[env_base..]);
+        iters.resize(iter_base + g.max_clauses as usize, None);
+        Frame {
+            pos,
+            game,
+            rule: 0,
+            mode: Mode::Enter(0),
+            env_base,
+            iter_base,
+            seen: Seen::default(),
+            pending: None,
+            kernel_epoch: u64::MAX,
+            kernel_tries: 0,
+            metered: false,
+        }
+    }
+
+    fn run(
+        &mut self,
+        root: PosId,
+        scope: Scope,
+        frames: &mut Vec<Frame>,
+        env: &mut Vec<Value>,
+        iters: &mut Vec<Option<Iter>>,
+    ) -> R<u32> {
+        let mut out: Vec<PosId> = Vec::new();
+        // The components of parked options, frame above frame: a frame's
+        // are on top when it resumes (no allocation per option).
+        let mut parked: Vec<PosId> = Vec::new();
+        // The program and its compiled forms, held once for the search.
+        let prog = Rc::clone(&self.prog);
+        let compiled = Rc::clone(&self.compiled);
+        let mut next_fill = FILL_DEPTH;
+        self.push_frame(root, scope, frames, env, iters)?;
+        if let Some(f) = frames.first_mut() {
+            f.metered = self.interp.searching == 1;
+        }
+        let mut next_report = 0;
+        while let Some(f) = frames.last_mut() {
+            // The position asked about reports how far its loop got (at
+            // most every 1024 units of work).
+            if f.metered && self.budget.work() >= next_report {
+                next_report = self.budget.work() + 1024;
+                if let Some((at, last)) = innermost_range(&iters[f.iter_base..]) {
+                    self.budget.report(Meter::Search, at, last);
+                }
+            }
+            // A kernel finishes a rule at once when its options' values are
+            // known: try it when the rule starts, when a child is done (a few
+            // times per frame, so a frame with many children stays linear),
+            // and after every fill.
+            let at_start = f.pending.is_none() && matches!(f.mode, Mode::Enter(0));
+            let resumed = f.pending.is_some()
+                && (f.kernel_epoch != self.accel.fill_epoch || f.kernel_tries < KERNEL_RETRIES);
+            if (at_start || resumed) && f.rule < self.prog.games[f.game as usize].rules.len() {
+                f.kernel_epoch = self.accel.fill_epoch;
+                f.kernel_tries = f.kernel_tries.saturating_add(1);
+                let nparams = self.prog.games[f.game as usize].params.len();
+                let params = &env[f.env_base..f.env_base + nparams];
+                if self.kernel_rule(f.game, f.rule, params, &mut f.seen) {
+                    f.rule += 1;
+                    f.mode = Mode::Enter(0);
+                    if let Some(n) = f.pending.take() {
+                        parked.truncate(parked.len() - n as usize);
+                    }
+                    continue;
+                }
+            }
+            let have = match f.pending.take() {
+                Some(n) => {
+                    out.clear();
+                    out.extend(parked.drain(parked.len() - n as usize..));
+                    true
+                }
+                None => match self
+                    .next_option(
+                        &prog,
+                        &compiled,
+                        f,
+                        &mut env[f.env_base..],
+                        &mut iters[f.iter_base..],
+                        &mut out,
+                    )
+                    .map_err(|d| self.in_position(d, f.pos))?
+                {
+                    Next::Option => true,
+                    Next::Rule => continue,
+                    Next::Done => false,
+                },
+            };
+            if !have {
+                let mex = f.seen.mex();
+                let pos = f.pos;
+                if mex > u64::from(MAX_VALUE) {
+                    return Err(Diag::user(Code::ValueLimit, "a Grundy value exceeds 2^31")
+                        .note(format!("while evaluating {}", self.show_pos_briefly(pos)))
+                        .into());
+                }
+                self.memo.set(pos, mex as u32);
+                env.truncate(f.env_base);
+                iters.truncate(f.iter_base);
+                frames.pop();
+                continue;
+            }
+            let mut x = 0u32;
+            let mut missing = None;
+            for &c in &out {
+                match self.memo.value(c) {
+                    // A loopy game's position: solved over its own graph.
+                    UNKNOWN if self.is_loopy(c) => x ^= self.option_value(f.pos, c, scope)?,
+                    UNKNOWN => {
+                        missing = Some(c);
+                        break;
+                    }
+                    ON_STACK if self.is_loopy(c) => x ^= self.option_value(f.pos, c, scope)?,
+                    ON_STACK => return Err(self.cycle(frames, c).into()),
+                    v if v <= MAX_VALUE => x ^= v,
+                    _ => x ^= self.option_value(f.pos, c, scope)?,
+                }
+            }
+            match missing {
+                Some(c) => {
+                    let n = u32::try_from(out.len()).map_err(|_| {
+                        Diag::user(Code::TooLarge, "an option with 2^32 components")
+                    })?;
+                    // Before the parked stack grows past 2^16: the memory limit.
+                    let need = parked.len() + out.len();
+                    if need > parked.capacity() && need >= 1 << 16 {
+                        let bytes = need.max(parked.capacity() * 2) * std::mem::size_of::<PosId>();
+                        self.reserve(bytes)?;
+                    }
+                    parked.extend_from_slice(&out);
+                    f.pending = Some(n);
+                    // Fill when the stack is deep; after a fill, not again
+                    // before the stack is deeper by as much (or twice as
+                    // deep, when it achieved nothing), so that searches
+                    // that only go up stay linear.
+                    if frames.len() >= next_fill && scope.depth_cap.is_none() && self.limits.fill {
+                        let epoch = self.accel.fill_epoch;
+                        self.fill_towards(c, frames, scope)?;
+                        next_fill = if self.accel.fill_epoch != epoch {
+                            frames.len() + FILL_DEPTH
+                        } else {
+                            frames.len() * 2
+                        };
+                        if self.memo.value(c) <= MAX_VALUE {
+                            continue;
+                        }
+                    }
+                    self.push_frame(c, scope, frames, env, iters)?;
+                }
+                None => f.seen.insert(x),
+            }
+        }
+        Ok(self.memo.value(root))
+    }
+
+    /// Adds "while listing the moves of P" to an error from a rule.
+    fn in_position(&self, s: Stop, pos: PosId) -> Stop {
+        s.map_diag(|d| {
+            d.note(format!(
+                "while listing the moves of {}",
+                self.show_pos_briefly(pos)
+            ))
+        })
+    }
+
+    fn cycle(&self, frames: &[Frame], target: PosId) -> Diag {
+        let start = frames.iter().rposition(|f| f.pos == target).unwrap_or(0);
+        let mut path: Vec<String> = frames[start..]
+            .iter()
+            .map(|f| self.show_pos(f.pos))
+            .collect();
+        path.push(self.show_pos(target));
+        if path.len() > 12 {
+            let tail = path.split_off(path.len() - 5);
+            path.truncate(6);
+            path.push(format!("... ({} more) ...", frames.len() - start - 10));
+            path.extend(tail);
+        }
+        let Some(last) = frames.last() else {
+            return Diag::bug("cycle reported with no frames");
+        };
+        let g = &self.prog.games[last.game as usize];
+        let rule_span = g.rules.get(last.rule).map(|r| r.span).unwrap_or(g.span);
+        Diag::user(
+            Code::Cycle,
+            format!(
+                "the game graph has a cycle: {} can be reached from itself",
+                self.show_pos(target)
+            ),
+        )
+        .label(
+            rule_span,
+            format!(
+                "this rule moves from {} back to {}",
+                self.show_pos(last.pos),
+                self.show_pos(target)
+            ),
+        )
+        .note(format!("cycle: {}", path.join(" -> ")))
+        .help(format!(
+            "Grundy values need every play to end: make each move decrease something; \
+             or, if play may go on forever, declare `loopy game {}(...)` (its values may \
+             then be ∞, and positions draws)",
+            g.name
+        ))
+    }
+
+    /// Advances a frame to its next option, written into `out`. `prog` and
+    /// `compiled` are the machine's, held by the caller for the whole search.
+    fn next_option(
+        &mut self,
+        prog: &ir::Program,
+        compiled: &Compiled,
+        f: &mut Frame,
+        env: &mut [Value],
+        iters: &mut [Option<Iter>],
+        out: &mut Vec<PosId>,
+    ) -> R<Next> {
+        let game = &prog.games[f.game as usize];
+        self.poll()?;
+        loop {
+            let Some(rule) = game.rules.get(f.rule) else {
+                return Ok(Next::Done);
+            };
+            match f.mode {
+                Mode::Enter(d) => {
+                    let Some(clause) = rule.clauses.get(d) else {
+                        f.mode = Mode::Back(d);
+                        out.clear();
+                        self.pos_into(prog, rule.body, env, out)?;
+                        return Ok(Next::Option);
+                    };
+                    match *clause {
+                        Clause::If { cond } => {
+                            f.mode = if self.boolean(prog, cond, env)? {
+                                Mode::Enter(d + 1)
+                            } else {
+                                Mode::Back(d)
+                            };
+                        }
+                        Clause::For { iter, .. } => {
+                            iters[d] = Some(self.iter(prog, iter, env)?);
+                            f.mode = Mode::Advance(d);
+                        }
+                    }
+                }
+                Mode::Advance(d) => {
+                    let Clause::For { slot, .. } = rule.clauses[d] else {
+                        return Err(Diag::bug("advancing a non-loop clause").into());
+                    };
+                    // The `if`s right after the loop are tested here while
+                    // their compiled forms answer: a failed one goes on with
+                    // the next value at once, as `Back` would; one that
+                    // cannot answer is left to `Enter`.
+                    let mut tests: [Option<&BoolCode>; 4] = [None; 4];
+                    let mut n = 0;
+                    while let (Some(t), Some(Clause::If { cond })) =
+                        (tests.get_mut(n), rule.clauses.get(d + 1 + n))
+                    {
+                        match compiled.bool(*cond) {
+                            Some(c) => *t = Some(c),
+                            None => break,
+                        }
+                        n += 1;
+                    }
+                    let tests = &tests[..n];
+                    f.mode = Mode::Back(d);
+                    while let Some(v) = iters[d].as_mut().and_then(Iter::next) {
+                        if self.budget.tick() {
+                            // A long run of values that fail the tests:
+                            // the position asked about reports it here.
+                            if f.metered
+                                && let Some(Iter::Range { next, last, .. }) = &iters[d]
+                            {
+                                self.budget.report(Meter::Search, *next, *last);
+                            }
+                            self.poll_limits()?;
+                        }
+                        env[slot as usize] = v;
+                        let mut k = 0;
+                        let mut held = true;
+                        for t in tests.iter().flatten() {
+                            match t.eval(env) {
+                                Some(true) => k += 1,
+                                Some(false) => {
+                                    held = false;
+                                    break;
+                                }
+                                None => break,
+                            }
+                        }
+                        if held {
+                            f.mode = Mode::Enter(d + 1 + k);
+                            break;
+                        }
+                    }
+                }
+                Mode::Back(d) => {
+                    match rule.clauses[..d]
+                        .iter()
+                        .rposition(|c| matches!(c, Clause::For { .. }))
+                    {
+                        Some(k) => f.mode = Mode::Advance(k),
+                        None => {
+                            f.rule += 1;
+                            f.mode = Mode::Enter(0);
+                            // Back to the search, which tries the next rule's kernel.
+                            let kernel = self
+                                .accel
+                                .kernels
+                                .get(f.game as usize)
+                                .and_then(|k| k.rules.get(f.rule));
+                            if matches!(kernel, Some(Some(_))) {
+                                return Ok(Next::Rule);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every option of one position, in rule order, into `moves` (cleared
+    /// first).
+    pub fn options_into(&mut self, pos: PosId, moves: &mut Moves) -> R<()> {
+        self.options_with(pos, moves, &mut OptionBufs::default())
+    }
+
+    /// Whether a position has any option: its rules run up to the first
+    /// (a heap of 10^6 is not listed to learn that it is not the end).
+    pub fn has_options(&mut self, pos: PosId) -> R<bool> {
+        let mut bufs = OptionBufs::default();
+        let prog = Rc::clone(&self.prog);
+        let compiled = Rc::clone(&self.compiled);
+        let OptionBufs {
+            env, iters, out, ..
+        } = &mut bufs;
+        let mut frame = self.enter(pos, env, iters);
+        loop {
+            match self
+                .next_option(&prog, &compiled, &mut frame, env, iters, out)
+                .map_err(|d| self.in_position(d, pos))?
+            {
+                Next::Option => return Ok(true),
+                Next::Rule => {}
+                Next::Done => return Ok(false),
+            }
+        }
+    }
+
+    /// [`Machine::options_into`] with buffers kept from one call to the
+    /// next (a loopy game's graph lists millions of positions).
+    pub(super) fn options_with(
+        &mut self,
+        pos: PosId,
+        moves: &mut Moves,
+        bufs: &mut OptionBufs,
+    ) -> R<()> {
+        moves.clear();
+        if self.kernel_options(pos, moves, bufs)? {
+            return Ok(());
+        }
+        moves.clear();
+        bufs.env.clear();
+        bufs.iters.clear();
+        let prog = Rc::clone(&self.prog);
+        let compiled = Rc::clone(&self.compiled);
+        let OptionBufs {
+            env, iters, out, ..
+        } = bufs;
+        let mut frame = self.enter(pos, env, iters);
+        loop {
+            match self
+                .next_option(&prog, &compiled, &mut frame, env, iters, out)
+                .map_err(|d| self.in_position(d, pos))?
+            {
+                Next::Option => moves.push(out),
+                Next::Rule => {}
+                Next::Done => return Ok(()),
+            }
+        }
+    }
+}
