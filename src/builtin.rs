@@ -44,29 +44,27 @@ pub enum Builtin {
     PPositions,
     /// `describe(G)`: the moves of a game in words.
     Describe,
-    /// `outcome(P, misere)`
-    MisereOutcome,
-    /// `winning(P, misere)`
-    MisereWinning,
     /// `misere_grundy(P)`: the misère value of P played as one game.
     MisereGrundy,
     /// `graph(P[, limit])`: the state graph as Graphviz DOT.
     Graph,
     /// `period(G[, budget])`: pre-period and period, and how it is known.
     Period,
-    /// `table(G, range[, range], misere)`
-    MisereTable,
     /// `map(G, rows, columns)`: the P-positions of a two-parameter game as
     /// a picture in text.
     Map,
-    /// `map(G, rows, columns, misere)`
-    MisereMap,
     /// `plot(G, range)` and `plot(G, rows, columns)`: a picture, SVG.
     Plot,
-    /// `plot(G, range[, range], misere)`
-    MiserePlot,
-    /// `ppositions(G, range[, range], misere)`
-    MiserePPositions,
+}
+
+/// The play a query asks about: normal (whoever cannot move loses), or
+/// misère (whoever cannot move wins), asked with a last argument `misere`
+/// of the queries that take it ([`Builtin::has_misere`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Play {
+    #[default]
+    Normal,
+    Misere,
 }
 
 /// What kind of thing a builtin is: where it may be used and what it gives.
@@ -431,39 +429,19 @@ impl Builtin {
         lookup(name)?.builtin
     }
 
-    /// The plain form of a misère form (`winning(P, misere)` is `winning`);
-    /// itself for any other builtin.
-    pub fn plain(self) -> Builtin {
-        match self {
-            B::MisereOutcome => B::Outcome,
-            B::MisereWinning => B::Winning,
-            B::MisereTable => B::Table,
-            B::MiserePPositions => B::PPositions,
-            B::MisereMap => B::Map,
-            B::MiserePlot => B::Plot,
-            b => b,
-        }
+    /// Whether the query takes a last argument `misere`.
+    pub fn has_misere(self) -> bool {
+        matches!(
+            self,
+            B::Outcome | B::Winning | B::Table | B::PPositions | B::Map | B::Plot
+        )
     }
 
-    /// The misère form of a query that has one.
-    pub fn misere(self) -> Option<Builtin> {
-        Some(match self.plain() {
-            B::Outcome => B::MisereOutcome,
-            B::Winning => B::MisereWinning,
-            B::Table => B::MisereTable,
-            B::PPositions => B::MiserePPositions,
-            B::Map => B::MisereMap,
-            B::Plot => B::MiserePlot,
-            _ => return None,
-        })
-    }
-
-    /// Its entry in the table (the misère forms share their plain form's).
+    /// Its entry in the table.
     pub fn spec(self) -> &'static Spec {
-        let plain = self.plain();
         TABLE
             .iter()
-            .find(|s| s.builtin == Some(plain))
+            .find(|s| s.builtin == Some(self))
             .unwrap_or(&TABLE[0])
     }
 
@@ -487,8 +465,7 @@ impl Builtin {
 mod tests {
     use super::*;
 
-    /// Every variant has its own entry (the misère forms share their plain
-    /// query's), so `spec` never falls back to another builtin's entry.
+    /// Every variant has its own entry, so `spec` never falls back to another builtin's entry.
     /// `index` numbers the variants with an exhaustive match, which stops
     /// compiling when a variant is added; the list must then hold it too.
     #[test]
@@ -512,20 +489,14 @@ mod tests {
                 B::Table => 13,
                 B::PPositions => 14,
                 B::Describe => 15,
-                B::MisereOutcome => 16,
-                B::MisereWinning => 17,
-                B::MisereGrundy => 18,
-                B::Graph => 19,
-                B::Period => 20,
-                B::MisereTable => 21,
-                B::MiserePPositions => 22,
-                B::Str => 23,
-                B::Join => 24,
-                B::InputInts => 25,
-                B::Map => 26,
-                B::MisereMap => 27,
-                B::Plot => 28,
-                B::MiserePlot => 29,
+                B::MisereGrundy => 16,
+                B::Graph => 17,
+                B::Period => 18,
+                B::Str => 19,
+                B::Join => 20,
+                B::InputInts => 21,
+                B::Map => 22,
+                B::Plot => 23,
             }
         }
         let all = [
@@ -545,20 +516,14 @@ mod tests {
             B::Table,
             B::PPositions,
             B::Describe,
-            B::MisereOutcome,
-            B::MisereWinning,
             B::MisereGrundy,
             B::Graph,
             B::Period,
-            B::MisereTable,
-            B::MiserePPositions,
             B::Str,
             B::Join,
             B::InputInts,
             B::Map,
-            B::MisereMap,
             B::Plot,
-            B::MiserePlot,
         ];
         let mut indexes: Vec<usize> = all.iter().map(|&b| index(b)).collect();
         indexes.sort_unstable();
@@ -569,14 +534,11 @@ mod tests {
         );
         for b in all {
             assert!(
-                TABLE.iter().any(|s| s.builtin == Some(b.plain())),
+                TABLE.iter().any(|s| s.builtin == Some(b)),
                 "{b:?} has no entry"
             );
-            // A misère form and its plain form go both ways.
-            if let Some(m) = b.misere() {
-                assert_eq!(m.plain(), b.plain(), "{b:?}");
-                assert_ne!(m, b.plain(), "{b:?}");
-            }
+            // A query that takes `misere` says so in its entry.
+            assert_eq!(b.has_misere(), b.spec().takes.contains("misere"), "{b:?}");
         }
     }
 
@@ -595,7 +557,6 @@ mod tests {
             }
             assert!(s.arity.0 <= s.arity.1 && !s.help.is_empty(), "{}", s.name);
         }
-        assert_eq!(B::MisereWinning.name(), "winning");
         assert!(B::MisereGrundy.is_query() && !B::MisereGrundy.is_report());
         assert!(B::Describe.is_report() && !B::Describe.is_query());
         assert!(!B::Len.is_query() && !B::Len.is_report());

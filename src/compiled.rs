@@ -177,7 +177,7 @@ impl Compiler<'_> {
             ir::Expr::If(c, a, b) => {
                 IntExpr::If(Box::new(cond(*c)?), Box::new(int(*a)?), Box::new(int(*b)?))
             }
-            ir::Expr::Call { f, args } => match (f, args.as_slice()) {
+            ir::Expr::Call { f, args, .. } => match (f, args.as_slice()) {
                 (Builtin::Abs, [x]) => IntExpr::Abs(Box::new(int(*x)?)),
                 (Builtin::Len, [x]) => match self.prog.expr(*x) {
                     ir::Expr::Local(s) => IntExpr::SlotLen(*s),

@@ -4,7 +4,7 @@
 //! by [`ExprId`]; variables are frame slots, games and constants are dense ids.
 //! The evaluator walks this, never the AST and never a name map.
 
-pub use crate::builtin::Builtin;
+pub use crate::builtin::{Builtin, Play};
 pub use crate::ops::BinOp;
 use crate::span::Span;
 
@@ -277,7 +277,9 @@ pub enum Expr {
     Call {
         /// The builtin.
         f: Builtin,
-        /// Its arguments.
+        /// The play a query asks about (normal for everything else).
+        play: Play,
+        /// Its arguments (a last `misere` is `play`, not an argument).
         args: Vec<ExprId>,
     },
     /// A bare game name (the first argument of `table`/`ppositions`).

@@ -102,10 +102,10 @@ fn print_one(
     env: &mut [Value],
     sources: &Sources,
 ) -> R<Answer> {
-    if let ir::Expr::Call { f, args } = m.program().expr(expr).clone()
+    if let ir::Expr::Call { f, play, args } = m.program().expr(expr).clone()
         && f.is_report()
     {
-        return m.report(f, &args, env);
+        return m.report(f, play, &args, env);
     }
     let value = m.eval(expr, env)?;
     Ok(match value {
@@ -142,7 +142,7 @@ fn label(m: &mut Machine, expr: ExprId, text: &str, env: &mut [Value]) -> R<Opti
     if text.chars().count() <= LABEL_WIDTH {
         return Ok(Some(text.to_string()));
     }
-    if let ir::Expr::Call { f, args } = m.program().expr(expr).clone()
+    if let ir::Expr::Call { f, args, .. } = m.program().expr(expr).clone()
         && matches!(f, Builtin::Grundy | Builtin::MisereGrundy)
         && let [arg] = args[..]
     {

@@ -176,19 +176,18 @@ impl Checker {
             {
                 self.misere_slip(&args[1], name);
                 let p = self.check_ty(&args[0], Ty::Pos, &format!("`{name}` takes a position"));
-                let f = f.misere().unwrap_or(f);
-                return (
-                    self.push(ir::Expr::Call { f, args: vec![p] }, span),
-                    Ty::Report,
-                );
+                let call = ir::Expr::Call {
+                    f,
+                    play: Play::Misere,
+                    args: vec![p],
+                };
+                return (self.push(call, span), Ty::Report);
             }
             Builtin::Grundy
             | Builtin::Outcome
             | Builtin::Moves
             | Builtin::Winning
-            | Builtin::MisereGrundy
-            | Builtin::MisereOutcome
-            | Builtin::MisereWinning => {
+            | Builtin::MisereGrundy => {
                 // Two arguments, the second not `misere`.
                 if args.len() == 2 && matches!(f, Builtin::Outcome | Builtin::Winning) {
                     sig_err(self);
@@ -258,24 +257,17 @@ impl Checker {
                 }
                 (ids, Ty::Report)
             }
-            Builtin::Table
-            | Builtin::PPositions
-            | Builtin::MisereTable
-            | Builtin::MiserePPositions
-            | Builtin::Map
-            | Builtin::MisereMap
-            | Builtin::Plot
-            | Builtin::MiserePlot => {
+            Builtin::Table | Builtin::PPositions | Builtin::Map | Builtin::Plot => {
                 // A last argument `misere` asks for misère values.
-                let (args, f) = match args.split_last() {
+                let (args, play) = match args.split_last() {
                     Some((last, rest))
                         if args.len() >= 3
                             && matches!(&last.kind, ExprKind::Name(n) if self.means_misere(n)) =>
                     {
                         self.misere_slip(last, name);
-                        (rest, f.misere().unwrap_or(f))
+                        (rest, Play::Misere)
                     }
-                    _ => (args, f),
+                    _ => (args, Play::Normal),
                 };
                 if args.len() > 3 {
                     sig_err(self);
@@ -319,7 +311,7 @@ impl Checker {
                         ids.push(id);
                     }
                 }
-                if f.plain() == Builtin::Map && args.len() != 3 {
+                if f == Builtin::Map && args.len() != 3 {
                     sig_err(self);
                 } else if let Some(g) = game {
                     let arity = self.game_params[g as usize].len();
@@ -352,10 +344,16 @@ impl Checker {
                         }
                     }
                 }
-                return (self.push(ir::Expr::Call { f, args: ids }, span), Ty::Report);
+                let call = ir::Expr::Call { f, play, args: ids };
+                return (self.push(call, span), Ty::Report);
             }
         };
-        (self.push(ir::Expr::Call { f, args: ids }, span), ty)
+        let call = ir::Expr::Call {
+            f,
+            play: Play::Normal,
+            args: ids,
+        };
+        (self.push(call, span), ty)
     }
 
     /// A misspelled `misere` (read as `misere`, and reported).

@@ -2,7 +2,7 @@
 //! flat IR, collecting every error of the stage.
 
 use crate::diagnostics::{Code, Diag, did_you_mean};
-use crate::ir::{self, Builtin, Clause, CompKind, ExprId, GameId, Slot};
+use crate::ir::{self, Builtin, Clause, CompKind, ExprId, GameId, Play, Slot};
 use crate::span::Span;
 use crate::syntax::ast::{self, BinOp, ExprKind, Item, UnOp};
 use crate::value::RecordKind;
@@ -948,7 +948,7 @@ impl Checker {
 /// The type of a report query's answer used as a value.
 fn answer_type(f: Builtin) -> Ty {
     match f {
-        Builtin::Outcome | Builtin::MisereOutcome => Ty::Record(RecordKind::Outcome),
+        Builtin::Outcome => Ty::Record(RecordKind::Outcome),
         Builtin::Period => Ty::Record(RecordKind::Period),
         Builtin::Describe | Builtin::Graph => Ty::Str,
         _ => Ty::List,

@@ -471,7 +471,7 @@ impl Machine {
                 self.pos_into(p, e, env, &mut out)?;
                 Value::Pos(out.into())
             }
-            ir::Expr::Call { f, args } => self.call(p, *f, args, span, env)?,
+            ir::Expr::Call { f, play, args } => self.call(p, *f, *play, args, span, env)?,
             ir::Expr::Field(base, name) => match self.value(p, *base, env)? {
                 Value::Record(r) => match r.get(name) {
                     Some(v) => v.clone(),
@@ -673,6 +673,7 @@ impl Machine {
         &mut self,
         p: &ir::Program,
         f: Builtin,
+        play: ir::Play,
         args: &[ExprId],
         span: Span,
         env: &mut [Value],
@@ -846,20 +847,14 @@ impl Machine {
             }
             Builtin::Outcome
             | Builtin::Graph
-            | Builtin::MisereOutcome
-            | Builtin::MisereWinning
             | Builtin::Moves
             | Builtin::Winning
             | Builtin::Table
             | Builtin::PPositions
-            | Builtin::MisereTable
-            | Builtin::MiserePPositions
             | Builtin::Map
-            | Builtin::MisereMap
             | Builtin::Plot
-            | Builtin::MiserePlot
             | Builtin::Describe
-            | Builtin::Period => self.report_value(f, args, span, env),
+            | Builtin::Period => self.report_value(f, play, args, span, env),
         }
     }
 

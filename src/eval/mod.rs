@@ -10,7 +10,7 @@
 use crate::budget::{Apart, Budget, Meter};
 use crate::compiled::{BoolCode, Compiled};
 use crate::diagnostics::{Code, Diag};
-use crate::ir::{self, BinOp, Builtin, Clause, CompKind, ConstId, ExprId, GameId};
+use crate::ir::{self, BinOp, Builtin, Clause, CompKind, ConstId, ExprId, GameId, Play};
 use crate::kernel::{self, GameKernels};
 pub(crate) use crate::mex::Seen;
 use crate::mex::Stamped;

@@ -11,15 +11,53 @@ use std::collections::{HashMap, HashSet};
 
 impl Machine {
     /// A report query's answer, as `print` shows it.
-    pub fn report(&mut self, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<Answer> {
-        report(self, f, args, env)
+    pub fn report(
+        &mut self,
+        f: Builtin,
+        play: Play,
+        args: &[ExprId],
+        env: &mut [Value],
+    ) -> R<Answer> {
+        report(self, f, play, args, env)
     }
 }
 
 /// Answers a report query (`outcome`, `moves`, `winning`, `table`,
 /// `ppositions`, `describe`, `period`, `graph`, the misère forms).
-pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<Answer> {
+pub(crate) fn report(
+    m: &mut Machine,
+    f: Builtin,
+    play: Play,
+    args: &[ExprId],
+    env: &mut [Value],
+) -> R<Answer> {
+    let misere = play == Play::Misere;
     match f {
+        Builtin::Outcome if misere => {
+            let parts = m.eval_sum(args[0], env)?;
+            let position = m.pos_data(&parts);
+            let next = m
+                .with_misere(|ms, m| {
+                    let state = ms.state(m, &parts)?;
+                    ms.next_wins(m, &state)
+                })
+                .map_err(|d| at(d, m.program().span(args[0])))?;
+            Ok(Answer::MisereOutcome {
+                position,
+                outcome: if next { Outcome::N } else { Outcome::P },
+            })
+        }
+        Builtin::Winning if misere => {
+            let parts = m.eval_sum(args[0], env)?;
+            let (rows, options) =
+                misere_rows(m, &parts).map_err(|d| at(d, m.program().span(args[0])))?;
+            Ok(Answer::MisereWinning {
+                position: m.pos_data(&parts),
+                components: parts.len(),
+                moves: shown(m, rows),
+                options,
+            })
+        }
         Builtin::Outcome => {
             let parts = m.eval_sum(args[0], env)?;
             let grundy = m.gsg_sum(&parts)?;
@@ -59,16 +97,10 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
                 }
             })
         }
-        Builtin::Table
-        | Builtin::PPositions
-        | Builtin::MisereTable
-        | Builtin::MiserePPositions
-        | Builtin::Map
-        | Builtin::MisereMap => {
+        Builtin::Table | Builtin::PPositions | Builtin::Map => {
             let ir::Expr::GameRef(game) = *m.program().expr(args[0]) else {
                 return Err(Diag::bug("table without a game").into());
             };
-            let misere = f != f.plain();
             let params = m.program().games[game as usize].params.clone();
             let name = m.program().games[game as usize].name.clone();
             let mut axes = Vec::new();
@@ -91,7 +123,7 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
                 }
             };
             match (f, axes.as_slice()) {
-                (Builtin::Table | Builtin::MisereTable, [xs]) => {
+                (Builtin::Table, [xs]) => {
                     let mut values = Vec::with_capacity(xs.len());
                     for &x in xs.iter() {
                         values.push(value_at(m, &[x])?);
@@ -104,10 +136,7 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
                         values,
                     })
                 }
-                (
-                    Builtin::Table | Builtin::MisereTable | Builtin::Map | Builtin::MisereMap,
-                    [rows, cols],
-                ) => {
+                (Builtin::Table | Builtin::Map, [rows, cols]) => {
                     let mut values = Vec::with_capacity(rows.len());
                     for &r in rows.iter() {
                         let mut row = Vec::with_capacity(cols.len());
@@ -121,7 +150,7 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
                         rows.to_vec(),
                         cols.to_vec(),
                     );
-                    Ok(if f.plain() == Builtin::Table {
+                    Ok(if f == Builtin::Table {
                         Answer::Grid {
                             game: name,
                             misere,
@@ -146,9 +175,7 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
                         }
                     })
                 }
-                (Builtin::Map | Builtin::MisereMap, _) => {
-                    Err(Diag::bug("a map without two axes").into())
-                }
+                (Builtin::Map, _) => Err(Diag::bug("a map without two axes").into()),
                 (_, axes) => {
                     let mut positions = Vec::new();
                     let mut tuple = vec![0; axes.len()];
@@ -166,7 +193,7 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
                 }
             }
         }
-        Builtin::Plot | Builtin::MiserePlot => plot(m, f, args, env),
+        Builtin::Plot => plot(m, play, args, env),
         Builtin::Graph => {
             let parts = m.eval_sum(args[0], env)?;
             let limit = match args.get(1) {
@@ -191,31 +218,6 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
                 nodes: g.nodes,
                 edges: g.edges,
                 file: None,
-            })
-        }
-        Builtin::MisereOutcome => {
-            let parts = m.eval_sum(args[0], env)?;
-            let position = m.pos_data(&parts);
-            let next = m
-                .with_misere(|ms, m| {
-                    let state = ms.state(m, &parts)?;
-                    ms.next_wins(m, &state)
-                })
-                .map_err(|d| at(d, m.program().span(args[0])))?;
-            Ok(Answer::MisereOutcome {
-                position,
-                outcome: if next { Outcome::N } else { Outcome::P },
-            })
-        }
-        Builtin::MisereWinning => {
-            let parts = m.eval_sum(args[0], env)?;
-            let (rows, options) =
-                misere_rows(m, &parts).map_err(|d| at(d, m.program().span(args[0])))?;
-            Ok(Answer::MisereWinning {
-                position: m.pos_data(&parts),
-                components: parts.len(),
-                moves: shown(m, rows),
-                options,
             })
         }
         Builtin::Describe | Builtin::Period => {
@@ -277,8 +279,8 @@ pub(crate) fn report(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Va
 /// `plot(G, AXIS)` and `plot(G, ROWS, COLUMNS)`: the table's values drawn,
 /// with the period marked on a sequence when a search over the values
 /// plotted finds one.
-fn plot(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<Answer> {
-    let misere = f != f.plain();
+fn plot(m: &mut Machine, play: Play, args: &[ExprId], env: &mut [Value]) -> R<Answer> {
+    let misere = play == Play::Misere;
     let mut points = 1usize;
     for &a in &args[1..] {
         points = points.saturating_mul(m.eval_axis(a, env)?.len());
@@ -296,14 +298,9 @@ fn plot(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<An
         .help("plot a shorter range, or a sample: `plot(G, [n * 10 for n in 0..10000])`")
         .into());
     }
-    let table = if misere {
-        Builtin::MisereTable
-    } else {
-        Builtin::Table
-    };
     let drawn = |r: Result<String, String>| r.map_err(|e| Stop::from(Diag::bug(e)));
     let words = if misere { "misère values of " } else { "" };
-    match report(m, table, args, env)? {
+    match report(m, Builtin::Table, play, args, env)? {
         Answer::Table {
             game,
             param,
@@ -767,6 +764,7 @@ impl Machine {
     pub(super) fn report_value(
         &mut self,
         f: Builtin,
+        play: Play,
         args: &[ExprId],
         span: Span,
         env: &mut [Value],
@@ -774,6 +772,20 @@ impl Machine {
         let list = |xs: Vec<Value>| Value::List(xs.into());
         let ints = |xs: &[i64]| Value::List(xs.iter().map(|&x| Value::Int(x)).collect());
         match f {
+            Builtin::Winning if play == Play::Misere => {
+                let parts = self.eval_sum(args[0], env)?;
+                let (rows, _) = misere_rows(self, &parts).map_err(|d| at(d, span))?;
+                Ok(list(
+                    rows.into_iter()
+                        .filter_map(|r| match r.to {
+                            To::Sum(to) => {
+                                Some(move_record(self, r.component, r.from, to, Gsg::Finite(0)))
+                            }
+                            To::Group { .. } => None,
+                        })
+                        .collect(),
+                ))
+            }
             Builtin::Moves | Builtin::Winning => {
                 let parts = self.eval_sum(args[0], env)?;
                 let total = self.gsg_sum(&parts)?;
@@ -805,23 +817,9 @@ impl Machine {
                 }
                 Ok(list(out))
             }
-            Builtin::MisereWinning => {
+            Builtin::Outcome => {
                 let parts = self.eval_sum(args[0], env)?;
-                let (rows, _) = misere_rows(self, &parts).map_err(|d| at(d, span))?;
-                Ok(list(
-                    rows.into_iter()
-                        .filter_map(|r| match r.to {
-                            To::Sum(to) => {
-                                Some(move_record(self, r.component, r.from, to, Gsg::Finite(0)))
-                            }
-                            To::Group { .. } => None,
-                        })
-                        .collect(),
-                ))
-            }
-            Builtin::Outcome | Builtin::MisereOutcome => {
-                let parts = self.eval_sum(args[0], env)?;
-                let grundy = if f == Builtin::Outcome {
+                let grundy = if play == Play::Normal {
                     self.gsg_sum(&parts)?
                 } else {
                     Gsg::Finite(
@@ -848,7 +846,7 @@ impl Machine {
                     ],
                 })))
             }
-            _ => match report(self, f, args, env)? {
+            _ => match report(self, f, play, args, env)? {
                 Answer::Table { values, .. } => {
                     Ok(list(values.into_iter().map(gsg_value).collect()))
                 }
