@@ -97,7 +97,11 @@ pub mod progress;
 /// The UI-agnostic session: source text in, answers and diagnostics out.
 pub mod session;
 
-/// Statements and report queries, answered from the engine.
+/// Report queries shaped from what the engine computes: answers, values,
+/// JSON.
+pub mod report;
+
+/// Statements, answered from the engine.
 pub mod query;
 
 /// The REPL: a UI-agnostic core and its rustyline front end.

@@ -64,12 +64,12 @@ pub(crate) fn run_stmt(
                             .iter()
                             .map(|(n, s)| Binding {
                                 name: n.clone(),
-                                value: m.shown(&env[*s as usize]),
+                                value: crate::report::shown_value(m, &env[*s as usize]),
                             })
                             .collect();
                         let sides = sides.map(|(l, r)| Sides {
-                            left: m.shown(&l),
-                            right: m.shown(&r),
+                            left: crate::report::shown_value(m, &l),
+                            right: crate::report::shown_value(m, &r),
                         });
                         failure = Some((bindings, sides));
                         Ok(false)
@@ -105,14 +105,14 @@ fn print_one(
     if let ir::Expr::Call { f, play, args } = m.program().expr(expr).clone()
         && f.is_report()
     {
-        return m.report(f, play, &args, env);
+        return crate::report::report(m, f, play, &args, env);
     }
     let value = m.eval(expr, env)?;
     Ok(match value {
         Value::Pos(parts) => {
             let grundy = m.gsg_sum(&parts)?;
             Answer::Outcome {
-                position: m.pos_data(&parts),
+                position: crate::report::pos_data(m, &parts),
                 outcome: Outcome::of_value(&grundy),
                 grundy,
             }
@@ -125,7 +125,7 @@ fn print_one(
             Answer::Value {
                 label: label(m, expr, &expr_text, env)?,
                 expr: expr_text,
-                value: m.shown(&v),
+                value: crate::report::shown_value(m, &v),
             }
         }
     })

@@ -553,6 +553,7 @@ impl Session {
     fn install(&mut self, program: ir::Program, defined: &[(String, Change)]) -> Vec<Stop> {
         let Some(machine) = self.machine.as_mut() else {
             let mut m = Machine::empty(self.limits.clone());
+            m.set_report_values(crate::report::value);
             m.set_cancel(self.cancel.clone());
             m.set_progress(self.progress.clone());
             if let Some(input) = self.input.take() {

@@ -516,3 +516,24 @@ fn strategies_are_chosen_in_one_place() {
         assert!(defined.contains(s), "no strategy `{s}` found");
     }
 }
+
+/// The engine computes values and rows of ids; answers are shaped above
+/// it (`report`, `query`) and rendered at the edge: nothing in `eval`
+/// builds an `Answer`, JSON or a picture.
+#[test]
+fn the_engine_builds_no_answers() {
+    let graph = uses();
+    let used = graph.get("eval").cloned().unwrap_or_default();
+    for above in [
+        "answer", "picture", "files", "report", "query", "session", "repl", "cli",
+    ] {
+        assert!(!used.contains(above), "`eval` uses `{above}`");
+    }
+    for (rel, code) in sources() {
+        if rel.starts_with("eval/") {
+            for word in ["serde_json", "Answer::", "svg"] {
+                assert!(!code.contains(word), "{rel} mentions {word}");
+            }
+        }
+    }
+}

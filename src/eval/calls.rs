@@ -22,7 +22,15 @@ pub(super) struct Interp {
     /// A statement's own loops running, one inside another (metered while
     /// no search runs).
     pub(super) loop_depth: u8,
+    /// How a report query used as a value is answered (installed from
+    /// above the engine: `crate::report::value`).
+    pub(super) report_values: Option<ReportValues>,
 }
+
+/// A report query's answer as a value (`let p = period(G)`), given by the
+/// layer above the engine that shapes answers.
+pub type ReportValues =
+    fn(&mut Machine, ir::Builtin, ir::Play, &[ExprId], Span, &mut [Value]) -> R<Value>;
 
 impl Interp {
     /// Forgets every call's result (the program changed).

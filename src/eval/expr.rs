@@ -854,7 +854,12 @@ impl Machine {
             | Builtin::Map
             | Builtin::Plot
             | Builtin::Describe
-            | Builtin::Period => self.report_value(f, play, args, span, env),
+            | Builtin::Period => match self.interp.report_values {
+                Some(answer) => answer(self, f, play, args, span, env),
+                None => Err(Diag::bug("no report queries connected")
+                    .label(span, "here")
+                    .into()),
+            },
         }
     }
 

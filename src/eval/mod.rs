@@ -10,7 +10,7 @@
 use crate::budget::{Apart, Budget, Meter};
 use crate::compiled::{BoolCode, Compiled};
 use crate::diagnostics::{Code, Diag};
-use crate::ir::{self, BinOp, Builtin, Clause, CompKind, ConstId, ExprId, GameId, Play};
+use crate::ir::{self, BinOp, Builtin, Clause, CompKind, ConstId, ExprId, GameId};
 use crate::kernel::{self, GameKernels};
 pub(crate) use crate::mex::Seen;
 use crate::mex::Stamped;
@@ -37,8 +37,11 @@ mod loopy;
 mod oracle;
 mod periods;
 mod plan;
-mod reports;
+mod rows;
 mod search;
+
+pub use calls::ReportValues;
+pub use rows::{Row, To, misere_rows, move_rows};
 
 /// The default of `--max-work`: none (work projected not to finish is
 /// stopped by `--runaway` instead).
@@ -155,15 +158,6 @@ pub enum CheckCase {
 }
 
 impl Machine {
-    /// Builds a machine for a program, evaluating its constants. A constant
-    /// whose evaluation fails is reported in the returned list and has no
-    /// value: using it is an error, but everything else still runs.
-    pub fn new(prog: ir::Program, limits: Limits) -> (Machine, Vec<Diag>) {
-        let mut m = Machine::empty(limits);
-        let errors = m.update(prog, &[], &[]);
-        (m, errors.into_iter().map(|(_, d)| d.into_diag()).collect())
-    }
-
     /// A machine with an empty program: [`Machine::update`] gives it one
     /// (after [`Machine::set_cancel`], so that constants can be interrupted).
     pub fn empty(limits: Limits) -> Machine {
@@ -281,6 +275,12 @@ impl Machine {
         errors
     }
 
+    /// Connects how report queries used as values are answered (the
+    /// session installs `crate::report::value`).
+    pub fn set_report_values(&mut self, f: ReportValues) {
+        self.interp.report_values = Some(f);
+    }
+
     /// Connects what `input_ints()` reads.
     pub fn set_input(&mut self, input: crate::input::Input) {
         self.interp.input = input;
@@ -337,7 +337,8 @@ impl Machine {
         .help("raise the limit with `--max-states N`, or ask about smaller positions")
     }
 
-    fn game_of(&self, pos: PosId) -> GameId {
+    /// The game a position belongs to.
+    pub fn game_of(&self, pos: PosId) -> GameId {
         self.memo.game_of(pos)
     }
 

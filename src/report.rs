@@ -1,0 +1,788 @@
+//! Report queries answered from what the engine computes (values, rows of
+//! ids, period searches): as structured answers (what `print` shows), and
+//! as values (what `let p = period(G)` binds), the one place that shapes
+//! either. Above the engine: the interpreter reaches the value form through
+//! the hook the session installs (`Machine::set_report_values`).
+
+use crate::answer::{Answer, Component, Move, Outcome, Position, Shown};
+use crate::diagnostics::{Code, Diag};
+use crate::eval::{Machine, R, Row, To, misere_rows, move_rows};
+use crate::flow::Stop;
+use crate::ir::{self, Builtin, ExprId, Play};
+use crate::loopy::Gsg;
+use crate::span::Span;
+use crate::store::PosId;
+use crate::value::{Record, RecordKind, Value};
+use std::collections::HashSet;
+use std::rc::Rc;
+
+/// Answers a report query (`outcome`, `moves`, `winning`, `table`,
+/// `ppositions`, `describe`, `period`, `graph`, the misère forms).
+pub fn report(
+    m: &mut Machine,
+    f: Builtin,
+    play: Play,
+    args: &[ExprId],
+    env: &mut [Value],
+) -> R<Answer> {
+    let misere = play == Play::Misere;
+    match f {
+        Builtin::Outcome if misere => {
+            let parts = m.eval_sum(args[0], env)?;
+            let position = pos_data(m, &parts);
+            let next = m
+                .with_misere(|ms, m| {
+                    let state = ms.state(m, &parts)?;
+                    ms.next_wins(m, &state)
+                })
+                .map_err(|d| at(d, m.program().span(args[0])))?;
+            Ok(Answer::MisereOutcome {
+                position,
+                outcome: if next { Outcome::N } else { Outcome::P },
+            })
+        }
+        Builtin::Winning if misere => {
+            let parts = m.eval_sum(args[0], env)?;
+            let (rows, options) =
+                misere_rows(m, &parts).map_err(|d| at(d, m.program().span(args[0])))?;
+            Ok(Answer::MisereWinning {
+                position: pos_data(m, &parts),
+                components: parts.len(),
+                moves: shown(m, rows),
+                options,
+            })
+        }
+        Builtin::Outcome => {
+            let parts = m.eval_sum(args[0], env)?;
+            let grundy = m.gsg_sum(&parts)?;
+            Ok(Answer::Outcome {
+                position: pos_data(m, &parts),
+                outcome: Outcome::of_value(&grundy),
+                grundy,
+            })
+        }
+        Builtin::Moves | Builtin::Winning => {
+            let parts = m.eval_sum(args[0], env)?;
+            let grundy = m.gsg_sum(&parts)?;
+            let (mut moves, options) = all_moves(m, &parts)?;
+            if f == Builtin::Winning {
+                // To a loss for the other player; from a draw, to a draw.
+                let want = match Outcome::of_value(&grundy) {
+                    Outcome::D => Outcome::D,
+                    _ => Outcome::P,
+                };
+                moves.retain(|mv| Outcome::of_value(&mv.grundy) == want);
+            }
+            let position = pos_data(m, &parts);
+            Ok(if f == Builtin::Moves {
+                Answer::Moves {
+                    position,
+                    components: parts.len(),
+                    grundy,
+                    moves,
+                }
+            } else {
+                Answer::Winning {
+                    position,
+                    components: parts.len(),
+                    grundy,
+                    moves,
+                    options,
+                }
+            })
+        }
+        Builtin::Table | Builtin::PPositions | Builtin::Map => {
+            let t = table_values(m, play, args, env)?;
+            let (params, name) = {
+                let g = &m.program().games[t.game as usize];
+                (g.params.clone(), g.name.clone())
+            };
+            Ok(match (f, &t.axes[..]) {
+                (Builtin::Table, [xs]) => Answer::Table {
+                    game: name,
+                    misere,
+                    param: params[0].clone(),
+                    args: xs.clone(),
+                    values: t.cells,
+                },
+                (Builtin::Table, [rows, cols]) => Answer::Grid {
+                    game: name,
+                    misere,
+                    params: [params[0].clone(), params[1].clone()],
+                    rows: rows.clone(),
+                    cols: cols.clone(),
+                    values: t.grid(),
+                },
+                (Builtin::Map, [rows, cols]) => Answer::Map {
+                    game: name,
+                    misere,
+                    params: [params[0].clone(), params[1].clone()],
+                    rows: rows.clone(),
+                    cols: cols.clone(),
+                    // A map is the grid's zeros.
+                    p: t.grid()
+                        .iter()
+                        .map(|row| row.iter().map(is_zero).collect())
+                        .collect(),
+                },
+                (Builtin::Map, _) => return Err(Diag::bug("a map without two axes").into()),
+                _ => Answer::PPositions {
+                    game: name,
+                    misere,
+                    params,
+                    ranges: t
+                        .axes
+                        .iter()
+                        .map(|a| crate::answer::describe_axis(a))
+                        .collect(),
+                    positions: t.p_positions(),
+                },
+            })
+        }
+        Builtin::Plot => {
+            let d = plot(m, play, args, env)?;
+            Ok(Answer::Plot {
+                title: d.title,
+                game: d.game,
+                misere,
+                shape: d.shape,
+                period: d.period,
+                file: None,
+                svg: d.svg,
+            })
+        }
+        Builtin::Graph => {
+            let (parts, g) = graph(m, args, env)?;
+            Ok(Answer::Graph {
+                position: pos_data(m, &parts),
+                dot: g.dot,
+                nodes: g.nodes,
+                edges: g.edges,
+                file: None,
+            })
+        }
+        Builtin::Describe => Ok(Answer::Describe {
+            lines: describe(m, args)?,
+        }),
+        Builtin::Period => Ok(match period(m, args, env)? {
+            (game, crate::analysis::Search::Found(p)) => Answer::Period {
+                game,
+                computed: p.computed,
+                found: Some(p),
+                why: None,
+                ended: None,
+            },
+            (
+                game,
+                crate::analysis::Search::NotFound {
+                    computed,
+                    why,
+                    ended,
+                },
+            ) => Answer::Period {
+                game,
+                found: None,
+                computed,
+                why,
+                ended: Some(ended),
+            },
+        }),
+        _ => Err(Diag::bug(format!("`{}` is not a report", f.name())).into()),
+    }
+}
+
+/// `graph(P[, limit])`: the position and its state graph.
+fn graph(
+    m: &mut Machine,
+    args: &[ExprId],
+    env: &mut [Value],
+) -> R<(Vec<PosId>, crate::graph::Graph)> {
+    let parts = m.eval_sum(args[0], env)?;
+    let limit = match args.get(1) {
+        Some(&l) => m.eval_int(l, env)?,
+        None => crate::graph::DEFAULT_NODES,
+    };
+    if limit < 1 {
+        return Err(Diag::user(
+            Code::BadLimit,
+            "a graph needs a limit of at least 1 position",
+        )
+        .label(m.program().span(args[1]), "this limit")
+        .into());
+    }
+    let span = m.program().span(args[0]);
+    let g = m
+        .with_misere(|ms, m| crate::graph::graph(ms, m, &parts, limit, span))
+        .map_err(|d| at(d, span))?;
+    Ok((parts, g))
+}
+
+/// The game a query's first argument names.
+fn game_arg(m: &Machine, args: &[ExprId]) -> R<ir::GameId> {
+    match m.program().expr(args[0]) {
+        ir::Expr::GameRef(game) => Ok(*game),
+        _ => Err(Diag::bug("a query without its game").into()),
+    }
+}
+
+/// `describe(G)`: the moves of a game in words, a line each.
+fn describe(m: &mut Machine, args: &[ExprId]) -> R<Vec<String>> {
+    let game = game_arg(m, args)?;
+    Ok(crate::analysis::describe(&mut m.oracle(), game))
+}
+
+/// `period(G[, budget])`: the game's name and what the search found.
+fn period(
+    m: &mut Machine,
+    args: &[ExprId],
+    env: &mut [Value],
+) -> R<(String, crate::analysis::Search)> {
+    let game = game_arg(m, args)?;
+    let budget = match args.get(1) {
+        Some(&b) => m.eval_int(b, env)?,
+        None => m.limits().period_budget,
+    };
+    if budget < 1 {
+        let (at, what) = match args.get(1) {
+            Some(&b) => (b, "this budget"),
+            None => (args[0], "the budget is --period-budget"),
+        };
+        return Err(Diag::user(
+            Code::BadBudget,
+            "a period search needs a budget of at least 1",
+        )
+        .label(m.program().span(at), what)
+        .help("give one: `period(G, 100000)`")
+        .into());
+    }
+    let name = m.program().games[game as usize].name.clone();
+    let span = m.program().span(args[0]);
+    let open = args.get(1).is_none();
+    let search = crate::analysis::period(&mut m.oracle(), game, budget, open, span)?;
+    Ok((name, search))
+}
+
+/// The values of a table's points: its game, its axes (one or two), and
+/// a value per point, row by row.
+struct TableValues {
+    game: ir::GameId,
+    axes: Vec<Vec<i64>>,
+    cells: Vec<Gsg>,
+}
+
+impl TableValues {
+    /// The values of a two-axis table, a row per value of the first axis.
+    fn grid(&self) -> Vec<Vec<Gsg>> {
+        let rows = self.axes.first().map_or(0, Vec::len);
+        match self.axes.get(1).map_or(1, Vec::len) {
+            0 => vec![Vec::new(); rows],
+            cols => self.cells.chunks(cols).map(<[Gsg]>::to_vec).collect(),
+        }
+    }
+
+    /// The points of value 0, in order.
+    fn p_positions(&self) -> Vec<Vec<i64>> {
+        let mut out = Vec::new();
+        let mut point = vec![0usize; self.axes.len()];
+        for v in &self.cells {
+            if is_zero(v) {
+                out.push(point.iter().zip(&self.axes).map(|(&i, a)| a[i]).collect());
+            }
+            // The next point, the last axis fastest.
+            for (i, a) in point.iter_mut().zip(&self.axes).rev() {
+                *i += 1;
+                if *i < a.len() {
+                    break;
+                }
+                *i = 0;
+            }
+        }
+        out
+    }
+}
+
+fn is_zero(v: &Gsg) -> bool {
+    *v == Gsg::Finite(0)
+}
+
+/// The values of `table(G, AXES...)` (and `ppositions`, `map`, `plot`): a
+/// game and one or two axes, in normal or misère play.
+fn table_values(m: &mut Machine, play: Play, args: &[ExprId], env: &mut [Value]) -> R<TableValues> {
+    let game = game_arg(m, args)?;
+    let mut axes = Vec::new();
+    for &a in &args[1..] {
+        axes.push(m.eval_axis(a, env)?);
+    }
+    let span = m.program().span(args[0]);
+    let value_at = |m: &mut Machine, xs: &[i64]| -> R<Gsg> {
+        let vals: Vec<Value> = xs.iter().map(|x| Value::Int(*x)).collect();
+        let p = m.intern(game, &vals, span)?;
+        match play {
+            Play::Misere => m
+                .with_misere(|ms, m| {
+                    let s = ms.state(m, &[p])?;
+                    ms.value(m, s)
+                })
+                .map(Gsg::Finite)
+                .map_err(|d| at(d, span)),
+            Play::Normal => m.gsg(p),
+        }
+    };
+    let mut cells = Vec::new();
+    match &axes[..] {
+        [xs] => {
+            cells.reserve(xs.len());
+            for &x in xs {
+                cells.push(value_at(m, &[x])?);
+            }
+        }
+        [rows, cols] => {
+            cells.reserve(rows.len().saturating_mul(cols.len()));
+            for &r in rows {
+                for &c in cols {
+                    cells.push(value_at(m, &[r, c])?);
+                }
+            }
+        }
+        _ => return Err(Diag::bug("a table with other than one or two axes").into()),
+    }
+    Ok(TableValues { game, axes, cells })
+}
+
+/// A plot: its title, what it draws, and the SVG.
+struct Drawing {
+    title: String,
+    game: String,
+    shape: crate::answer::PlotShape,
+    period: Option<crate::analysis::Period>,
+    svg: String,
+}
+
+/// `plot(G, AXIS)` and `plot(G, ROWS, COLUMNS)`: the table's values drawn,
+/// with the period marked on a sequence when a search over the values
+/// plotted finds one.
+fn plot(m: &mut Machine, play: Play, args: &[ExprId], env: &mut [Value]) -> R<Drawing> {
+    let misere = play == Play::Misere;
+    let mut points = 1usize;
+    for &a in &args[1..] {
+        points = points.saturating_mul(m.eval_axis(a, env)?.len());
+    }
+    if points > crate::picture::MAX_POINTS {
+        let span = m.program().span(args[args.len() - 1]);
+        return Err(Diag::user(
+            Code::ListLimit,
+            format!(
+                "a plot draws at most {} points; this one has {points}",
+                crate::picture::MAX_POINTS
+            ),
+        )
+        .label(span, "this range")
+        .help("plot a shorter range, or a sample: `plot(G, [n * 10 for n in 0..10000])`")
+        .into());
+    }
+    let drawn = |r: Result<String, String>| r.map_err(|e| Stop::from(Diag::bug(e)));
+    let words = if misere { "misère values of " } else { "" };
+    let t = table_values(m, play, args, env)?;
+    let (params, game) = {
+        let g = &m.program().games[t.game as usize];
+        (g.params.clone(), g.name.clone())
+    };
+    match &t.axes[..] {
+        [xs] => {
+            let param = &params[0];
+            let title = format!(
+                "{words}{game}({param}) for {param} in {}",
+                crate::answer::describe_axis(xs)
+            );
+            // A period search over the values plotted, or a few more (a
+            // proof's window may reach past a short plot).
+            let end = xs.iter().copied().max().unwrap_or(0);
+            let budget = end
+                .saturating_add(1)
+                .max(m.limits().period_budget.min(1024));
+            let period = if !misere && end >= 1 {
+                let span = m.program().span(args[0]);
+                match crate::analysis::period(&mut m.oracle(), t.game, budget, false, span)? {
+                    crate::analysis::Search::Found(p) => Some(p),
+                    crate::analysis::Search::NotFound { .. } => None,
+                }
+            } else {
+                None
+            };
+            let mark = period.as_ref().map(|p| crate::picture::Mark {
+                preperiod: p.preperiod,
+                period: p.period,
+                proven: p.is_proven(),
+            });
+            // ∞ values (loopy games) have no height: they are left out.
+            let (xs, values): (Vec<i64>, Vec<u32>) = xs
+                .iter()
+                .zip(&t.cells)
+                .filter_map(|(&x, v)| Some((x, v.finite()?)))
+                .unzip();
+            let svg = drawn(crate::picture::sequence(&title, param, &xs, &values, mark))?;
+            Ok(Drawing {
+                title,
+                game,
+                shape: crate::answer::PlotShape::Sequence,
+                period,
+                svg,
+            })
+        }
+        [rows, cols] => {
+            let (a, b) = (&params[0], &params[1]);
+            let title = format!(
+                "{words}{game}({a}, {b}) for {a} in {}, {b} in {}",
+                crate::answer::describe_axis(rows),
+                crate::answer::describe_axis(cols)
+            );
+            let Some(values) = t
+                .grid()
+                .iter()
+                .map(|row| row.iter().map(Gsg::finite).collect::<Option<Vec<u32>>>())
+                .collect::<Option<Vec<_>>>()
+            else {
+                return Err(Diag::user(
+                    Code::Infinite,
+                    "a heat map draws finite values, and some of these are ∞",
+                )
+                .label(m.program().span(args[0]), "a loopy game")
+                .help("print `table(G, ROWS, COLUMNS)` to see them")
+                .into());
+            };
+            let svg = drawn(crate::picture::heatmap(&title, [a, b], rows, cols, &values))?;
+            Ok(Drawing {
+                title,
+                game,
+                shape: crate::answer::PlotShape::Heatmap,
+                period: None,
+                svg,
+            })
+        }
+        _ => Err(Diag::bug("a plot with other than one or two axes").into()),
+    }
+}
+
+/// Points a report without a place at the position asked about.
+fn at(s: Stop, span: Span) -> Stop {
+    s.map_diag(|d| {
+        if d.labels.is_empty() {
+            d.label(span, "this position")
+        } else {
+            d
+        }
+    })
+}
+
+/// The moves of a sum as `print` shows them.
+fn all_moves(m: &mut Machine, parts: &[PosId]) -> R<(Vec<Move>, u64)> {
+    let (rows, count) = move_rows(m, parts)?;
+    Ok((shown(m, rows), count))
+}
+
+/// Moves as `print` shows them.
+fn shown(m: &Machine, rows: Vec<Row>) -> Vec<Move> {
+    let moves: Vec<Move> = rows
+        .into_iter()
+        .map(|r| {
+            let from = pos_data(m, &[r.from]);
+            match r.to {
+                To::Sum(ps) => Move::new(
+                    r.component,
+                    from,
+                    params_of(m, r.from),
+                    pos_data(m, &ps),
+                    r.grundy,
+                    false,
+                ),
+                To::Group { to, change, .. } => Move {
+                    component: r.component,
+                    from,
+                    to: Position {
+                        text: to,
+                        components: None,
+                    },
+                    change,
+                    grundy: r.grundy,
+                    heap: true,
+                },
+            }
+        })
+        .collect();
+    // A game's positions are heaps when every move listed of it leaves
+    // heaps of the same game whose sizes add up to at most the heap's.
+    let mut not_heaps = HashSet::new();
+    for mv in &moves {
+        // A group of a huge heap's moves is described in words only.
+        if mv.to.components.is_some() && !leaves_smaller_heaps(mv) {
+            not_heaps.insert(
+                mv.from
+                    .text
+                    .split('(')
+                    .next()
+                    .unwrap_or_default()
+                    .to_string(),
+            );
+        }
+    }
+    moves
+        .into_iter()
+        .map(|mut mv| {
+            let game = mv.from.text.split('(').next().unwrap_or_default();
+            mv.heap = !not_heaps.contains(game);
+            mv
+        })
+        .collect()
+}
+
+/// Whether a move takes from one integer heap and leaves heaps of the same
+/// game of at most as many tokens in all.
+fn leaves_smaller_heaps(mv: &Move) -> bool {
+    let one = |p: &Position| -> Option<Vec<(String, i64)>> {
+        p.components
+            .as_ref()?
+            .iter()
+            .map(|c| match &c.args[..] {
+                [a] => Some((c.game.clone(), a.as_i64()?)),
+                _ => None,
+            })
+            .collect()
+    };
+    match (one(&mv.from).as_deref(), one(&mv.to)) {
+        (Some([(game, n)]), Some(after)) => {
+            after.iter().all(|(g, _)| g == game)
+                && after
+                    .iter()
+                    .try_fold(0i64, |acc, (_, k)| acc.checked_add(*k))
+                    .is_some_and(|total| total <= *n)
+                && after != [(game.clone(), *n)]
+        }
+        _ => false,
+    }
+}
+
+/// A move as a value: `{component, before, after, change, grundy}`.
+fn move_record(m: &Machine, component: usize, from: PosId, to: Vec<PosId>, grundy: Gsg) -> Value {
+    let change = Move::new(
+        component,
+        pos_data(m, &[from]),
+        params_of(m, from),
+        pos_data(m, &to),
+        grundy.clone(),
+        false,
+    )
+    .change;
+    Value::Record(Rc::new(Record {
+        kind: RecordKind::Move,
+        values: vec![
+            Value::Int(component as i64),
+            Value::Pos(Rc::new([from])),
+            Value::Pos(to.into()),
+            Value::Str(change.into()),
+            gsg_value(grundy),
+        ],
+    }))
+}
+
+/// A generalized value as a language value: finite ones are integers.
+pub fn gsg_value(g: Gsg) -> Value {
+    match g {
+        Gsg::Finite(v) => Value::Int(i64::from(v)),
+        Gsg::Infinite(k) => Value::Infinite(k),
+    }
+}
+
+/// A sum as data: its text and its components' games and arguments.
+pub fn pos_data(m: &Machine, parts: &[PosId]) -> Position {
+    let components = parts
+        .iter()
+        .map(|&p| {
+            let (game, args) = m.position(p);
+            Component {
+                game: m.program().games[game as usize].name.clone(),
+                args: args.iter().map(|a| json_of(m, a)).collect(),
+            }
+        })
+        .collect();
+    Position {
+        text: m.show_sum(parts),
+        components: Some(components),
+    }
+}
+
+/// The parameter names of a position's game.
+pub fn params_of(m: &Machine, pos: PosId) -> &[String] {
+    &m.program().games[m.game_of(pos) as usize].params
+}
+
+/// A value as JSON: numbers as numbers, positions as position objects
+/// (`{text, components}`), records as objects.
+pub fn json_of(m: &Machine, v: &Value) -> serde_json::Value {
+    match v {
+        Value::Int(x) => (*x).into(),
+        Value::Bool(b) => (*b).into(),
+        Value::Str(s) => s.as_ref().into(),
+        Value::List(xs) => xs.iter().map(|x| json_of(m, x)).collect::<Vec<_>>().into(),
+        Value::Range(lo, hi) => serde_json::json!({ "from": lo, "to_inclusive": hi }),
+        Value::Pos(parts) => {
+            serde_json::to_value(pos_data(m, parts)).unwrap_or(serde_json::Value::Null)
+        }
+        Value::Record(r) => {
+            let fields = r.kind.fields().iter().zip(&r.values);
+            fields
+                .map(|(name, v)| (name.to_string(), json_of(m, v)))
+                .collect::<serde_json::Map<_, _>>()
+                .into()
+        }
+        Value::Infinite(k) => serde_json::json!({ "infinite": k.as_ref() }),
+    }
+}
+
+/// A value as data and as `print` shows it.
+pub fn shown_value(m: &Machine, v: &Value) -> Shown {
+    Shown {
+        value: json_of(m, v),
+        text: m.show_value(v),
+    }
+}
+
+/// A report query's answer as a value: an outcome or a period as a
+/// record, moves as a list of move records, tables and P-positions as
+/// lists, a description or a graph as a string.
+pub fn value(
+    m: &mut Machine,
+    f: Builtin,
+    play: Play,
+    args: &[ExprId],
+    span: Span,
+    env: &mut [Value],
+) -> R<Value> {
+    let list = |xs: Vec<Value>| Value::List(xs.into());
+    let ints = |xs: &[i64]| Value::List(xs.iter().map(|&x| Value::Int(x)).collect());
+    match f {
+        Builtin::Winning if play == Play::Misere => {
+            let parts = m.eval_sum(args[0], env)?;
+            let (rows, _) = misere_rows(m, &parts).map_err(|d| at(d, span))?;
+            Ok(list(
+                rows.into_iter()
+                    .filter_map(|r| match r.to {
+                        To::Sum(to) => {
+                            Some(move_record(m, r.component, r.from, to, Gsg::Finite(0)))
+                        }
+                        To::Group { .. } => None,
+                    })
+                    .collect(),
+            ))
+        }
+        Builtin::Moves | Builtin::Winning => {
+            let parts = m.eval_sum(args[0], env)?;
+            let total = m.gsg_sum(&parts)?;
+            let (rows, _) = move_rows(m, &parts)?;
+            // To a loss for the other player; from a draw, to a draw.
+            let want = match Outcome::of_value(&total) {
+                Outcome::D => Outcome::D,
+                _ => Outcome::P,
+            };
+            let mut out = Vec::new();
+            for r in rows {
+                if f == Builtin::Winning && Outcome::of_value(&r.grundy) != want {
+                    continue;
+                }
+                match r.to {
+                    To::Sum(to) => out.push(move_record(m, r.component, r.from, to, r.grundy)),
+                    To::Group { count: n, .. } => {
+                        return Err(Diag::user(
+                            Code::ListLimit,
+                            "the moves of a heap this large are only listed in groups",
+                        )
+                        .label(span, format!("a group of {n} moves"))
+                        .help("print the query to see its moves grouped by residue")
+                        .into());
+                    }
+                }
+            }
+            Ok(list(out))
+        }
+        Builtin::Outcome => {
+            let parts = m.eval_sum(args[0], env)?;
+            let grundy = if play == Play::Normal {
+                m.gsg_sum(&parts)?
+            } else {
+                Gsg::Finite(
+                    m.with_misere(|ms, m| {
+                        let s = ms.state(m, &parts)?;
+                        ms.value(m, s)
+                    })
+                    .map_err(|d| at(d, span))?,
+                )
+            };
+            let outcome = Outcome::of_value(&grundy);
+            let letter = match outcome {
+                Outcome::N => "N",
+                Outcome::P => "P",
+                Outcome::D => "D",
+            };
+            Ok(Value::Record(Rc::new(Record {
+                kind: RecordKind::Outcome,
+                values: vec![
+                    Value::Pos(parts.into()),
+                    gsg_value(grundy),
+                    Value::Str(letter.into()),
+                    Value::Bool(outcome == Outcome::N),
+                ],
+            })))
+        }
+        Builtin::Table | Builtin::PPositions | Builtin::Map => {
+            let t = table_values(m, play, args, env)?;
+            let gsgs = |xs: Vec<Gsg>| list(xs.into_iter().map(gsg_value).collect());
+            Ok(match (f, t.axes.len()) {
+                (Builtin::Table, 1) => gsgs(t.cells),
+                (Builtin::Table, _) => list(t.grid().into_iter().map(gsgs).collect()),
+                (Builtin::Map, _) => list(
+                    t.grid()
+                        .iter()
+                        .map(|row| list(row.iter().map(|v| Value::Bool(is_zero(v))).collect()))
+                        .collect(),
+                ),
+                _ => list(
+                    t.p_positions()
+                        .iter()
+                        .map(|p| match p[..] {
+                            [x] => Value::Int(x),
+                            _ => ints(p),
+                        })
+                        .collect(),
+                ),
+            })
+        }
+        Builtin::Describe => Ok(Value::Str(describe(m, args)?.join("\n").into())),
+        Builtin::Graph => Ok(Value::Str(graph(m, args, env)?.1.dot.into())),
+        Builtin::Plot => Ok(Value::Str(plot(m, play, args, env)?.svg.into())),
+        Builtin::Period => {
+            let (found, period, preperiod, proven, computed) = match period(m, args, env)?.1 {
+                crate::analysis::Search::Found(p) => {
+                    (true, p.period, p.preperiod, p.is_proven(), p.computed)
+                }
+                crate::analysis::Search::NotFound { computed, .. } => {
+                    (false, 0, 0, false, computed)
+                }
+            };
+            Ok(Value::Record(Rc::new(Record {
+                kind: RecordKind::Period,
+                values: vec![
+                    Value::Bool(found),
+                    Value::Int(period),
+                    Value::Int(preperiod),
+                    Value::Bool(proven),
+                    // The largest n with G(n) != G(n + p): e − 1 (e is the
+                    // least pre-period); -1 for none.
+                    Value::Int(preperiod - 1),
+                    Value::Int(computed),
+                ],
+            })))
+        }
+        _ => Err(Diag::bug(format!("`{}` has no value", f.name()))
+            .label(span, "here")
+            .into()),
+    }
+}
