@@ -61,36 +61,7 @@ pub fn report(
                 grundy,
             })
         }
-        Builtin::Moves | Builtin::Winning => {
-            let parts = m.eval_sum(args[0], env)?;
-            let grundy = m.gsg_sum(&parts)?;
-            let (mut moves, options) = all_moves(m, &parts)?;
-            if f == Builtin::Winning {
-                // To a loss for the other player; from a draw, to a draw.
-                let want = match Outcome::of_value(&grundy) {
-                    Outcome::D => Outcome::D,
-                    _ => Outcome::P,
-                };
-                moves.retain(|mv| Outcome::of_value(&mv.grundy) == want);
-            }
-            let position = pos_data(m, &parts);
-            Ok(if f == Builtin::Moves {
-                Answer::Moves {
-                    position,
-                    components: parts.len(),
-                    grundy,
-                    moves,
-                }
-            } else {
-                Answer::Winning {
-                    position,
-                    components: parts.len(),
-                    grundy,
-                    moves,
-                    options,
-                }
-            })
-        }
+        Builtin::Moves | Builtin::Winning => moves(m, f, args, env),
         Builtin::Table | Builtin::PPositions | Builtin::Map => {
             let t = table_values(m, play, args, env)?;
             let (params, name) = {
@@ -189,6 +160,38 @@ pub fn report(
         }),
         _ => Err(Diag::bug(format!("`{}` is not a report", f.name())).into()),
     }
+}
+
+/// `moves(P)` and `winning(P)` in normal play.
+fn moves(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<Answer> {
+    let parts = m.eval_sum(args[0], env)?;
+    let grundy = m.gsg_sum(&parts)?;
+    let (mut moves, options) = all_moves(m, &parts)?;
+    if f == Builtin::Winning {
+        // To a loss for the other player; from a draw, to a draw.
+        let want = match Outcome::of_value(&grundy) {
+            Outcome::D => Outcome::D,
+            _ => Outcome::P,
+        };
+        moves.retain(|mv| Outcome::of_value(&mv.grundy) == want);
+    }
+    let position = pos_data(m, &parts);
+    Ok(if f == Builtin::Moves {
+        Answer::Moves {
+            position,
+            components: parts.len(),
+            grundy,
+            moves,
+        }
+    } else {
+        Answer::Winning {
+            position,
+            components: parts.len(),
+            grundy,
+            moves,
+            options,
+        }
+    })
 }
 
 /// `graph(P[, limit])`: the position and its state graph.
