@@ -24,6 +24,8 @@ pub enum Builtin {
     Popcount,
     /// `mex(list)`: the least non-negative integer not in the list.
     Mex,
+    /// `xor(list)`: the bitwise XOR of a list's integers.
+    Xor,
     /// `str(x)`: a value as text.
     Str,
     /// `join(list, sep)`: the elements as text, separated by `sep`.
@@ -82,6 +84,41 @@ pub enum Kind {
     Report,
 }
 
+/// What a builtin's argument must be, as the checker checks it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arg {
+    Int,
+    Str,
+    List,
+    /// A position or a sum of positions.
+    Pos,
+    /// A value that can go in a list (integer, boolean, string, list).
+    Data,
+    /// Any value but a report.
+    Value,
+}
+
+/// What a call of a builtin gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gives {
+    Int,
+    Str,
+    List,
+    /// A report, printed (a value only where a query's answer may be).
+    Report,
+}
+
+/// How the checker checks a call of a builtin.
+#[derive(Clone, Copy, Debug)]
+pub enum Sig {
+    /// Each argument as listed, with the words of a mismatch, and what the
+    /// call gives: the checker needs nothing else.
+    Args(&'static [(Arg, &'static str)], Gives),
+    /// Checked by the checker's own code (overloads, game names, ranges, a
+    /// last `misere`): `check::call`.
+    Special,
+}
+
 /// One builtin.
 #[derive(Debug)]
 pub struct Spec {
@@ -96,6 +133,8 @@ pub struct Spec {
     pub takes: &'static str,
     /// Ways to call it, each with one line on what it gives (`:help`).
     pub help: &'static [(&'static str, &'static str)],
+    /// How its arguments are checked and what it gives.
+    pub sig: Sig,
 }
 
 const ANY: usize = usize::MAX;
@@ -115,6 +154,17 @@ const fn spec(
         arity,
         takes,
         help,
+        sig: Sig::Special,
+    }
+}
+
+impl Spec {
+    /// The entry with its arguments' types and what it gives.
+    const fn args(self, args: &'static [(Arg, &'static str)], gives: Gives) -> Spec {
+        Spec {
+            sig: Sig::Args(args, gives),
+            ..self
+        }
     }
 }
 
@@ -130,7 +180,8 @@ pub const TABLE: &[Spec] = &[
         (1, 1),
         "1 argument (a list)",
         &[("len(xs)", "the number of elements of a list")],
-    ),
+    )
+    .args(&[(Arg::List, "`len` takes a list")], Gives::Int),
     spec(
         "sum",
         Some(B::Sum),
@@ -141,7 +192,8 @@ pub const TABLE: &[Spec] = &[
             "sum(xs)",
             "the sum of a list (also `sum(e for x in ...)`, and of positions: their sum)",
         )],
-    ),
+    )
+    .args(&[(Arg::List, "`sum` takes a list")], Gives::Int),
     spec(
         "min",
         Some(B::Min),
@@ -171,7 +223,8 @@ pub const TABLE: &[Spec] = &[
         (1, 1),
         "1 argument (an integer)",
         &[("abs(x)", "the absolute value")],
-    ),
+    )
+    .args(&[(Arg::Int, "`abs` takes an integer")], Gives::Int),
     spec(
         "sorted",
         Some(B::Sorted),
@@ -179,7 +232,8 @@ pub const TABLE: &[Spec] = &[
         (1, 1),
         "1 argument (a list)",
         &[("sorted(xs)", "the list in increasing order")],
-    ),
+    )
+    .args(&[(Arg::List, "`sorted` takes a list")], Gives::List),
     spec(
         "set",
         Some(B::Set),
@@ -190,6 +244,14 @@ pub const TABLE: &[Spec] = &[
             "set(xs, i, v)",
             "a copy of the list with element i replaced by v",
         )],
+    )
+    .args(
+        &[
+            (Arg::List, "`set(list, index, value)`"),
+            (Arg::Int, "`set(list, index, value)`"),
+            (Arg::Data, "`set(list, index, value)`"),
+        ],
+        Gives::List,
     ),
     spec(
         "popcount",
@@ -198,7 +260,8 @@ pub const TABLE: &[Spec] = &[
         (1, 1),
         "1 argument (an integer)",
         &[("popcount(x)", "the number of one bits of x >= 0")],
-    ),
+    )
+    .args(&[(Arg::Int, "`popcount` takes an integer")], Gives::Int),
     spec(
         "mex",
         Some(B::Mex),
@@ -206,7 +269,20 @@ pub const TABLE: &[Spec] = &[
         (1, 1),
         "1 argument (a list)",
         &[("mex(xs)", "the least non-negative integer not in the list")],
-    ),
+    )
+    .args(&[(Arg::List, "`mex` takes a list")], Gives::Int),
+    spec(
+        "xor",
+        Some(B::Xor),
+        Function,
+        (1, 1),
+        "1 argument (a list)",
+        &[(
+            "xor(xs)",
+            "the bitwise XOR of the integers (0 for []): a sum's value from its parts'",
+        )],
+    )
+    .args(&[(Arg::List, "`xor` takes a list")], Gives::Int),
     spec(
         "str",
         Some(B::Str),
@@ -214,7 +290,8 @@ pub const TABLE: &[Spec] = &[
         (1, 1),
         "1 argument (any value)",
         &[("str(x)", "a value as text, as print shows it")],
-    ),
+    )
+    .args(&[(Arg::Value, "`str` shows a value as text")], Gives::Str),
     spec(
         "join",
         Some(B::Join),
@@ -225,6 +302,13 @@ pub const TABLE: &[Spec] = &[
             "join(xs, \", \")",
             "the elements as text, with the string between",
         )],
+    )
+    .args(
+        &[
+            (Arg::List, "`join(list, separator)`"),
+            (Arg::Str, "`join(list, separator)`"),
+        ],
+        Gives::Str,
     ),
     spec(
         "input_ints",
@@ -233,7 +317,8 @@ pub const TABLE: &[Spec] = &[
         (0, 0),
         "no arguments",
         &[("input_ints()", "every integer on standard input, as a list")],
-    ),
+    )
+    .args(&[], Gives::List),
     spec(
         "any",
         None,
@@ -257,7 +342,8 @@ pub const TABLE: &[Spec] = &[
         (1, 1),
         "1 argument (a position)",
         &[("grundy(P)", "the Grundy value of a position or sum")],
-    ),
+    )
+    .args(&[(Arg::Pos, "`grundy` takes a position")], Gives::Int),
     spec(
         "outcome",
         Some(B::Outcome),
@@ -282,7 +368,8 @@ pub const TABLE: &[Spec] = &[
         (1, 1),
         "1 argument (a position)",
         &[("moves(P)", "every move and the value after it")],
-    ),
+    )
+    .args(&[(Arg::Pos, "`moves` takes a position")], Gives::Report),
     spec(
         "winning",
         Some(B::Winning),
@@ -375,6 +462,10 @@ pub const TABLE: &[Spec] = &[
         (1, 1),
         "1 argument (a position)",
         &[("misere_grundy(P)", "the misère value of P as one game")],
+    )
+    .args(
+        &[(Arg::Pos, "`misere_grundy` takes a position")],
+        Gives::Int,
     ),
     spec(
         "graph",
@@ -386,6 +477,13 @@ pub const TABLE: &[Spec] = &[
             "graph(P)",
             "the positions reachable from P, as Graphviz DOT",
         )],
+    )
+    .args(
+        &[
+            (Arg::Pos, "`graph` draws a position"),
+            (Arg::Int, "a limit is a number of positions"),
+        ],
+        Gives::Report,
     ),
 ];
 
@@ -497,9 +595,11 @@ mod tests {
                 B::InputInts => 21,
                 B::Map => 22,
                 B::Plot => 23,
+                B::Xor => 24,
             }
         }
         let all = [
+            B::Xor,
             B::Len,
             B::Sum,
             B::Min,
@@ -539,6 +639,38 @@ mod tests {
             );
             // A query that takes `misere` says so in its entry.
             assert_eq!(b.has_misere(), b.spec().takes.contains("misere"), "{b:?}");
+        }
+    }
+
+    /// The builtins the checker checks by its own code (overloads, game
+    /// names, ranges, a last `misere`); every other declares its signature.
+    #[test]
+    fn signatures_are_declared_but_for_the_special_ones() {
+        let special: Vec<&str> = TABLE
+            .iter()
+            .filter(|s| s.builtin.is_some() && matches!(s.sig, Sig::Special))
+            .map(|s| s.name)
+            .collect();
+        assert_eq!(
+            special,
+            [
+                "min",
+                "max",
+                "outcome",
+                "winning",
+                "table",
+                "ppositions",
+                "map",
+                "plot",
+                "describe",
+                "period"
+            ]
+        );
+        for s in TABLE {
+            if let Sig::Args(args, _) = s.sig {
+                // The most arguments the arity allows are all typed.
+                assert_eq!(args.len(), s.arity.1, "{}", s.name);
+            }
         }
     }
 

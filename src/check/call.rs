@@ -2,6 +2,7 @@
 //! argument types and where it may be used) and of games.
 
 use super::*;
+use crate::builtin::{Arg, Gives, Sig};
 
 impl Checker {
     pub(super) fn call(
@@ -100,19 +101,34 @@ impl Checker {
         if !(min..=max).contains(&args.len()) {
             sig_err(self);
         }
+        // Most builtins declare their arguments' types in the table.
+        if let Sig::Args(params, gives) = f.spec().sig {
+            let ids = args
+                .iter()
+                .enumerate()
+                .filter_map(|(i, a)| match params.get(i) {
+                    Some(&(arg, why)) => Some(self.builtin_arg(a, arg, why)),
+                    // Past the arity (reported): looked at, not kept.
+                    None => {
+                        self.infer(a);
+                        None
+                    }
+                })
+                .collect();
+            let call = ir::Expr::Call {
+                f,
+                play: Play::Normal,
+                args: ids,
+            };
+            let ty = match gives {
+                Gives::Int => Ty::Int,
+                Gives::Str => Ty::Str,
+                Gives::List => Ty::List,
+                Gives::Report => Ty::Report,
+            };
+            return (self.push(call, span), ty);
+        }
         let (ids, ty): (Vec<ExprId>, Ty) = match f {
-            Builtin::Len | Builtin::Sorted | Builtin::Mex | Builtin::Sum => {
-                let ids = args
-                    .iter()
-                    .map(|a| self.check_ty(a, Ty::List, &format!("`{name}` takes a list")))
-                    .collect();
-                let ty = if f == Builtin::Sorted {
-                    Ty::List
-                } else {
-                    Ty::Int
-                };
-                (ids, ty)
-            }
             Builtin::Min | Builtin::Max => {
                 let want = if args.len() == 1 { Ty::List } else { Ty::Int };
                 let ids = args
@@ -120,55 +136,6 @@ impl Checker {
                     .map(|a| self.check_ty(a, want, &format!("`{name}` takes a list or integers")))
                     .collect();
                 (ids, Ty::Int)
-            }
-            Builtin::Str => {
-                let ids = args
-                    .iter()
-                    .map(|a| {
-                        let (id, ty) = self.infer(a);
-                        if matches!(self.resolve(ty), Ty::Report) {
-                            self.mismatch(a.span, Ty::Str, ty, "`str` shows a value as text");
-                        }
-                        id
-                    })
-                    .collect();
-                (ids, Ty::Str)
-            }
-            Builtin::InputInts => {
-                for a in args {
-                    self.infer(a);
-                }
-                (Vec::new(), Ty::List)
-            }
-            Builtin::Join => {
-                let ids = args
-                    .iter()
-                    .enumerate()
-                    .map(|(i, a)| match i {
-                        0 => self.check_ty(a, Ty::List, "`join(list, separator)`"),
-                        _ => self.check_ty(a, Ty::Str, "`join(list, separator)`"),
-                    })
-                    .collect();
-                (ids, Ty::Str)
-            }
-            Builtin::Abs | Builtin::Popcount => {
-                let ids = args
-                    .iter()
-                    .map(|a| self.check_ty(a, Ty::Int, &format!("`{name}` takes an integer")))
-                    .collect();
-                (ids, Ty::Int)
-            }
-            Builtin::Set => {
-                let ids = args
-                    .iter()
-                    .enumerate()
-                    .map(|(i, a)| match i {
-                        0 => self.check_ty(a, Ty::List, "`set(list, index, value)`"),
-                        1 => self.check_ty(a, Ty::Int, "`set(list, index, value)`"),
-                        _ => self.data(a),
-                    })
-                    .collect();
-                (ids, Ty::List)
             }
             Builtin::Outcome | Builtin::Winning
                 if args.len() == 2
@@ -183,35 +150,15 @@ impl Checker {
                 };
                 return (self.push(call, span), Ty::Report);
             }
-            Builtin::Grundy
-            | Builtin::Outcome
-            | Builtin::Moves
-            | Builtin::Winning
-            | Builtin::MisereGrundy => {
+            Builtin::Outcome | Builtin::Winning => {
                 // Two arguments, the second not `misere`.
-                if args.len() == 2 && matches!(f, Builtin::Outcome | Builtin::Winning) {
+                if args.len() == 2 {
                     sig_err(self);
                 }
                 let ids = args
                     .iter()
                     .map(|a| self.check_ty(a, Ty::Pos, &format!("`{name}` takes a position")))
                     .collect();
-                let ty = if matches!(f, Builtin::Grundy | Builtin::MisereGrundy) {
-                    Ty::Int
-                } else {
-                    Ty::Report
-                };
-                (ids, ty)
-            }
-            Builtin::Graph => {
-                let mut ids = Vec::new();
-                for (i, a) in args.iter().enumerate() {
-                    ids.push(if i == 0 {
-                        self.check_ty(a, Ty::Pos, "`graph` draws a position")
-                    } else {
-                        self.check_ty(a, Ty::Int, "a limit is a number of positions")
-                    });
-                }
                 (ids, Ty::Report)
             }
             Builtin::Describe | Builtin::Period => {
@@ -347,6 +294,15 @@ impl Checker {
                 let call = ir::Expr::Call { f, play, args: ids };
                 return (self.push(call, span), Ty::Report);
             }
+            // Every other builtin's entry gives its signature (a test in
+            // `builtin` pins which are checked here).
+            _ => {
+                self.errors.push(
+                    Diag::bug(format!("`{name}` has no signature to check"))
+                        .label(span, "this call"),
+                );
+                (Vec::new(), Ty::Error)
+            }
         };
         let call = ir::Expr::Call {
             f,
@@ -354,6 +310,24 @@ impl Checker {
             args: ids,
         };
         (self.push(call, span), ty)
+    }
+
+    /// One argument of a builtin whose table entry gives its type.
+    fn builtin_arg(&mut self, a: &ast::Expr, arg: Arg, why: &str) -> ExprId {
+        match arg {
+            Arg::Int => self.check_ty(a, Ty::Int, why),
+            Arg::Str => self.check_ty(a, Ty::Str, why),
+            Arg::List => self.check_ty(a, Ty::List, why),
+            Arg::Pos => self.check_ty(a, Ty::Pos, why),
+            Arg::Data => self.data(a),
+            Arg::Value => {
+                let (id, ty) = self.infer(a);
+                if matches!(self.resolve(ty), Ty::Report) {
+                    self.mismatch(a.span, Ty::Str, ty, why);
+                }
+                id
+            }
+        }
     }
 
     /// A misspelled `misere` (read as `misere`, and reported).

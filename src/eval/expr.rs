@@ -769,6 +769,10 @@ impl Machine {
                 }
                 Ok(Value::Int(seen.mex() as i64))
             }
+            Builtin::Xor => {
+                let list = self.ints(p, arg(0)?, env)?;
+                Ok(Value::Int(list.iter().fold(0, |x, &v| x ^ v)))
+            }
             Builtin::Str => {
                 let text = self.text(p, arg(0)?, env)?;
                 Ok(Value::Str(text.into()))
