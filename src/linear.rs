@@ -7,7 +7,9 @@
 //! expression into a part without the loop variable and a step per value of
 //! it; [`interval`] bounds what an expression can take and says where
 //! evaluating it as written could overflow, which decides where the
-//! regrouping of the first two is allowed.
+//! regrouping of the first two is allowed. [`Affine`] is the one affine
+//! form in a game's parameter and a loop variable that the shape analysis
+//! and the batch and window kernels read their rules into.
 
 use crate::compiled::{BoolExpr, IntExpr};
 use crate::ops::BinOp;
@@ -124,6 +126,76 @@ impl Linear {
             v = v.checked_add(env.get(s as usize)?.checked_mul(c)?)?;
         }
         Some(v)
+    }
+}
+
+/// `k + n·N + a·A`: affine in a one-parameter game's parameter `N` and a
+/// loop variable `A` (a split's first part, a window's position). The shape
+/// analysis and the batch and window kernels all read rules into it;
+/// every operation is checked (`None` on overflow).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Affine {
+    /// The constant term.
+    pub k: i64,
+    /// The coefficient of the parameter.
+    pub n: i64,
+    /// The coefficient of the loop variable.
+    pub a: i64,
+}
+
+impl Affine {
+    /// The parameter `N`.
+    pub const N: Affine = Affine { k: 0, n: 1, a: 0 };
+    /// The loop variable `A`.
+    pub const A: Affine = Affine { k: 0, n: 0, a: 1 };
+
+    /// The constant `k`.
+    pub const fn konst(k: i64) -> Affine {
+        Affine { k, n: 0, a: 0 }
+    }
+
+    /// Whether it is a constant.
+    pub fn is_const(self) -> bool {
+        self.n == 0 && self.a == 0
+    }
+
+    pub fn checked_add(self, o: Affine) -> Option<Affine> {
+        Some(Affine {
+            k: self.k.checked_add(o.k)?,
+            n: self.n.checked_add(o.n)?,
+            a: self.a.checked_add(o.a)?,
+        })
+    }
+
+    pub fn scale(self, c: i64) -> Option<Affine> {
+        Some(Affine {
+            k: self.k.checked_mul(c)?,
+            n: self.n.checked_mul(c)?,
+            a: self.a.checked_mul(c)?,
+        })
+    }
+
+    pub fn checked_sub(self, o: Affine) -> Option<Affine> {
+        self.checked_add(o.scale(-1)?)
+    }
+
+    /// The value at `N = n`, `A = 0` (the part without the loop variable).
+    pub fn at(self, n: i64) -> Option<i64> {
+        self.k.checked_add(self.n.checked_mul(n)?)
+    }
+
+    /// `k + n·N` from a linear form that reads no slot but the parameter's
+    /// (slot 0); `None` otherwise.
+    pub fn in_param(l: &Linear) -> Option<Affine> {
+        match l.terms.as_slice() {
+            [] => Some(Affine::konst(l.k)),
+            [(0, n)] => Some(Affine {
+                k: l.k,
+                n: *n,
+                a: 0,
+            }),
+            _ => None,
+        }
     }
 }
 

@@ -12,7 +12,7 @@
 
 use crate::compiled::Compiler;
 use crate::ir::{BinOp, Clause, Expr, ExprId, GameId};
-use crate::linear::Linear;
+use crate::linear::{Affine, Linear};
 use crate::ops::div_floor_wide as div_floor;
 use crate::oracle::{Moves, Oracle};
 use crate::value::Value;
@@ -85,50 +85,15 @@ const MAX_CODE: i64 = 1000;
 /// overflow.
 const MAX_NUMBER: i64 = 1 << 31;
 
-/// An affine form `k + n·N + a·A` in the parameter N and the split
-/// variable A.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Aff {
-    k: i64,
-    n: i64,
-    a: i64,
-}
-
-impl Aff {
-    fn konst(k: i64) -> Aff {
-        Aff { k, n: 0, a: 0 }
-    }
-    fn is_const(self) -> bool {
-        self.n == 0 && self.a == 0
-    }
-    fn add(self, o: Aff) -> Option<Aff> {
-        Some(Aff {
-            k: self.k.checked_add(o.k)?,
-            n: self.n.checked_add(o.n)?,
-            a: self.a.checked_add(o.a)?,
-        })
-    }
-    fn scale(self, c: i64) -> Option<Aff> {
-        Some(Aff {
-            k: self.k.checked_mul(c)?,
-            n: self.n.checked_mul(c)?,
-            a: self.a.checked_mul(c)?,
-        })
-    }
-    fn sub(self, o: Aff) -> Option<Aff> {
-        self.add(o.scale(-1)?)
-    }
-}
-
 /// A linear condition on (N, A).
 #[derive(Clone, Copy, Debug)]
 enum Cons {
     /// `form >= 0`
-    Ge(Aff),
+    Ge(Affine),
     /// `form == 0`
-    Eq(Aff),
+    Eq(Affine),
     /// `form != 0`
-    Ne(Aff),
+    Ne(Affine),
 }
 
 /// One case of a rule, after unrolling its constant loops.
@@ -136,7 +101,7 @@ enum Cons {
 struct Piece {
     split: bool,
     cons: Vec<Cons>,
-    comps: Vec<Aff>,
+    comps: Vec<Affine>,
 }
 
 /// Most cases the unrolling may produce.
@@ -177,8 +142,8 @@ fn read(m: &mut dyn Oracle, game: GameId, unequal_ok: bool) -> Result<Shape, Why
     }
     let mut pieces = Vec::new();
     for rule in &g.rules {
-        let mut env: Vec<Option<Aff>> = vec![None; g.slots.max(1) as usize];
-        env[0] = Some(Aff { k: 0, n: 1, a: 0 });
+        let mut env: Vec<Option<Affine>> = vec![None; g.slots.max(1) as usize];
+        env[0] = Some(Affine::N);
         let reader = Reader { m, game };
         reader.unroll(
             &rule.clauses,
@@ -232,7 +197,7 @@ impl Reader<'_> {
         &self,
         clauses: &[Clause],
         body: ExprId,
-        env: &mut Vec<Option<Aff>>,
+        env: &mut Vec<Option<Affine>>,
         split: bool,
         cons: Vec<Cons>,
         out: &mut Vec<Piece>,
@@ -267,14 +232,14 @@ impl Reader<'_> {
                         let hi = if inclusive {
                             hi
                         } else {
-                            hi.sub(Aff::konst(1)).ok_or_else(unsupported)?
+                            hi.checked_sub(Affine::konst(1)).ok_or_else(unsupported)?
                         };
                         if lo.is_const() && hi.is_const() {
                             if hi.k.saturating_sub(lo.k) > MAX_PIECES as i64 {
                                 return Err("a loop over constants is too long".into());
                             }
                             for v in lo.k..=hi.k {
-                                env[slot] = Some(Aff::konst(v));
+                                env[slot] = Some(Affine::konst(v));
                                 self.unroll(rest, body, env, split, cons.clone(), out)?;
                             }
                             return Ok(());
@@ -282,17 +247,17 @@ impl Reader<'_> {
                         if split || lo.a != 0 || hi.a != 0 {
                             return Err("it has two loops whose ranges depend on n".into());
                         }
-                        let a = Aff { k: 0, n: 0, a: 1 };
+                        let a = Affine::A;
                         let mut cons = cons;
-                        cons.push(Cons::Ge(a.sub(lo).ok_or_else(unsupported)?));
-                        cons.push(Cons::Ge(hi.sub(a).ok_or_else(unsupported)?));
+                        cons.push(Cons::Ge(a.checked_sub(lo).ok_or_else(unsupported)?));
+                        cons.push(Cons::Ge(hi.checked_sub(a).ok_or_else(unsupported)?));
                         env[slot] = Some(a);
                         self.unroll(rest, body, env, true, cons, out)
                     }
                     _ => {
                         let values = self.constant_list(iter, env).ok_or_else(unsupported)?;
                         for v in values {
-                            env[slot] = Some(Aff::konst(v));
+                            env[slot] = Some(Affine::konst(v));
                             self.unroll(rest, body, env, split, cons.clone(), out)?;
                         }
                         Ok(())
@@ -303,7 +268,7 @@ impl Reader<'_> {
     }
 
     /// A list of integers that does not depend on n.
-    fn constant_list(&self, e: ExprId, env: &[Option<Aff>]) -> Option<Vec<i64>> {
+    fn constant_list(&self, e: ExprId, env: &[Option<Affine>]) -> Option<Vec<i64>> {
         match self.m.program().expr(e) {
             Expr::Const(c) => match self.m.constants().get(*c as usize)?.as_ref()? {
                 Value::Range(lo, hi) if hi.saturating_sub(*lo) <= MAX_PIECES as i64 => {
@@ -329,7 +294,7 @@ impl Reader<'_> {
     /// `e` as an affine form in (N, A): the rule's expression compiled and
     /// lowered to a linear form (the lowering the kernels use), each slot
     /// standing for its form in N (variable 0) and A (variable 1).
-    fn aff(&self, e: ExprId, env: &[Option<Aff>]) -> Option<Aff> {
+    fn aff(&self, e: ExprId, env: &[Option<Affine>]) -> Option<Affine> {
         let slot = |s: u32| {
             let a = (*env.get(s as usize)?)?;
             Linear::konst(a.k)
@@ -337,7 +302,7 @@ impl Reader<'_> {
                 .add(&Linear::slot(1).scale(a.a)?)
         };
         let lin = Linear::of_in(&self.compiler().int_deep(e)?, &slot)?;
-        Some(Aff {
+        Some(Affine {
             k: lin.k,
             n: lin.coef(0),
             a: lin.coef(1),
@@ -345,7 +310,12 @@ impl Reader<'_> {
     }
 
     /// Adds a condition's constraints; `false` when it never holds.
-    fn condition(&self, e: ExprId, env: &[Option<Aff>], cons: &mut Vec<Cons>) -> Result<bool, Why> {
+    fn condition(
+        &self,
+        e: ExprId,
+        env: &[Option<Affine>],
+        cons: &mut Vec<Cons>,
+    ) -> Result<bool, Why> {
         let prog = self.m.program();
         let (op, x, y) = match prog.expr(e) {
             Expr::Bool(b) => return Ok(*b),
@@ -360,16 +330,16 @@ impl Reader<'_> {
             self.aff(x, env).ok_or_else(unsupported)?,
             self.aff(y, env).ok_or_else(unsupported)?,
         );
-        let d = x.sub(y).ok_or_else(unsupported)?;
-        let one = Aff::konst(1);
+        let d = x.checked_sub(y).ok_or_else(unsupported)?;
+        let one = Affine::konst(1);
         let c = match op {
             BinOp::Lt => Cons::Ge(
                 d.scale(-1)
-                    .and_then(|d| d.sub(one))
+                    .and_then(|d| d.checked_sub(one))
                     .ok_or_else(unsupported)?,
             ),
             BinOp::Le => Cons::Ge(d.scale(-1).ok_or_else(unsupported)?),
-            BinOp::Gt => Cons::Ge(d.sub(one).ok_or_else(unsupported)?),
+            BinOp::Gt => Cons::Ge(d.checked_sub(one).ok_or_else(unsupported)?),
             BinOp::Ge => Cons::Ge(d),
             BinOp::Eq => Cons::Eq(d),
             BinOp::Ne => Cons::Ne(d),
@@ -387,7 +357,12 @@ impl Reader<'_> {
         Ok(true)
     }
 
-    fn components(&self, e: ExprId, env: &[Option<Aff>], out: &mut Vec<Aff>) -> Result<(), Why> {
+    fn components(
+        &self,
+        e: ExprId,
+        env: &[Option<Affine>],
+        out: &mut Vec<Affine>,
+    ) -> Result<(), Why> {
         match self.m.program().expr(e) {
             Expr::EmptyPos | Expr::Int(0) => Ok(()),
             Expr::PosSum(x, y) => {
@@ -504,7 +479,7 @@ fn classify(
         }
     }
     *from = (*from).max(start);
-    let mut comps: Vec<Aff> = Vec::new();
+    let mut comps: Vec<Affine> = Vec::new();
     for c in &piece.comps {
         if c.is_const() && c.k == 0 && g0_terminal {
             continue;

@@ -296,17 +296,11 @@ impl Machine {
             },
             _ => None,
         };
-        if let Some((slot, mut x, hi)) = range {
-            while let Some(h) = hi
-                && x <= h
-            {
+        if let Some((slot, lo, hi)) = range {
+            for x in hi.map(|hi| lo..=hi).into_iter().flatten() {
                 self.poll()?;
                 env[slot as usize] = Value::Int(x);
                 self.list_element(p, e, body, code, env, key, &mut w)?;
-                match x.checked_add(1) {
-                    Some(next) => x = next,
-                    None => break,
-                }
             }
         } else {
             self.bindings(p, clauses, 0, env, &mut |m, env| {

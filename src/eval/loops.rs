@@ -6,28 +6,19 @@
 use super::*;
 use crate::budget::STATEMENT_LEVELS;
 
-/// An iterator of a `for` clause.
+/// An iterator of a `for` clause (a range steps as Rust's inclusive ranges
+/// do, up to `i64::MAX` without overflow).
 #[derive(Clone, Debug)]
 pub(super) enum Iter {
-    Range { next: i64, last: i64, done: bool },
+    Range(std::ops::RangeInclusive<i64>),
     List { list: Rc<[Value]>, idx: usize },
 }
 
 impl Iter {
+    #[inline]
     pub(super) fn next(&mut self) -> Option<Value> {
         match self {
-            Iter::Range { next, last, done } => {
-                if *done || *next > *last {
-                    return None;
-                }
-                let v = *next;
-                if v == *last {
-                    *done = true;
-                } else {
-                    *next += 1;
-                }
-                Some(Value::Int(v))
-            }
+            Iter::Range(r) => r.next().map(Value::Int),
             Iter::List { list, idx } => {
                 let v = list.get(*idx).cloned();
                 *idx += 1;
@@ -35,19 +26,21 @@ impl Iter {
             }
         }
     }
+
+    /// Where a loop over a range stands, while values remain: its next
+    /// value and its last (for the runaway projection's meters).
+    pub(super) fn at(&self) -> Option<(i64, i64)> {
+        match self {
+            Iter::Range(r) if !r.is_empty() => Some((*r.start(), *r.end())),
+            _ => None,
+        }
+    }
 }
 
 /// Where the innermost running loop over a range of a frame stands: its
 /// next value and its last.
 pub(super) fn innermost_range(iters: &[Option<Iter>]) -> Option<(i64, i64)> {
-    iters.iter().rev().find_map(|it| match it {
-        Some(Iter::Range {
-            next,
-            last,
-            done: false,
-        }) => Some((*next, *last)),
-        _ => None,
-    })
+    iters.iter().rev().flatten().find_map(Iter::at)
 }
 
 impl Machine {
@@ -64,11 +57,7 @@ impl Machine {
 
     pub(super) fn iter(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<Iter> {
         match self.value(p, e, env)? {
-            Value::Range(lo, hi) => Ok(Iter::Range {
-                next: lo,
-                last: hi,
-                done: lo > hi,
-            }),
+            Value::Range(lo, hi) => Ok(Iter::Range(lo..=hi)),
             Value::List(list) => Ok(Iter::List { list, idx: 0 }),
             other => Err(self.type_bug(p, e, "a range or a list", &other).into()),
         }
@@ -127,8 +116,8 @@ impl Machine {
         level: Option<u8>,
     ) -> R<bool> {
         loop {
-            if let (Some(level), Iter::Range { next, last, .. }) = (level, &it) {
-                self.budget.report(Meter::Statement(level), *next, *last);
+            if let (Some(level), Some((next, last))) = (level, it.at()) {
+                self.budget.report(Meter::Statement(level), next, last);
             }
             let Some(v) = it.next() else {
                 return Ok(true);

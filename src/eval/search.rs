@@ -408,9 +408,9 @@ impl Machine {
                             // A long run of values that fail the tests:
                             // the position asked about reports it here.
                             if f.metered
-                                && let Some(Iter::Range { next, last, .. }) = &iters[d]
+                                && let Some((next, last)) = iters[d].as_ref().and_then(Iter::at)
                             {
-                                self.budget.report(Meter::Search, *next, *last);
+                                self.budget.report(Meter::Search, next, last);
                             }
                             self.poll_limits()?;
                         }

@@ -1,10 +1,11 @@
 //! Batch kernels: runs of a one-argument game computed in one loop over
 //! its own array.
 
-use super::affine::{Aff2, lin_in_param};
+use super::affine::{in_param, of_form};
 use super::run::*;
 use super::window::{Counts, Window};
 use super::*;
+use crate::linear::Affine;
 
 /// The most option values one [`Batch::run`] call scans before it returns.
 pub const CHUNK_WORK: u64 = 1 << 24;
@@ -15,8 +16,8 @@ pub(super) enum BatchSource {
     /// conditions hold and the option's components' offsets there.
     Items(Vec<Item>),
     Range {
-        lo: Aff2,
-        hi: Aff2,
+        lo: Affine,
+        hi: Affine,
         inclusive: bool,
     },
 }
@@ -31,18 +32,18 @@ pub(super) struct Item {
 }
 
 impl Item {
-    fn of(x: i64, bounds: &[(BinOp, Aff2)], comps: &[Aff2]) -> Option<Item> {
+    fn of(x: i64, bounds: &[(BinOp, Affine)], comps: &[Affine]) -> Option<Item> {
         let x = i128::from(x);
         // Every position a dense array can hold.
         let (mut lo, mut hi) = (0i128, i128::from(i64::MAX));
         for (op, b) in bounds {
             // k + kn·n + s·x OP 0, as a condition on n.
-            let c = i128::from(b.k) + i128::from(b.s) * x;
-            fold_bound(*op, c, i128::from(b.kn), &mut lo, &mut hi);
+            let c = i128::from(b.k) + i128::from(b.a) * x;
+            fold_bound(*op, c, i128::from(b.n), &mut lo, &mut hi);
         }
         let mut bases = [0i64; MAX_FUSED];
         for (base, c) in bases.iter_mut().zip(comps) {
-            *base = i64::try_from(i128::from(c.k) + i128::from(c.s) * x).ok()?;
+            *base = i64::try_from(i128::from(c.k) + i128::from(c.a) * x).ok()?;
         }
         Some(Item {
             lo: i64::try_from(lo).unwrap_or(i64::MAX),
@@ -55,9 +56,9 @@ impl Item {
 #[derive(Clone, Debug)]
 pub(super) struct BatchRule {
     source: BatchSource,
-    bounds: Vec<(BinOp, Aff2)>,
+    bounds: Vec<(BinOp, Affine)>,
     /// Components, all positions of the game itself: `G(k + kn·n + s·x)`.
-    comps: Vec<Aff2>,
+    comps: Vec<Affine>,
 }
 
 /// A one-argument game whose every rule is one loop (over a constant list or
@@ -97,19 +98,18 @@ impl Batch {
                 }
                 let lin = |e: &IntExpr| {
                     interval(e, &r.dom)?;
-                    let (k, kn) = lin_in_param(&Lin::of(e.clone()))?;
-                    Some(Aff2 { k, kn, s: 0 })
+                    in_param(&Lin::of(e.clone()))
                 };
-                let bounds: Vec<(BinOp, Aff2)> = f
+                let bounds: Vec<(BinOp, Affine)> = f
                     .bounds
                     .iter()
-                    .map(|b| Some((b.op, Aff2::of(&b.d)?)))
+                    .map(|b| Some((b.op, of_form(&b.d)?)))
                     .collect::<Option<_>>()?;
                 let comps = f
                     .comps
                     .iter()
                     .map(|(g, args)| match args.as_slice() {
-                        [a] if *g == game => Aff2::of(a),
+                        [a] if *g == game => of_form(a),
                         _ => None,
                     })
                     .collect::<Option<Vec<_>>>()?;
@@ -210,7 +210,7 @@ impl BatchRule {
                     }
                     let mut v = 0u32;
                     for (c, &base) in self.comps.iter().zip(&it.bases) {
-                        let i = base.checked_add(c.kn.checked_mul(n)?)?;
+                        let i = base.checked_add(c.n.checked_mul(n)?)?;
                         let w = *known.get(usize::try_from(i).ok()?)?;
                         if w & SENTINEL_BIT != 0 {
                             return None;
@@ -225,14 +225,14 @@ impl BatchRule {
                 let mut lo = i128::from(lo.at(n)?);
                 let mut hi = i128::from(hi.at(n)?) - i128::from(!*inclusive);
                 for (op, a) in &self.bounds {
-                    fold_bound(*op, i128::from(a.at(n)?), i128::from(a.s), &mut lo, &mut hi);
+                    fold_bound(*op, i128::from(a.at(n)?), i128::from(a.a), &mut lo, &mut hi);
                 }
                 if lo > hi {
                     return Some(());
                 }
                 let mut parts = [(&[][..], 0i128, 0i128); MAX_FUSED];
                 for (part, c) in parts.iter_mut().zip(&self.comps) {
-                    let (base, step) = (i128::from(c.at(n)?), i128::from(c.s));
+                    let (base, step) = (i128::from(c.at(n)?), i128::from(c.a));
                     for end in [lo, hi] {
                         let i = base + step * end;
                         if i < 0 || i >= len {

@@ -4,9 +4,10 @@
 //! Running counts of the values in the window replace re-reading it: each
 //! position costs the window's movement plus its exclusions, not its size.
 
-use super::affine::{Aff2, lin_in_param};
+use super::affine::{in_param, of_form};
 use super::run::fold_bound;
 use super::*;
+use crate::linear::Affine;
 
 /// The most exclusions a window kernel takes (each costs two count updates
 /// per position).
@@ -19,14 +20,14 @@ const MAX_EXCLUSIONS: usize = 64;
 pub(super) struct Window {
     game: GameId,
     /// The range's bounds: the greatest of `lo`, the least of `hi`.
-    lo: Vec<Aff2>,
-    hi: Vec<Aff2>,
+    lo: Vec<Affine>,
+    hi: Vec<Affine>,
     inclusive: bool,
-    bounds: Vec<(BinOp, Aff2)>,
+    bounds: Vec<(BinOp, Affine)>,
     /// `x != …` conditions, as `k + kn·n + s·x != 0`.
-    exclusions: Vec<Aff2>,
+    exclusions: Vec<Affine>,
     /// The option's position, `k + kn·n + s·x` with `s = ±1`.
-    comp: Aff2,
+    comp: Affine,
 }
 
 /// The counts a window kernel keeps between runs: the values of the
@@ -154,8 +155,8 @@ impl Window {
             return None;
         }
         interval(arg, &r.dom)?;
-        let comp = Aff2::of(&Form::of(arg, *x)?)?;
-        if comp.s.abs() != 1 {
+        let comp = of_form(&Form::of(arg, *x)?)?;
+        if comp.a.abs() != 1 {
             return None;
         }
         let mut bounds = Vec::new();
@@ -175,9 +176,9 @@ impl Window {
             inclusive: *inclusive,
             bounds: bounds
                 .iter()
-                .map(|b: &Bound| Some((b.op, Aff2::of(&b.d)?)))
+                .map(|b: &Bound| Some((b.op, of_form(&b.d)?)))
                 .collect::<Option<_>>()?,
-            exclusions: exclusions.iter().map(Aff2::of).collect::<Option<_>>()?,
+            exclusions: exclusions.iter().map(of_form).collect::<Option<_>>()?,
             comp,
         })
     }
@@ -243,7 +244,7 @@ impl Window {
             fold_bound(
                 *op,
                 i128::from(b.at(at)?),
-                i128::from(b.s),
+                i128::from(b.a),
                 &mut lo,
                 &mut hi,
             );
@@ -254,7 +255,7 @@ impl Window {
         }
         // Positions `c + s·x` for `x` in `lo..=hi`.
         let c = i128::from(self.comp.at(at)?);
-        let s = i128::from(self.comp.s);
+        let s = i128::from(self.comp.a);
         let (a, b) = (c + s * lo, c + s * hi);
         let (plo, phi) = (a.min(b), a.max(b));
         if plo < 0 || phi >= i128::from(at) {
@@ -266,7 +267,7 @@ impl Window {
         let mut len = 0;
         for e in &self.exclusions {
             let k = i128::from(e.at(at)?);
-            let es = i128::from(e.s);
+            let es = i128::from(e.a);
             if es == 0 {
                 if k == 0 {
                     // `k != 0` is false for every x: no options at all.
@@ -306,7 +307,7 @@ impl Window {
 
 /// A range bound as affine forms in `n`: itself, or the parts of a `max`
 /// (a lower bound, `lower`) or a `min` (an upper one).
-fn linear_parts(e: &IntExpr, dom: &[(i128, i128)], lower: bool) -> Option<Vec<Aff2>> {
+fn linear_parts(e: &IntExpr, dom: &[(i128, i128)], lower: bool) -> Option<Vec<Affine>> {
     let parts = match e {
         IntExpr::Max(parts) if lower => parts.as_slice(),
         IntExpr::Min(parts) if !lower => parts.as_slice(),
@@ -319,8 +320,7 @@ fn linear_parts(e: &IntExpr, dom: &[(i128, i128)], lower: bool) -> Option<Vec<Af
         .iter()
         .map(|p| {
             interval(p, dom)?;
-            let (k, kn) = lin_in_param(&Lin::of(p.clone()))?;
-            Some(Aff2 { k, kn, s: 0 })
+            in_param(&Lin::of(p.clone()))
         })
         .collect()
 }
