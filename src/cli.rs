@@ -250,15 +250,20 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
             return 2;
         }
     };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
     let json = opts.json;
     // Plots, and graphs under --out, go to files: one per answer.
-    let mut files = crate::files::Files::new(opts.out.clone());
+    let mut printer = crate::printer::Printer {
+        style,
+        json,
+        files: crate::files::Files::new(opts.out.clone()),
+    };
     // A failed write (a full disk, a closed pipe) fails the run. Failures
     // of standard output are reported at the end, on standard error.
     let mut out_failed = false;
-    let mut stdout_error: Option<std::io::Error> = None;
+    let mut out = Stdout {
+        out: std::io::stdout().lock(),
+        error: None,
+    };
     // A progress line for long statements, on a terminal only.
     let display = (!json && std::io::stderr().is_terminal())
         .then(|| crate::progress::Display::start(session.progress()));
@@ -276,37 +281,10 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
             d.clear();
         }
         match e {
-            Event::Answer(mut a) => {
-                if let Err((path, e)) = files.place(&mut a) {
-                    let d = cannot_write(&path, &e);
-                    if json {
-                        let _ =
-                            writeln!(out, "{}", json_line(diagnostics::to_json(&d, s.sources())));
-                    }
-                    stderr(&diagnostics::render(&d, s.sources(), style));
-                    out_failed = true;
-                    return;
-                }
-                let said = if json {
-                    writeln!(out, "{}", json_line(a.to_json()))
-                } else {
-                    write!(out, "{a}")
-                };
-                if let Err(e) = said {
-                    stdout_error.get_or_insert(e);
-                }
-            }
-            Event::Error(d) => {
-                let _ = out.flush();
-                if json {
-                    let _ = writeln!(out, "{}", json_line(diagnostics::to_json(&d, s.sources())));
-                }
-                stderr(&diagnostics::render(&d, s.sources(), style));
-            }
+            Event::Answer(a) => out_failed |= !printer.answer(s.sources(), a, &mut out),
+            Event::Error(d) => printer.error(s.sources(), &d, &mut out),
         }
-        if let Err(e) = out.flush() {
-            stdout_error.get_or_insert(e);
-        }
+        out.flush();
     };
     let summary = if check_only {
         match session.check(&name, &text) {
@@ -331,6 +309,7 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
         session.run(&name, &text, &mut print)
     };
     // A reader that stopped early (`| head`) needs no report.
+    let stdout_error = out.error;
     if let Some(e) = stdout_error
         .as_ref()
         .filter(|e| e.kind() != std::io::ErrorKind::BrokenPipe)
@@ -345,6 +324,34 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
         return INTERRUPTED;
     }
     summary.exit_code()
+}
+
+/// Standard output for a file's run: the first failed write is kept, to be
+/// reported at the end (and to fail the run); reports on standard error
+/// come after what was printed before them.
+struct Stdout<'a> {
+    out: std::io::StdoutLock<'a>,
+    error: Option<std::io::Error>,
+}
+
+impl Stdout<'_> {
+    fn flush(&mut self) {
+        if let Err(e) = self.out.flush() {
+            self.error.get_or_insert(e);
+        }
+    }
+}
+
+impl crate::printer::Output for Stdout<'_> {
+    fn out(&mut self, text: &str) {
+        if let Err(e) = self.out.write_all(text.as_bytes()) {
+            self.error.get_or_insert(e);
+        }
+    }
+    fn err(&mut self, text: &str) {
+        let _ = self.out.flush();
+        stderr(text);
+    }
 }
 
 /// The exit code after Ctrl-C, as shells give a process that SIGINT ended.

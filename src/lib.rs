@@ -104,6 +104,9 @@ pub mod report;
 /// Statements, answered from the engine.
 pub mod query;
 
+/// How answers and diagnostics are printed, by the CLI and the REPL alike.
+pub mod printer;
+
 /// The REPL: a UI-agnostic core and its rustyline front end.
 pub mod repl;
 

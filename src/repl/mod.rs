@@ -20,12 +20,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Where the REPL writes: answers and messages to `out`, reports to `err`.
-pub trait Output {
-    /// Answers and messages (standard output).
-    fn out(&mut self, text: &str);
-    /// Error reports (standard error).
-    fn err(&mut self, text: &str);
-}
+pub use crate::printer::Output;
 
 /// A transcript of output, for tests and for capturing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -299,29 +294,20 @@ impl Repl {
     /// Runs a text as an entry (`file` false) or a file, printing answers
     /// and reports as they come.
     fn run(&mut self, name: &str, text: &str, file: bool, out: &mut dyn Output) -> Summary {
-        let (style, json, timing, terminal) = (self.style, self.json, self.timing, self.terminal);
+        let (json, timing, terminal) = (self.json, self.timing, self.terminal);
         let mut last = Instant::now();
         let mut states = self.session.state_count();
-        let files = &mut self.files;
+        let mut printer = crate::printer::Printer {
+            style: self.style,
+            json,
+            files: std::mem::take(&mut self.files),
+        };
         let mut failed_write = false;
         let mut emit = |s: &Session, e: Event| match e {
-            Event::Answer(mut a) => {
-                if let Err((path, e)) = files.place(&mut a) {
-                    let d = crate::files::cannot_write(&path, &e);
-                    if json {
-                        out.out(&format!(
-                            "{}\n",
-                            json_line(diagnostics::to_json(&d, s.sources()))
-                        ));
-                    }
-                    out.err(&diagnostics::render(&d, s.sources(), style));
+            Event::Answer(a) => {
+                if !printer.answer(s.sources(), a, out) {
                     failed_write = true;
                     return;
-                }
-                if json {
-                    out.out(&format!("{}\n", json_line(a.to_json())));
-                } else {
-                    out.out(&a.to_string());
                 }
                 if timing {
                     let now = s.state_count();
@@ -355,13 +341,7 @@ impl Repl {
                 } else {
                     d
                 };
-                if json {
-                    out.out(&format!(
-                        "{}\n",
-                        json_line(diagnostics::to_json(&d, s.sources()))
-                    ));
-                }
-                out.err(&diagnostics::render(&d, s.sources(), style));
+                printer.error(s.sources(), &d, out);
                 last = Instant::now();
             }
         };
@@ -370,6 +350,7 @@ impl Repl {
         } else {
             self.session.entry(name, text, &mut emit)
         };
+        self.files = printer.files;
         let failed = if failed_write { 2 } else { 0 };
         self.status = self.status.max(summary.exit_code()).max(failed);
         summary

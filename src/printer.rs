@@ -1,0 +1,56 @@
+//! How a session's events are printed: the one printer the command line and
+//! the REPL share. An answer's files are written first (plots, graphs under
+//! `--out`), then the answer goes to standard output as text or as a JSON
+//! line; a diagnostic is rendered on standard error, and under `--json` is
+//! also a JSON line on standard output.
+
+use crate::answer::{Answer, json_line};
+use crate::diagnostics::{self, Diag, Style};
+use crate::files::{Files, cannot_write};
+use crate::span::Sources;
+
+/// Where printed text goes.
+pub trait Output {
+    /// Answers and messages (standard output).
+    fn out(&mut self, text: &str);
+    /// Error reports (standard error).
+    fn err(&mut self, text: &str);
+}
+
+/// Prints events: answers and diagnostics.
+pub struct Printer {
+    /// How diagnostics are drawn.
+    pub style: Style,
+    /// JSON lines instead of text.
+    pub json: bool,
+    /// Where answers that are files go.
+    pub files: Files,
+}
+
+impl Printer {
+    /// Prints an answer, its file written first; `false` when the file could
+    /// not be written (then that is reported instead).
+    pub fn answer(&mut self, sources: &Sources, mut a: Answer, out: &mut dyn Output) -> bool {
+        if let Err((path, e)) = self.files.place(&mut a) {
+            self.error(sources, &cannot_write(&path, &e), out);
+            return false;
+        }
+        if self.json {
+            out.out(&format!("{}\n", json_line(a.to_json())));
+        } else {
+            out.out(&a.to_string());
+        }
+        true
+    }
+
+    /// Prints a diagnostic.
+    pub fn error(&self, sources: &Sources, d: &Diag, out: &mut dyn Output) {
+        if self.json {
+            out.out(&format!(
+                "{}\n",
+                json_line(diagnostics::to_json(d, sources))
+            ));
+        }
+        out.err(&diagnostics::render(d, sources, self.style));
+    }
+}
