@@ -465,6 +465,245 @@ fn width(values: impl Iterator<Item = String>) -> usize {
     values.map(|s| s.chars().count()).max().unwrap_or(1)
 }
 
+/// A two-parameter table: a header row of the second argument, a row per
+/// value of the first.
+fn grid(
+    f: &mut fmt::Formatter<'_>,
+    game: &str,
+    misere: bool,
+    params: &[String; 2],
+    rows: &[i64],
+    cols: &[i64],
+    values: &[Vec<Gsg>],
+) -> fmt::Result {
+    let [a, b] = params;
+    writeln!(
+        f,
+        "{}{game}({a}, {b}) for {a} in {} (rows), {b} in {} (columns):",
+        misere_words(misere),
+        describe_axis(rows),
+        describe_axis(cols)
+    )?;
+    let values: Vec<Vec<String>> = values
+        .iter()
+        .map(|row| row.iter().map(Gsg::to_string).collect())
+        .collect();
+    let vw = width(
+        values
+            .iter()
+            .flatten()
+            .cloned()
+            .chain(cols.iter().map(i64::to_string)),
+    );
+    let corner = format!("{a}\\{b}");
+    let rw = width(rows.iter().map(i64::to_string).chain([corner.clone()]));
+    let mut line = format!("  {corner:>rw$} ");
+    for c in cols {
+        let _ = write!(line, " {c:>vw$}");
+    }
+    writeln!(f, "{line}")?;
+    for (r, row) in rows.iter().zip(values) {
+        let mut line = format!("  {r:>rw$} ");
+        for v in row {
+            let _ = write!(line, " {v:>vw$}");
+        }
+        writeln!(f, "{line}")?;
+    }
+    Ok(())
+}
+
+/// The P-positions of a two-parameter game as a picture in text.
+fn p_map(
+    f: &mut fmt::Formatter<'_>,
+    game: &str,
+    misere: bool,
+    params: &[String; 2],
+    rows: &[i64],
+    cols: &[i64],
+    p: &[Vec<bool>],
+) -> fmt::Result {
+    let [a, b] = params;
+    writeln!(
+        f,
+        "{}P-positions of {game}({a}, {b}) for {a} in {} (rows), {b} in {} (columns): # P, . N",
+        if misere { "misère " } else { "" },
+        describe_axis(rows),
+        describe_axis(cols)
+    )?;
+    let rw = width(rows.iter().map(i64::to_string));
+    // A ruler: the column's argument every ten columns.
+    let mut ruler = String::new();
+    for (i, c) in cols.iter().enumerate() {
+        if i % 10 == 0 && ruler.chars().count() <= i {
+            while ruler.chars().count() < i {
+                ruler.push(' ');
+            }
+            ruler.push_str(&format!("|{c}"));
+        }
+    }
+    writeln!(f, "  {:rw$}  {}", "", ruler.trim_end())?;
+    for (r, row) in rows.iter().zip(p) {
+        let cells: String = row.iter().map(|&x| if x { '#' } else { '.' }).collect();
+        writeln!(f, "  {r:>rw$}  {cells}")?;
+    }
+    Ok(())
+}
+
+/// P-positions listed, ten a line.
+fn p_positions(
+    f: &mut fmt::Formatter<'_>,
+    game: &str,
+    misere: bool,
+    params: &[String],
+    ranges: &[String],
+    positions: &[Vec<i64>],
+) -> fmt::Result {
+    let over: Vec<String> = params
+        .iter()
+        .zip(ranges)
+        .map(|(p, r)| format!("{p} in {r}"))
+        .collect();
+    writeln!(
+        f,
+        "{}P-positions of {game}({}) for {}: {} found",
+        if misere { "misère " } else { "" },
+        params.join(", "),
+        over.join(", "),
+        positions.len()
+    )?;
+    let items: Vec<String> = positions
+        .iter()
+        .map(|p| {
+            if p.len() == 1 {
+                p[0].to_string()
+            } else {
+                format!(
+                    "({})",
+                    p.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+                )
+            }
+        })
+        .collect();
+    for chunk in items.chunks(10) {
+        writeln!(f, "  {}", chunk.join(" "))?;
+    }
+    Ok(())
+}
+
+/// What a period search found, and how it is known.
+fn period(
+    f: &mut fmt::Formatter<'_>,
+    game: &str,
+    found: Option<&crate::analysis::Period>,
+    computed: i64,
+    why: Option<&str>,
+    ended: Option<&str>,
+) -> fmt::Result {
+    match found {
+        None => {
+            writeln!(f, "period of {game}: none found in {game}(0..{computed})")?;
+            if let Some(ended) = ended {
+                writeln!(f, "  stopped: {ended}")?;
+            }
+            if let Some(why) = why {
+                writeln!(f, "  and no proof could apply: {why}")?;
+            }
+            writeln!(
+                f,
+                "  search further with period({game}, N) or --period-budget N"
+            )
+        }
+        Some(p) => {
+            let pre = if p.preperiod == 0 {
+                "purely periodic".to_string()
+            } else {
+                format!("pre-period {}", p.preperiod)
+            };
+            match &p.basis {
+                crate::analysis::Basis::Proven { theorem, from, to } => {
+                    writeln!(f, "period of {game}: {}, {pre} (proven)", p.period)?;
+                    writeln!(f, "  {theorem};")?;
+                    writeln!(
+                        f,
+                        "  checked G(n + {}) = G(n) for {from} <= n < {to} ({} values computed)",
+                        p.period, p.computed
+                    )
+                }
+                crate::analysis::Basis::Observed { why } => {
+                    writeln!(
+                        f,
+                        "period of {game}: {}, {pre} (observed in {game}(0..{}), not proven)",
+                        p.period, p.computed
+                    )?;
+                    writeln!(f, "  {why}")
+                }
+            }
+        }
+    }
+}
+
+/// The winning moves of a position (from a draw, the moves that keep it).
+fn winning(
+    f: &mut fmt::Formatter<'_>,
+    position: &Position,
+    components: usize,
+    grundy: &Gsg,
+    moves: &[Move],
+    options: u64,
+) -> fmt::Result {
+    if options == 0 {
+        return writeln!(f, "{position}: no moves at all, {}", Outcome::P.words());
+    }
+    match Outcome::of_value(grundy) {
+        Outcome::P => {
+            return writeln!(
+                f,
+                "{position}: no winning move, {} (every move leads to a non-zero value)",
+                Outcome::P.words()
+            );
+        }
+        Outcome::D => {
+            writeln!(
+                f,
+                "{position}: no winning move, {}; the moves that keep the draw (grundy {grundy}):",
+                Outcome::D.words()
+            )?;
+        }
+        Outcome::N => writeln!(f, "winning moves from {position} (grundy {grundy}):")?,
+    }
+    moves_block(f, moves, false, components)
+}
+
+/// A failed check: where, after how many cases, and its two sides.
+fn check_failed(
+    f: &mut fmt::Formatter<'_>,
+    condition: &str,
+    passed: u64,
+    bindings: &[Binding],
+    sides: Option<&Sides>,
+) -> fmt::Result {
+    let at: Vec<String> = bindings
+        .iter()
+        .map(|b| format!("{} = {}", b.name, b.value.text))
+        .collect();
+    let at = if at.is_empty() {
+        String::new()
+    } else {
+        format!(" at {}", at.join(", "))
+    };
+    let cases = if passed == 1 { "case" } else { "cases" };
+    writeln!(
+        f,
+        "check {}: FAILED{at} (after {passed} passing {cases})",
+        short(condition)
+    )?;
+    if let Some(Sides { left, right }) = sides {
+        writeln!(f, "  left side:  {}", left.text)?;
+        writeln!(f, "  right side: {}", right.text)?;
+    }
+    Ok(())
+}
+
 /// Moves one per line, as changes; in a sum, each with its component
 /// (`heap 2: 9 → 5` in take-and-break games, `[1] W(3, 4): a: 3 → 1`).
 fn moves_block(
@@ -530,29 +769,7 @@ impl fmt::Display for Answer {
                 grundy,
                 moves,
                 options,
-            } => {
-                if *options == 0 {
-                    return writeln!(f, "{position}: no moves at all, {}", Outcome::P.words());
-                }
-                match Outcome::of_value(grundy) {
-                    Outcome::P => {
-                        return writeln!(
-                            f,
-                            "{position}: no winning move, {} (every move leads to a non-zero value)",
-                            Outcome::P.words()
-                        );
-                    }
-                    Outcome::D => {
-                        writeln!(
-                            f,
-                            "{position}: no winning move, {}; the moves that keep the draw (grundy {grundy}):",
-                            Outcome::D.words()
-                        )?;
-                    }
-                    Outcome::N => writeln!(f, "winning moves from {position} (grundy {grundy}):")?,
-                }
-                moves_block(f, moves, false, *components)
-            }
+            } => winning(f, position, *components, grundy, moves, *options),
             Answer::Table {
                 game,
                 misere,
@@ -575,42 +792,7 @@ impl fmt::Display for Answer {
                 rows,
                 cols,
                 values,
-            } => {
-                let [a, b] = params;
-                writeln!(
-                    f,
-                    "{}{game}({a}, {b}) for {a} in {} (rows), {b} in {} (columns):",
-                    misere_words(*misere),
-                    describe_axis(rows),
-                    describe_axis(cols)
-                )?;
-                let values: Vec<Vec<String>> = values
-                    .iter()
-                    .map(|row| row.iter().map(Gsg::to_string).collect())
-                    .collect();
-                let vw = width(
-                    values
-                        .iter()
-                        .flatten()
-                        .cloned()
-                        .chain(cols.iter().map(i64::to_string)),
-                );
-                let corner = format!("{a}\\{b}");
-                let rw = width(rows.iter().map(i64::to_string).chain([corner.clone()]));
-                let mut line = format!("  {corner:>rw$} ");
-                for c in cols {
-                    let _ = write!(line, " {c:>vw$}");
-                }
-                writeln!(f, "{line}")?;
-                for (r, row) in rows.iter().zip(values) {
-                    let mut line = format!("  {r:>rw$} ");
-                    for v in row {
-                        let _ = write!(line, " {v:>vw$}");
-                    }
-                    writeln!(f, "{line}")?;
-                }
-                Ok(())
-            }
+            } => grid(f, game, *misere, params, rows, cols, values),
             Answer::Map {
                 game,
                 misere,
@@ -618,71 +800,14 @@ impl fmt::Display for Answer {
                 rows,
                 cols,
                 p,
-            } => {
-                let [a, b] = params;
-                writeln!(
-                    f,
-                    "{}P-positions of {game}({a}, {b}) for {a} in {} (rows), {b} in {} (columns): # P, . N",
-                    if *misere { "misère " } else { "" },
-                    describe_axis(rows),
-                    describe_axis(cols)
-                )?;
-                let rw = width(rows.iter().map(i64::to_string));
-                // A ruler: the column's argument every ten columns.
-                let mut ruler = String::new();
-                for (i, c) in cols.iter().enumerate() {
-                    if i % 10 == 0 && ruler.chars().count() <= i {
-                        while ruler.chars().count() < i {
-                            ruler.push(' ');
-                        }
-                        ruler.push_str(&format!("|{c}"));
-                    }
-                }
-                writeln!(f, "  {:rw$}  {}", "", ruler.trim_end())?;
-                for (r, row) in rows.iter().zip(p) {
-                    let cells: String = row.iter().map(|&x| if x { '#' } else { '.' }).collect();
-                    writeln!(f, "  {r:>rw$}  {cells}")?;
-                }
-                Ok(())
-            }
+            } => p_map(f, game, *misere, params, rows, cols, p),
             Answer::PPositions {
                 game,
                 misere,
                 params,
                 ranges,
                 positions,
-            } => {
-                let over: Vec<String> = params
-                    .iter()
-                    .zip(ranges)
-                    .map(|(p, r)| format!("{p} in {r}"))
-                    .collect();
-                writeln!(
-                    f,
-                    "{}P-positions of {game}({}) for {}: {} found",
-                    if *misere { "misère " } else { "" },
-                    params.join(", "),
-                    over.join(", "),
-                    positions.len()
-                )?;
-                let items: Vec<String> = positions
-                    .iter()
-                    .map(|p| {
-                        if p.len() == 1 {
-                            p[0].to_string()
-                        } else {
-                            format!(
-                                "({})",
-                                p.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
-                            )
-                        }
-                    })
-                    .collect();
-                for chunk in items.chunks(10) {
-                    writeln!(f, "  {}", chunk.join(" "))?;
-                }
-                Ok(())
-            }
+            } => p_positions(f, game, *misere, params, ranges, positions),
             Answer::MisereOutcome { position, outcome } => {
                 writeln!(f, "{position}: {} in misère play", outcome.words())
             }
@@ -732,47 +857,14 @@ impl fmt::Display for Answer {
                 computed,
                 why,
                 ended,
-            } => match found {
-                None => {
-                    writeln!(f, "period of {game}: none found in {game}(0..{computed})")?;
-                    if let Some(ended) = ended {
-                        writeln!(f, "  stopped: {ended}")?;
-                    }
-                    if let Some(why) = why {
-                        writeln!(f, "  and no proof could apply: {why}")?;
-                    }
-                    writeln!(
-                        f,
-                        "  search further with period({game}, N) or --period-budget N"
-                    )
-                }
-                Some(p) => {
-                    let pre = if p.preperiod == 0 {
-                        "purely periodic".to_string()
-                    } else {
-                        format!("pre-period {}", p.preperiod)
-                    };
-                    match &p.basis {
-                        crate::analysis::Basis::Proven { theorem, from, to } => {
-                            writeln!(f, "period of {game}: {}, {pre} (proven)", p.period)?;
-                            writeln!(f, "  {theorem};")?;
-                            writeln!(
-                                f,
-                                "  checked G(n + {}) = G(n) for {from} <= n < {to} ({} values computed)",
-                                p.period, p.computed
-                            )
-                        }
-                        crate::analysis::Basis::Observed { why } => {
-                            writeln!(
-                                f,
-                                "period of {game}: {}, {pre} (observed in {game}(0..{}), not proven)",
-                                p.period, p.computed
-                            )?;
-                            writeln!(f, "  {why}")
-                        }
-                    }
-                }
-            },
+            } => period(
+                f,
+                game,
+                found.as_ref(),
+                *computed,
+                why.as_deref(),
+                ended.as_deref(),
+            ),
             Answer::CheckOk { condition, cases } => match (short(condition), cases) {
                 (condition, 0) => writeln!(
                     f,
@@ -786,28 +878,7 @@ impl fmt::Display for Answer {
                 passed,
                 bindings,
                 sides,
-            } => {
-                let at: Vec<String> = bindings
-                    .iter()
-                    .map(|b| format!("{} = {}", b.name, b.value.text))
-                    .collect();
-                let at = if at.is_empty() {
-                    String::new()
-                } else {
-                    format!(" at {}", at.join(", "))
-                };
-                let cases = if *passed == 1 { "case" } else { "cases" };
-                writeln!(
-                    f,
-                    "check {}: FAILED{at} (after {passed} passing {cases})",
-                    short(condition)
-                )?;
-                if let Some(Sides { left, right }) = sides {
-                    writeln!(f, "  left side:  {}", left.text)?;
-                    writeln!(f, "  right side: {}", right.text)?;
-                }
-                Ok(())
-            }
+            } => check_failed(f, condition, *passed, bindings, sides.as_ref()),
         }
     }
 }

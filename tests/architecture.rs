@@ -626,10 +626,7 @@ fn no_long_function_and_no_type_with_many_methods() {
         .collect();
     let known_long: BTreeSet<String> = [
         "analysis/shape.rs: classify",
-        "answer.rs: fmt",
-        "check/call.rs: call",
         "check/consts.rs: check_lets",
-        "eval/expr.rs: call",
     ]
     .iter()
     .map(|s| s.to_string())

@@ -42,43 +42,10 @@ impl Checker {
             None => {}
         }
         let Some(f) = Builtin::by_name(name) else {
-            let generator = crate::builtin::lookup(name)
-                .is_some_and(|s| s.kind == crate::builtin::Kind::Generator);
-            let d = if generator {
-                Diag::user(Code::BadGenerator, format!("`{name}` takes a generator"))
-                    .label(span, "here")
-                    .help(format!("write `{name}(cond for x in ...)`"))
-            } else {
-                self.unknown(name, callee.span, "unknown game or function")
-            };
-            self.errors.push(d);
-            for a in args {
-                self.infer(a);
-            }
+            self.not_a_builtin(name, callee.span, args, span);
             return (self.push(ir::Expr::Int(0), span), Ty::Error);
         };
-        if (f.is_query() || f == Builtin::Describe) && matches!(self.ctx, Ctx::Rule | Ctx::Fun) {
-            let (what, help) = match self.ctx {
-                Ctx::Rule => (
-                    "inside a game's rules",
-                    "rules say which moves exist; values are computed from them",
-                ),
-                Ctx::Fun => (
-                    "inside a function",
-                    "functions compute with data and positions, and rules may call them; \
-                     ask for values in `print`, `check` or a constant",
-                ),
-                _ => ("here", ""),
-            };
-            self.errors.push(
-                Diag::user(
-                    Code::QueryNotAllowed,
-                    format!("`{name}` cannot be used {what}"),
-                )
-                .label(span, "needs Grundy values")
-                .help(help),
-            );
-        }
+        self.query_here(f, name, span);
         let takes = f.spec().takes;
         // Once per call, however many checks below find it.
         let reported = std::cell::Cell::new(false);
@@ -161,138 +128,9 @@ impl Checker {
                     .collect();
                 (ids, Ty::Report)
             }
-            Builtin::Describe | Builtin::Period => {
-                let mut ids = Vec::new();
-                for (i, a) in args.iter().enumerate() {
-                    if i > 0 {
-                        ids.push(self.check_ty(a, Ty::Int, "a budget is a number of positions"));
-                        continue;
-                    }
-                    let (id, game) = self.game_arg(a, name);
-                    if f == Builtin::Period
-                        && let Some(g) = game
-                        && self.game_params[g as usize].len() == 1
-                        && !self.unify(self.game_params[g as usize][0], Ty::Int)
-                    {
-                        self.errors.push(
-                            Diag::user(
-                                Code::TypeMismatch,
-                                "`period` needs a game whose parameter is an integer",
-                            )
-                            .label(a.span, "this game's parameter is not an integer")
-                            .help("periods are of value sequences G(0), G(1), ..."),
-                        );
-                    }
-                    if f == Builtin::Period
-                        && let Some(g) = game
-                        && self.game_params[g as usize].len() != 1
-                    {
-                        let gname = &self.out.games[g as usize].name;
-                        self.errors.push(
-                            Diag::user(
-                                Code::WrongArity,
-                                format!(
-                                    "`period` needs a game of one parameter; `{gname}` has {}",
-                                    plural(self.game_params[g as usize].len(), "parameter")
-                                ),
-                            )
-                            .label(a.span, "this game")
-                            .help("periods are of value sequences G(0), G(1), ..."),
-                        );
-                    }
-                    ids.push(id);
-                }
-                (ids, Ty::Report)
-            }
+            Builtin::Describe | Builtin::Period => (self.game_query_args(f, args), Ty::Report),
             Builtin::Table | Builtin::PPositions | Builtin::Map | Builtin::Plot => {
-                // A last argument `misere` asks for misère values.
-                let (args, play) = match args.split_last() {
-                    Some((last, rest))
-                        if args.len() >= 3
-                            && matches!(&last.kind, ExprKind::Name(n) if self.means_misere(n)) =>
-                    {
-                        self.misere_slip(last, name);
-                        (rest, Play::Misere)
-                    }
-                    _ => (args, Play::Normal),
-                };
-                if args.len() > 3 {
-                    sig_err(self);
-                }
-                let mut ids = Vec::new();
-                let mut game = None;
-                for (i, a) in args.iter().enumerate() {
-                    if let (0, ExprKind::Name(n)) = (i, &a.kind)
-                        && self.lookup_local(n).is_none()
-                        && !self.globals.contains_key(n)
-                    {
-                        let d = self.unknown(n, a.span, "unknown game");
-                        self.errors.push(d);
-                        ids.push(self.push(ir::Expr::Int(0), a.span));
-                    } else if let (0, ExprKind::Name(n)) = (i, &a.kind)
-                        && self.lookup_local(n).is_none()
-                        && let Some(Global::Game(g)) = self.globals.get(n).copied()
-                    {
-                        game = Some(g);
-                        ids.push(self.push(ir::Expr::GameRef(g), a.span));
-                    } else if i == 0 {
-                        let (id, ty) = self.infer(a);
-                        match self.out.expr(id) {
-                            ir::Expr::GameRef(g) => game = Some(*g),
-                            _ if ty == Ty::Error => {}
-                            _ => self.errors.push(
-                                Diag::user(
-                                    Code::TypeMismatch,
-                                    format!("`{name}` needs a game name first"),
-                                )
-                                .label(a.span, format!("this is {}", self.resolve(ty).describe()))
-                                .help(format!("write e.g. `{name}(Kayles, 0..=20)`")),
-                            ),
-                        }
-                        ids.push(id);
-                    } else {
-                        let (id, ty) = self.infer(a);
-                        if !matches!(self.resolve(ty), Ty::Range | Ty::List | Ty::Error) {
-                            self.mismatch(a.span, Ty::Range, ty, "tables run over ranges or lists");
-                        }
-                        ids.push(id);
-                    }
-                }
-                if f == Builtin::Map && args.len() != 3 {
-                    sig_err(self);
-                } else if let Some(g) = game {
-                    let arity = self.game_params[g as usize].len();
-                    if args.len() >= 2 && arity != args.len() - 1 {
-                        let gname = &self.out.games[g as usize].name;
-                        self.errors.push(
-                            Diag::user(
-                                Code::WrongArity,
-                                format!(
-                                    "`{gname}` has {}, but `{name}` was given {}",
-                                    plural(arity, "parameter"),
-                                    plural(args.len() - 1, "range")
-                                ),
-                            )
-                            .label(span, "here")
-                            .help("give one range per parameter (tables have 1 or 2 dimensions)"),
-                        );
-                    } else {
-                        for i in 0..arity {
-                            let p = self.game_params[g as usize][i];
-                            if !self.unify(p, Ty::Int) {
-                                self.errors.push(
-                                    Diag::user(
-                                        Code::TypeMismatch,
-                                        format!("`{name}` needs integer parameters"),
-                                    )
-                                    .label(args[0].span, "this game has a non-integer parameter"),
-                                );
-                            }
-                        }
-                    }
-                }
-                let call = ir::Expr::Call { f, play, args: ids };
-                return (self.push(call, span), Ty::Report);
+                return self.table_call(f, args, span, &sig_err);
             }
             // Every other builtin's entry gives its signature (a test in
             // `builtin` pins which are checked here).
@@ -310,6 +148,197 @@ impl Checker {
             args: ids,
         };
         (self.push(call, span), ty)
+    }
+
+    /// `table`, `ppositions`, `map` and `plot`: a game name, one range
+    /// or list per parameter, and optionally `misere`.
+    fn table_call(
+        &mut self,
+        f: Builtin,
+        args: &[ast::Expr],
+        span: Span,
+        sig_err: &dyn Fn(&mut Checker),
+    ) -> (ExprId, Ty) {
+        let name = f.name();
+        // A last argument `misere` asks for misère values.
+        let (args, play) = match args.split_last() {
+            Some((last, rest))
+                if args.len() >= 3
+                    && matches!(&last.kind, ExprKind::Name(n) if self.means_misere(n)) =>
+            {
+                self.misere_slip(last, name);
+                (rest, Play::Misere)
+            }
+            _ => (args, Play::Normal),
+        };
+        if args.len() > 3 {
+            sig_err(self);
+        }
+        let mut ids = Vec::new();
+        let mut game = None;
+        for (i, a) in args.iter().enumerate() {
+            if let (0, ExprKind::Name(n)) = (i, &a.kind)
+                && self.lookup_local(n).is_none()
+                && !self.globals.contains_key(n)
+            {
+                let d = self.unknown(n, a.span, "unknown game");
+                self.errors.push(d);
+                ids.push(self.push(ir::Expr::Int(0), a.span));
+            } else if let (0, ExprKind::Name(n)) = (i, &a.kind)
+                && self.lookup_local(n).is_none()
+                && let Some(Global::Game(g)) = self.globals.get(n).copied()
+            {
+                game = Some(g);
+                ids.push(self.push(ir::Expr::GameRef(g), a.span));
+            } else if i == 0 {
+                let (id, ty) = self.infer(a);
+                match self.out.expr(id) {
+                    ir::Expr::GameRef(g) => game = Some(*g),
+                    _ if ty == Ty::Error => {}
+                    _ => self.errors.push(
+                        Diag::user(
+                            Code::TypeMismatch,
+                            format!("`{name}` needs a game name first"),
+                        )
+                        .label(a.span, format!("this is {}", self.resolve(ty).describe()))
+                        .help(format!("write e.g. `{name}(Kayles, 0..=20)`")),
+                    ),
+                }
+                ids.push(id);
+            } else {
+                let (id, ty) = self.infer(a);
+                if !matches!(self.resolve(ty), Ty::Range | Ty::List | Ty::Error) {
+                    self.mismatch(a.span, Ty::Range, ty, "tables run over ranges or lists");
+                }
+                ids.push(id);
+            }
+        }
+        if f == Builtin::Map && args.len() != 3 {
+            sig_err(self);
+        } else if let Some(g) = game {
+            let arity = self.game_params[g as usize].len();
+            if args.len() >= 2 && arity != args.len() - 1 {
+                let gname = &self.out.games[g as usize].name;
+                self.errors.push(
+                    Diag::user(
+                        Code::WrongArity,
+                        format!(
+                            "`{gname}` has {}, but `{name}` was given {}",
+                            plural(arity, "parameter"),
+                            plural(args.len() - 1, "range")
+                        ),
+                    )
+                    .label(span, "here")
+                    .help("give one range per parameter (tables have 1 or 2 dimensions)"),
+                );
+            } else {
+                for i in 0..arity {
+                    let p = self.game_params[g as usize][i];
+                    if !self.unify(p, Ty::Int) {
+                        self.errors.push(
+                            Diag::user(
+                                Code::TypeMismatch,
+                                format!("`{name}` needs integer parameters"),
+                            )
+                            .label(args[0].span, "this game has a non-integer parameter"),
+                        );
+                    }
+                }
+            }
+        }
+        let call = ir::Expr::Call { f, play, args: ids };
+        (self.push(call, span), Ty::Report)
+    }
+
+    /// The arguments of `describe(G)` and `period(G[, budget])`.
+    fn game_query_args(&mut self, f: Builtin, args: &[ast::Expr]) -> Vec<ExprId> {
+        let name = f.name();
+        let mut ids = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            if i > 0 {
+                ids.push(self.check_ty(a, Ty::Int, "a budget is a number of positions"));
+                continue;
+            }
+            let (id, game) = self.game_arg(a, name);
+            if f == Builtin::Period
+                && let Some(g) = game
+                && self.game_params[g as usize].len() == 1
+                && !self.unify(self.game_params[g as usize][0], Ty::Int)
+            {
+                self.errors.push(
+                    Diag::user(
+                        Code::TypeMismatch,
+                        "`period` needs a game whose parameter is an integer",
+                    )
+                    .label(a.span, "this game's parameter is not an integer")
+                    .help("periods are of value sequences G(0), G(1), ..."),
+                );
+            }
+            if f == Builtin::Period
+                && let Some(g) = game
+                && self.game_params[g as usize].len() != 1
+            {
+                let gname = &self.out.games[g as usize].name;
+                self.errors.push(
+                    Diag::user(
+                        Code::WrongArity,
+                        format!(
+                            "`period` needs a game of one parameter; `{gname}` has {}",
+                            plural(self.game_params[g as usize].len(), "parameter")
+                        ),
+                    )
+                    .label(a.span, "this game")
+                    .help("periods are of value sequences G(0), G(1), ..."),
+                );
+            }
+            ids.push(id);
+        }
+        ids
+    }
+
+    /// A query inside a rule or a function is an error: values are asked
+    /// for in statements and constants.
+    fn query_here(&mut self, f: Builtin, name: &str, span: Span) {
+        if (f.is_query() || f == Builtin::Describe) && matches!(self.ctx, Ctx::Rule | Ctx::Fun) {
+            let (what, help) = match self.ctx {
+                Ctx::Rule => (
+                    "inside a game's rules",
+                    "rules say which moves exist; values are computed from them",
+                ),
+                Ctx::Fun => (
+                    "inside a function",
+                    "functions compute with data and positions, and rules may call them; \
+                 ask for values in `print`, `check` or a constant",
+                ),
+                _ => ("here", ""),
+            };
+            self.errors.push(
+                Diag::user(
+                    Code::QueryNotAllowed,
+                    format!("`{name}` cannot be used {what}"),
+                )
+                .label(span, "needs Grundy values")
+                .help(help),
+            );
+        }
+    }
+
+    /// A call of a name that is no game, function or builtin function: a
+    /// fold without its generator, or an unknown name.
+    fn not_a_builtin(&mut self, name: &str, at: Span, args: &[ast::Expr], span: Span) {
+        let generator =
+            crate::builtin::lookup(name).is_some_and(|s| s.kind == crate::builtin::Kind::Generator);
+        let d = if generator {
+            Diag::user(Code::BadGenerator, format!("`{name}` takes a generator"))
+                .label(span, "here")
+                .help(format!("write `{name}(cond for x in ...)`"))
+        } else {
+            self.unknown(name, at, "unknown game or function")
+        };
+        self.errors.push(d);
+        for a in args {
+            self.infer(a);
+        }
     }
 
     /// One argument of a builtin whose table entry gives its type.

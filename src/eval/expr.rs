@@ -7,7 +7,7 @@ use crate::key::ListKey;
 
 /// Bytes of text copied per unit of work (a move examined costs about as
 /// much as copying this many bytes).
-const TEXT_BYTES_PER_WORK: u64 = 64;
+pub(super) const TEXT_BYTES_PER_WORK: u64 = 64;
 
 impl Machine {
     // ----- expressions ------------------------------------------------------
@@ -55,7 +55,7 @@ impl Machine {
         }
     }
 
-    fn list(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<Rc<[Value]>> {
+    pub(super) fn list(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<Rc<[Value]>> {
         match self.value(p, e, env)? {
             Value::List(v) => Ok(v),
             Value::Range(lo, hi) => self.materialize(p, e, lo, hi),
@@ -76,7 +76,7 @@ impl Machine {
         Ok((lo..=hi).map(Value::Int).collect::<Vec<_>>().into())
     }
 
-    fn string_too_long(&self, span: Span, len: usize) -> Diag {
+    pub(super) fn string_too_long(&self, span: Span, len: usize) -> Diag {
         Diag::user(
             Code::ListLimit,
             format!("this string would hold {len} bytes"),
@@ -103,7 +103,7 @@ impl Machine {
     }
 
     /// An expression's value as text for output.
-    fn text(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<String> {
+    pub(super) fn text(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<String> {
         let v = self.value(p, e, env)?;
         Ok(self.as_text(&v))
     }
@@ -465,7 +465,9 @@ impl Machine {
                 self.pos_into(p, e, env, &mut out)?;
                 Value::Pos(out.into())
             }
-            ir::Expr::Call { f, play, args } => self.call(p, *f, *play, args, span, env)?,
+            ir::Expr::Call { f, play, args } => {
+                builtins::call(self, p, *f, *play, args, span, env)?
+            }
             ir::Expr::Field(base, name) => match self.value(p, *base, env)? {
                 Value::Record(r) => match r.get(name) {
                     Some(v) => v.clone(),
@@ -631,7 +633,7 @@ impl Machine {
     /// The diagnostic for a failed integer operation at `span`: `what` as
     /// written with its values, `operand` the right operand (blamed for a
     /// bad divisor, exponent or shift) with value `y`.
-    fn op_error(
+    pub(super) fn op_error(
         &self,
         p: &ir::Program,
         err: OpError,
@@ -663,204 +665,6 @@ impl Machine {
         }
     }
 
-    fn call(
-        &mut self,
-        p: &ir::Program,
-        f: Builtin,
-        play: ir::Play,
-        args: &[ExprId],
-        span: Span,
-        env: &mut [Value],
-    ) -> R<Value> {
-        let arg = |i: usize| {
-            args.get(i).copied().ok_or_else(|| {
-                Diag::bug("builtin called with too few arguments").label(span, "here")
-            })
-        };
-        match f {
-            Builtin::Len => Ok(Value::Int(self.list(p, arg(0)?, env)?.len() as i64)),
-            Builtin::Sum => {
-                let list = self.ints(p, arg(0)?, env)?;
-                let mut acc: i64 = 0;
-                for &v in list.iter() {
-                    acc = acc
-                        .checked_add(v)
-                        .ok_or_else(|| overflow(span, format!("{acc} + {v}")))?;
-                }
-                Ok(Value::Int(acc))
-            }
-            Builtin::Min | Builtin::Max => {
-                let values: Vec<i64> = if args.len() == 1 {
-                    self.ints(p, args[0], env)?
-                } else {
-                    let mut v = Vec::new();
-                    for &a in args {
-                        v.push(self.int(p, a, env)?);
-                    }
-                    v
-                };
-                let best = if f == Builtin::Min {
-                    values.iter().min()
-                } else {
-                    values.iter().max()
-                };
-                best.map(|v| Value::Int(*v)).ok_or_else(|| {
-                    Diag::user(Code::EmptyMinMax, format!("{} of an empty list", f.name()))
-                        .label(span, "the list is empty")
-                        .into()
-                })
-            }
-            Builtin::Abs => {
-                let v = self.int(p, arg(0)?, env)?;
-                v.checked_abs()
-                    .map(Value::Int)
-                    .ok_or_else(|| overflow(span, format!("abs({v})")).into())
-            }
-            Builtin::Sorted => {
-                let mut v = self.ints(p, arg(0)?, env)?;
-                v.sort_unstable();
-                Ok(Value::List(
-                    v.into_iter().map(Value::Int).collect::<Vec<_>>().into(),
-                ))
-            }
-            Builtin::Set => {
-                let list = self.list(p, arg(0)?, env)?;
-                let i = self.int(p, arg(1)?, env)?;
-                let x = self.data(p, arg(2)?, env)?;
-                let mut v = list.to_vec();
-                match usize::try_from(i).ok().and_then(|i| v.get_mut(i)) {
-                    Some(slot) => *slot = x,
-                    None => {
-                        return Err(Diag::user(
-                            Code::IndexOutOfRange,
-                            format!(
-                                "index {i} is out of range for a list of length {}",
-                                list.len()
-                            ),
-                        )
-                        .label(p.span(args[1]), format!("index {i}"))
-                        .into());
-                    }
-                }
-                Ok(Value::List(v.into()))
-            }
-            Builtin::Popcount => {
-                let x = arg(0)?;
-                let v = self.int(p, x, env)?;
-                ops::popcount(v)
-                    .map(Value::Int)
-                    .map_err(|err| self.op_error(p, err, span, x, v.to_string(), v).into())
-            }
-            Builtin::Mex => {
-                let list = self.ints(p, arg(0)?, env)?;
-                let mut seen = Seen::default();
-                for &v in list.iter() {
-                    if let Ok(v) = u32::try_from(v)
-                        && (v as usize) <= list.len()
-                    {
-                        seen.insert(v);
-                    }
-                }
-                Ok(Value::Int(seen.mex() as i64))
-            }
-            Builtin::Xor => {
-                let list = self.ints(p, arg(0)?, env)?;
-                Ok(Value::Int(list.iter().fold(0, |x, &v| x ^ v)))
-            }
-            Builtin::Str => {
-                let text = self.text(p, arg(0)?, env)?;
-                Ok(Value::Str(text.into()))
-            }
-            Builtin::InputInts => {
-                let max_list = self.limits.max_list;
-                // No progress line over what is being typed.
-                let pending = self.interp.input.pending();
-                let progress = self.budget.progress().filter(|_| pending);
-                if let Some(p) = progress {
-                    p.stop();
-                }
-                let budget = &self.budget;
-                let result = self.interp.input.ints(
-                    max_list,
-                    &mut || match budget.cancelled() {
-                        true => Err(Stop::Interrupted),
-                        false => Ok(()),
-                    },
-                    &|bytes| budget.memory(bytes),
-                );
-                if let Some(p) = progress {
-                    p.start();
-                }
-                result.map(Value::List).map_err(|s| {
-                    let no_input = s.is(Code::NoInput);
-                    s.map_diag(|d| {
-                        let d = d.label(span, "reads standard input");
-                        if no_input {
-                            d.help("run the file with its input on standard input: `grundy FILE < input.txt`")
-                        } else {
-                            d
-                        }
-                    })
-                })
-            }
-            Builtin::Join => {
-                let list = self.list(p, arg(0)?, env)?;
-                let sep = match self.value(p, arg(1)?, env)? {
-                    Value::Str(s) => s,
-                    other => return Err(self.type_bug(p, arg(1)?, "a string", &other).into()),
-                };
-                let mut text = String::new();
-                for (i, v) in list.iter().enumerate() {
-                    self.poll()?;
-                    if i > 0 {
-                        text.push_str(&sep);
-                    }
-                    text.push_str(&self.as_text(v));
-                    if text.len() > self.limits.max_list {
-                        return Err(self.string_too_long(span, text.len()).into());
-                    }
-                }
-                // Copying text is work: long strings built in a loop look
-                // at the limits (and Ctrl-C) as often as short ones.
-                self.budget.add(text.len() as u64 / TEXT_BYTES_PER_WORK);
-                self.reserve(text.len())?;
-                Ok(Value::Str(text.into()))
-            }
-            Builtin::Grundy => {
-                let mut parts = Vec::new();
-                self.pos_into(p, arg(0)?, env, &mut parts)?;
-                Ok(match self.gsg_sum(&parts)? {
-                    crate::loopy::Gsg::Finite(v) => Value::Int(i64::from(v)),
-                    crate::loopy::Gsg::Infinite(k) => Value::Infinite(k),
-                })
-            }
-            Builtin::MisereGrundy => {
-                let mut parts = Vec::new();
-                self.pos_into(p, arg(0)?, env, &mut parts)?;
-                let v = self.with_misere(|ms, m| {
-                    let s = ms.state(m, &parts)?;
-                    ms.value(m, s)
-                })?;
-                Ok(Value::Int(i64::from(v)))
-            }
-            Builtin::Outcome
-            | Builtin::Graph
-            | Builtin::Moves
-            | Builtin::Winning
-            | Builtin::Table
-            | Builtin::PPositions
-            | Builtin::Map
-            | Builtin::Plot
-            | Builtin::Describe
-            | Builtin::Period => match self.interp.report_values {
-                Some(answer) => answer(self, f, play, args, span, env),
-                None => Err(Diag::bug("no report queries connected")
-                    .label(span, "here")
-                    .into()),
-            },
-        }
-    }
-
     /// Evaluates the position argument of a query.
     pub fn eval_sum(&mut self, e: ExprId, env: &mut [Value]) -> R<Vec<PosId>> {
         let p = Rc::clone(&self.prog);
@@ -878,7 +682,7 @@ impl Machine {
     }
 
     /// Evaluates a list (or range) whose elements must all be integers.
-    fn ints(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<Vec<i64>> {
+    pub(super) fn ints(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<Vec<i64>> {
         let list = self.list(p, e, env)?;
         list.iter()
             .map(|v| match v {
@@ -897,7 +701,7 @@ impl Machine {
     }
 
     /// Evaluates a value that may be stored in a list or passed to a game.
-    fn data(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<Value> {
+    pub(super) fn data(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<Value> {
         if let Some(v) = self.compiled.int(e).and_then(|c| c.eval(env)) {
             return Ok(Value::Int(v));
         }
@@ -931,7 +735,7 @@ fn too_deep(span: Span) -> Diag {
     .label(span, "this list is too deep")
 }
 
-fn overflow(span: Span, what: String) -> Diag {
+pub(super) fn overflow(span: Span, what: String) -> Diag {
     Diag::user(Code::Overflow, format!("integer overflow in {what}"))
         .label(span, "overflows 64 bits")
         .help(format!("integers range from {} to {}", i64::MIN, i64::MAX))

@@ -29,6 +29,7 @@ use std::sync::atomic::AtomicBool;
 pub use crate::flow::{R, Stop};
 
 mod accel;
+mod builtins;
 mod calls;
 mod expr;
 mod limits;

@@ -1,0 +1,226 @@
+//! The builtins' implementations: one arm per builtin (its name, arity,
+//! signature and help are its entry in `crate::builtin`).
+
+use super::expr::{TEXT_BYTES_PER_WORK, overflow};
+use super::*;
+
+pub(super) fn call(
+    m: &mut Machine,
+    p: &ir::Program,
+    f: Builtin,
+    play: ir::Play,
+    args: &[ExprId],
+    span: Span,
+    env: &mut [Value],
+) -> R<Value> {
+    let arg = |i: usize| {
+        args.get(i)
+            .copied()
+            .ok_or_else(|| Diag::bug("builtin called with too few arguments").label(span, "here"))
+    };
+    match f {
+        Builtin::Len => Ok(Value::Int(m.list(p, arg(0)?, env)?.len() as i64)),
+        Builtin::Sum => {
+            let list = m.ints(p, arg(0)?, env)?;
+            let mut acc: i64 = 0;
+            for &v in list.iter() {
+                acc = acc
+                    .checked_add(v)
+                    .ok_or_else(|| overflow(span, format!("{acc} + {v}")))?;
+            }
+            Ok(Value::Int(acc))
+        }
+        Builtin::Min | Builtin::Max => min_max(m, p, f, args, span, env),
+        Builtin::Abs => {
+            let v = m.int(p, arg(0)?, env)?;
+            v.checked_abs()
+                .map(Value::Int)
+                .ok_or_else(|| overflow(span, format!("abs({v})")).into())
+        }
+        Builtin::Sorted => {
+            let mut v = m.ints(p, arg(0)?, env)?;
+            v.sort_unstable();
+            Ok(Value::List(
+                v.into_iter().map(Value::Int).collect::<Vec<_>>().into(),
+            ))
+        }
+        Builtin::Set => {
+            let list = m.list(p, arg(0)?, env)?;
+            let i = m.int(p, arg(1)?, env)?;
+            let x = m.data(p, arg(2)?, env)?;
+            let mut v = list.to_vec();
+            match usize::try_from(i).ok().and_then(|i| v.get_mut(i)) {
+                Some(slot) => *slot = x,
+                None => {
+                    return Err(Diag::user(
+                        Code::IndexOutOfRange,
+                        format!(
+                            "index {i} is out of range for a list of length {}",
+                            list.len()
+                        ),
+                    )
+                    .label(p.span(args[1]), format!("index {i}"))
+                    .into());
+                }
+            }
+            Ok(Value::List(v.into()))
+        }
+        Builtin::Popcount => {
+            let x = arg(0)?;
+            let v = m.int(p, x, env)?;
+            ops::popcount(v)
+                .map(Value::Int)
+                .map_err(|err| m.op_error(p, err, span, x, v.to_string(), v).into())
+        }
+        Builtin::Mex => {
+            let list = m.ints(p, arg(0)?, env)?;
+            let mut seen = Seen::default();
+            for &v in list.iter() {
+                if let Ok(v) = u32::try_from(v)
+                    && (v as usize) <= list.len()
+                {
+                    seen.insert(v);
+                }
+            }
+            Ok(Value::Int(seen.mex() as i64))
+        }
+        Builtin::Xor => {
+            let list = m.ints(p, arg(0)?, env)?;
+            Ok(Value::Int(list.iter().fold(0, |x, &v| x ^ v)))
+        }
+        Builtin::Str => {
+            let text = m.text(p, arg(0)?, env)?;
+            Ok(Value::Str(text.into()))
+        }
+        Builtin::InputInts => input_ints(m, span),
+        Builtin::Join => join(m, p, arg(0)?, arg(1)?, span, env),
+        Builtin::Grundy => {
+            let mut parts = Vec::new();
+            m.pos_into(p, arg(0)?, env, &mut parts)?;
+            Ok(match m.gsg_sum(&parts)? {
+                crate::loopy::Gsg::Finite(v) => Value::Int(i64::from(v)),
+                crate::loopy::Gsg::Infinite(k) => Value::Infinite(k),
+            })
+        }
+        Builtin::MisereGrundy => {
+            let mut parts = Vec::new();
+            m.pos_into(p, arg(0)?, env, &mut parts)?;
+            let v = m.with_misere(|ms, m| {
+                let s = ms.state(m, &parts)?;
+                ms.value(m, s)
+            })?;
+            Ok(Value::Int(i64::from(v)))
+        }
+        Builtin::Outcome
+        | Builtin::Graph
+        | Builtin::Moves
+        | Builtin::Winning
+        | Builtin::Table
+        | Builtin::PPositions
+        | Builtin::Map
+        | Builtin::Plot
+        | Builtin::Describe
+        | Builtin::Period => match m.interp.report_values {
+            Some(answer) => answer(m, f, play, args, span, env),
+            None => Err(Diag::bug("no report queries connected")
+                .label(span, "here")
+                .into()),
+        },
+    }
+}
+
+/// `min` and `max`: of a list, or of two or more integers.
+fn min_max(
+    m: &mut Machine,
+    p: &ir::Program,
+    f: Builtin,
+    args: &[ExprId],
+    span: Span,
+    env: &mut [Value],
+) -> R<Value> {
+    let values: Vec<i64> = if args.len() == 1 {
+        m.ints(p, args[0], env)?
+    } else {
+        let mut v = Vec::new();
+        for &a in args {
+            v.push(m.int(p, a, env)?);
+        }
+        v
+    };
+    let best = if f == Builtin::Min {
+        values.iter().min()
+    } else {
+        values.iter().max()
+    };
+    best.map(|v| Value::Int(*v)).ok_or_else(|| {
+        Diag::user(Code::EmptyMinMax, format!("{} of an empty list", f.name()))
+            .label(span, "the list is empty")
+            .into()
+    })
+}
+
+/// `input_ints()`: standard input's integers, read once.
+fn input_ints(m: &mut Machine, span: Span) -> R<Value> {
+    let max_list = m.limits.max_list;
+    // No progress line over what is being typed.
+    let pending = m.interp.input.pending();
+    let progress = m.budget.progress().filter(|_| pending);
+    if let Some(p) = progress {
+        p.stop();
+    }
+    let budget = &m.budget;
+    let result = m.interp.input.ints(
+        max_list,
+        &mut || match budget.cancelled() {
+            true => Err(Stop::Interrupted),
+            false => Ok(()),
+        },
+        &|bytes| budget.memory(bytes),
+    );
+    if let Some(p) = progress {
+        p.start();
+    }
+    result.map(Value::List).map_err(|s| {
+        let no_input = s.is(Code::NoInput);
+        s.map_diag(|d| {
+            let d = d.label(span, "reads standard input");
+            if no_input {
+                d.help("run the file with its input on standard input: `grundy FILE < input.txt`")
+            } else {
+                d
+            }
+        })
+    })
+}
+
+/// `join(list, separator)`: the elements as text.
+fn join(
+    m: &mut Machine,
+    p: &ir::Program,
+    list: ExprId,
+    sep: ExprId,
+    span: Span,
+    env: &mut [Value],
+) -> R<Value> {
+    let list = m.list(p, list, env)?;
+    let sep = match m.value(p, sep, env)? {
+        Value::Str(s) => s,
+        other => return Err(m.type_bug(p, sep, "a string", &other).into()),
+    };
+    let mut text = String::new();
+    for (i, v) in list.iter().enumerate() {
+        m.poll()?;
+        if i > 0 {
+            text.push_str(&sep);
+        }
+        text.push_str(&m.as_text(v));
+        if text.len() > m.limits.max_list {
+            return Err(m.string_too_long(span, text.len()).into());
+        }
+    }
+    // Copying text is work: long strings built in a loop look
+    // at the limits (and Ctrl-C) as often as short ones.
+    m.budget.add(text.len() as u64 / TEXT_BYTES_PER_WORK);
+    m.reserve(text.len())?;
+    Ok(Value::Str(text.into()))
+}
