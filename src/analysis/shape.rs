@@ -526,11 +526,38 @@ fn classify(
     if t < 0 {
         return Err("a split makes the heaps bigger".into());
     }
+    let (lower, upper) = split_bounds(x, &xcons)?;
+    let (n0, m_lo, unequal) = split_coverage(&lower, &upper, t, *from, unequal_ok)?;
+    if m_lo == Some(0) && t == 0 {
+        return Err("a split without taking leaves the whole heap: a move to itself".into());
+    }
+    if m_lo == Some(0) && !g0_terminal {
+        return Err("a split can leave an empty heap, and a heap of 0 has moves of its own".into());
+    }
+    if m_lo == Some(0) {
+        families.insert(Family {
+            take: t,
+            heaps: 1,
+            unequal: false,
+        });
+    }
+    families.insert(Family {
+        take: t,
+        heaps: 2,
+        unequal: unequal == Some(true),
+    });
+    *from = (*from).max(n0 as i64);
+    Ok(())
+}
+
+/// A split's range rewritten in its first heap `x` (with `A = s·(x − k1)`,
+/// `s = x.a`): the lower and upper bounds of `x`, each `⌊(p·N + q) / r⌋`.
+fn split_bounds(x: &Affine, xcons: &[Cons]) -> Result<(Vec<Floor>, Vec<Floor>), Why> {
     // Rewrite the constraints in x: A = s·(x − k1) with s = x.a.
     let (s, k1) = (x.a as i128, x.k as i128);
     let mut lower = Vec::new();
     let mut upper = Vec::new();
-    for c in xcons {
+    for &c in xcons {
         let Cons::Ge(f) = c else {
             return Err("a split's range has an `==` or `!=` condition".into());
         };
@@ -557,6 +584,20 @@ fn classify(
     if lower.is_empty() || upper.is_empty() {
         return Err("a split's range is not bounded".into());
     }
+    Ok((lower, upper))
+}
+
+/// Whether a split's range covers every way to share what is left of the
+/// heap in two (or every way but the even one: `unequal`), from the `n0`
+/// where every comparison has settled, over one period of them: `n0`, the
+/// smallest first heap, and whether the even split is left out.
+fn split_coverage(
+    lower: &[Floor],
+    upper: &[Floor],
+    t: i64,
+    from: i64,
+    unequal_ok: bool,
+) -> Result<(i128, Option<i128>, Option<bool>), Why> {
     let t128 = t as i128;
     let s_fn = Floor {
         p: 1,
@@ -575,11 +616,11 @@ fn classify(
         Floor { p: 0, q: 0, r: 1 },
         Floor { p: 0, q: 1, r: 1 },
     ];
-    for f in lower.iter().chain(&upper) {
+    for f in lower.iter().chain(upper) {
         fs.push(*f);
         fs.push(f.reflect(t128));
     }
-    let n0 = crossing(&fs).max(*from as i128).max(t128 + 2);
+    let n0 = crossing(&fs).max(from as i128).max(t128 + 2);
     if n0 > MAX_FROM as i128 {
         return Err(format!("a split's range settles only from n = {n0} on"));
     }
@@ -636,26 +677,7 @@ fn classify(
         unequal = unequal.or(here);
         m_lo = Some(a);
     }
-    if m_lo == Some(0) && t == 0 {
-        return Err("a split without taking leaves the whole heap: a move to itself".into());
-    }
-    if m_lo == Some(0) && !g0_terminal {
-        return Err("a split can leave an empty heap, and a heap of 0 has moves of its own".into());
-    }
-    if m_lo == Some(0) {
-        families.insert(Family {
-            take: t,
-            heaps: 1,
-            unequal: false,
-        });
-    }
-    families.insert(Family {
-        take: t,
-        heaps: 2,
-        unequal: unequal == Some(true),
-    });
-    *from = (*from).max(n0 as i64);
-    Ok(())
+    Ok((n0, m_lo, unequal))
 }
 
 fn lcm(a: i128, b: i128) -> i128 {

@@ -43,65 +43,8 @@ impl Checker {
                 }
             }
         }
-        // The constants each function reaches, through any chain of calls.
-        let mut reach: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (f, out) in reach.iter_mut().enumerate().skip(nc) {
-            let mut seen = vec![false; n];
-            let mut work = vec![f];
-            while let Some(x) = work.pop() {
-                for &d in &direct[x] {
-                    if !seen[d] {
-                        seen[d] = true;
-                        if d < nc {
-                            out.push(d);
-                        } else {
-                            work.push(d);
-                        }
-                    }
-                }
-            }
-        }
-        // What must be checked (and, for constants, evaluated) first: a
-        // constant needs what it names and the constants its functions
-        // reach; a function needs the constants it reaches, not other
-        // functions.
-        let mut deps: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for me in 0..n {
-            let mut ds: Vec<usize> = if me < nc {
-                let mut ds = direct[me].clone();
-                for &d in &direct[me] {
-                    if d >= nc {
-                        ds.extend(&reach[d]);
-                    }
-                }
-                ds
-            } else {
-                reach[me].clone()
-            };
-            ds.sort_unstable();
-            ds.dedup();
-            deps[me] = ds;
-        }
-        // Kahn's algorithm.
-        let mut indegree = vec![0usize; n];
-        let mut users: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (me, ds) in deps.iter().enumerate() {
-            for &d in ds {
-                indegree[me] += 1;
-                users[d].push(me);
-            }
-        }
-        let mut ready: Vec<usize> = (0..n).filter(|&i| indegree[i] == 0).rev().collect();
-        let mut order = Vec::new();
-        while let Some(i) = ready.pop() {
-            order.push(i);
-            for &u in &users[i] {
-                indegree[u] -= 1;
-                if indegree[u] == 0 {
-                    ready.push(u);
-                }
-            }
-        }
+        let deps = dependencies(&direct, nc);
+        let (order, indegree) = topological(&deps);
         // What is left depends on a cycle: report each cycle once, with its path.
         // Functions are never in a cycle of their own (they need no
         // function); a cycle goes through constants, perhaps by way of
@@ -262,4 +205,79 @@ fn calls_to(direct: &[Vec<usize>], nc: usize, c: usize, next: usize) -> Vec<usiz
         }
     }
     Vec::new()
+}
+
+/// What each constant and function must come after (constants first, then
+/// functions, by node): a constant needs what it names and the constants its
+/// functions reach through any chain of calls; a function needs the
+/// constants it reaches, not other functions.
+fn dependencies(direct: &[Vec<usize>], nc: usize) -> Vec<Vec<usize>> {
+    let n = direct.len();
+    // The constants each function reaches, through any chain of calls.
+    let mut reach: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (f, out) in reach.iter_mut().enumerate().skip(nc) {
+        let mut seen = vec![false; n];
+        let mut work = vec![f];
+        while let Some(x) = work.pop() {
+            for &d in &direct[x] {
+                if !seen[d] {
+                    seen[d] = true;
+                    if d < nc {
+                        out.push(d);
+                    } else {
+                        work.push(d);
+                    }
+                }
+            }
+        }
+    }
+    // What must be checked (and, for constants, evaluated) first: a
+    // constant needs what it names and the constants its functions
+    // reach; a function needs the constants it reaches, not other
+    // functions.
+    let mut deps: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for me in 0..n {
+        let mut ds: Vec<usize> = if me < nc {
+            let mut ds = direct[me].clone();
+            for &d in &direct[me] {
+                if d >= nc {
+                    ds.extend(&reach[d]);
+                }
+            }
+            ds
+        } else {
+            reach[me].clone()
+        };
+        ds.sort_unstable();
+        ds.dedup();
+        deps[me] = ds;
+    }
+    deps
+}
+
+/// Kahn's algorithm: the nodes in an order where each comes after what it
+/// needs, and each node's count of needs not met (above 0: on or after a
+/// cycle).
+fn topological(deps: &[Vec<usize>]) -> (Vec<usize>, Vec<usize>) {
+    let n = deps.len();
+    let mut indegree = vec![0usize; n];
+    let mut users: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (me, ds) in deps.iter().enumerate() {
+        for &d in ds {
+            indegree[me] += 1;
+            users[d].push(me);
+        }
+    }
+    let mut ready: Vec<usize> = (0..n).filter(|&i| indegree[i] == 0).rev().collect();
+    let mut order = Vec::new();
+    while let Some(i) = ready.pop() {
+        order.push(i);
+        for &u in &users[i] {
+            indegree[u] -= 1;
+            if indegree[u] == 0 {
+                ready.push(u);
+            }
+        }
+    }
+    (order, indegree)
 }
