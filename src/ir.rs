@@ -219,6 +219,8 @@ pub enum Expr {
     Str(std::rc::Rc<str>),
     /// `a + b` where one side is a string: the two as text, joined.
     Concat(ExprId, ExprId),
+    /// `a + b` of two lists: the elements of `a`, then those of `b`.
+    ListConcat(ExprId, ExprId),
     /// The empty position (`0` where a position is expected).
     EmptyPos,
     /// A variable.

@@ -499,6 +499,12 @@ fn cases() -> Vec<Case> {
             "let s = \"3\"\nprint s * 2\nprint s < \"4\"\n",
             ERRORS,
         ),
+        // ---- lists ----
+        case(
+            "list_joined_with_an_integer",
+            "let xs = [1, 2]\nprint xs + 3\nprint 3 + xs\nprint xs + [3]\n",
+            ERRORS,
+        ),
         // ---- shorthands and periods ----
         case(
             "octal_bad_digits",

@@ -491,6 +491,9 @@ impl Checker {
         if expected == Ty::List && found == Ty::Range {
             d = d.help("a range can only be iterated; write `[x for x in a..b]` for a list");
         }
+        if expected == Ty::List && found == Ty::Int && why == "`+` joins two lists" {
+            d = d.help("to add an element, join a list of one: `xs + [x]`");
+        }
         if expected == Ty::Int && found == Ty::Pos {
             d = d.help("for the Grundy value of a position, write `grundy(P)`");
         }
@@ -515,6 +518,13 @@ impl Checker {
                 let l = self.check_ty(l, Ty::Pos, why);
                 let r = self.check_ty(r, Ty::Pos, why);
                 return self.push(ir::Expr::PosSum(l, r), e.span);
+            }
+            // Where a list is wanted, `+` joins two lists (so variables
+            // not known yet are lists).
+            (ExprKind::Binary(BinOp::Add, l, r), Ty::List) => {
+                let l = self.check_ty(l, Ty::List, why);
+                let r = self.check_ty(r, Ty::List, why);
+                return self.push(ir::Expr::ListConcat(l, r), e.span);
             }
             (ExprKind::If(c, t, f), want @ (Ty::Pos | Ty::Int | Ty::Bool | Ty::List | Ty::Str)) => {
                 let c = self.check_ty(c, Ty::Bool, "the condition of `if` must be a boolean");

@@ -71,6 +71,15 @@ impl Checker {
                     }
                     return (self.push(ir::Expr::Concat(l_id, r_id), span), Ty::Str);
                 }
+                // With a list on either side, `+` joins two lists.
+                if self.resolve(l_ty) == Ty::List || self.resolve(r_ty) == Ty::List {
+                    for (side, ty) in [(l, l_ty), (r, r_ty)] {
+                        if !self.unify(ty, Ty::List) {
+                            self.mismatch(side.span, Ty::List, ty, "`+` joins two lists");
+                        }
+                    }
+                    return (self.push(ir::Expr::ListConcat(l_id, r_id), span), Ty::List);
+                }
                 if self.resolve(r_ty) == Ty::Pos {
                     if matches!(l.kind, ExprKind::Int(0)) {
                         self.out.exprs[l_id as usize] = ir::Expr::EmptyPos;

@@ -385,6 +385,16 @@ impl Machine {
                 self.reserve(text.len())?;
                 Value::Str(text.into())
             }
+            ir::Expr::ListConcat(a, b) => {
+                let (a, b) = (self.list(p, *a, env)?, self.list(p, *b, env)?);
+                let len = a.len() + b.len();
+                if len > self.limits.max_list {
+                    return Err(self.too_long(p, e, len as u128).into());
+                }
+                self.budget.add(len as u64);
+                self.reserve(len.saturating_mul(std::mem::size_of::<Value>()))?;
+                Value::List(a.iter().chain(b.iter()).cloned().collect())
+            }
             ir::Expr::Local(s) => env
                 .get(*s as usize)
                 .cloned()
