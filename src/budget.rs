@@ -423,10 +423,18 @@ impl Budget {
     }
 
     /// Whether `more` bytes would still fit under the memory limit.
+    #[inline]
     pub fn memory(&self, more: usize) -> Result<(), Stop> {
         if memory::fits(more, self.max_memory) {
             return Ok(());
         }
+        self.over_memory(more)
+    }
+
+    /// The memory limit's error (kept out of the callers' hot loops).
+    #[cold]
+    #[inline(never)]
+    fn over_memory(&self, more: usize) -> Result<(), Stop> {
         let used = memory::in_use().unwrap_or(0);
         Err(Stop::Error(
             Diag::user(

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::key::ListKey;
+use std::ops::RangeInclusive;
 
 /// Bytes of text copied per unit of work (a move examined costs about as
 /// much as copying this many bytes).
@@ -297,7 +298,12 @@ impl Machine {
             _ => None,
         };
         if let Some((slot, lo, hi)) = range {
-            for x in hi.map(|hi| lo..=hi).into_iter().flatten() {
+            // (No last value: the range is empty.)
+            let values = match hi {
+                Some(hi) => lo..=hi,
+                None => RangeInclusive::new(1, 0),
+            };
+            for x in values {
                 self.poll()?;
                 env[slot as usize] = Value::Int(x);
                 self.list_element(p, e, body, code, env, key, &mut w)?;
@@ -353,9 +359,11 @@ impl Machine {
     /// memory it would take, as a list of values counts it (so a list
     /// encoded straight into a key meets the memory limit where the same list
     /// built as a value does). Returns the new room.
+    #[inline]
     fn list_room(&mut self, p: &ir::Program, e: ExprId, room: usize) -> R<usize> {
-        self.reserve(room.max(4) * std::mem::size_of::<Value>())
-            .map_err(|s| s.map_diag(|d| d.label(p.span(e), "while building this list")))?;
+        if let Err(s) = self.reserve(room.max(4) * std::mem::size_of::<Value>()) {
+            return Err(building_list(s, p.span(e)));
+        }
         Ok(if room == 0 { 4 } else { room.saturating_mul(2) })
     }
 
@@ -743,6 +751,12 @@ fn too_deep(span: Span) -> Diag {
         format!("lists nested more than {MAX_LIST_DEPTH} deep"),
     )
     .label(span, "this list is too deep")
+}
+
+/// A limit met while a list was being built says where.
+#[cold]
+fn building_list(s: Stop, span: Span) -> Stop {
+    s.map_diag(|d| d.label(span, "while building this list"))
 }
 
 pub(super) fn overflow(span: Span, what: String) -> Diag {

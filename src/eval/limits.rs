@@ -73,6 +73,7 @@ impl Machine {
 
     /// Whether `bytes` more would fit under the memory limit; if not, the
     /// error says what holds the memory.
+    #[inline]
     pub fn reserve(&self, bytes: usize) -> R<()> {
         self.budget.memory(bytes).map_err(|s| self.explain(s))
     }
