@@ -26,6 +26,8 @@ pub enum Builtin {
     Mex,
     /// `xor(list)`: the bitwise XOR of a list's integers.
     Xor,
+    /// `isqrt(x)`: the integer square root of `x >= 0`.
+    Isqrt,
     /// `str(x)`: a value as text.
     Str,
     /// `join(list, sep)`: the elements as text, separated by `sep`.
@@ -262,6 +264,18 @@ pub const TABLE: &[Spec] = &[
         &[("popcount(x)", "the number of one bits of x >= 0")],
     )
     .args(&[(Arg::Int, "`popcount` takes an integer")], Gives::Int),
+    spec(
+        "isqrt",
+        Some(B::Isqrt),
+        Function,
+        (1, 1),
+        "1 argument (an integer)",
+        &[(
+            "isqrt(x)",
+            "the integer square root of x >= 0: the largest r with r * r <= x",
+        )],
+    )
+    .args(&[(Arg::Int, "`isqrt` takes an integer")], Gives::Int),
     spec(
         "mex",
         Some(B::Mex),
@@ -596,9 +610,11 @@ mod tests {
                 B::Map => 22,
                 B::Plot => 23,
                 B::Xor => 24,
+                B::Isqrt => 25,
             }
         }
         let all = [
+            B::Isqrt,
             B::Xor,
             B::Len,
             B::Sum,

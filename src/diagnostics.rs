@@ -74,6 +74,7 @@ codes! {
     MemoryLimit => "memory-limit",
     LiteralTooLarge => "literal-too-large",
     NegativePopcount => "negative-popcount",
+    NegativeRoot => "negative-root",
     NotCallable => "not-callable",
     NotUtf8 => "not-utf8",
     Overflow => "overflow",

@@ -83,6 +83,8 @@ pub enum OpError {
     BadShift,
     /// `popcount` of a negative number.
     NegativePopcount,
+    /// `isqrt` of a negative number.
+    NegativeRoot,
 }
 
 /// `x op y` for an arithmetic operator; comparisons and `and`/`or` are not
@@ -191,6 +193,17 @@ pub fn popcount(x: i64) -> Result<i64, OpError> {
     }
 }
 
+/// `isqrt(x)`: the integer square root of a non-negative integer, the
+/// largest `r` with `r · r <= x`.
+#[inline]
+pub fn isqrt(x: i64) -> Result<i64, OpError> {
+    if x < 0 {
+        Err(OpError::NegativeRoot)
+    } else {
+        Ok(x.isqrt())
+    }
+}
+
 /// `⌊a / b⌋` in `i128`, for the affine forms of the analyses (`b != 0`).
 pub fn div_floor_wide(a: i128, b: i128) -> i128 {
     let q = a / b;
@@ -237,5 +250,7 @@ mod tests {
         assert_eq!(int_op(BinOp::Pow, 2, -1), Err(OpError::BadExponent));
         assert_eq!(popcount(-1), Err(OpError::NegativePopcount));
         assert_eq!(popcount(0b1011), Ok(3));
+        assert_eq!(isqrt(-1), Err(OpError::NegativeRoot));
+        assert_eq!(isqrt(i64::MAX), Ok(3_037_000_499));
     }
 }

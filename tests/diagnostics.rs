@@ -499,6 +499,11 @@ fn cases() -> Vec<Case> {
             "let s = \"3\"\nprint s * 2\nprint s < \"4\"\n",
             ERRORS,
         ),
+        case(
+            "isqrt_of_a_negative_number",
+            "let n = 3\nprint isqrt(n - 5)\nprint isqrt(n)\n",
+            ERRORS,
+        ),
         // ---- lists ----
         case(
             "list_joined_with_an_integer",

@@ -313,7 +313,15 @@ fn completion_offers_what_can_come_next() {
     assert_eq!(complete("win"), (0, vec!["winning".into()]));
     assert_eq!(
         complete("for x i"),
-        (6, vec!["if".into(), "in".into(), "input_ints".into()])
+        (
+            6,
+            vec![
+                "if".into(),
+                "in".into(),
+                "input_ints".into(),
+                "isqrt".into()
+            ]
+        )
     );
     assert_eq!(complete("12"), (2, vec![]));
     // Commands, help topics, names to show, files to load.

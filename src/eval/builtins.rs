@@ -84,6 +84,13 @@ pub(super) fn call(
             }
             Ok(Value::Int(seen.mex() as i64))
         }
+        Builtin::Isqrt => {
+            let x = arg(0)?;
+            let v = m.int(p, x, env)?;
+            ops::isqrt(v)
+                .map(Value::Int)
+                .map_err(|err| m.op_error(p, err, span, x, v.to_string(), v).into())
+        }
         Builtin::Xor => {
             let list = m.ints(p, arg(0)?, env)?;
             Ok(Value::Int(list.iter().fold(0, |x, &v| x ^ v)))

@@ -680,6 +680,11 @@ impl Machine {
                 format!("popcount of negative number {y}"),
             )
             .label(span, "needs a non-negative integer"),
+            OpError::NegativeRoot => Diag::user(
+                Code::NegativeRoot,
+                format!("square root of negative number {y}"),
+            )
+            .label(span, "needs a non-negative integer"),
         }
     }
 
