@@ -65,13 +65,7 @@ pub(super) fn call(
             }
             Ok(Value::List(v.into()))
         }
-        Builtin::Popcount => {
-            let x = arg(0)?;
-            let v = m.int(p, x, env)?;
-            ops::popcount(v)
-                .map(Value::Int)
-                .map_err(|err| m.op_error(p, err, span, x, v.to_string(), v).into())
-        }
+        Builtin::Popcount => of_int(m, p, arg(0)?, span, env, ops::popcount),
         Builtin::Mex => {
             let list = m.ints(p, arg(0)?, env)?;
             let mut seen = Seen::default();
@@ -84,13 +78,7 @@ pub(super) fn call(
             }
             Ok(Value::Int(seen.mex() as i64))
         }
-        Builtin::Isqrt => {
-            let x = arg(0)?;
-            let v = m.int(p, x, env)?;
-            ops::isqrt(v)
-                .map(Value::Int)
-                .map_err(|err| m.op_error(p, err, span, x, v.to_string(), v).into())
-        }
+        Builtin::Isqrt => of_int(m, p, arg(0)?, span, env, ops::isqrt),
         Builtin::Xor => {
             let list = m.ints(p, arg(0)?, env)?;
             Ok(Value::Int(list.iter().fold(0, |x, &v| x ^ v)))
@@ -134,6 +122,20 @@ pub(super) fn call(
                 .into()),
         },
     }
+}
+
+/// A function of one integer that may fail, written once in `ops`.
+fn of_int(
+    m: &mut Machine,
+    p: &ir::Program,
+    x: ExprId,
+    span: Span,
+    env: &mut [Value],
+    f: fn(i64) -> Result<i64, OpError>,
+) -> R<Value> {
+    let v = m.int(p, x, env)?;
+    f(v).map(Value::Int)
+        .map_err(|err| m.op_error(p, err, span, x, v.to_string(), v).into())
 }
 
 /// `min` and `max`: of a list, or of two or more integers.
