@@ -63,7 +63,11 @@ pub fn report(
         }
         Builtin::Moves | Builtin::Winning => moves(m, f, args, env),
         Builtin::Table | Builtin::PPositions | Builtin::Map => {
-            let t = table_values(m, play, args, env)?;
+            let keep = match f {
+                Builtin::PPositions => Keep::Zeros,
+                _ => Keep::Values,
+            };
+            let t = table_values(m, play, args, env, keep)?;
             let (params, name) = {
                 let g = &m.program().games[t.game as usize];
                 (g.params.clone(), g.name.clone())
@@ -106,7 +110,7 @@ pub fn report(
                         .iter()
                         .map(|a| crate::answer::describe_axis(a))
                         .collect(),
-                    positions: t.p_positions(),
+                    positions: t.zeros,
                 },
             })
         }
@@ -265,12 +269,23 @@ fn period(
     Ok((name, search))
 }
 
-/// The values of a table's points: its game, its axes (one or two), and
-/// a value per point, row by row.
+/// The values of a table's points: its game, its axes (one or two), and a
+/// value per point, row by row (or, for `ppositions`, only the points of
+/// value 0).
 struct TableValues {
     game: ir::GameId,
     axes: Vec<Vec<i64>>,
     cells: Vec<Gsg>,
+    zeros: Vec<Vec<i64>>,
+}
+
+/// What a table keeps of its points' values.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    /// Every value (`table`, `map`, `plot`).
+    Values,
+    /// The points of value 0 (`ppositions`), as they are found.
+    Zeros,
 }
 
 impl TableValues {
@@ -282,74 +297,80 @@ impl TableValues {
             cols => self.cells.chunks(cols).map(<[Gsg]>::to_vec).collect(),
         }
     }
-
-    /// The points of value 0, in order.
-    fn p_positions(&self) -> Vec<Vec<i64>> {
-        let mut out = Vec::new();
-        let mut point = vec![0usize; self.axes.len()];
-        for v in &self.cells {
-            if is_zero(v) {
-                out.push(point.iter().zip(&self.axes).map(|(&i, a)| a[i]).collect());
-            }
-            // The next point, the last axis fastest.
-            for (i, a) in point.iter_mut().zip(&self.axes).rev() {
-                *i += 1;
-                if *i < a.len() {
-                    break;
-                }
-                *i = 0;
-            }
-        }
-        out
-    }
 }
 
 fn is_zero(v: &Gsg) -> bool {
     *v == Gsg::Finite(0)
 }
 
+/// Pushes onto a vector, its growth counted against the memory limit
+/// first (a table of 10^5 × 10^5 points is stopped, not allocated).
+fn push_counted<T>(m: &Machine, v: &mut Vec<T>, x: T) -> R<()> {
+    if v.len() == v.capacity() {
+        m.reserve(v.capacity().max(4).saturating_mul(std::mem::size_of::<T>()))?;
+    }
+    v.push(x);
+    Ok(())
+}
+
 /// The values of `table(G, AXES...)` (and `ppositions`, `map`, `plot`): a
-/// game and one or two axes, in normal or misère play.
-fn table_values(m: &mut Machine, play: Play, args: &[ExprId], env: &mut [Value]) -> R<TableValues> {
+/// game and one or two axes, in normal or misère play, the points in order
+/// (the last axis fastest).
+fn table_values(
+    m: &mut Machine,
+    play: Play,
+    args: &[ExprId],
+    env: &mut [Value],
+    keep: Keep,
+) -> R<TableValues> {
     let game = game_arg(m, args)?;
     let mut axes = Vec::new();
     for &a in &args[1..] {
         axes.push(m.eval_axis(a, env)?);
     }
     let span = m.program().span(args[0]);
-    let value_at = |m: &mut Machine, xs: &[i64]| -> R<Gsg> {
+    let mut t = TableValues {
+        game,
+        axes: Vec::new(),
+        cells: Vec::new(),
+        zeros: Vec::new(),
+    };
+    let mut point = |m: &mut Machine, xs: &[i64]| -> R<()> {
         let vals: Vec<Value> = xs.iter().map(|x| Value::Int(*x)).collect();
         let p = m.intern(game, &vals, span)?;
-        match play {
+        let v = match play {
             Play::Misere => m
                 .with_misere(|ms, m| {
                     let s = ms.state(m, &[p])?;
                     ms.value(m, s)
                 })
                 .map(Gsg::Finite)
-                .map_err(|d| at(d, span)),
-            Play::Normal => m.gsg(p),
+                .map_err(|d| at(d, span))?,
+            Play::Normal => m.gsg(p)?,
+        };
+        match keep {
+            Keep::Values => push_counted(m, &mut t.cells, v),
+            Keep::Zeros if is_zero(&v) => push_counted(m, &mut t.zeros, xs.to_vec()),
+            Keep::Zeros => Ok(()),
         }
     };
-    let mut cells = Vec::new();
     match &axes[..] {
         [xs] => {
-            cells.reserve(xs.len());
             for &x in xs {
-                cells.push(value_at(m, &[x])?);
+                point(m, &[x])?;
             }
         }
         [rows, cols] => {
-            cells.reserve(rows.len().saturating_mul(cols.len()));
             for &r in rows {
                 for &c in cols {
-                    cells.push(value_at(m, &[r, c])?);
+                    point(m, &[r, c])?;
                 }
             }
         }
         _ => return Err(Diag::bug("a table with other than one or two axes").into()),
     }
-    Ok(TableValues { game, axes, cells })
+    t.axes = axes;
+    Ok(t)
 }
 
 /// A plot: its title, what it draws, and the SVG.
@@ -385,7 +406,7 @@ fn plot(m: &mut Machine, play: Play, args: &[ExprId], env: &mut [Value]) -> R<Dr
     }
     let drawn = |r: Result<String, String>| r.map_err(|e| Stop::from(Diag::bug(e)));
     let words = if misere { "misère values of " } else { "" };
-    let t = table_values(m, play, args, env)?;
+    let t = table_values(m, play, args, env, Keep::Values)?;
     let (params, game) = {
         let g = &m.program().games[t.game as usize];
         (g.params.clone(), g.name.clone())
@@ -736,7 +757,11 @@ pub fn value(
             })))
         }
         Builtin::Table | Builtin::PPositions | Builtin::Map => {
-            let t = table_values(m, play, args, env)?;
+            let keep = match f {
+                Builtin::PPositions => Keep::Zeros,
+                _ => Keep::Values,
+            };
+            let t = table_values(m, play, args, env, keep)?;
             let gsgs = |xs: Vec<Gsg>| list(xs.into_iter().map(gsg_value).collect());
             Ok(match (f, t.axes.len()) {
                 (Builtin::Table, 1) => gsgs(t.cells),
@@ -748,7 +773,7 @@ pub fn value(
                         .collect(),
                 ),
                 _ => list(
-                    t.p_positions()
+                    t.zeros
                         .iter()
                         .map(|p| match p[..] {
                             [x] => Value::Int(x),

@@ -826,3 +826,31 @@ fn the_time_limit_starts_with_each_statement_and_constant() {
     session.entry("<3>", "print x", &mut emit);
     assert!(errors.is_empty(), "{errors:?}");
 }
+
+/// A table of 10^10 or 8·10^13 points is computed point by point, its
+/// values counted against the memory limit as they are kept: the limits
+/// stop it (never an allocation of the whole grid up front, which aborted
+/// the process).
+#[test]
+fn huge_grids_end_at_a_limit() {
+    let rule = "game W(a, b) = {\n  W(a - k, b) for k in 1..=a\n  W(a, b - k) for k in 1..=b\n}\n";
+    for query in [
+        "print ppositions(W, 0..100000, 0..100000)",
+        "print table(W, 0..9000000, 0..9000000)",
+        "print len(table(W, 0..9000000, 0..9000000))",
+        "print map(W, 0..100000, 0..100000)",
+    ] {
+        let run = run_text(
+            "grid.game",
+            &format!("{rule}{query}\n"),
+            &["--time-limit", "1"],
+        );
+        assert_eq!(run.code, 2, "{query}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("grundy::time-limit")
+                || run.stderr.contains("grundy::memory-limit"),
+            "{query}: {}",
+            run.stderr
+        );
+    }
+}
