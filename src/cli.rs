@@ -35,6 +35,11 @@ pub struct Opts {
     /// Print one JSON object per answer (and per error) on standard output.
     #[arg(long, global = true)]
     json: bool,
+    /// Checks that hold print nothing, and a failed check is reported on
+    /// standard error: standard output holds only what the file prints (a
+    /// judge's answer). A failed check still exits with 1.
+    #[arg(long, global = true)]
+    quiet_checks: bool,
     /// The limits of each statement.
     #[command(flatten)]
     limits: LimitOpts,
@@ -255,6 +260,7 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
     let mut printer = crate::printer::Printer {
         style,
         json,
+        quiet_checks: opts.quiet_checks,
         files: crate::files::Files::new(opts.out.clone()),
     };
     // A failed write (a full disk, a closed pipe) fails the run. Failures

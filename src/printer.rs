@@ -23,6 +23,9 @@ pub struct Printer {
     pub style: Style,
     /// JSON lines instead of text.
     pub json: bool,
+    /// Checks that hold print nothing, and failed ones go to standard
+    /// error (`--quiet-checks`).
+    pub quiet_checks: bool,
     /// Where answers that are files go.
     pub files: Files,
 }
@@ -31,6 +34,16 @@ impl Printer {
     /// Prints an answer, its file written first; `false` when the file could
     /// not be written (then that is reported instead).
     pub fn answer(&mut self, sources: &Sources, mut a: Answer, out: &mut dyn Output) -> bool {
+        if self.quiet_checks {
+            match a {
+                Answer::CheckOk { .. } => return true,
+                Answer::CheckFailed { .. } => {
+                    out.err(&a.to_string());
+                    return true;
+                }
+                _ => {}
+            }
+        }
         if let Err((path, e)) = self.files.place(&mut a) {
             self.error(sources, &cannot_write(&path, &e), out);
             return false;

@@ -122,6 +122,39 @@ fn exit_codes_say_ok_failed_check_or_bad_input() {
     assert!(text(&missing.stderr).contains("cannot read"));
 }
 
+/// `--quiet-checks`: standard output holds only what the file prints;
+/// checks that hold say nothing, a failed one goes to standard error, and
+/// the exit code still says it failed.
+#[test]
+fn quiet_checks_leave_standard_output_to_prints() {
+    let file = temp_file(
+        "quiet_checks.game",
+        "game Nim(n) = { Nim(k) for k in 0..n }\n\
+         check grundy(Nim(n)) == n for n in 0..10\n\
+         print \"First\"\n\
+         check grundy(Nim(n)) == 0 for n in 0..3\n\
+         print \"Second\"\n",
+    );
+    let file = file.to_str().unwrap();
+    let quiet = grundy(&["--quiet-checks", file]);
+    assert_eq!(text(&quiet.stdout), "First\nSecond\n");
+    let err = text(&quiet.stderr);
+    assert!(
+        err.contains("check grundy(Nim(n)) == 0: FAILED at n = 1"),
+        "{err}"
+    );
+    assert!(!err.contains("ok (10 cases)"), "{err}");
+    assert_eq!(quiet.status.code(), Some(1));
+    // Without it, both checks are answers on standard output.
+    let loud = grundy(&[file]);
+    let out = text(&loud.stdout);
+    assert!(
+        out.contains("ok (10 cases)") && out.contains("FAILED"),
+        "{out}"
+    );
+    assert_eq!(loud.status.code(), Some(1));
+}
+
 #[test]
 fn check_subcommand_runs_nothing() {
     let path = temp_file(

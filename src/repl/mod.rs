@@ -300,6 +300,7 @@ impl Repl {
         let mut printer = crate::printer::Printer {
             style: self.style,
             json,
+            quiet_checks: false,
             files: std::mem::take(&mut self.files),
         };
         let mut failed_write = false;
