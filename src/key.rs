@@ -44,6 +44,7 @@ pub fn encode_arg(v: &Value, key: &mut Vec<i64>) -> Option<()> {
 const TAG_POS: i64 = 5;
 const TAG_RANGE: i64 = 6;
 const TAG_RECORD: i64 = 7;
+const TAG_INFINITE: i64 = 8;
 
 /// Appends the memo key of a function argument: data as a position's
 /// argument is written, positions and ranges tagged apart (a memo key is
@@ -55,6 +56,12 @@ pub fn encode_call_arg(v: &Value, key: &mut Vec<i64>) {
             key.extend(parts.iter().map(|&p| p as i64));
         }
         Value::Range(lo, hi) => key.extend([TAG_RANGE, *lo, *hi]),
+        // ∞{K} with its set K: values that differ in K are different
+        // arguments.
+        Value::Infinite(k) => {
+            key.extend([TAG_INFINITE, k.len() as i64]);
+            key.extend(k.iter().map(|&v| i64::from(v)));
+        }
         Value::Record(r) => {
             key.extend([TAG_RECORD, r.kind as i64]);
             for x in &r.values {
@@ -64,7 +71,7 @@ pub fn encode_call_arg(v: &Value, key: &mut Vec<i64>) {
         Value::List(xs)
             if xs
                 .iter()
-                .any(|x| x.has_pos() || matches!(x, Value::Record(_))) =>
+                .any(|x| x.has_pos() || x.has_infinite() || matches!(x, Value::Record(_))) =>
         {
             key.extend([TAG_LIST, xs.len() as i64]);
             for x in xs.iter() {
@@ -213,6 +220,35 @@ mod tests {
 
     fn list(xs: Vec<Value>) -> Value {
         Value::List(xs.into())
+    }
+
+    /// Function arguments that differ have different memo keys: ∞ values
+    /// by their sets K, alone or in lists (they once all had one key).
+    #[test]
+    fn infinite_arguments_have_keys_of_their_own() {
+        let inf = |k: &[u32]| Value::Infinite(k.into());
+        let args = [
+            inf(&[]),
+            inf(&[0]),
+            inf(&[0, 2]),
+            Value::Int(0),
+            list(vec![inf(&[])]),
+            list(vec![inf(&[1])]),
+            list(vec![Value::Int(1), inf(&[])]),
+        ];
+        let keys: Vec<Vec<i64>> = args
+            .iter()
+            .map(|a| {
+                let mut k = Vec::new();
+                encode_call_arg(a, &mut k);
+                k
+            })
+            .collect();
+        for (i, a) in keys.iter().enumerate() {
+            for b in &keys[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
     }
 
     /// Written element by element or whole, a list has one key, and it
