@@ -28,6 +28,10 @@ pub enum Builtin {
     Xor,
     /// `isqrt(x)`: the integer square root of `x >= 0`.
     Isqrt,
+    /// `is_infinite(v)`: whether a value is ∞ (a loopy game's).
+    IsInfinite,
+    /// `escapes(v)`: the set K of an ∞{K} value, as a list.
+    Escapes,
     /// `str(x)`: a value as text.
     Str,
     /// `join(list, sep)`: the elements as text, separated by `sep`.
@@ -104,6 +108,7 @@ pub enum Arg {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Gives {
     Int,
+    Bool,
     Str,
     List,
     /// A report, printed (a value only where a query's answer may be).
@@ -297,6 +302,30 @@ pub const TABLE: &[Spec] = &[
         )],
     )
     .args(&[(Arg::List, "`xor` takes a list")], Gives::Int),
+    spec(
+        "is_infinite",
+        Some(B::IsInfinite),
+        Function,
+        (1, 1),
+        "1 argument (a value)",
+        &[(
+            "is_infinite(v)",
+            "whether v is ∞ (a loopy game's value; a position of value ∞{K} is a draw unless 0 is in K)",
+        )],
+    )
+    .args(&[(Arg::Int, "`is_infinite` takes a value")], Gives::Bool),
+    spec(
+        "escapes",
+        Some(B::Escapes),
+        Function,
+        (1, 1),
+        "1 argument (an ∞ value)",
+        &[(
+            "escapes(v)",
+            "the set K of an ∞{K} value, as a list: the finite values of its options",
+        )],
+    )
+    .args(&[(Arg::Int, "`escapes` takes an ∞ value")], Gives::List),
     spec(
         "str",
         Some(B::Str),
@@ -611,9 +640,13 @@ mod tests {
                 B::Plot => 23,
                 B::Xor => 24,
                 B::Isqrt => 25,
+                B::IsInfinite => 26,
+                B::Escapes => 27,
             }
         }
         let all = [
+            B::IsInfinite,
+            B::Escapes,
             B::Isqrt,
             B::Xor,
             B::Len,

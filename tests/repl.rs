@@ -319,6 +319,7 @@ fn completion_offers_what_can_come_next() {
                 "if".into(),
                 "in".into(),
                 "input_ints".into(),
+                "is_infinite".into(),
                 "isqrt".into()
             ]
         )

@@ -89,6 +89,7 @@ impl Checker {
             };
             let ty = match gives {
                 Gives::Int => Ty::Int,
+                Gives::Bool => Ty::Bool,
                 Gives::Str => Ty::Str,
                 Gives::List => Ty::List,
                 Gives::Report => Ty::Report,

@@ -79,6 +79,22 @@ pub(super) fn call(
             Ok(Value::Int(seen.mex() as i64))
         }
         Builtin::Isqrt => of_int(m, p, arg(0)?, span, env, ops::isqrt),
+        Builtin::IsInfinite => Ok(Value::Bool(matches!(
+            m.value(p, arg(0)?, env)?,
+            Value::Infinite(_)
+        ))),
+        Builtin::Escapes => match m.value(p, arg(0)?, env)? {
+            Value::Infinite(k) => Ok(Value::List(
+                k.iter().map(|&v| Value::Int(i64::from(v))).collect(),
+            )),
+            other => Err(Diag::user(
+                Code::TypeMismatch,
+                format!("`escapes` of {}, not an ∞ value", m.show_value(&other)),
+            )
+            .label(p.span(arg(0)?), "this value is finite")
+            .help("only ∞{K} values have escapes; test `is_infinite(v)` first")
+            .into()),
+        },
         Builtin::Xor => {
             let list = m.ints(p, arg(0)?, env)?;
             Ok(Value::Int(list.iter().fold(0, |x, &v| x ^ v)))
