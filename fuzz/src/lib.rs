@@ -84,10 +84,15 @@ enum Int {
     Bin(Box<Int>, Op, Box<Int>),
     Abs(Box<Int>),
     Popcount(Box<Int>),
+    Isqrt(Box<Int>),
     If(Box<(Int, Cmp, Int, Int, Int)>),
     Min(Box<Int>, Box<Int>),
     Index(Box<Int>),
     Len,
+    /// `xor(S)`.
+    XorS,
+    /// An element of `S` with one more joined: `(S + [x])[i % (len(S) + 1)]`.
+    Joined(Box<Int>, Box<Int>),
     Call(Box<Int>),
 }
 
@@ -254,6 +259,7 @@ impl Int {
             Int::Bin(a, op, b) => format!("({} {} {})", a.text(s, d), op.text(), b.text(s, d)),
             Int::Abs(a) => format!("abs({})", a.text(s, d)),
             Int::Popcount(a) => format!("popcount({})", a.text(s, d)),
+            Int::Isqrt(a) => format!("isqrt({})", a.text(s, d)),
             Int::If(c) => {
                 let (a, cmp, b, t, e) = &**c;
                 format!(
@@ -268,6 +274,10 @@ impl Int {
             Int::Min(a, b) => format!("min({}, {})", a.text(s, d), b.text(s, d)),
             Int::Index(i) => format!("S[{} % len(S)]", i.text(s, d)),
             Int::Len => "len(S)".into(),
+            Int::XorS => "xor(S)".into(),
+            Int::Joined(x, i) => {
+                format!("(S + [{}])[{} % (len(S) + 1)]", x.text(s, d), i.text(s, d))
+            }
             Int::Call(a) if s.helper => format!("f({})", a.text(s, d)),
             Int::Call(a) => a.text(s, d),
         }
