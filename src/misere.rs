@@ -80,6 +80,12 @@ impl Misere {
         Ok(out)
     }
 
+    /// The misère value of the sum of `parts` played as one game.
+    pub fn value_of(&mut self, m: &mut dyn Oracle, parts: &[PosId]) -> R<u32> {
+        let s = self.state(m, parts)?;
+        self.value(m, s)
+    }
+
     /// The misère value of a sum played as one game (0: the player to move
     /// loses).
     pub fn value(&mut self, m: &mut dyn Oracle, root: State) -> R<u32> {

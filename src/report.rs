@@ -95,7 +95,7 @@ pub fn report(
                     rows: rows.clone(),
                     cols: cols.clone(),
                     // A map is the grid's zeros.
-                    p: t.grid()
+                    p: t.rows()
                         .iter()
                         .map(|row| row.iter().map(is_zero).collect())
                         .collect(),
@@ -290,12 +290,17 @@ enum Keep {
 
 impl TableValues {
     /// The values of a two-axis table, a row per value of the first axis.
-    fn grid(&self) -> Vec<Vec<Gsg>> {
+    fn rows(&self) -> Vec<&[Gsg]> {
         let rows = self.axes.first().map_or(0, Vec::len);
         match self.axes.get(1).map_or(1, Vec::len) {
-            0 => vec![Vec::new(); rows],
-            cols => self.cells.chunks(cols).map(<[Gsg]>::to_vec).collect(),
+            0 => vec![&[][..]; rows],
+            cols => self.cells.chunks(cols).collect(),
         }
+    }
+
+    /// [`TableValues::rows`], each row its own list.
+    fn grid(&self) -> Vec<Vec<Gsg>> {
+        self.rows().into_iter().map(<[Gsg]>::to_vec).collect()
     }
 }
 
@@ -340,10 +345,7 @@ fn table_values(
         let p = m.intern(game, &vals, span)?;
         let v = match play {
             Play::Misere => m
-                .with_misere(|ms, m| {
-                    let s = ms.state(m, &[p])?;
-                    ms.value(m, s)
-                })
+                .with_misere(|ms, m| ms.value_of(m, &[p]))
                 .map(Gsg::Finite)
                 .map_err(|d| at(d, span))?,
             Play::Normal => m.gsg(p)?,
@@ -461,7 +463,7 @@ fn plot(m: &mut Machine, play: Play, args: &[ExprId], env: &mut [Value]) -> R<Dr
                 crate::answer::describe_axis(cols)
             );
             let Some(values) = t
-                .grid()
+                .rows()
                 .iter()
                 .map(|row| row.iter().map(Gsg::finite).collect::<Option<Vec<u32>>>())
                 .collect::<Option<Vec<_>>>()
@@ -609,7 +611,7 @@ fn move_record(m: &Machine, component: usize, from: PosId, to: Vec<PosId>, grund
 }
 
 /// A generalized value as a language value: finite ones are integers.
-pub fn gsg_value(g: Gsg) -> Value {
+fn gsg_value(g: Gsg) -> Value {
     match g {
         Gsg::Finite(v) => Value::Int(i64::from(v)),
         Gsg::Infinite(k) => Value::Infinite(k),
@@ -635,13 +637,13 @@ pub fn pos_data(m: &Machine, parts: &[PosId]) -> Position {
 }
 
 /// The parameter names of a position's game.
-pub fn params_of(m: &Machine, pos: PosId) -> &[String] {
+fn params_of(m: &Machine, pos: PosId) -> &[String] {
     &m.program().games[m.game_of(pos) as usize].params
 }
 
 /// A value as JSON: numbers as numbers, positions as position objects
 /// (`{text, components}`), records as objects.
-pub fn json_of(m: &Machine, v: &Value) -> serde_json::Value {
+fn json_of(m: &Machine, v: &Value) -> serde_json::Value {
     match v {
         Value::Int(x) => (*x).into(),
         Value::Bool(b) => (*b).into(),
@@ -733,11 +735,8 @@ pub fn value(
                 m.gsg_sum(&parts)?
             } else {
                 Gsg::Finite(
-                    m.with_misere(|ms, m| {
-                        let s = ms.state(m, &parts)?;
-                        ms.value(m, s)
-                    })
-                    .map_err(|d| at(d, span))?,
+                    m.with_misere(|ms, m| ms.value_of(m, &parts))
+                        .map_err(|d| at(d, span))?,
                 )
             };
             let outcome = Outcome::of_value(&grundy);
@@ -762,12 +761,12 @@ pub fn value(
                 _ => Keep::Values,
             };
             let t = table_values(m, play, args, env, keep)?;
-            let gsgs = |xs: Vec<Gsg>| list(xs.into_iter().map(gsg_value).collect());
+            let gsgs = |xs: &[Gsg]| list(xs.iter().cloned().map(gsg_value).collect());
             Ok(match (f, t.axes.len()) {
-                (Builtin::Table, 1) => gsgs(t.cells),
-                (Builtin::Table, _) => list(t.grid().into_iter().map(gsgs).collect()),
+                (Builtin::Table, 1) => gsgs(&t.cells),
+                (Builtin::Table, _) => list(t.rows().into_iter().map(gsgs).collect()),
                 (Builtin::Map, _) => list(
-                    t.grid()
+                    t.rows()
                         .iter()
                         .map(|row| list(row.iter().map(|v| Value::Bool(is_zero(v))).collect()))
                         .collect(),

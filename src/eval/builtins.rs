@@ -116,10 +116,7 @@ pub(super) fn call(
         Builtin::MisereGrundy => {
             let mut parts = Vec::new();
             m.pos_into(p, arg(0)?, env, &mut parts)?;
-            let v = m.with_misere(|ms, m| {
-                let s = ms.state(m, &parts)?;
-                ms.value(m, s)
-            })?;
+            let v = m.with_misere(|ms, m| ms.value_of(m, &parts))?;
             Ok(Value::Int(i64::from(v)))
         }
         Builtin::Outcome
