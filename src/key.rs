@@ -68,11 +68,7 @@ pub fn encode_call_arg(v: &Value, key: &mut Vec<i64>) {
                 encode_call_arg(x, key);
             }
         }
-        Value::List(xs)
-            if xs
-                .iter()
-                .any(|x| x.has_pos() || x.has_infinite() || matches!(x, Value::Record(_))) =>
-        {
+        Value::List(xs) if xs.iter().any(needs_tags) => {
             key.extend([TAG_LIST, xs.len() as i64]);
             for x in xs.iter() {
                 encode_call_arg(x, key);
@@ -81,6 +77,17 @@ pub fn encode_call_arg(v: &Value, key: &mut Vec<i64>) {
         v => {
             let _ = encode_arg(v, key);
         }
+    }
+}
+
+/// Whether a value holds what only a memo key can hold (positions, ∞
+/// values, records), so that a list of it is written element by element
+/// with tags: one pass over nested lists.
+fn needs_tags(v: &Value) -> bool {
+    match v {
+        Value::Pos(_) | Value::Infinite(_) | Value::Record(_) => true,
+        Value::List(xs) => xs.iter().any(needs_tags),
+        _ => false,
     }
 }
 
