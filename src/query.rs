@@ -35,7 +35,7 @@ pub(crate) fn run_stmt(
                 out.push(print_one(m, *expr, *span, &mut env, sources)?);
                 return Ok(());
             }
-            m.comp_loop(clauses, &mut env, &mut |m, env| {
+            m.interp().comp_loop(clauses, &mut env, &mut |m, env| {
                 out.push(print_one(m, *expr, *span, env, sources)?);
                 Ok(true)
             })?;
@@ -51,10 +51,11 @@ pub(crate) fn run_stmt(
             let mut env = vec![Value::Int(0); *slots as usize];
             let mut passed = 0u64;
             let mut failure = None;
-            m.comp_loop(
-                clauses,
-                &mut env,
-                &mut |m, env| match m.check_case(*cond, env)? {
+            m.interp()
+                .comp_loop(clauses, &mut env, &mut |m, env| match m
+                    .interp()
+                    .check_case(*cond, env)?
+                {
                     CheckCase::Held => {
                         passed += 1;
                         Ok(true)
@@ -74,8 +75,7 @@ pub(crate) fn run_stmt(
                         failure = Some((bindings, sides));
                         Ok(false)
                     }
-                },
-            )?;
+                })?;
             let condition = snippet(sources, m.program().span(*cond));
             out.push(match failure {
                 None => Answer::CheckOk {
@@ -107,7 +107,7 @@ fn print_one(
     {
         return crate::report::report(m, f, play, &args, env);
     }
-    let value = m.eval(expr, env)?;
+    let value = m.interp().eval(expr, env)?;
     Ok(match value {
         Value::Pos(parts) => {
             let grundy = m.gsg_sum(&parts)?;
@@ -146,8 +146,8 @@ fn label(m: &mut Machine, expr: ExprId, text: &str, env: &mut [Value]) -> R<Opti
         && matches!(f, Builtin::Grundy | Builtin::MisereGrundy)
         && let [arg] = args[..]
     {
-        let parts = m.eval_sum(arg, env)?;
-        let shown = format!("{}({})", f.name(), m.show_sum(&parts));
+        let parts = m.interp().eval_sum(arg, env)?;
+        let shown = format!("{}({})", f.name(), m.show().sum(&parts));
         if shown.chars().count() <= LABEL_WIDTH {
             return Ok(Some(shown));
         }

@@ -28,7 +28,7 @@ pub fn report(
     let misere = play == Play::Misere;
     match f {
         Builtin::Outcome if misere => {
-            let parts = m.eval_sum(args[0], env)?;
+            let parts = m.interp().eval_sum(args[0], env)?;
             let position = pos_data(m, &parts);
             let next = m
                 .with_misere(|ms, m| {
@@ -42,7 +42,7 @@ pub fn report(
             })
         }
         Builtin::Winning if misere => {
-            let parts = m.eval_sum(args[0], env)?;
+            let parts = m.interp().eval_sum(args[0], env)?;
             let (rows, options) =
                 misere_rows(m, &parts).map_err(|d| at(d, m.program().span(args[0])))?;
             Ok(Answer::MisereWinning {
@@ -53,7 +53,7 @@ pub fn report(
             })
         }
         Builtin::Outcome => {
-            let parts = m.eval_sum(args[0], env)?;
+            let parts = m.interp().eval_sum(args[0], env)?;
             let grundy = m.gsg_sum(&parts)?;
             Ok(Answer::Outcome {
                 position: pos_data(m, &parts),
@@ -168,7 +168,7 @@ pub fn report(
 
 /// `moves(P)` and `winning(P)` in normal play.
 fn moves(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<Answer> {
-    let parts = m.eval_sum(args[0], env)?;
+    let parts = m.interp().eval_sum(args[0], env)?;
     let grundy = m.gsg_sum(&parts)?;
     let (mut moves, options) = all_moves(m, &parts)?;
     if f == Builtin::Winning {
@@ -204,9 +204,9 @@ fn graph(
     args: &[ExprId],
     env: &mut [Value],
 ) -> R<(Vec<PosId>, crate::graph::Graph)> {
-    let parts = m.eval_sum(args[0], env)?;
+    let parts = m.interp().eval_sum(args[0], env)?;
     let limit = match args.get(1) {
-        Some(&l) => m.eval_int(l, env)?,
+        Some(&l) => m.interp().eval_int(l, env)?,
         None => crate::graph::DEFAULT_NODES,
     };
     if limit < 1 {
@@ -246,7 +246,7 @@ fn period(
 ) -> R<(String, crate::analysis::Search)> {
     let game = game_arg(m, args)?;
     let budget = match args.get(1) {
-        Some(&b) => m.eval_int(b, env)?,
+        Some(&b) => m.interp().eval_int(b, env)?,
         None => m.limits().period_budget,
     };
     if budget < 1 {
@@ -331,7 +331,7 @@ fn table_values(
     let game = game_arg(m, args)?;
     let mut axes = Vec::new();
     for &a in &args[1..] {
-        axes.push(m.eval_axis(a, env)?);
+        axes.push(m.interp().eval_axis(a, env)?);
     }
     let span = m.program().span(args[0]);
     let mut t = TableValues {
@@ -391,7 +391,7 @@ fn plot(m: &mut Machine, play: Play, args: &[ExprId], env: &mut [Value]) -> R<Dr
     let misere = play == Play::Misere;
     let mut points = 1usize;
     for &a in &args[1..] {
-        points = points.saturating_mul(m.eval_axis(a, env)?.len());
+        points = points.saturating_mul(m.interp().eval_axis(a, env)?.len());
     }
     if points > crate::picture::MAX_POINTS {
         let span = m.program().span(args[args.len() - 1]);
@@ -631,7 +631,7 @@ pub fn pos_data(m: &Machine, parts: &[PosId]) -> Position {
         })
         .collect();
     Position {
-        text: m.show_sum(parts),
+        text: m.show().sum(parts),
         components: Some(components),
     }
 }
@@ -668,7 +668,7 @@ fn json_of(m: &Machine, v: &Value) -> serde_json::Value {
 pub fn shown_value(m: &Machine, v: &Value) -> Shown {
     Shown {
         value: json_of(m, v),
-        text: m.show_value(v),
+        text: m.show().value(v),
     }
 }
 
@@ -687,7 +687,7 @@ pub fn value(
     let ints = |xs: &[i64]| Value::List(xs.iter().map(|&x| Value::Int(x)).collect());
     match f {
         Builtin::Winning if play == Play::Misere => {
-            let parts = m.eval_sum(args[0], env)?;
+            let parts = m.interp().eval_sum(args[0], env)?;
             let (rows, _) = misere_rows(m, &parts).map_err(|d| at(d, span))?;
             Ok(list(
                 rows.into_iter()
@@ -701,7 +701,7 @@ pub fn value(
             ))
         }
         Builtin::Moves | Builtin::Winning => {
-            let parts = m.eval_sum(args[0], env)?;
+            let parts = m.interp().eval_sum(args[0], env)?;
             let total = m.gsg_sum(&parts)?;
             let (rows, _) = move_rows(m, &parts)?;
             // To a loss for the other player; from a draw, to a draw.
@@ -730,7 +730,7 @@ pub fn value(
             Ok(list(out))
         }
         Builtin::Outcome => {
-            let parts = m.eval_sum(args[0], env)?;
+            let parts = m.interp().eval_sum(args[0], env)?;
             let grundy = if play == Play::Normal {
                 m.gsg_sum(&parts)?
             } else {

@@ -252,7 +252,7 @@ impl Session {
         let m = self.machine.as_ref()?;
         let id = m.program().consts.iter().position(|c| c.name == name)?;
         Some(match m.constant(id as u32)? {
-            Value::Pos(parts) => m.show_sum(parts),
+            Value::Pos(parts) => m.show().sum(parts),
             v => v.to_string(),
         })
     }

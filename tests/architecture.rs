@@ -613,9 +613,8 @@ fn functions_and_methods() -> (Functions, BTreeMap<String, usize>) {
     (fns, methods)
 }
 
-/// No function over 150 lines, and no type with over 40 methods but
-/// `Machine`, still to be split (issue 23): the list must shrink, never
-/// grow, and a type slimmed leaves it.
+/// No function over 150 lines, and no type with over 40 methods (counted
+/// over all its inherent `impl` blocks, wherever they are).
 #[test]
 fn no_long_function_and_no_type_with_many_methods() {
     let (fns, methods) = functions_and_methods();
@@ -632,11 +631,11 @@ fn no_long_function_and_no_type_with_many_methods() {
         .collect();
     assert_eq!(
         many,
-        BTreeSet::from(["Machine".to_string()]),
+        BTreeSet::new(),
         "types with over 40 methods: {methods:?}"
     );
-    // The reader sees what it counts.
-    assert!(methods.get("Machine").is_some_and(|&n| n > 40));
+    // The reader sees what it counts: the machine's methods in every file.
+    assert!(methods.get("Machine").is_some_and(|&n| n > 30));
     assert!(
         fns.iter()
             .any(|(rel, name, _)| rel == "eval/plan.rs" && name == "plan")

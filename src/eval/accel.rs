@@ -164,17 +164,19 @@ impl Machine {
         self.budget.spend(listed.max(1))?;
         Ok(ok)
     }
+}
 
+impl Scoped<'_> {
     /// The value of a position by its kernels alone (the kernel strategy),
     /// stored; `None` when a kernel gives up.
     pub(super) fn by_kernel(&mut self, pos: PosId) -> R<Option<u32>> {
         let Some(v) = self.kernel_value(pos) else {
             return Ok(None);
         };
-        self.memo.set(pos, v);
+        self.m.memo.set(pos, v);
         // The kernel's work was counted: a table of positions each
         // answered by its kernel looks at the limits too.
-        self.poll()?;
+        self.m.poll()?;
         Ok(Some(v))
     }
 
@@ -185,20 +187,20 @@ impl Machine {
     /// are a window of their earlier positions, which a search would visit
     /// one by one, each reading the whole window. `None` when no run
     /// applies, or it stopped short.
-    pub(super) fn by_ascent(&mut self, pos: PosId, scope: Scope) -> R<Option<u32>> {
-        let game = self.game_of(pos);
-        let Some(([n, _], 1)) = self.memo.dense_args(pos) else {
+    pub(super) fn by_ascent(&mut self, pos: PosId) -> R<Option<u32>> {
+        let game = self.m.game_of(pos);
+        let Some(([n, _], 1)) = self.m.memo.dense_args(pos) else {
             return Ok(None);
         };
-        let applies = scope.depth_cap.is_none()
+        let applies = self.scope.depth_cap.is_none()
             && n >= FILL_DEPTH as i64
             && (self.is_window(game)
                 || self.sparse_from(game).is_some_and(|from| n >= from as i64));
         if !applies {
             return Ok(None);
         }
-        self.ascend(game, n + 1, scope)?;
-        let v = self.memo.value(pos);
+        self.ascend(game, n + 1)?;
+        let v = self.m.memo.value(pos);
         Ok((v <= MAX_VALUE).then_some(v))
     }
 
@@ -206,45 +208,45 @@ impl Machine {
     /// kernels for every rule and they all succeed.
     pub(super) fn kernel_value(&mut self, pos: PosId) -> Option<u32> {
         // Only dense positions: their arguments are integers by construction.
-        let (args, n) = self.memo.dense_args(pos)?;
-        self.kernel_value_at(self.game_of(pos), &args[..n])
+        let (args, n) = self.m.memo.dense_args(pos)?;
+        self.kernel_value_at(self.m.game_of(pos), &args[..n])
     }
 
     /// [`Machine::kernel_value`] of `game(args)`, from its arguments.
     fn kernel_value_at(&mut self, game: GameId, args: &[i64]) -> Option<u32> {
-        let ks = self.accel.kernels.get(game as usize)?;
+        let ks = self.m.accel.kernels.get(game as usize)?;
         if !ks.complete {
             return None;
         }
         let n = args.len();
-        let mut env = std::mem::take(&mut self.accel.kenv);
+        let mut env = std::mem::take(&mut self.m.accel.kenv);
         env.clear();
         env.resize(ks.slots.max(n), 0);
         env[..n].copy_from_slice(args);
-        self.accel.stamped.clear(self.memo.max_value());
+        self.m.accel.stamped.clear(self.m.memo.max_value());
         let ok = ks.rules.iter().flatten().all(|k| {
-            k.run(&self.memo, &mut env, &mut self.accel.stamped)
+            k.run(&self.m.memo, &mut env, &mut self.m.accel.stamped)
                 .is_some()
         });
-        self.accel.kenv = env;
+        self.m.accel.kenv = env;
         // Checked at the next poll.
-        self.budget.add(self.accel.stamped.take_inserted());
+        self.m.budget.add(self.m.accel.stamped.take_inserted());
         if !ok {
             return None;
         }
-        Some(self.accel.stamped.mex()).filter(|v| *v <= MAX_VALUE)
+        Some(self.m.accel.stamped.mex()).filter(|v| *v <= MAX_VALUE)
     }
 
     /// From which n on a one-parameter game's values can be computed in
     /// sparse space (its shape derived once per program).
     pub(super) fn sparse_from(&mut self, game: GameId) -> Option<usize> {
         // An accelerator like the kernels: off with them.
-        if !self.limits.kernels {
+        if !self.m.limits.kernels {
             return None;
         }
-        let slot = self.accel.sparse.get(game as usize)?;
+        let slot = self.m.accel.sparse.get(game as usize)?;
         if let SparseSlot::Unknown = slot {
-            let found = crate::analysis::shape::moves(&mut self.oracle(), game)
+            let found = crate::analysis::shape::moves(&mut self.m.oracle(), game)
                 .ok()
                 .and_then(|shape| {
                     let moves = sparse_moves(&shape)?;
@@ -253,9 +255,9 @@ impl Machine {
                         usize::try_from(shape.from).ok()?,
                     )))
                 });
-            self.accel.sparse[game as usize] = found.map_or(SparseSlot::None, SparseSlot::Some);
+            self.m.accel.sparse[game as usize] = found.map_or(SparseSlot::None, SparseSlot::Some);
         }
-        match &self.accel.sparse[game as usize] {
+        match &self.m.accel.sparse[game as usize] {
             SparseSlot::Some(s) => Some(s.from().max(1)),
             _ => None,
         }
@@ -263,8 +265,9 @@ impl Machine {
 
     /// Whether a one-argument game's values come from a window kernel.
     pub(super) fn is_window(&self, game: GameId) -> bool {
-        self.limits.kernels
+        self.m.limits.kernels
             && self
+                .m
                 .accel
                 .kernels
                 .get(game as usize)
@@ -290,6 +293,7 @@ impl Machine {
         }
         let sparse_from = self.sparse_from(game).map(|f| f as i64);
         let batch = self
+            .m
             .accel
             .kernels
             .get(game as usize)
@@ -299,21 +303,21 @@ impl Machine {
         if !use_sparse && (batch.is_none() || batch_to <= *done) {
             return Ok(false);
         }
-        let Ok(Some(_)) = self.memo.dense1(game, to - 1) else {
+        let Ok(Some(_)) = self.m.memo.dense1(game, to - 1) else {
             return Ok(false);
         };
-        let Some(mut array) = self.memo.take_dense1(game) else {
+        let Some(mut array) = self.m.memo.take_dense1(game) else {
             return Ok(false);
         };
         let from = *done as usize;
-        let room = self.memo.room().saturating_sub(reserve).min(*budget);
+        let room = self.m.memo.room().saturating_sub(reserve).min(*budget);
         let end = |to: i64| (to as usize).min(from.saturating_add(room));
-        let mut max_value = self.memo.max_value();
+        let mut max_value = self.m.memo.max_value();
         let (mut next, mut stored) = (from, 0);
         let mut interrupted = None;
         if use_sparse {
             let SparseSlot::Some(mut sparse) =
-                std::mem::take(&mut self.accel.sparse[game as usize])
+                std::mem::take(&mut self.m.accel.sparse[game as usize])
             else {
                 unreachable!("sparse_from found the evaluator")
             };
@@ -324,13 +328,14 @@ impl Machine {
                 max_value = max_value.max(ran.max);
                 let stuck = ran.next == next;
                 next = ran.next;
-                if let Some(p) = self.budget.progress() {
+                if let Some(p) = self.m.budget.progress() {
                     p.set_at(next as i64);
-                    p.set_states(self.memo.states() + stored);
+                    p.set_states(self.m.memo.states() + stored);
                 }
-                self.budget
+                self.m
+                    .budget
                     .report(Meter::Ascend, next as i64, to as i64 - 1);
-                if let Err(s) = self.budget.spend(ran.work.max(1)) {
+                if let Err(s) = self.m.budget.spend(ran.work.max(1)) {
                     interrupted = Some(s);
                     break;
                 }
@@ -338,7 +343,7 @@ impl Machine {
                     break;
                 }
             }
-            self.accel.sparse[game as usize] = SparseSlot::Some(sparse);
+            self.m.accel.sparse[game as usize] = SparseSlot::Some(sparse);
         } else if let Some(batch) = batch {
             let to = end(batch_to);
             // In chunks, to notice Ctrl-C between them.
@@ -348,19 +353,24 @@ impl Machine {
                     &mut array,
                     next,
                     chunk_end,
-                    &mut self.accel.stamped,
-                    &mut self.accel.counts,
+                    &mut self.m.accel.stamped,
+                    &mut self.m.accel.counts,
                     &mut max_value,
                 );
                 let stuck = at == next;
                 (next, stored) = (at, stored + more);
-                if let Some(p) = self.budget.progress() {
+                if let Some(p) = self.m.budget.progress() {
                     p.set_at(next as i64);
-                    p.set_states(self.memo.states() + stored);
+                    p.set_states(self.m.memo.states() + stored);
                 }
-                self.budget
+                self.m
+                    .budget
                     .report(Meter::Ascend, next as i64, to as i64 - 1);
-                if let Err(s) = self.budget.spend(self.accel.stamped.take_inserted().max(1)) {
+                if let Err(s) = self
+                    .m
+                    .budget
+                    .spend(self.m.accel.stamped.take_inserted().max(1))
+                {
                     interrupted = Some(s);
                     break;
                 }
@@ -370,13 +380,13 @@ impl Machine {
                 }
             }
         }
-        self.budget.end_meter(Meter::Ascend);
-        self.memo.restore_dense1(game, array, stored, max_value);
+        self.m.budget.end_meter(Meter::Ascend);
+        self.m.memo.restore_dense1(game, array, stored, max_value);
         *done = next as i64;
-        self.accel.reached = Some((game, *done));
+        self.m.accel.reached = Some((game, *done));
         *budget -= stored.min(*budget);
         if stored > 0 {
-            self.accel.fill_epoch += 1;
+            self.m.accel.fill_epoch += 1;
         }
         interrupted.map_or(Ok(stored > 0), Err)
     }
@@ -385,22 +395,22 @@ impl Machine {
     /// order, where a loop over its array can (its batch kernel, sparse
     /// space); the positions below the sparse-space threshold by searches
     /// in `scope`. What it leaves is computed when asked for.
-    pub(super) fn ascend(&mut self, game: GameId, to: i64, scope: Scope) -> R<()> {
-        if !self.limits.fill
-            || self.accel.fill_disabled.get(game as usize) != Some(&false)
-            || self.prog.games[game as usize].params.len() != 1
+    pub(super) fn ascend(&mut self, game: GameId, to: i64) -> R<()> {
+        if !self.m.limits.fill
+            || self.m.accel.fill_disabled.get(game as usize) != Some(&false)
+            || self.m.prog.games[game as usize].params.len() != 1
         {
             return Ok(());
         }
-        let mut done = self.accel.row_done[game as usize]
+        let mut done = self.m.accel.row_done[game as usize]
             .first()
             .copied()
             .unwrap_or(0);
         if let Some(from) = self.sparse_from(game) {
-            let span = self.prog.games[game as usize].header;
+            let span = self.m.prog.games[game as usize].header;
             while done < (from as i64).min(to) {
-                let p = self.intern(game, &[Value::Int(done)], span)?;
-                match self.search(p, scope) {
+                let p = self.m.intern(game, &[Value::Int(done)], span)?;
+                match self.search(p) {
                     Ok(_) => done += 1,
                     Err(s) if s.ends_statement() || s.is(Code::WorkLimit) => return Err(s),
                     // The search in its own order reports what is wrong
@@ -409,10 +419,10 @@ impl Machine {
                 }
             }
         }
-        let reserve = self.limits.max_states / 10;
+        let reserve = self.m.limits.max_states / 10;
         let mut budget = usize::MAX;
         let result = self.fill_run(game, &mut done, to, &mut budget, reserve);
-        let row = &mut self.accel.row_done[game as usize];
+        let row = &mut self.m.accel.row_done[game as usize];
         if row.is_empty() {
             row.push(0);
         }
@@ -436,12 +446,12 @@ impl Machine {
     /// Nothing here reports errors but an interruption: the search goes on
     /// afterwards and reports what is real. A failure other than meeting the
     /// stack disables filling for the game.
-    pub(super) fn fill_towards(&mut self, target: PosId, frames: &[Frame], scope: Scope) -> R<()> {
-        let game = self.game_of(target);
-        if self.accel.fill_disabled[game as usize] {
+    pub(super) fn fill_towards(&mut self, target: PosId, frames: &[Frame]) -> R<()> {
+        let game = self.m.game_of(target);
+        if self.m.accel.fill_disabled[game as usize] {
             return Ok(());
         }
-        let Some((args, n)) = self.memo.dense_args(target) else {
+        let Some((args, n)) = self.m.memo.dense_args(target) else {
             return Ok(());
         };
         let two = n == 2;
@@ -452,7 +462,7 @@ impl Machine {
             (1, args[0] + 1)
         };
         for f in frames.iter().filter(|f| f.game == game) {
-            match self.memo.dense_args(f.pos) {
+            match self.m.memo.dense_args(f.pos) {
                 Some(([m, _], 1)) if !two => cols = cols.max(m + 1),
                 Some(([a, b], 2)) if two => {
                     rows = rows.max(a + 1);
@@ -461,14 +471,15 @@ impl Machine {
                 _ => {}
             }
         }
-        let reserve = self.limits.max_states / 10;
-        let mut budget = self.memo.states().max(FILL_MIN);
+        let reserve = self.m.limits.max_states / 10;
+        let mut budget = self.m.memo.states().max(FILL_MIN);
         let complete = self
+            .m
             .accel
             .kernels
             .get(game as usize)
             .is_some_and(|k| k.complete);
-        let mut done = std::mem::take(&mut self.accel.row_done[game as usize]);
+        let mut done = std::mem::take(&mut self.m.accel.row_done[game as usize]);
         if done.len() < rows as usize {
             done.resize(rows as usize, 0);
         }
@@ -485,7 +496,7 @@ impl Machine {
         // Nested searches stay shallow.
         let nested = Scope {
             depth_cap: Some(FILL_NESTED_DEPTH),
-            ..scope
+            ..self.scope
         };
         // A one-argument game with a sparse-space evaluator needs this loop
         // only below its threshold.
@@ -499,23 +510,23 @@ impl Machine {
             }
             let row = &mut done[a as usize];
             for b in *row..row_end {
-                if budget == 0 || self.memo.room() <= reserve {
+                if budget == 0 || self.m.memo.room() <= reserve {
                     break 'rows;
                 }
-                if let Err(d) = self.poll() {
+                if let Err(d) = self.m.poll() {
                     interrupted = Some(d);
                     break 'rows;
                 }
                 let cell = if two {
-                    self.memo.dense2(game, a, b)
+                    self.m.memo.dense2(game, a, b)
                 } else {
-                    self.memo.dense1(game, b)
+                    self.m.memo.dense1(game, b)
                 };
                 let Ok(Some(p)) = cell else {
                     disable = true;
                     break 'rows;
                 };
-                match self.memo.value(p) {
+                match self.m.memo.value(p) {
                     v if v <= MAX_VALUE => {
                         *row = b + 1;
                         continue;
@@ -526,11 +537,11 @@ impl Machine {
                 // Straight from the kernels when they can; else a search.
                 let here: &[i64] = if two { &[a, b] } else { &[b] };
                 if let Some(v) = self.kernel_value_at(game, here) {
-                    self.memo.set(p, v);
+                    self.m.memo.set(p, v);
                 } else if complete {
                     break;
                 } else {
-                    match self.search(p, nested) {
+                    match self.m.scoped(nested).search(p) {
                         Ok(_) => {}
                         Err(s) if s.is(Code::Cycle) => break,
                         // Ctrl-C and the statement's limits end the fill
@@ -560,12 +571,12 @@ impl Machine {
                 Err(s) => interrupted = Some(s),
             }
         }
-        self.accel.row_done[game as usize] = done;
+        self.m.accel.row_done[game as usize] = done;
         if disable {
-            self.accel.fill_disabled[game as usize] = true;
+            self.m.accel.fill_disabled[game as usize] = true;
         }
         if progressed {
-            self.accel.fill_epoch += 1;
+            self.m.accel.fill_epoch += 1;
         }
         interrupted.map_or(Ok(()), Err)
     }

@@ -5,7 +5,7 @@ use super::expr::{TEXT_BYTES_PER_WORK, overflow};
 use super::*;
 
 pub(super) fn call(
-    m: &mut Machine,
+    m: &mut Interp<'_>,
     p: &ir::Program,
     f: Builtin,
     play: ir::Play,
@@ -89,7 +89,7 @@ pub(super) fn call(
             )),
             other => Err(Diag::user(
                 Code::TypeMismatch,
-                format!("`escapes` of {}, not an ∞ value", m.show_value(&other)),
+                format!("`escapes` of {}, not an ∞ value", m.m.show().value(&other)),
             )
             .label(p.span(arg(0)?), "this value is finite")
             .help("only ∞{K} values have escapes; test `is_infinite(v)` first")
@@ -108,7 +108,7 @@ pub(super) fn call(
         Builtin::Grundy => {
             let mut parts = Vec::new();
             m.pos_into(p, arg(0)?, env, &mut parts)?;
-            Ok(match m.gsg_sum(&parts)? {
+            Ok(match m.m.gsg_sum(&parts)? {
                 crate::loopy::Gsg::Finite(v) => Value::Int(i64::from(v)),
                 crate::loopy::Gsg::Infinite(k) => Value::Infinite(k),
             })
@@ -116,7 +116,7 @@ pub(super) fn call(
         Builtin::MisereGrundy => {
             let mut parts = Vec::new();
             m.pos_into(p, arg(0)?, env, &mut parts)?;
-            let v = m.with_misere(|ms, m| ms.value_of(m, &parts))?;
+            let v = m.m.with_misere(|ms, m| ms.value_of(m, &parts))?;
             Ok(Value::Int(i64::from(v)))
         }
         Builtin::Outcome
@@ -128,8 +128,8 @@ pub(super) fn call(
         | Builtin::Map
         | Builtin::Plot
         | Builtin::Describe
-        | Builtin::Period => match m.interp.report_values {
-            Some(answer) => answer(m, f, play, args, span, env),
+        | Builtin::Period => match m.m.interp_state.report_values {
+            Some(answer) => answer(m.m, f, play, args, span, env),
             None => Err(Diag::bug("no report queries connected")
                 .label(span, "here")
                 .into()),
@@ -139,7 +139,7 @@ pub(super) fn call(
 
 /// A function of one integer that may fail, written once in `ops`.
 fn of_int(
-    m: &mut Machine,
+    m: &mut Interp<'_>,
     p: &ir::Program,
     x: ExprId,
     span: Span,
@@ -153,7 +153,7 @@ fn of_int(
 
 /// `min` and `max`: of a list, or of two or more integers.
 fn min_max(
-    m: &mut Machine,
+    m: &mut Interp<'_>,
     p: &ir::Program,
     f: Builtin,
     args: &[ExprId],
@@ -182,16 +182,16 @@ fn min_max(
 }
 
 /// `input_ints()`: standard input's integers, read once.
-fn input_ints(m: &mut Machine, span: Span) -> R<Value> {
-    let max_list = m.limits.max_list;
+fn input_ints(m: &mut Interp<'_>, span: Span) -> R<Value> {
+    let max_list = m.m.limits.max_list;
     // No progress line over what is being typed.
-    let pending = m.interp.input.pending();
-    let progress = m.budget.progress().filter(|_| pending);
+    let pending = m.m.interp_state.input.pending();
+    let progress = m.m.budget.progress().filter(|_| pending);
     if let Some(p) = progress {
         p.stop();
     }
-    let budget = &m.budget;
-    let result = m.interp.input.ints(
+    let budget = &m.m.budget;
+    let result = m.m.interp_state.input.ints(
         max_list,
         &mut || match budget.cancelled() {
             true => Err(Stop::Interrupted),
@@ -217,7 +217,7 @@ fn input_ints(m: &mut Machine, span: Span) -> R<Value> {
 
 /// `join(list, separator)`: the elements as text.
 fn join(
-    m: &mut Machine,
+    m: &mut Interp<'_>,
     p: &ir::Program,
     list: ExprId,
     sep: ExprId,
@@ -231,18 +231,18 @@ fn join(
     };
     let mut text = String::new();
     for (i, v) in list.iter().enumerate() {
-        m.poll()?;
+        m.m.poll()?;
         if i > 0 {
             text.push_str(&sep);
         }
-        text.push_str(&m.as_text(v));
-        if text.len() > m.limits.max_list {
+        text.push_str(&m.m.show().text(v));
+        if text.len() > m.m.limits.max_list {
             return Err(m.string_too_long(span, text.len()).into());
         }
     }
     // Copying text is work: long strings built in a loop look
     // at the limits (and Ctrl-C) as often as short ones.
-    m.budget.add(text.len() as u64 / TEXT_BYTES_PER_WORK);
-    m.reserve(text.len())?;
+    m.m.budget.add(text.len() as u64 / TEXT_BYTES_PER_WORK);
+    m.m.reserve(text.len())?;
     Ok(Value::Str(text.into()))
 }

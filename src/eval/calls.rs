@@ -7,7 +7,7 @@ use super::*;
 /// being built for a position, the memo of function calls and how deeply
 /// calls nest now, and what `input_ints()` reads.
 #[derive(Default)]
-pub(super) struct Interp {
+pub(super) struct InterpState {
     /// The key of a position being built argument by argument.
     pub(super) key: Vec<i64>,
     /// Function results by call: the function's id, then its arguments.
@@ -32,7 +32,7 @@ pub(super) struct Interp {
 pub type ReportValues =
     fn(&mut Machine, ir::Builtin, ir::Play, &[ExprId], Span, &mut [Value]) -> R<Value>;
 
-impl Interp {
+impl InterpState {
     /// Forgets every call's result (the program changed).
     pub(super) fn forget_calls(&mut self) {
         self.memo = Default::default();
@@ -43,7 +43,7 @@ impl Interp {
 /// stack; the binary's stack holds many more).
 pub const MAX_CALL_DEPTH: usize = 10_000;
 
-impl Machine {
+impl Interp<'_> {
     /// `f(args)`: from the memo, or by evaluating the body in a frame of
     /// its own.
     pub(super) fn call_fun(
@@ -66,11 +66,11 @@ impl Machine {
             crate::key::encode_call_arg(&v, &mut key);
             *slot = v;
         }
-        if let Some(v) = self.interp.memo.get(key.as_slice()) {
+        if let Some(v) = self.m.interp_state.memo.get(key.as_slice()) {
             return Ok(v.clone());
         }
-        let cap = self.limits.max_depth.min(MAX_CALL_DEPTH);
-        if self.interp.depth >= cap {
+        let cap = self.m.limits.max_depth.min(MAX_CALL_DEPTH);
+        if self.m.interp_state.depth >= cap {
             return Err(Diag::user(
                 Code::DepthLimit,
                 format!("function calls nested more than {cap} deep"),
@@ -82,20 +82,21 @@ impl Machine {
             )
             .into());
         }
-        self.interp.depth += 1;
+        self.m.interp_state.depth += 1;
         let result = self.value(p, f.body, &mut frame);
-        self.interp.depth -= 1;
+        self.m.interp_state.depth -= 1;
         let v = result?;
         // The key and, when the memo is full, its table doubling.
         let entry = std::mem::size_of::<(Box<[i64]>, Value)>() + 1;
-        let memo = &self.interp.memo;
+        let memo = &self.m.interp_state.memo;
         let growth = if memo.len() == memo.capacity() {
             memo.capacity().max(4) * 2 * entry
         } else {
             0
         };
-        self.reserve(key.len() * 8 + std::mem::size_of::<Value>() * 2 + growth)?;
-        self.interp.memo.insert(key.into(), v.clone());
+        self.m
+            .reserve(key.len() * 8 + std::mem::size_of::<Value>() * 2 + growth)?;
+        self.m.interp_state.memo.insert(key.into(), v.clone());
         Ok(v)
     }
 }

@@ -10,7 +10,22 @@ use std::ops::RangeInclusive;
 /// much as copying this many bytes).
 pub(super) const TEXT_BYTES_PER_WORK: u64 = 64;
 
+/// The expression interpreter: evaluates the program's expressions against
+/// a machine (its constants, positions and queries). A view made for each
+/// evaluation; what it keeps between evaluations (the memo of function
+/// calls, input) is the machine's `interp_state`.
+pub struct Interp<'m> {
+    pub(super) m: &'m mut Machine,
+}
+
 impl Machine {
+    /// The interpreter, evaluating against this machine.
+    pub fn interp(&mut self) -> Interp<'_> {
+        Interp { m: self }
+    }
+}
+
+impl Interp<'_> {
     // ----- expressions ------------------------------------------------------
 
     pub(super) fn type_bug(&self, p: &ir::Program, e: ExprId, want: &str, got: &Value) -> Diag {
@@ -24,19 +39,19 @@ impl Machine {
     /// Evaluates an expression (the entry from outside the engine: the
     /// program is held once here and borrowed by everything below).
     pub fn eval(&mut self, e: ExprId, env: &mut [Value]) -> R<Value> {
-        let p = Rc::clone(&self.prog);
+        let p = Rc::clone(&self.m.prog);
         self.value(&p, e, env)
     }
 
     /// Evaluates to an integer (an entry from outside).
     pub fn eval_int(&mut self, e: ExprId, env: &mut [Value]) -> R<i64> {
-        let p = Rc::clone(&self.prog);
+        let p = Rc::clone(&self.m.prog);
         self.int(&p, e, env)
     }
 
     /// Evaluates to an integer.
     pub(super) fn int(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<i64> {
-        if let Some(v) = self.compiled.int(e).and_then(|c| c.eval(env)) {
+        if let Some(v) = self.m.compiled.int(e).and_then(|c| c.eval(env)) {
             return Ok(v);
         }
         match self.value(p, e, env)? {
@@ -47,7 +62,7 @@ impl Machine {
 
     /// Evaluates to a boolean.
     pub(super) fn boolean(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<bool> {
-        if let Some(v) = self.compiled.bool(e).and_then(|c| c.eval(env)) {
+        if let Some(v) = self.m.compiled.bool(e).and_then(|c| c.eval(env)) {
             return Ok(v);
         }
         match self.value(p, e, env)? {
@@ -70,10 +85,11 @@ impl Machine {
         } else {
             (hi as i128 - lo as i128 + 1) as u128
         };
-        if len > self.limits.max_list as u128 {
+        if len > self.m.limits.max_list as u128 {
             return Err(self.too_long(p, e, len).into());
         }
-        self.reserve((len as usize).saturating_mul(std::mem::size_of::<Value>()))?;
+        self.m
+            .reserve((len as usize).saturating_mul(std::mem::size_of::<Value>()))?;
         Ok((lo..=hi).map(Value::Int).collect::<Vec<_>>().into())
     }
 
@@ -85,12 +101,12 @@ impl Machine {
         .label(span, "too long")
         .help(format!(
             "strings hold at most {} bytes (the list limit); raise it with `--max-list N`",
-            self.limits.max_list
+            self.m.limits.max_list
         ))
     }
 
     fn too_long(&self, p: &ir::Program, e: ExprId, len: u128) -> Diag {
-        let max = self.limits.max_list;
+        let max = self.m.limits.max_list;
         let what = if len > max as u128 + 1 {
             format!("{len} elements")
         } else {
@@ -106,42 +122,7 @@ impl Machine {
     /// An expression's value as text for output.
     pub(super) fn text(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<String> {
         let v = self.value(p, e, env)?;
-        Ok(self.as_text(&v))
-    }
-
-    /// A value as text for output: a string as it is (no quotes), any other
-    /// value as `print` shows it (positions as written).
-    pub fn as_text(&self, v: &Value) -> String {
-        match v {
-            Value::Str(s) => s.to_string(),
-            v => self.show_value(v),
-        }
-    }
-
-    /// A value as `print` shows it, positions written as positions.
-    pub fn show_value(&self, v: &Value) -> String {
-        match v {
-            Value::Pos(parts) => self.show_sum(parts),
-            Value::List(xs)
-                if xs
-                    .iter()
-                    .any(|x| x.has_pos() || !matches!(x, Value::Int(_))) =>
-            {
-                let items: Vec<String> = xs.iter().map(|x| self.show_value(x)).collect();
-                format!("[{}]", items.join(", "))
-            }
-            Value::Record(r) => {
-                let fields: Vec<String> = r
-                    .kind
-                    .fields()
-                    .iter()
-                    .zip(&r.values)
-                    .map(|(name, v)| format!("{name}: {}", self.show_value(v)))
-                    .collect();
-                format!("{{{}}}", fields.join(", "))
-            }
-            v => v.to_string(),
-        }
+        Ok(self.m.show().text(&v))
     }
 
     /// Evaluates a position-typed expression, appending its components.
@@ -161,31 +142,32 @@ impl Machine {
             let mut ints = [0i64; 8];
             let mut known = 0;
             while let (Some(&a), Some(slot)) = (args.get(known), ints.get_mut(known)) {
-                match self.compiled.int(a).and_then(|c| c.eval(env)) {
+                match self.m.compiled.int(a).and_then(|c| c.eval(env)) {
                     Some(v) => *slot = v,
                     None => break,
                 }
                 known += 1;
             }
             let id = if known == args.len() {
-                self.memo
+                self.m
+                    .memo
                     .intern_ints(*game, &ints[..known])
-                    .map_err(|_| self.state_limit(p.span(e)).into())
+                    .map_err(|_| state_limit(self.m.limits.max_states, p.span(e)).into())
             } else {
-                let mut key = std::mem::take(&mut self.interp.key);
+                let mut key = std::mem::take(&mut self.m.interp_state.key);
                 key.clear();
                 key.push(i64::from(*game));
                 for &v in &ints[..known] {
                     key.extend([TAG_INT, v]);
                 }
-                let id = self
-                    .encode_args(p, &args[known..], env, &mut key)
-                    .and_then(|()| {
-                        self.memo
-                            .intern_whole_key(&key)
-                            .map_err(|_| self.state_limit(p.span(e)).into())
-                    });
-                self.interp.key = key;
+                let id =
+                    self.encode_args(p, &args[known..], env, &mut key)
+                        .and_then(|()| {
+                            self.m.memo.intern_whole_key(&key).map_err(|_| {
+                                state_limit(self.m.limits.max_states, p.span(e)).into()
+                            })
+                        });
+                self.m.interp_state.key = key;
                 id
             };
             out.push(id?);
@@ -233,7 +215,7 @@ impl Machine {
         key: &mut Vec<i64>,
     ) -> R<()> {
         for &a in args {
-            if let Some(v) = self.compiled.int(a).and_then(|c| c.eval(env)) {
+            if let Some(v) = self.m.compiled.int(a).and_then(|c| c.eval(env)) {
                 key.extend([TAG_INT, v]);
                 continue;
             }
@@ -266,7 +248,7 @@ impl Machine {
         env: &mut [Value],
         key: &mut Vec<i64>,
     ) -> R<()> {
-        let compiled = Rc::clone(&self.compiled);
+        let compiled = Rc::clone(&self.m.compiled);
         let code = compiled.int(body);
         let mut w = ListWrite {
             list: ListKey::open(key),
@@ -304,7 +286,7 @@ impl Machine {
                 None => RangeInclusive::new(1, 0),
             };
             for x in values {
-                self.poll()?;
+                self.m.poll()?;
                 env[slot as usize] = Value::Int(x);
                 self.list_element(p, e, body, code, env, key, &mut w)?;
             }
@@ -349,7 +331,7 @@ impl Machine {
             }
         }
         w.n += 1;
-        if w.n > self.limits.max_list {
+        if w.n > self.m.limits.max_list {
             return Err(self.too_long(p, e, w.n as u128).into());
         }
         Ok(())
@@ -361,7 +343,7 @@ impl Machine {
     /// built as a value does). Returns the new room.
     #[inline]
     fn list_room(&mut self, p: &ir::Program, e: ExprId, room: usize) -> R<usize> {
-        if let Err(s) = self.reserve(room.max(4) * std::mem::size_of::<Value>()) {
+        if let Err(s) = self.m.reserve(room.max(4) * std::mem::size_of::<Value>()) {
             return Err(building_list(s, p.span(e)));
         }
         Ok(if room == 0 { 4 } else { room.saturating_mul(2) })
@@ -386,28 +368,29 @@ impl Machine {
             ir::Expr::Concat(a, b) => {
                 let mut text = self.text(p, *a, env)?;
                 text.push_str(&self.text(p, *b, env)?);
-                if text.len() > self.limits.max_list {
+                if text.len() > self.m.limits.max_list {
                     return Err(self.string_too_long(span, text.len()).into());
                 }
-                self.budget.add(text.len() as u64 / TEXT_BYTES_PER_WORK);
-                self.reserve(text.len())?;
+                self.m.budget.add(text.len() as u64 / TEXT_BYTES_PER_WORK);
+                self.m.reserve(text.len())?;
                 Value::Str(text.into())
             }
             ir::Expr::ListConcat(a, b) => {
                 let (a, b) = (self.list(p, *a, env)?, self.list(p, *b, env)?);
                 let len = a.len() + b.len();
-                if len > self.limits.max_list {
+                if len > self.m.limits.max_list {
                     return Err(self.too_long(p, e, len as u128).into());
                 }
-                self.budget.add(len as u64);
-                self.reserve(len.saturating_mul(std::mem::size_of::<Value>()))?;
+                self.m.budget.add(len as u64);
+                self.m
+                    .reserve(len.saturating_mul(std::mem::size_of::<Value>()))?;
                 Value::List(a.iter().chain(b.iter()).cloned().collect())
             }
             ir::Expr::Local(s) => env
                 .get(*s as usize)
                 .cloned()
                 .ok_or_else(|| Diag::bug("variable slot out of range").label(span, "here"))?,
-            ir::Expr::Const(c) => match &self.consts[*c as usize] {
+            ir::Expr::Const(c) => match &self.m.consts[*c as usize] {
                 Some(v) => v.clone(),
                 None => {
                     let name = &p.consts[*c as usize].name;
@@ -529,7 +512,7 @@ impl Machine {
         match kind {
             CompKind::List => {
                 let mut items = Vec::new();
-                let max = self.limits.max_list;
+                let max = self.m.limits.max_list;
                 self.bindings(p, clauses, 0, env, &mut |m, env| {
                     // Before the list doubles: the memory limit.
                     if items.len() == items.capacity() {
@@ -690,7 +673,7 @@ impl Machine {
 
     /// Evaluates the position argument of a query.
     pub fn eval_sum(&mut self, e: ExprId, env: &mut [Value]) -> R<Vec<PosId>> {
-        let p = Rc::clone(&self.prog);
+        let p = Rc::clone(&self.m.prog);
         let p = &*p;
         let mut parts = Vec::new();
         self.pos_into(p, e, env, &mut parts)?;
@@ -699,7 +682,7 @@ impl Machine {
 
     /// Evaluates a range or list argument (tables) to its integers.
     pub fn eval_axis(&mut self, e: ExprId, env: &mut [Value]) -> R<Vec<i64>> {
-        let p = Rc::clone(&self.prog);
+        let p = Rc::clone(&self.m.prog);
         let p = &*p;
         self.ints(p, e, env)
     }
@@ -725,7 +708,7 @@ impl Machine {
 
     /// Evaluates a value that may be stored in a list or passed to a game.
     pub(super) fn data(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<Value> {
-        if let Some(v) = self.compiled.int(e).and_then(|c| c.eval(env)) {
+        if let Some(v) = self.m.compiled.int(e).and_then(|c| c.eval(env)) {
             return Ok(Value::Int(v));
         }
         let v = self.value(p, e, env)?;

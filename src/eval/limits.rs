@@ -24,14 +24,14 @@ impl Machine {
         let growth = self.memo.growth_near();
         self.budget
             .check_growth(growth)
-            .map_err(|s| self.explain(s))
+            .map_err(|s| explain(s, self.memo.states()))
     }
 
     /// A statement starts: the work and time limits start afresh.
     pub fn start_statement(&mut self) {
         self.budget.start();
         self.accel.reached = None;
-        self.interp.loop_depth = 0;
+        self.interp_state.loop_depth = 0;
         self.states_at_start = self.memo.states();
     }
 
@@ -75,42 +75,33 @@ impl Machine {
     /// error says what holds the memory.
     #[inline]
     pub fn reserve(&self, bytes: usize) -> R<()> {
-        self.budget.memory(bytes).map_err(|s| self.explain(s))
+        self.budget
+            .memory(bytes)
+            .map_err(|s| explain(s, self.memo.states()))
     }
+}
 
-    /// Adds to a memory-limit error what holds the memory.
-    fn explain(&self, s: Stop) -> Stop {
-        if !s.is(Code::MemoryLimit) || self.memo.states() < 1000 {
-            return s;
-        }
-        s.map_diag(|d| {
-            d.note(format!(
-                "{} positions are stored (--max-states bounds them)",
-                self.memo.states()
-            ))
-        })
-    }
-
+impl Scoped<'_> {
     pub(super) fn too_deep(&self, frames: &[Frame], pos: PosId) -> Diag {
         let first = frames
             .first()
-            .map(|f| self.show_pos(f.pos))
+            .map(|f| self.m.show().pos(f.pos))
             .unwrap_or_default();
         let mut d = Diag::user(
             Code::DepthLimit,
             format!(
                 "the search went more than {} positions deep",
-                self.limits.max_depth
+                self.m.limits.max_depth
             ),
         )
-        .note(format!("from {first} down to {}", self.show_pos(pos)));
+        .note(format!("from {first} down to {}", self.m.show().pos(pos)));
         // Integer arguments still within the first position's, none below
         // 0: the game is this deep, no guard is missing.
         let (root_game, root) = match frames.first() {
-            Some(f) => self.position(f.pos),
-            None => self.position(pos),
+            Some(f) => self.m.position(f.pos),
+            None => self.m.position(pos),
         };
-        let (game, here) = self.position(pos);
+        let (game, here) = self.m.position(pos);
         let within = game == root_game
             && here.len() == root.len()
             && here.iter().zip(&root).all(|(h, r)| match (h, r) {
@@ -128,7 +119,7 @@ impl Machine {
              run past 0; raise the limit with `--max-depth N` if the game really is this deep",
         );
         if let Some(last) = frames.last() {
-            let g = &self.prog.games[last.game as usize];
+            let g = &self.m.prog.games[last.game as usize];
             if let Some(rule) = g.rules.get(last.rule) {
                 d = d.label(rule.span, "this rule keeps making new positions");
             }
@@ -143,4 +134,16 @@ pub(super) fn stack_note(d: Diag, depth: usize) -> Diag {
         "the search holds {depth} positions waiting for their options' values \
          (--max-depth bounds them)"
     ))
+}
+
+/// Adds to a memory-limit error what holds the memory.
+fn explain(s: Stop, states: usize) -> Stop {
+    if !s.is(Code::MemoryLimit) || states < 1000 {
+        return s;
+    }
+    s.map_diag(|d| {
+        d.note(format!(
+            "{states} positions are stored (--max-states bounds them)"
+        ))
+    })
 }

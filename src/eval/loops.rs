@@ -43,7 +43,7 @@ pub(super) fn innermost_range(iters: &[Option<Iter>]) -> Option<(i64, i64)> {
     iters.iter().rev().flatten().find_map(Iter::at)
 }
 
-impl Machine {
+impl Interp<'_> {
     /// Runs `body` for every binding of `clauses` (an entry from outside).
     pub fn comp_loop(
         &mut self,
@@ -51,8 +51,8 @@ impl Machine {
         env: &mut [Value],
         body: &mut dyn FnMut(&mut Machine, &mut [Value]) -> R<bool>,
     ) -> R<bool> {
-        let p = Rc::clone(&self.prog);
-        self.bindings(&p, clauses, 0, env, body)
+        let p = Rc::clone(&self.m.prog);
+        self.bindings(&p, clauses, 0, env, &mut |i, env| body(i.m, env))
     }
 
     pub(super) fn iter(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<Iter> {
@@ -71,7 +71,7 @@ impl Machine {
         clauses: &[Clause],
         i: usize,
         env: &mut [Value],
-        body: &mut dyn FnMut(&mut Machine, &mut [Value]) -> R<bool>,
+        body: &mut dyn FnMut(&mut Interp<'_>, &mut [Value]) -> R<bool>,
     ) -> R<bool> {
         let Some(clause) = clauses.get(i) else {
             return body(self, env);
@@ -88,14 +88,14 @@ impl Machine {
                 let it = self.iter(p, iter, env)?;
                 // A statement's own loops (no search running) report their
                 // progress, for the runaway projection.
-                let level = self.interp.loop_depth;
-                if self.interp.searching > 0 || level >= STATEMENT_LEVELS {
+                let level = self.m.interp_state.loop_depth;
+                if self.m.interp_state.searching > 0 || level >= STATEMENT_LEVELS {
                     return self.for_values(p, clauses, i, slot, it, env, body, None);
                 }
-                self.interp.loop_depth += 1;
+                self.m.interp_state.loop_depth += 1;
                 let result = self.for_values(p, clauses, i, slot, it, env, body, Some(level));
-                self.interp.loop_depth -= 1;
-                self.budget.end_meter(Meter::Statement(level));
+                self.m.interp_state.loop_depth -= 1;
+                self.m.budget.end_meter(Meter::Statement(level));
                 result
             }
         }
@@ -112,17 +112,17 @@ impl Machine {
         slot: u32,
         mut it: Iter,
         env: &mut [Value],
-        body: &mut dyn FnMut(&mut Machine, &mut [Value]) -> R<bool>,
+        body: &mut dyn FnMut(&mut Interp<'_>, &mut [Value]) -> R<bool>,
         level: Option<u8>,
     ) -> R<bool> {
         loop {
             if let (Some(level), Some((next, last))) = (level, it.at()) {
-                self.budget.report(Meter::Statement(level), next, last);
+                self.m.budget.report(Meter::Statement(level), next, last);
             }
             let Some(v) = it.next() else {
                 return Ok(true);
             };
-            self.poll()?;
+            self.m.poll()?;
             env[slot as usize] = v;
             if !self.bindings(p, clauses, i + 1, env, body)? {
                 return Ok(false);
@@ -132,7 +132,7 @@ impl Machine {
 
     /// Evaluates a check condition, with the sides of a comparison on failure.
     pub fn check_case(&mut self, cond: ExprId, env: &mut [Value]) -> R<CheckCase> {
-        let p = Rc::clone(&self.prog);
+        let p = Rc::clone(&self.m.prog);
         let p = &*p;
         if self.boolean(p, cond, env)? {
             return Ok(CheckCase::Held);

@@ -19,18 +19,32 @@ pub(super) const MAX_NESTED: u32 = 256;
 const KNOWN: PosId = 3 << 62;
 
 impl Machine {
+    /// The generalized Sprague–Grundy value of one position: finite, or ∞
+    /// with the finite values of its options.
+    pub fn gsg(&mut self, pos: PosId) -> R<Gsg> {
+        self.scoped(Scope::default()).gsg_in(pos)
+    }
+
+    /// The generalized value of a sum (Smith's theorem).
+    pub fn gsg_sum(&mut self, parts: &[PosId]) -> R<Gsg> {
+        self.scoped(Scope::default()).gsg_sum_in(parts)
+    }
+}
+
+impl Scoped<'_> {
     /// Whether `pos` is a position of a loopy game.
     pub(super) fn is_loopy(&self, pos: PosId) -> bool {
-        self.prog
+        self.m
+            .prog
             .games
-            .get(self.game_of(pos) as usize)
+            .get(self.m.game_of(pos) as usize)
             .is_some_and(|g| g.loopy)
     }
 
     /// The value of a loopy game's position (the loopy strategy), which
     /// must be finite here: an ∞ value is an error.
-    pub(super) fn by_loopy(&mut self, pos: PosId, scope: Scope) -> R<u32> {
-        match self.gsg_in(pos, scope)? {
+    pub(super) fn by_loopy(&mut self, pos: PosId) -> R<u32> {
+        match self.gsg_in(pos)? {
             value @ Gsg::Infinite(_) => Err(self.not_finite(pos, &value).into()),
             Gsg::Finite(v) => Ok(v),
         }
@@ -38,66 +52,64 @@ impl Machine {
 
     /// The stored value of `pos` as a generalized value, if it is known.
     pub(super) fn stored_gsg(&self, pos: PosId) -> Option<Gsg> {
-        match self.memo.value(pos) {
+        match self.m.memo.value(pos) {
             v if v <= MAX_VALUE => Some(Gsg::Finite(v)),
-            v => self.memo.infinite_set(v).map(|k| Gsg::Infinite(k.clone())),
+            v => self
+                .m
+                .memo
+                .infinite_set(v)
+                .map(|k| Gsg::Infinite(k.clone())),
         }
-    }
-
-    /// The generalized Sprague–Grundy value of one position: finite, or ∞
-    /// with the finite values of its options.
-    pub fn gsg(&mut self, pos: PosId) -> R<Gsg> {
-        self.gsg_in(pos, Scope::default())
     }
 
     /// [`Machine::gsg`] inside `scope`.
-    pub(super) fn gsg_in(&mut self, pos: PosId, scope: Scope) -> R<Gsg> {
+    pub(super) fn gsg_in(&mut self, pos: PosId) -> R<Gsg> {
         if let Some(g) = self.stored_gsg(pos) {
             return Ok(g);
         }
-        match self.memo.value(pos) {
+        match self.m.memo.value(pos) {
             UNKNOWN if self.is_loopy(pos) => {
-                if scope.loopy_nesting >= MAX_NESTED {
+                if self.scope.loopy_nesting >= MAX_NESTED {
                     return Err(Diag::user(
                         Code::DepthLimit,
                         format!(
                             "{} needs loopy games solved one inside another more than {MAX_NESTED} deep",
-                            self.show_pos(pos)
+                            self.m.show().pos(pos)
                         ),
                     )
                     .help("each move into a sum of loopy positions solves those on their own first; ask about smaller positions")
                     .into());
                 }
                 let inner = Scope {
-                    loopy_nesting: scope.loopy_nesting + 1,
-                    ..scope
+                    loopy_nesting: self.scope.loopy_nesting + 1,
+                    ..self.scope
                 };
-                self.solve_loopy(pos, inner)?;
-                match self.memo.value(pos) {
-                    INFINITE_LATER => self.late_set(pos, scope),
+                self.m.scoped(inner).solve_loopy(pos)?;
+                match self.m.memo.value(pos) {
+                    INFINITE_LATER => self.late_set(pos),
                     _ => self
                         .stored_gsg(pos)
                         .ok_or_else(|| Diag::bug("a loopy position left unsolved").into()),
                 }
             }
-            UNKNOWN => self.search(pos, scope).map(Gsg::Finite),
-            INFINITE_LATER => self.late_set(pos, scope),
+            UNKNOWN => self.search(pos).map(Gsg::Finite),
+            INFINITE_LATER => self.late_set(pos),
             _ => Err(self.reentered(pos).into()),
         }
     }
 
     /// The value of `pos`, stored as ∞ by a solve without its set K: the
     /// finite values of its options, every one known by now.
-    fn late_set(&mut self, pos: PosId, scope: Scope) -> R<Gsg> {
+    fn late_set(&mut self, pos: PosId) -> R<Gsg> {
         let mut moves = Moves::default();
-        self.options_into(pos, &mut moves)?;
+        self.m.options_into(pos, &mut moves)?;
         let mut k = Vec::new();
         'options: for option in moves.iter() {
             let mut x = 0;
             for &c in option {
-                match self.memo.value(c) {
+                match self.m.memo.value(c) {
                     v if v <= MAX_VALUE => x ^= v,
-                    UNKNOWN => match self.gsg_in(c, scope)? {
+                    UNKNOWN => match self.gsg_in(c)? {
                         Gsg::Finite(v) => x ^= v,
                         Gsg::Infinite(_) => continue 'options,
                     },
@@ -109,7 +121,7 @@ impl Machine {
         }
         k.sort_unstable();
         k.dedup();
-        if !self.memo.set_infinite(pos, &k) {
+        if !self.m.memo.set_infinite(pos, &k) {
             return Err(too_many_infinities().into());
         }
         Ok(Gsg::Infinite(k.into()))
@@ -117,34 +129,29 @@ impl Machine {
 
     /// The value of `c`, a loopy game's position, as an option of `pos`, a
     /// position of a game that is not loopy: it must be finite.
-    pub(super) fn option_value(&mut self, pos: PosId, c: PosId, scope: Scope) -> R<u32> {
-        match self.gsg_in(c, scope)? {
+    pub(super) fn option_value(&mut self, pos: PosId, c: PosId) -> R<u32> {
+        match self.gsg_in(c)? {
             Gsg::Finite(v) => Ok(v),
             value => Err(Diag::user(
                 Code::Infinite,
                 format!(
                     "{} has a move to {}, whose value is {value}",
-                    self.show_pos(pos),
-                    self.show_pos(c)
+                    self.m.show().pos(pos),
+                    self.m.show().pos(c)
                 ),
             )
             .help(format!(
                 "play can go on forever from there: declare `loopy game {}` too, so that its values may be ∞",
-                self.prog.games[self.game_of(pos) as usize].name
+                self.m.prog.games[self.m.game_of(pos) as usize].name
             ))
             .into()),
         }
     }
 
-    /// The generalized value of a sum (Smith's theorem).
-    pub fn gsg_sum(&mut self, parts: &[PosId]) -> R<Gsg> {
-        self.gsg_sum_in(parts, Scope::default())
-    }
-
-    fn gsg_sum_in(&mut self, parts: &[PosId], scope: Scope) -> R<Gsg> {
+    fn gsg_sum_in(&mut self, parts: &[PosId]) -> R<Gsg> {
         let mut sum = Gsg::Finite(0);
         for &p in parts {
-            sum = sum.sum(&self.gsg_in(p, scope)?);
+            sum = sum.sum(&self.gsg_in(p)?);
         }
         Ok(sum)
     }
@@ -155,7 +162,7 @@ impl Machine {
             Code::Infinite,
             format!(
                 "{} has the value {value}: play from it can go on forever",
-                self.show_pos(pos)
+                self.m.show().pos(pos)
             ),
         )
         .help("ask `outcome(P)` (win, loss or draw) or `grundy(P)`, which shows ∞ values; arithmetic needs a finite value")
@@ -168,7 +175,7 @@ impl Machine {
             Code::Cycle,
             format!(
                 "{} is reached again while its value is being worked out",
-                self.show_pos(pos)
+                self.m.show().pos(pos)
             ),
         )
         .help(
@@ -179,21 +186,21 @@ impl Machine {
 
     /// Solves the loopy position `root` and every position of a loopy game
     /// it reaches by moves to single positions, storing their values.
-    fn solve_loopy(&mut self, root: PosId, scope: Scope) -> R<()> {
+    fn solve_loopy(&mut self, root: PosId) -> R<()> {
         // Positions are marked with their vertex while the solve runs, from
         // the scope's base on (the solves around this one use the marks
         // below it): reaching a position marked by another solve, or again
         // by another way, is a cycle this solve cannot see.
-        let base = scope.solving_base;
+        let base = self.scope.solving_base;
         if base > MAX_SOLVING {
             return Err(Diag::user(Code::TooLarge, "loopy games' graphs of 2^30 positions").into());
         }
         let mut vertices = vec![root];
-        self.memo.set(root, solving(base));
+        self.m.memo.set(root, solving(base));
         let mut known = Vec::new();
-        let result = self.explore(&mut vertices, &mut known, scope);
+        let result = self.explore(&mut vertices, &mut known);
         let solved = result.and_then(|graph| {
-            let budget = &mut self.budget;
+            let budget = &mut self.m.budget;
             crate::loopy::solve(&graph, &mut |w| budget.spend(w)).map(|s| (graph, s))
         });
         let solved = match solved {
@@ -210,14 +217,14 @@ impl Machine {
                 continue;
             }
             match solved.finite(i as u32) {
-                Some(v) if v <= MAX_VALUE => self.memo.set(p, v),
+                Some(v) if v <= MAX_VALUE => self.m.memo.set(p, v),
                 Some(_) => {
                     self.unmark(&vertices);
                     return Err(
                         Diag::user(Code::ValueLimit, "a Grundy value of 2^31 or more").into(),
                     );
                 }
-                None => self.memo.set(p, INFINITE_LATER),
+                None => self.m.memo.set(p, INFINITE_LATER),
             }
         }
         Ok(())
@@ -226,8 +233,8 @@ impl Machine {
     /// Forgets the marks a failed solve left on its positions.
     fn unmark(&mut self, vertices: &[PosId]) {
         for &p in vertices {
-            if p & KNOWN != KNOWN && solving_index(self.memo.value(p)).is_some() {
-                self.memo.set(p, UNKNOWN);
+            if p & KNOWN != KNOWN && solving_index(self.m.memo.value(p)).is_some() {
+                self.m.memo.set(p, UNKNOWN);
             }
         }
     }
@@ -235,15 +242,10 @@ impl Machine {
     /// The graph from `vertices[0]` (breadth first): each position's
     /// options read in turn. Values known already become vertices of their
     /// own, one per value, listed in `known`.
-    fn explore(
-        &mut self,
-        vertices: &mut Vec<PosId>,
-        known: &mut Vec<Gsg>,
-        scope: Scope,
-    ) -> R<Graph> {
+    fn explore(&mut self, vertices: &mut Vec<PosId>, known: &mut Vec<Gsg>) -> R<Graph> {
         let too_large =
             |_: TooLarge| Diag::user(Code::TooLarge, "a loopy game's graph with 2^32 moves");
-        let base = scope.solving_base;
+        let base = self.scope.solving_base;
         let mut known_ids: FxHashMap<Gsg, u32> = FxHashMap::default();
         let mut graph = Graph::default();
         let mut moves = Moves::default();
@@ -259,19 +261,19 @@ impl Machine {
             }
             if i.is_power_of_two() && i >= 1 << 16 {
                 // The graph's arrays, before they double.
-                self.reserve(i * 32)?;
+                self.m.reserve(i * 32)?;
             }
-            self.options_with(pos, &mut moves, &mut bufs)?;
+            self.m.options_with(pos, &mut moves, &mut bufs)?;
             targets.clear();
             for option in moves.iter() {
                 let target = match option {
-                    [c] => match self.memo.value(*c) {
+                    [c] => match self.m.memo.value(*c) {
                         UNKNOWN if self.is_loopy(*c) => {
                             let next = u32::try_from(vertices.len())
                                 .ok()
                                 .filter(|&n| n <= MAX_SOLVING - base)
                                 .ok_or_else(|| too_large(TooLarge))?;
-                            self.memo.set(*c, solving(base + next));
+                            self.m.memo.set(*c, solving(base + next));
                             vertices.push(*c);
                             Some(next)
                         }
@@ -291,9 +293,9 @@ impl Machine {
                         // a solve it starts marks past this one's vertices.
                         let inner = Scope {
                             solving_base: base.saturating_add(vertices.len() as u32),
-                            ..scope
+                            ..self.scope
                         };
-                        let value = self.gsg_sum_in(option, inner)?;
+                        let value = self.m.scoped(inner).gsg_sum_in(option)?;
                         match known_ids.get(&value) {
                             Some(&t) => t,
                             None => {

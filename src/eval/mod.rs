@@ -40,9 +40,13 @@ mod periods;
 mod plan;
 mod rows;
 mod search;
+mod show;
 
 pub use calls::ReportValues;
+pub use expr::Interp;
+pub use oracle::Scoped;
 pub use rows::{Row, To, misere_rows, move_rows};
+pub use show::Show;
 
 /// The default of `--max-work`: none (work projected not to finish is
 /// stopped by `--runaway` instead).
@@ -124,7 +128,7 @@ pub struct Machine {
     budget: Budget,
     /// The interpreter's state: position keys being built, function
     /// calls, input.
-    interp: calls::Interp,
+    interp_state: calls::InterpState,
 }
 
 /// Positions of one-parameter games from this size on are worth a period
@@ -178,7 +182,7 @@ impl Machine {
                 limits.max_memory,
                 limits.runaway,
             ),
-            interp: calls::Interp::default(),
+            interp_state: calls::InterpState::default(),
             limits,
         }
     }
@@ -219,7 +223,7 @@ impl Machine {
         self.accel.counts.reset();
         self.periods.games = carry(games, &self.periods.games, n);
         self.prog = Rc::new(prog);
-        self.interp.forget_calls();
+        self.interp_state.forget_calls();
         // Kernels and expressions are compiled for the new program once
         // constants are known.
         self.accel.kernels = Rc::new(Vec::new());
@@ -264,7 +268,7 @@ impl Machine {
                 let mut env = vec![Value::Int(0); def.slots as usize];
                 // Each constant is a statement of its own for the limits.
                 self.budget.start();
-                match self.eval(def.expr, &mut env) {
+                match self.interp().eval(def.expr, &mut env) {
                     Ok(v) => self.consts[c as usize] = Some(v),
                     Err(d) => {
                         self.const_stopped[c as usize] = d.ends_statement();
@@ -279,12 +283,12 @@ impl Machine {
     /// Connects how report queries used as values are answered (the
     /// session installs `crate::report::value`).
     pub fn set_report_values(&mut self, f: ReportValues) {
-        self.interp.report_values = Some(f);
+        self.interp_state.report_values = Some(f);
     }
 
     /// Connects what `input_ints()` reads.
     pub fn set_input(&mut self, input: crate::input::Input) {
-        self.interp.input = input;
+        self.interp_state.input = input;
     }
 
     /// The limits it runs under.
@@ -325,17 +329,8 @@ impl Machine {
         match crate::key::intern(&mut self.memo, game, args) {
             Ok(Some(id)) => Ok(id),
             Ok(None) => Err(loopy::bad_argument(args.iter().any(Value::has_infinite), span).into()),
-            Err(_) => Err(self.state_limit(span).into()),
+            Err(_) => Err(state_limit(self.limits.max_states, span).into()),
         }
-    }
-
-    fn state_limit(&self, span: Span) -> Diag {
-        Diag::user(
-            Code::StateLimit,
-            format!("more than {} positions reached", self.limits.max_states),
-        )
-        .label(span, "while creating this position")
-        .help("raise the limit with `--max-states N`, or ask about smaller positions")
     }
 
     /// The game a position belongs to.
@@ -348,44 +343,6 @@ impl Machine {
         let mut args = Vec::new();
         crate::key::args_of(&self.memo, pos, &mut args);
         (self.game_of(pos), args)
-    }
-
-    /// Renders a position as `Name(arg, ...)`.
-    pub fn show_pos(&self, pos: PosId) -> String {
-        let game = self.game_of(pos);
-        let name = self
-            .prog
-            .games
-            .get(game as usize)
-            .map(|g| g.name.as_str())
-            .unwrap_or("?");
-        let mut args = Vec::new();
-        crate::key::args_of(&self.memo, pos, &mut args);
-        let args: Vec<String> = args.iter().map(Value::to_string).collect();
-        format!("{name}({})", args.join(", "))
-    }
-
-    /// [`Machine::show_pos`], cut to a few lines' worth for a note (a
-    /// position with a list of 10^5 elements is not a message).
-    pub fn show_pos_briefly(&self, pos: PosId) -> String {
-        const MOST: usize = 200;
-        let text = self.show_pos(pos);
-        match text.char_indices().nth(MOST) {
-            Some((cut, _)) => format!("{}… ({} characters)", &text[..cut], text.chars().count()),
-            None => text,
-        }
-    }
-
-    /// Renders a sum of positions (`0` when empty).
-    pub fn show_sum(&self, parts: &[PosId]) -> String {
-        if parts.is_empty() {
-            return "0".to_string();
-        }
-        parts
-            .iter()
-            .map(|&p| self.show_pos(p))
-            .collect::<Vec<_>>()
-            .join(" + ")
     }
 
     // ----- Grundy values --------------------------------------------------
@@ -401,7 +358,7 @@ impl Machine {
 
     /// The Grundy value of one position (memoized; iterative).
     pub fn grundy(&mut self, root: PosId) -> R<u32> {
-        self.search(root, Scope::default())
+        self.scoped(Scope::default()).search(root)
     }
 
     /// Runs `f` with the misère search's memo.
@@ -428,4 +385,14 @@ fn carry<T: Clone + Default>(keep: &[Option<GameId>], old: &[T], n: usize) -> Ve
                 .unwrap_or_default()
         })
         .collect()
+}
+
+/// The error of a position past `--max-states`.
+pub(super) fn state_limit(max_states: usize, span: Span) -> Diag {
+    Diag::user(
+        Code::StateLimit,
+        format!("more than {max_states} positions reached"),
+    )
+    .label(span, "while creating this position")
+    .help("raise the limit with `--max-states N`, or ask about smaller positions")
 }

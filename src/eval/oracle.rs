@@ -7,8 +7,8 @@ use super::*;
 
 /// The machine as an oracle: its searches run in `scope`.
 pub struct Scoped<'m> {
-    m: &'m mut Machine,
-    scope: Scope,
+    pub(super) m: &'m mut Machine,
+    pub(super) scope: Scope,
 }
 
 impl Machine {
@@ -37,7 +37,7 @@ impl Oracle for Scoped<'_> {
         self.m.position(pos)
     }
     fn show_pos(&self, pos: PosId) -> String {
-        self.m.show_pos(pos)
+        self.m.show().pos(pos)
     }
     fn options_into(&mut self, pos: PosId, out: &mut Moves) -> R<()> {
         self.m.options_into(pos, out)
@@ -46,13 +46,13 @@ impl Oracle for Scoped<'_> {
         self.m.has_options(pos)
     }
     fn grundy(&mut self, pos: PosId) -> R<u32> {
-        self.m.search(pos, self.scope)
+        self.search(pos)
     }
     fn gsg(&mut self, pos: PosId) -> R<crate::loopy::Gsg> {
-        self.m.gsg_in(pos, self.scope)
+        self.gsg_in(pos)
     }
     fn ascend(&mut self, game: GameId, to: i64) -> R<()> {
-        self.m.ascend(game, to, self.scope)
+        Scoped::ascend(self, game, to)
     }
     fn known_period(&self, game: GameId) -> Option<(i64, i64)> {
         self.m.known_period(game)

@@ -31,18 +31,35 @@ pub(super) struct NoPeriod {
 }
 
 impl Machine {
+    /// The proven `(preperiod, period)` of a game, if a search found one.
+    pub fn known_period(&self, game: GameId) -> Option<(i64, i64)> {
+        match self.periods.games.get(game as usize)?.found {
+            Some(Ok(ep)) => Some(ep),
+            _ => None,
+        }
+    }
+
+    /// Records a proven period of a game.
+    pub fn set_period(&mut self, game: GameId, preperiod: i64, period: i64) {
+        if let Some(slot) = self.periods.games.get_mut(game as usize) {
+            slot.found = Some(Ok((preperiod, period)));
+        }
+    }
+}
+
+impl Scoped<'_> {
     /// A limit met while computing a one-parameter position directly says
     /// why no period was used instead, when one was looked for.
     pub(super) fn why_no_period(&self, d: Diag, root: PosId) -> Diag {
         if !matches!(d.code, Code::StateLimit | Code::DepthLimit) {
             return d;
         }
-        match self.periods.games.get(self.game_of(root) as usize) {
+        match self.m.periods.games.get(self.m.game_of(root) as usize) {
             Some(PeriodState {
                 found: Some(Err(why)),
                 ..
             }) => {
-                let name = &self.prog.games[self.game_of(root) as usize].name;
+                let name = &self.m.prog.games[self.m.game_of(root) as usize].name;
                 d.note(if why.proof_possible {
                     format!("no period of {name} could answer instead: {}", why.text)
                 } else {
@@ -63,17 +80,17 @@ impl Machine {
     /// n values, which computing G(n) directly would need anyway, doubled
     /// each time, and with the whole budget for positions too large to
     /// compute (more positions below them than the state limit).
-    pub(super) fn by_period(&mut self, pos: PosId, scope: Scope) -> R<Option<u32>> {
-        let game = self.game_of(pos);
-        if self.prog.games[game as usize].params.len() != 1 || scope.in_period_search {
+    pub(super) fn by_period(&mut self, pos: PosId) -> R<Option<u32>> {
+        let game = self.m.game_of(pos);
+        if self.m.prog.games[game as usize].params.len() != 1 || self.scope.in_period_search {
             return Ok(None);
         }
-        let n = match self.memo.dense_args(pos) {
+        let n = match self.m.memo.dense_args(pos) {
             Some(([n, _], 1)) => n,
             Some(_) => return Ok(None),
             None => {
                 let mut args = Vec::new();
-                crate::key::args_of(&self.memo, pos, &mut args);
+                crate::key::args_of(&self.m.memo, pos, &mut args);
                 match args[..] {
                     [Value::Int(n)] => n,
                     _ => return Ok(None),
@@ -83,44 +100,44 @@ impl Machine {
         if n < PERIOD_FROM {
             return Ok(None);
         }
-        let huge = n >= self.limits.max_states as i64;
-        let span = self.prog.games[game as usize].header;
-        let full = self.limits.period_budget;
+        let huge = n >= self.m.limits.max_states as i64;
+        let span = self.m.prog.games[game as usize].header;
+        let full = self.m.limits.period_budget;
         let budget = if huge { full } else { n.min(full) };
-        let state = &self.periods.games[game as usize];
+        let state = &self.m.periods.games[game as usize];
         // Searching again pays when the budget has doubled, or when it is
         // the whole budget for a position that needs it.
         // Not from inside a fill: its nested searches are capped in depth.
-        let worth = scope.depth_cap.is_none()
+        let worth = self.scope.depth_cap.is_none()
             && (budget >= state.tried.saturating_mul(2).max(1) || (huge && full > state.tried));
         if state.found.is_none() && worth {
             let found = self.search_period(game, budget, huge, span)?;
-            let slot = &mut self.periods.games[game as usize];
+            let slot = &mut self.m.periods.games[game as usize];
             slot.tried = budget;
             if found.is_ok() || budget >= full || huge {
                 slot.found = Some(found);
             }
         }
-        if self.periods.games[game as usize].found.is_none() && huge && full < 1 {
-            if crate::analysis::shape::shape(&mut self.oracle(), game).is_err() {
+        if self.m.periods.games[game as usize].found.is_none() && huge && full < 1 {
+            if crate::analysis::shape::shape(&mut self.m.oracle(), game).is_err() {
                 return Ok(None);
             }
             return Err(crate::analysis::too_large(
-                &self.prog.games[game as usize].name,
+                &self.m.prog.games[game as usize].name,
                 n,
                 "period searches are turned off (--period-budget 0)",
                 span,
             )
             .into());
         }
-        match &self.periods.games[game as usize].found {
+        match &self.m.periods.games[game as usize].found {
             &Some(Ok((e, p))) if n >= e + p => {
                 let r = e + (n - e) % p;
-                let q = self.intern(game, &[Value::Int(r)], span)?;
-                self.search(q, scope).map(Some)
+                let q = self.m.intern(game, &[Value::Int(r)], span)?;
+                self.search(q).map(Some)
             }
             Some(Err(why)) if huge && why.proof_possible => Err(crate::analysis::too_large(
-                &self.prog.games[game as usize].name,
+                &self.m.prog.games[game as usize].name,
                 n,
                 &why.text,
                 span,
@@ -140,14 +157,14 @@ impl Machine {
     ) -> R<Result<(i64, i64), NoPeriod>> {
         // Without a take-and-break shape no period can be proven: positions
         // are computed directly (a game may need few of them).
-        if let Err(why) = crate::analysis::shape::shape(&mut self.oracle(), game) {
+        if let Err(why) = crate::analysis::shape::shape(&mut self.m.oracle(), game) {
             return Ok(Err(NoPeriod {
                 text: why,
                 proof_possible: false,
             }));
         }
         let result = crate::analysis::period(
-            &mut self.scoped(Scope {
+            &mut self.m.scoped(Scope {
                 in_period_search: true,
                 ..Scope::default()
             }),
@@ -192,20 +209,5 @@ impl Machine {
             text,
             proof_possible: true,
         }))
-    }
-
-    /// The proven `(preperiod, period)` of a game, if a search found one.
-    pub fn known_period(&self, game: GameId) -> Option<(i64, i64)> {
-        match self.periods.games.get(game as usize)?.found {
-            Some(Ok(ep)) => Some(ep),
-            _ => None,
-        }
-    }
-
-    /// Records a proven period of a game.
-    pub fn set_period(&mut self, game: GameId, preperiod: i64, period: i64) {
-        if let Some(slot) = self.periods.games.get_mut(game as usize) {
-            slot.found = Some(Ok((preperiod, period)));
-        }
     }
 }

@@ -99,36 +99,37 @@ pub(super) fn plans(prog: &ir::Program, kernels: &[GameKernels], limits: &Limits
         .collect()
 }
 
-impl Machine {
+impl Scoped<'_> {
     /// The Grundy value of one position, searched within `scope`: stored,
     /// or from its game's strategies in order.
-    pub(super) fn search(&mut self, root: PosId, scope: Scope) -> R<u32> {
-        self.interp.searching += 1;
-        let result = self.search_in(root, scope);
-        self.interp.searching -= 1;
-        if self.interp.searching == 0 {
-            self.budget.end_meter(Meter::Search);
+    pub(super) fn search(&mut self, root: PosId) -> R<u32> {
+        self.m.interp_state.searching += 1;
+        let result = self.search_in(root);
+        self.m.interp_state.searching -= 1;
+        if self.m.interp_state.searching == 0 {
+            self.m.budget.end_meter(Meter::Search);
         }
         result
     }
 
-    fn search_in(&mut self, root: PosId, scope: Scope) -> R<u32> {
-        let v = self.memo.value(root);
+    fn search_in(&mut self, root: PosId) -> R<u32> {
+        let v = self.m.memo.value(root);
         if v <= MAX_VALUE {
             return Ok(v);
         }
         // An ∞ value stored by a loopy solve: its game's strategy reports it.
         if crate::store::infinite_index(v).is_some() {
-            return self.by_loopy(root, scope);
+            return self.by_loopy(root);
         }
         let plan = self
+            .m
             .accel
             .plans
-            .get(self.game_of(root) as usize)
+            .get(self.m.game_of(root) as usize)
             .copied()
             .unwrap_or_default();
         for &s in plan.steps() {
-            if let Some(v) = self.value_by(s, root, scope)? {
+            if let Some(v) = self.value_by(s, root)? {
                 return Ok(v);
             }
         }
@@ -137,13 +138,13 @@ impl Machine {
 
     /// Asks one strategy for the value of `root`: `None` when it does not
     /// apply to this position.
-    fn value_by(&mut self, s: Strategy, root: PosId, scope: Scope) -> R<Option<u32>> {
+    fn value_by(&mut self, s: Strategy, root: PosId) -> R<Option<u32>> {
         match s {
-            Strategy::Loopy => self.by_loopy(root, scope).map(Some),
-            Strategy::Period => self.by_period(root, scope),
-            Strategy::Ascend => self.by_ascent(root, scope),
+            Strategy::Loopy => self.by_loopy(root).map(Some),
+            Strategy::Period => self.by_period(root),
+            Strategy::Ascend => self.by_ascent(root),
             Strategy::Kernel => self.by_kernel(root),
-            Strategy::Search => self.by_search(root, scope).map(Some),
+            Strategy::Search => self.by_search(root).map(Some),
         }
     }
 }

@@ -67,58 +67,6 @@ pub(super) struct OptionBufs {
 }
 
 impl Machine {
-    /// The value of `root` by the general search (with the kernels, the
-    /// fill and loopy options inside it).
-    pub(super) fn by_search(&mut self, root: PosId, scope: Scope) -> R<u32> {
-        let mut frames: Vec<Frame> = Vec::new();
-        let mut env: Vec<Value> = Vec::new();
-        let mut iters: Vec<Option<Iter>> = Vec::new();
-        let result = self.run(root, scope, &mut frames, &mut env, &mut iters);
-        if result.is_err() {
-            for f in &frames {
-                self.memo.set(f.pos, UNKNOWN);
-            }
-        }
-        result.map_err(|s| {
-            let deep = frames.len() >= 1 << 16 && s.is(Code::MemoryLimit);
-            s.map_diag(|d| {
-                let d = if deep {
-                    limits::stack_note(d, frames.len())
-                } else {
-                    d
-                };
-                self.why_no_period(d, root)
-            })
-        })
-    }
-
-    fn push_frame(
-        &mut self,
-        pos: PosId,
-        scope: Scope,
-        frames: &mut Vec<Frame>,
-        env: &mut Vec<Value>,
-        iters: &mut Vec<Option<Iter>>,
-    ) -> R<()> {
-        if scope.depth_cap.is_some_and(|cap| frames.len() >= cap) {
-            return Err(Stop::Aborted);
-        }
-        if frames.len() >= self.limits.max_depth {
-            return Err(self.too_deep(frames, pos).into());
-        }
-        // Before the search's stacks double: the memory limit.
-        if frames.len() == frames.capacity() && frames.len() >= 1 << 16 {
-            let bytes = frames.capacity() * std::mem::size_of::<Frame>()
-                + env.capacity() * std::mem::size_of::<Value>()
-                + iters.capacity() * std::mem::size_of::<Option<Iter>>();
-            self.reserve(bytes)?;
-        }
-        let frame = self.enter(pos, env, iters);
-        self.memo.set(pos, ON_STACK);
-        frames.push(frame);
-        Ok(())
-    }
-
     /// A frame for `pos` at its first option: its slots (parameters, then
     /// room for every variable and the hoisted parts) appended to `env`, its
     /// iterators to `iters`.
@@ -151,198 +99,6 @@ impl Machine {
         }
     }
 
-    fn run(
-        &mut self,
-        root: PosId,
-        scope: Scope,
-        frames: &mut Vec<Frame>,
-        env: &mut Vec<Value>,
-        iters: &mut Vec<Option<Iter>>,
-    ) -> R<u32> {
-        let mut out: Vec<PosId> = Vec::new();
-        // The components of parked options, frame above frame: a frame's
-        // are on top when it resumes (no allocation per option).
-        let mut parked: Vec<PosId> = Vec::new();
-        // The program and its compiled forms, held once for the search.
-        let prog = Rc::clone(&self.prog);
-        let compiled = Rc::clone(&self.compiled);
-        let mut next_fill = FILL_DEPTH;
-        self.push_frame(root, scope, frames, env, iters)?;
-        if let Some(f) = frames.first_mut() {
-            f.metered = self.interp.searching == 1;
-        }
-        let mut next_report = 0;
-        while let Some(f) = frames.last_mut() {
-            // The position asked about reports how far its loop got (at
-            // most every 1024 units of work).
-            if f.metered && self.budget.work() >= next_report {
-                next_report = self.budget.work() + 1024;
-                if let Some((at, last)) = innermost_range(&iters[f.iter_base..]) {
-                    self.budget.report(Meter::Search, at, last);
-                }
-            }
-            // A kernel finishes a rule at once when its options' values are
-            // known: try it when the rule starts, when a child is done (a few
-            // times per frame, so a frame with many children stays linear),
-            // and after every fill.
-            let at_start = f.pending.is_none() && matches!(f.mode, Mode::Enter(0));
-            let resumed = f.pending.is_some()
-                && (f.kernel_epoch != self.accel.fill_epoch || f.kernel_tries < KERNEL_RETRIES);
-            if (at_start || resumed) && f.rule < self.prog.games[f.game as usize].rules.len() {
-                f.kernel_epoch = self.accel.fill_epoch;
-                f.kernel_tries = f.kernel_tries.saturating_add(1);
-                let nparams = self.prog.games[f.game as usize].params.len();
-                let params = &env[f.env_base..f.env_base + nparams];
-                if self.kernel_rule(f.game, f.rule, params, &mut f.seen) {
-                    f.rule += 1;
-                    f.mode = Mode::Enter(0);
-                    if let Some(n) = f.pending.take() {
-                        parked.truncate(parked.len() - n as usize);
-                    }
-                    continue;
-                }
-            }
-            let have = match f.pending.take() {
-                Some(n) => {
-                    out.clear();
-                    out.extend(parked.drain(parked.len() - n as usize..));
-                    true
-                }
-                None => match self
-                    .next_option(
-                        &prog,
-                        &compiled,
-                        f,
-                        &mut env[f.env_base..],
-                        &mut iters[f.iter_base..],
-                        &mut out,
-                    )
-                    .map_err(|d| self.in_position(d, f.pos))?
-                {
-                    Next::Option => true,
-                    Next::Rule => continue,
-                    Next::Done => false,
-                },
-            };
-            if !have {
-                let mex = f.seen.mex();
-                let pos = f.pos;
-                if mex > u64::from(MAX_VALUE) {
-                    return Err(Diag::user(Code::ValueLimit, "a Grundy value exceeds 2^31")
-                        .note(format!("while evaluating {}", self.show_pos_briefly(pos)))
-                        .into());
-                }
-                self.memo.set(pos, mex as u32);
-                env.truncate(f.env_base);
-                iters.truncate(f.iter_base);
-                frames.pop();
-                continue;
-            }
-            let mut x = 0u32;
-            let mut missing = None;
-            for &c in &out {
-                match self.memo.value(c) {
-                    // A loopy game's position: solved over its own graph.
-                    UNKNOWN if self.is_loopy(c) => x ^= self.option_value(f.pos, c, scope)?,
-                    UNKNOWN => {
-                        missing = Some(c);
-                        break;
-                    }
-                    ON_STACK if self.is_loopy(c) => x ^= self.option_value(f.pos, c, scope)?,
-                    ON_STACK => return Err(self.cycle(frames, c).into()),
-                    v if v <= MAX_VALUE => x ^= v,
-                    _ => x ^= self.option_value(f.pos, c, scope)?,
-                }
-            }
-            match missing {
-                Some(c) => {
-                    let n = u32::try_from(out.len()).map_err(|_| {
-                        Diag::user(Code::TooLarge, "an option with 2^32 components")
-                    })?;
-                    // Before the parked stack grows past 2^16: the memory limit.
-                    let need = parked.len() + out.len();
-                    if need > parked.capacity() && need >= 1 << 16 {
-                        let bytes = need.max(parked.capacity() * 2) * std::mem::size_of::<PosId>();
-                        self.reserve(bytes)?;
-                    }
-                    parked.extend_from_slice(&out);
-                    f.pending = Some(n);
-                    // Fill when the stack is deep; after a fill, not again
-                    // before the stack is deeper by as much (or twice as
-                    // deep, when it achieved nothing), so that searches
-                    // that only go up stay linear.
-                    if frames.len() >= next_fill && scope.depth_cap.is_none() && self.limits.fill {
-                        let epoch = self.accel.fill_epoch;
-                        self.fill_towards(c, frames, scope)?;
-                        next_fill = if self.accel.fill_epoch != epoch {
-                            frames.len() + FILL_DEPTH
-                        } else {
-                            frames.len() * 2
-                        };
-                        if self.memo.value(c) <= MAX_VALUE {
-                            continue;
-                        }
-                    }
-                    self.push_frame(c, scope, frames, env, iters)?;
-                }
-                None => f.seen.insert(x),
-            }
-        }
-        Ok(self.memo.value(root))
-    }
-
-    /// Adds "while listing the moves of P" to an error from a rule.
-    fn in_position(&self, s: Stop, pos: PosId) -> Stop {
-        s.map_diag(|d| {
-            d.note(format!(
-                "while listing the moves of {}",
-                self.show_pos_briefly(pos)
-            ))
-        })
-    }
-
-    fn cycle(&self, frames: &[Frame], target: PosId) -> Diag {
-        let start = frames.iter().rposition(|f| f.pos == target).unwrap_or(0);
-        let mut path: Vec<String> = frames[start..]
-            .iter()
-            .map(|f| self.show_pos(f.pos))
-            .collect();
-        path.push(self.show_pos(target));
-        if path.len() > 12 {
-            let tail = path.split_off(path.len() - 5);
-            path.truncate(6);
-            path.push(format!("... ({} more) ...", frames.len() - start - 10));
-            path.extend(tail);
-        }
-        let Some(last) = frames.last() else {
-            return Diag::bug("cycle reported with no frames");
-        };
-        let g = &self.prog.games[last.game as usize];
-        let rule_span = g.rules.get(last.rule).map(|r| r.span).unwrap_or(g.span);
-        Diag::user(
-            Code::Cycle,
-            format!(
-                "the game graph has a cycle: {} can be reached from itself",
-                self.show_pos(target)
-            ),
-        )
-        .label(
-            rule_span,
-            format!(
-                "this rule moves from {} back to {}",
-                self.show_pos(last.pos),
-                self.show_pos(target)
-            ),
-        )
-        .note(format!("cycle: {}", path.join(" -> ")))
-        .help(format!(
-            "Grundy values need every play to end: make each move decrease something; \
-             or, if play may go on forever, declare `loopy game {}(...)` (its values may \
-             then be ∞, and positions draws)",
-            g.name
-        ))
-    }
-
     /// Advances a frame to its next option, written into `out`. `prog` and
     /// `compiled` are the machine's, held by the caller for the whole search.
     fn next_option(
@@ -365,19 +121,19 @@ impl Machine {
                     let Some(clause) = rule.clauses.get(d) else {
                         f.mode = Mode::Back(d);
                         out.clear();
-                        self.pos_into(prog, rule.body, env, out)?;
+                        self.interp().pos_into(prog, rule.body, env, out)?;
                         return Ok(Next::Option);
                     };
                     match *clause {
                         Clause::If { cond } => {
-                            f.mode = if self.boolean(prog, cond, env)? {
+                            f.mode = if self.interp().boolean(prog, cond, env)? {
                                 Mode::Enter(d + 1)
                             } else {
                                 Mode::Back(d)
                             };
                         }
                         Clause::For { iter, .. } => {
-                            iters[d] = Some(self.iter(prog, iter, env)?);
+                            iters[d] = Some(self.interp().iter(prog, iter, env)?);
                             f.mode = Mode::Advance(d);
                         }
                     }
@@ -517,5 +273,256 @@ impl Machine {
                 Next::Done => return Ok(()),
             }
         }
+    }
+
+    /// Adds "while listing the moves of P" to an error from a rule.
+    fn in_position(&self, s: Stop, pos: PosId) -> Stop {
+        s.map_diag(|d| {
+            d.note(format!(
+                "while listing the moves of {}",
+                self.show().pos_briefly(pos)
+            ))
+        })
+    }
+}
+
+impl Scoped<'_> {
+    /// The value of `root` by the general search (with the kernels, the
+    /// fill and loopy options inside it).
+    pub(super) fn by_search(&mut self, root: PosId) -> R<u32> {
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut env: Vec<Value> = Vec::new();
+        let mut iters: Vec<Option<Iter>> = Vec::new();
+        let result = self.run(root, &mut frames, &mut env, &mut iters);
+        if result.is_err() {
+            for f in &frames {
+                self.m.memo.set(f.pos, UNKNOWN);
+            }
+        }
+        result.map_err(|s| {
+            let deep = frames.len() >= 1 << 16 && s.is(Code::MemoryLimit);
+            s.map_diag(|d| {
+                let d = if deep {
+                    limits::stack_note(d, frames.len())
+                } else {
+                    d
+                };
+                self.why_no_period(d, root)
+            })
+        })
+    }
+
+    fn push_frame(
+        &mut self,
+        pos: PosId,
+        frames: &mut Vec<Frame>,
+        env: &mut Vec<Value>,
+        iters: &mut Vec<Option<Iter>>,
+    ) -> R<()> {
+        if self.scope.depth_cap.is_some_and(|cap| frames.len() >= cap) {
+            return Err(Stop::Aborted);
+        }
+        if frames.len() >= self.m.limits.max_depth {
+            return Err(self.too_deep(frames, pos).into());
+        }
+        // Before the search's stacks double: the memory limit.
+        if frames.len() == frames.capacity() && frames.len() >= 1 << 16 {
+            let bytes = frames.capacity() * std::mem::size_of::<Frame>()
+                + env.capacity() * std::mem::size_of::<Value>()
+                + iters.capacity() * std::mem::size_of::<Option<Iter>>();
+            self.m.reserve(bytes)?;
+        }
+        let frame = self.m.enter(pos, env, iters);
+        self.m.memo.set(pos, ON_STACK);
+        frames.push(frame);
+        Ok(())
+    }
+
+    fn run(
+        &mut self,
+        root: PosId,
+        frames: &mut Vec<Frame>,
+        env: &mut Vec<Value>,
+        iters: &mut Vec<Option<Iter>>,
+    ) -> R<u32> {
+        let mut out: Vec<PosId> = Vec::new();
+        // The components of parked options, frame above frame: a frame's
+        // are on top when it resumes (no allocation per option).
+        let mut parked: Vec<PosId> = Vec::new();
+        // The program and its compiled forms, held once for the search.
+        let prog = Rc::clone(&self.m.prog);
+        let compiled = Rc::clone(&self.m.compiled);
+        let mut next_fill = FILL_DEPTH;
+        self.push_frame(root, frames, env, iters)?;
+        if let Some(f) = frames.first_mut() {
+            f.metered = self.m.interp_state.searching == 1;
+        }
+        let mut next_report = 0;
+        while let Some(f) = frames.last_mut() {
+            // The position asked about reports how far its loop got (at
+            // most every 1024 units of work).
+            if f.metered && self.m.budget.work() >= next_report {
+                next_report = self.m.budget.work() + 1024;
+                if let Some((at, last)) = innermost_range(&iters[f.iter_base..]) {
+                    self.m.budget.report(Meter::Search, at, last);
+                }
+            }
+            // A kernel finishes a rule at once when its options' values are
+            // known: try it when the rule starts, when a child is done (a few
+            // times per frame, so a frame with many children stays linear),
+            // and after every fill.
+            let at_start = f.pending.is_none() && matches!(f.mode, Mode::Enter(0));
+            let resumed = f.pending.is_some()
+                && (f.kernel_epoch != self.m.accel.fill_epoch || f.kernel_tries < KERNEL_RETRIES);
+            if (at_start || resumed) && f.rule < self.m.prog.games[f.game as usize].rules.len() {
+                f.kernel_epoch = self.m.accel.fill_epoch;
+                f.kernel_tries = f.kernel_tries.saturating_add(1);
+                let nparams = self.m.prog.games[f.game as usize].params.len();
+                let params = &env[f.env_base..f.env_base + nparams];
+                if self.m.kernel_rule(f.game, f.rule, params, &mut f.seen) {
+                    f.rule += 1;
+                    f.mode = Mode::Enter(0);
+                    if let Some(n) = f.pending.take() {
+                        parked.truncate(parked.len() - n as usize);
+                    }
+                    continue;
+                }
+            }
+            let have = match f.pending.take() {
+                Some(n) => {
+                    out.clear();
+                    out.extend(parked.drain(parked.len() - n as usize..));
+                    true
+                }
+                None => match self
+                    .m
+                    .next_option(
+                        &prog,
+                        &compiled,
+                        f,
+                        &mut env[f.env_base..],
+                        &mut iters[f.iter_base..],
+                        &mut out,
+                    )
+                    .map_err(|d| self.m.in_position(d, f.pos))?
+                {
+                    Next::Option => true,
+                    Next::Rule => continue,
+                    Next::Done => false,
+                },
+            };
+            if !have {
+                let mex = f.seen.mex();
+                let pos = f.pos;
+                if mex > u64::from(MAX_VALUE) {
+                    return Err(Diag::user(Code::ValueLimit, "a Grundy value exceeds 2^31")
+                        .note(format!(
+                            "while evaluating {}",
+                            self.m.show().pos_briefly(pos)
+                        ))
+                        .into());
+                }
+                self.m.memo.set(pos, mex as u32);
+                env.truncate(f.env_base);
+                iters.truncate(f.iter_base);
+                frames.pop();
+                continue;
+            }
+            let mut x = 0u32;
+            let mut missing = None;
+            for &c in &out {
+                match self.m.memo.value(c) {
+                    // A loopy game's position: solved over its own graph.
+                    UNKNOWN if self.is_loopy(c) => x ^= self.option_value(f.pos, c)?,
+                    UNKNOWN => {
+                        missing = Some(c);
+                        break;
+                    }
+                    ON_STACK if self.is_loopy(c) => x ^= self.option_value(f.pos, c)?,
+                    ON_STACK => return Err(self.cycle(frames, c).into()),
+                    v if v <= MAX_VALUE => x ^= v,
+                    _ => x ^= self.option_value(f.pos, c)?,
+                }
+            }
+            match missing {
+                Some(c) => {
+                    let n = u32::try_from(out.len()).map_err(|_| {
+                        Diag::user(Code::TooLarge, "an option with 2^32 components")
+                    })?;
+                    // Before the parked stack grows past 2^16: the memory limit.
+                    let need = parked.len() + out.len();
+                    if need > parked.capacity() && need >= 1 << 16 {
+                        let bytes = need.max(parked.capacity() * 2) * std::mem::size_of::<PosId>();
+                        self.m.reserve(bytes)?;
+                    }
+                    parked.extend_from_slice(&out);
+                    f.pending = Some(n);
+                    // Fill when the stack is deep; after a fill, not again
+                    // before the stack is deeper by as much (or twice as
+                    // deep, when it achieved nothing), so that searches
+                    // that only go up stay linear.
+                    if frames.len() >= next_fill
+                        && self.scope.depth_cap.is_none()
+                        && self.m.limits.fill
+                    {
+                        let epoch = self.m.accel.fill_epoch;
+                        self.fill_towards(c, frames)?;
+                        next_fill = if self.m.accel.fill_epoch != epoch {
+                            frames.len() + FILL_DEPTH
+                        } else {
+                            frames.len() * 2
+                        };
+                        if self.m.memo.value(c) <= MAX_VALUE {
+                            continue;
+                        }
+                    }
+                    self.push_frame(c, frames, env, iters)?;
+                }
+                None => f.seen.insert(x),
+            }
+        }
+        Ok(self.m.memo.value(root))
+    }
+
+    fn cycle(&self, frames: &[Frame], target: PosId) -> Diag {
+        let start = frames.iter().rposition(|f| f.pos == target).unwrap_or(0);
+        let mut path: Vec<String> = frames[start..]
+            .iter()
+            .map(|f| self.m.show().pos(f.pos))
+            .collect();
+        path.push(self.m.show().pos(target));
+        if path.len() > 12 {
+            let tail = path.split_off(path.len() - 5);
+            path.truncate(6);
+            path.push(format!("... ({} more) ...", frames.len() - start - 10));
+            path.extend(tail);
+        }
+        let Some(last) = frames.last() else {
+            return Diag::bug("cycle reported with no frames");
+        };
+        let g = &self.m.prog.games[last.game as usize];
+        let rule_span = g.rules.get(last.rule).map(|r| r.span).unwrap_or(g.span);
+        Diag::user(
+            Code::Cycle,
+            format!(
+                "the game graph has a cycle: {} can be reached from itself",
+                self.m.show().pos(target)
+            ),
+        )
+        .label(
+            rule_span,
+            format!(
+                "this rule moves from {} back to {}",
+                self.m.show().pos(last.pos),
+                self.m.show().pos(target)
+            ),
+        )
+        .note(format!("cycle: {}", path.join(" -> ")))
+        .help(format!(
+            "Grundy values need every play to end: make each move decrease something; \
+             or, if play may go on forever, declare `loopy game {}(...)` (its values may \
+             then be ∞, and positions draws)",
+            g.name
+        ))
     }
 }
