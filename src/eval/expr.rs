@@ -341,7 +341,7 @@ impl Interp<'_> {
     /// memory it would take, as a list of values counts it (so a list
     /// encoded straight into a key meets the memory limit where the same list
     /// built as a value does). Returns the new room.
-    #[inline]
+    #[inline(always)]
     fn list_room(&mut self, p: &ir::Program, e: ExprId, room: usize) -> R<usize> {
         if let Err(s) = self.m.reserve(room.max(4) * std::mem::size_of::<Value>()) {
             return Err(building_list(s, p.span(e)));
