@@ -166,16 +166,136 @@ pub fn write_list(f: &mut impl fmt::Write, xs: &[i64]) -> fmt::Result {
 /// Lists may nest at most this deep (keeps keys and recursion small).
 pub const MAX_LIST_DEPTH: usize = 32;
 
-/// How deeply a value nests lists (0 for a scalar), capped just above the limit.
-pub fn list_depth(v: &Value) -> usize {
-    fn go(v: &Value, budget: usize) -> usize {
-        match v {
-            Value::List(xs) if budget > 0 => {
-                1 + xs.iter().map(|x| go(x, budget - 1)).max().unwrap_or(0)
-            }
-            Value::List(_) => 1,
-            _ => 0,
+/// How far a value reaches: how deeply it nests lists (0 for a scalar,
+/// capped just above [`MAX_LIST_DEPTH`]) and its size, every element at
+/// every level counted as often as it appears, a string by its bytes (what
+/// printing it, comparing it or writing it into a key goes through).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Extent {
+    /// Lists nested.
+    pub depth: usize,
+    /// Elements at all levels (a scalar: its own weight).
+    pub size: u64,
+}
+
+impl Extent {
+    /// What the value weighs as an element of a list: itself and, for a
+    /// list, everything in it.
+    pub fn weight(&self) -> u64 {
+        if self.depth == 0 {
+            self.size
+        } else {
+            self.size.saturating_add(1)
         }
     }
-    go(v, MAX_LIST_DEPTH + 1)
+}
+
+/// A scalar's weight: a string by its bytes, anything else 1.
+fn unit(v: &Value) -> u64 {
+    match v {
+        Value::Str(s) => (s.len() as u64).max(1),
+        _ => 1,
+    }
+}
+
+/// The [`Extent`] of a value.
+///
+/// Level by level, each list met once per level however often it is shared,
+/// with how often it appears: `[x, x]` for a deep `x` is not walked twice (a
+/// tree of shared lists is exponential in its depth, its distinct lists
+/// are not).
+pub fn extent(v: &Value) -> Extent {
+    match v {
+        Value::List(xs) => list_extent(xs),
+        v => Extent {
+            depth: 0,
+            size: unit(v),
+        },
+    }
+}
+
+/// The [`Extent`] of a list given by its elements.
+pub fn list_extent(top: &[Value]) -> Extent {
+    let mut level: Vec<(&[Value], u64)> = vec![(top, 1)];
+    let mut index = rustc_hash::FxHashMap::default();
+    let (mut depth, mut size) = (1, 0u64);
+    loop {
+        let mut next: Vec<(&[Value], u64)> = Vec::new();
+        index.clear();
+        for (xs, count) in level {
+            for x in xs {
+                size = size.saturating_add(count.saturating_mul(unit(x)));
+                if let Value::List(ys) = x {
+                    match index.entry(ys.as_ptr()) {
+                        std::collections::hash_map::Entry::Occupied(i) => {
+                            let slot: &mut (&[Value], u64) = &mut next[*i.get()];
+                            slot.1 = slot.1.saturating_add(count);
+                        }
+                        std::collections::hash_map::Entry::Vacant(i) => {
+                            i.insert(next.len());
+                            next.push((ys, count));
+                        }
+                    }
+                }
+            }
+        }
+        if next.is_empty() || depth > MAX_LIST_DEPTH {
+            break;
+        }
+        level = next;
+        depth += 1;
+    }
+    Extent { depth, size }
+}
+
+#[cfg(test)]
+mod depth_tests {
+    use super::*;
+
+    fn list(xs: Vec<Value>) -> Value {
+        Value::List(xs.into())
+    }
+
+    #[test]
+    fn extent_counts_the_deepest_path_and_every_element() {
+        assert_eq!(extent(&Value::Int(3)), Extent { depth: 0, size: 1 });
+        assert_eq!(extent(&Value::Str("abc".into())).size, 3);
+        assert_eq!(extent(&list(vec![])), Extent { depth: 1, size: 0 });
+        let a = list(vec![list(vec![Value::Int(1), Value::Int(2)])]);
+        // b = [a, [a], "xy"]: a at depth 2 and 3, its inner list at 3 and 4.
+        let b = list(vec![
+            a.clone(),
+            list(vec![a.clone()]),
+            Value::Str("xy".into()),
+        ]);
+        assert_eq!(extent(&a), Extent { depth: 2, size: 3 });
+        // 3 at the top, then a, a's list, 1, 2 (twice each) and [a]'s a.
+        assert_eq!(
+            extent(&b),
+            Extent {
+                depth: 4,
+                size: 3 + 1 + 3 + 3 + 1
+            }
+        );
+    }
+
+    #[test]
+    fn shared_lists_are_not_walked_once_per_path() {
+        // [x, x] nested 200 deep: 2^200 paths, depth capped above the limit.
+        let mut x = list(vec![]);
+        for _ in 0..20 {
+            x = list(vec![x.clone(), x]);
+        }
+        assert_eq!(
+            extent(&x),
+            Extent {
+                depth: 21,
+                size: (1 << 21) - 2
+            }
+        );
+        for _ in 0..180 {
+            x = list(vec![x.clone(), x]);
+        }
+        assert_eq!(extent(&x).depth, MAX_LIST_DEPTH + 1);
+    }
 }

@@ -477,6 +477,14 @@ fn every_kind_of_long_work_looks_at_the_time_limit() {
              print len([1 for i in 0..10**6 if join([s, s], \"\") != \"\"])\n"
                 .to_string(),
         ),
+        (
+            // Recursive calls joining lists, with no loop to poll in.
+            "list_calls.game",
+            "let big = [k for k in 0..1000000]\n\
+             let f(n) = if n == 0 then 0 else len(big + big) + f(n - 1)\n\
+             print f(9000)\n"
+                .to_string(),
+        ),
     ] {
         let run = run_text(name, &src, &["--time-limit", "1", "--runaway", "0"]);
         assert_eq!(run.code, 2, "{name}: {}", run.stdout);
@@ -486,6 +494,49 @@ fn every_kind_of_long_work_looks_at_the_time_limit() {
             run.stderr
         );
     }
+}
+
+/// A list shared many times over (`[x, x]` nested 30 deep: 2^31 elements
+/// written out, 31 distinct lists) is as large as written out: refused at
+/// the list limit where it is built, before printing, passing or comparing
+/// it walks every element (once a failed allocation, or minutes unpolled).
+#[test]
+fn lists_shared_many_times_over_end_at_the_list_limit() {
+    let deep = "let deep(n) = if n == 0 then [] else [deep(n - 1), deep(n - 1)]\n";
+    for (name, query) in [
+        ("print.game", "print deep(30)\n"),
+        ("compare.game", "print deep(30) == deep(30)\n"),
+        ("call.game", "let f(xs) = 1\nprint f(deep(30))\n"),
+        (
+            "position.game",
+            "game G(xs) = { G(ys) for ys in xs }\nprint grundy(G(deep(30)))\n",
+        ),
+        ("depth.game", "print len(deep(40))\n"),
+        (
+            "copies.game",
+            "let xs = [k for k in 0..5000000]\nprint len([xs, xs, xs])\n",
+        ),
+    ] {
+        let run = run_text(name, &format!("{deep}{query}"), &["--time-limit", "20"]);
+        assert_eq!(run.code, 2, "{name}: {}", run.stdout);
+        assert!(
+            run.stderr.contains("grundy::list-limit") && run.stderr.contains("in all"),
+            "{name}: {}",
+            run.stderr
+        );
+    }
+    // Within the limit, shared lists are fine, and counted as written out.
+    let run = run_text(
+        "within.game",
+        &format!("{deep}print len(deep(20))\nprint len([deep(19), deep(19)])\n"),
+        &[],
+    );
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (0, "len(deep(20)) = 2\nlen([deep(19), deep(19)]) = 2\n"),
+        "{}",
+        run.stderr
+    );
 }
 
 /// The moves of a sum of many components are listed in time linear in
@@ -619,7 +670,7 @@ fn memory_projected_past_the_limit_stops_early() {
     let run = run_text(
         "nested.game",
         "print len([[y for y in 0..5000000] for x in 0..100])\n",
-        &[],
+        &["--max-list", "1000000000"],
     );
     assert_eq!(run.code, 2);
     assert!(
@@ -642,7 +693,7 @@ fn memory_ends_at_the_memory_limit() {
     let lists = run_text(
         "lists.game",
         "print len([[y for y in 0..5000000] for x in 0..100])\n",
-        &["--max-memory", "512M"],
+        &["--max-memory", "512M", "--max-list", "1000000000"],
     );
     assert_eq!(lists.code, 2);
     assert!(

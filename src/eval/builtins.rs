@@ -63,6 +63,7 @@ pub(super) fn call(
                     .into());
                 }
             }
+            m.within_list_limit(p, arg(0)?, list_extent(&v).size)?;
             Ok(Value::List(v.into()))
         }
         Builtin::Popcount => of_int(m, p, arg(0)?, span, env, ops::popcount),

@@ -66,6 +66,9 @@ impl Interp<'_> {
             crate::key::encode_call_arg(&v, &mut key);
             *slot = v;
         }
+        // Each call is work, and so is its key (list arguments copied in).
+        self.m.budget.add(key.len() as u64 / 8);
+        self.m.poll()?;
         if let Some(v) = self.m.interp_state.memo.get(key.as_slice()) {
             return Ok(v.clone());
         }

@@ -253,6 +253,7 @@ impl Interp<'_> {
         let mut w = ListWrite {
             list: ListKey::open(key),
             n: 0,
+            cap: self.m.limits.max_list as u64,
             room: 0,
             deep: false,
         };
@@ -323,16 +324,22 @@ impl Interp<'_> {
         match code.and_then(|c| c.eval(env)) {
             Some(v) => w.list.int(key, v),
             None => {
-                let v = self.data(p, body, env)?;
-                w.deep |= matches!(v, Value::List(_)) && list_depth(&v) + 1 >= MAX_LIST_DEPTH;
+                let (v, ext) = self.element(p, body, env)?;
+                w.deep |= ext.depth + 1 >= MAX_LIST_DEPTH;
+                // An element weighing more than one leaves less room for
+                // the elements after it.
+                w.cap = w.cap.saturating_sub(ext.weight() - 1);
                 if w.list.value(key, &v).is_none() {
                     return Err(Diag::bug("a list element that is not data").into());
                 }
             }
         }
         w.n += 1;
-        if w.n > self.m.limits.max_list {
-            return Err(self.too_long(p, e, w.n as u128).into());
+        if w.n as u64 > w.cap {
+            if w.n > self.m.limits.max_list {
+                return Err(self.too_long(p, e, w.n as u128).into());
+            }
+            return Err(self.too_large(p, e).into());
         }
         Ok(())
     }
@@ -372,20 +379,11 @@ impl Interp<'_> {
                     return Err(self.string_too_long(span, text.len()).into());
                 }
                 self.m.budget.add(text.len() as u64 / TEXT_BYTES_PER_WORK);
+                self.m.poll()?;
                 self.m.reserve(text.len())?;
                 Value::Str(text.into())
             }
-            ir::Expr::ListConcat(a, b) => {
-                let (a, b) = (self.list(p, *a, env)?, self.list(p, *b, env)?);
-                let len = a.len() + b.len();
-                if len > self.m.limits.max_list {
-                    return Err(self.too_long(p, e, len as u128).into());
-                }
-                self.m.budget.add(len as u64);
-                self.m
-                    .reserve(len.saturating_mul(std::mem::size_of::<Value>()))?;
-                Value::List(a.iter().chain(b.iter()).cloned().collect())
-            }
+            ir::Expr::ListConcat(a, b) => self.concat_lists(p, e, *a, *b, env)?,
             ir::Expr::Local(s) => env
                 .get(*s as usize)
                 .cloned()
@@ -407,8 +405,12 @@ impl Interp<'_> {
             },
             ir::Expr::List(items) => {
                 let mut v = Vec::with_capacity(items.len());
+                let mut size = 0u64;
                 for &i in items {
-                    v.push(self.data(p, i, env)?);
+                    let (x, ext) = self.element(p, i, env)?;
+                    size = size.saturating_add(ext.weight());
+                    self.within_list_limit(p, e, size)?;
+                    v.push(x);
                 }
                 Value::List(v.into())
             }
@@ -500,6 +502,29 @@ impl Interp<'_> {
         })
     }
 
+    /// `xs + ys`: a new list, within the list limits.
+    fn concat_lists(
+        &mut self,
+        p: &ir::Program,
+        e: ExprId,
+        a: ExprId,
+        b: ExprId,
+        env: &mut [Value],
+    ) -> R<Value> {
+        let (a, b) = (self.list(p, a, env)?, self.list(p, b, env)?);
+        let len = a.len() + b.len();
+        if len > self.m.limits.max_list {
+            return Err(self.too_long(p, e, len as u128).into());
+        }
+        let size = list_extent(&a).size.saturating_add(list_extent(&b).size);
+        self.within_list_limit(p, e, size)?;
+        self.m.budget.add(len as u64);
+        self.m.poll()?;
+        self.m
+            .reserve(len.saturating_mul(std::mem::size_of::<Value>()))?;
+        Ok(Value::List(a.iter().chain(b.iter()).cloned().collect()))
+    }
+
     fn comp(
         &mut self,
         p: &ir::Program,
@@ -513,15 +538,19 @@ impl Interp<'_> {
             CompKind::List => {
                 let mut items = Vec::new();
                 let max = self.m.limits.max_list;
+                let mut size = 0u64;
                 self.bindings(p, clauses, 0, env, &mut |m, env| {
                     // Before the list doubles: the memory limit.
                     if items.len() == items.capacity() {
                         m.list_room(p, e, items.capacity())?;
                     }
-                    items.push(m.data(p, body, env)?);
+                    let (x, ext) = m.element(p, body, env)?;
+                    items.push(x);
                     if items.len() > max {
                         return Err(m.too_long(p, e, items.len() as u128).into());
                     }
+                    size = size.saturating_add(ext.weight());
+                    m.within_list_limit(p, e, size)?;
                     Ok(true)
                 })?;
                 Ok(Value::List(items.into()))
@@ -604,6 +633,10 @@ impl Interp<'_> {
             BinOp::Eq | BinOp::Ne => {
                 let x = self.value(p, a, env)?;
                 let y = self.value(p, b, env)?;
+                if let (Value::List(xs), Value::List(ys)) = (&x, &y) {
+                    self.m.budget.add(xs.len().min(ys.len()) as u64);
+                    self.m.poll()?;
+                }
                 let eq = match (&x, &y) {
                     (Value::Int(_), Value::Int(_))
                     | (Value::Bool(_), Value::Bool(_))
@@ -708,18 +741,66 @@ impl Interp<'_> {
 
     /// Evaluates a value that may be stored in a list or passed to a game.
     pub(super) fn data(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<Value> {
+        self.element(p, e, env).map(|(v, _)| v)
+    }
+
+    /// [`Interp::data`], with its extent: a list nests less than the limit
+    /// and holds at most `--max-list` elements in all.
+    pub(super) fn element(
+        &mut self,
+        p: &ir::Program,
+        e: ExprId,
+        env: &mut [Value],
+    ) -> R<(Value, Extent)> {
         if let Some(v) = self.m.compiled.int(e).and_then(|c| c.eval(env)) {
-            return Ok(Value::Int(v));
+            return Ok((Value::Int(v), Extent { depth: 0, size: 1 }));
         }
         let v = self.value(p, e, env)?;
         match &v {
-            Value::Int(_) | Value::Bool(_) | Value::Str(_) | Value::Infinite(_) => Ok(v),
-            Value::List(_) if list_depth(&v) < MAX_LIST_DEPTH => Ok(v),
-            Value::List(_) => Err(too_deep(p.span(e)).into()),
+            Value::Int(_) | Value::Bool(_) | Value::Infinite(_) => {
+                Ok((v, Extent { depth: 0, size: 1 }))
+            }
+            Value::Str(_) => {
+                let x = extent(&v);
+                Ok((v, x))
+            }
+            Value::List(_) => {
+                let x = extent(&v);
+                if x.depth >= MAX_LIST_DEPTH {
+                    return Err(too_deep(p.span(e)).into());
+                }
+                self.within_list_limit(p, e, x.size)?;
+                Ok((v, x))
+            }
             other => Err(self
                 .type_bug(p, e, "an integer, a boolean or a list", other)
                 .into()),
         }
+    }
+
+    /// Whether a list holding `size` elements in all is within `--max-list`.
+    #[inline]
+    pub(super) fn within_list_limit(&self, p: &ir::Program, e: ExprId, size: u64) -> R<()> {
+        if size <= self.m.limits.max_list as u64 {
+            return Ok(());
+        }
+        Err(self.too_large(p, e).into())
+    }
+
+    #[cold]
+    fn too_large(&self, p: &ir::Program, e: ExprId) -> Diag {
+        let max = self.m.limits.max_list;
+        Diag::user(
+            Code::ListLimit,
+            format!("this list would hold more than {max} elements in all"),
+        )
+        .label(p.span(e), "too large")
+        .note(
+            "elements are counted at every level, as often as they appear (`[xs, xs]` holds \
+             xs twice), and a string by its bytes: that is what printing or comparing it goes \
+             through",
+        )
+        .help("lists hold at most the list limit; raise it with `--max-list N`")
     }
 }
 
@@ -729,6 +810,9 @@ impl Interp<'_> {
 struct ListWrite {
     list: ListKey,
     n: usize,
+    /// The most elements the list may have: the list limit, less what
+    /// its elements weigh past one each ([`Extent::weight`]).
+    cap: u64,
     room: usize,
     deep: bool,
 }

@@ -18,7 +18,7 @@ use crate::ops::{self, OpError};
 use crate::oracle::{Moves, Oracle};
 use crate::span::Span;
 use crate::store::{GameShape, MAX_VALUE, ON_STACK, PosId, Store, TAG_INT, UNKNOWN};
-use crate::value::{MAX_LIST_DEPTH, Value, list_depth};
+use crate::value::{Extent, MAX_LIST_DEPTH, Value, extent, list_extent};
 use loops::{Iter, innermost_range};
 use search::{FILL_DEPTH, Frame, OptionBufs};
 use std::rc::Rc;
