@@ -3,7 +3,7 @@
 //!
 //! `examples/NAME.out` is the exact expected standard output of
 //! `grundy examples/NAME.game`. The values in them are verified against
-//! independent sources in tests/reference.rs; regenerate the files after an
+//! independent sources in tests/fixtures/ and tests/brute_force.rs; regenerate the files after an
 //! intended format change with `UPDATE_EXAMPLES=1 cargo test --release --test cli`.
 
 use std::path::{Path, PathBuf};
@@ -215,6 +215,38 @@ fn json_prints_one_object_per_answer() {
     assert_eq!(err["code"], "unknown-name");
     assert_eq!(err["line"], 1);
     assert_eq!(err["column"], 14);
+}
+
+/// A failed `check` in JSON: the first counterexample's bindings, how many
+/// cases passed before it and the two sides of its comparison; the run
+/// exits 1.
+#[test]
+fn a_failed_check_names_its_first_counterexample() {
+    let src = "game Nim(n) = { Nim(k) for k in 0..n }\n\
+               check grundy(Nim(a) + Nim(b)) == a + b for a in 0..4 for b in 0..4\n";
+    let path = temp_file("check_failed.game", src);
+    let out = grundy(&["--json", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let failed: serde_json::Value =
+        serde_json::from_str(text(&out.stdout).trim()).expect("one JSON line");
+    // (0,0) (0,1) (0,2) (0,3) (1,0) hold; (1,1) is the first with
+    // 1 ^ 1 != 1 + 1.
+    assert_eq!(failed["kind"], "check_failed");
+    assert_eq!(failed["passed"], 5);
+    assert_eq!(
+        failed["bindings"],
+        serde_json::json!([
+            {"name": "a", "value": 1, "text": "1"},
+            {"name": "b", "value": 1, "text": "1"}
+        ])
+    );
+    assert_eq!(
+        failed["sides"],
+        serde_json::json!({
+            "left": {"value": 0, "text": "0"},
+            "right": {"value": 2, "text": "2"}
+        })
+    );
 }
 
 #[test]

@@ -1,7 +1,10 @@
-//! Reference tests: grundy's answers checked against independent sources, never
-//! against grundy's own output. (What a `.game` file can state with `check`
-//! has moved to `tests/fixtures/`: the published sequences first. What
-//! stays here needs a brute force written in Rust.)
+//! grundy against brute forces written in Rust: random rule sets and sums
+//! of them, single games (Chomp, Staircase Nim, Node Kayles, tokens on a
+//! DAG), periods against a naive period finder, huge heaps' grouped moves,
+//! each checked against an independent source, never against grundy's own
+//! output. (What a `.game` file can state with `check` is in
+//! `tests/fixtures/`: published sequences, Wythoff's game, Nim sums. What
+//! the analysis refuses to claim is in `tests/analysis.rs`.)
 //!
 //! Sources:
 //! 1. Published sequences and theorems: OEIS A002186 (Kayles), A002187 (Dawson's
@@ -40,11 +43,6 @@ const KAYLES_100: [u32; 100] = [
     4, 1, 2, 8,
 ];
 
-/// The C++ baseline's summary over g: (sum, hash) where hash = hash * 31 +
-/// g(i), wrapping at 2^64. `cpp_wythoff 30` (row-major over G[a][b], a, b < 30):
-/// "wythoff N=30 G[N-1][N-1]=23 max=47 sum=16603 hash=8673003054170796549 P_check=ok"
-const WYTHOFF_30: (u64, u64) = (16603, 8673003054170796549);
-
 // ---------------------------------------------------------------------------
 // Running grundy
 // ---------------------------------------------------------------------------
@@ -61,7 +59,7 @@ struct Run {
 fn run_grundy(tag: &str, src: &str) -> Run {
     let n = FILE_COUNTER.fetch_add(1, Ordering::SeqCst);
     let path = std::env::temp_dir().join(format!(
-        "grundy-reference-{}-{n}-{tag}.game",
+        "grundy-brute-{}-{n}-{tag}.game",
         std::process::id()
     ));
     std::fs::write(&path, src).expect("write temporary .game file");
@@ -190,12 +188,6 @@ impl Report {
         (got_args == args && values.len() == args.len()).then_some(values)
     }
 
-    fn grid(&mut self, case: &str, v: &Value) -> Option<Vec<Vec<u64>>> {
-        self.answer(case, v, "grid", |v| {
-            v["values"].as_array()?.iter().map(ints).collect()
-        })
-    }
-
     fn outcome(&mut self, case: &str, v: &Value) -> Option<(String, u64)> {
         self.answer(case, v, "outcome", |v| {
             Some((v["outcome"].as_str()?.to_string(), v["grundy"].as_u64()?))
@@ -267,14 +259,6 @@ fn list_lit(xs: &[u32]) -> String {
 }
 
 /// The baselines' summary of a table: (sum, hash = hash * 31 + g wrapping).
-fn summary(values: &[u64]) -> (u64, u64) {
-    let sum = values.iter().sum();
-    let hash = values
-        .iter()
-        .fold(0u64, |h, &g| h.wrapping_mul(31).wrapping_add(g));
-    (sum, hash)
-}
-
 fn mex(values: &[u32]) -> u32 {
     let mut seen = vec![false; values.len() + 1];
     for &v in values {
@@ -613,242 +597,6 @@ game Z(n) = {{
 // ---------------------------------------------------------------------------
 // Tests
 // ---------------------------------------------------------------------------
-
-/// Octal games and Grundy's game against OEIS and the C++ baselines.
-/// Wythoff's game: P-positions against the closed form, the table against a
-/// Rust brute force and the C++ baseline's summary.
-#[test]
-fn wythoff() {
-    const N: usize = 30;
-    let mut s = Script::new(
-        r#"
-game Wythoff(a, b) = {
-    Wythoff(a - k, b)     for k in 1..=a
-    Wythoff(a, b - k)     for k in 1..=b
-    Wythoff(a - k, b - k) for k in 1..=min(a, b)
-}
-"#,
-    );
-    s.print("P-positions 30x30", "ppositions(Wythoff, 0..30, 0..30)");
-    s.print("table 30x30", "table(Wythoff, 0..30, 0..30)");
-    s.print(
-        "table rows 5..12, cols 20..=26",
-        "table(Wythoff, 5..12, 20..=26)",
-    );
-    let probes = [
-        (4, 5),
-        (3, 5),
-        (10, 3),
-        (7, 7),
-        (0, 9),
-        (12, 20),
-        (13, 21),
-        (2, 1),
-    ];
-    for (a, b) in probes {
-        s.print(
-            format!("outcome(Wythoff({a}, {b}))"),
-            &format!("outcome(Wythoff({a}, {b}))"),
-        );
-        s.print(
-            format!("winning(Wythoff({a}, {b}))"),
-            &format!("winning(Wythoff({a}, {b}))"),
-        );
-    }
-
-    // Brute force: g[a][b] = mex over the row, column and diagonal before it.
-    let mut g = vec![vec![0u32; N]; N];
-    for a in 0..N {
-        for b in 0..N {
-            let mut opts = Vec::new();
-            for k in 1..=a {
-                opts.push(g[a - k][b]);
-            }
-            for k in 1..=b {
-                opts.push(g[a][b - k]);
-            }
-            for k in 1..=a.min(b) {
-                opts.push(g[a - k][b - k]);
-            }
-            g[a][b] = mex(&opts);
-        }
-    }
-    // Closed form: (floor(k * phi), floor(k * phi) + k) and its mirror.
-    let phi = (1.0 + 5f64.sqrt()) / 2.0;
-    let mut closed = BTreeSet::new();
-    for k in 0..N {
-        let x = (k as f64 * phi).floor() as usize;
-        let y = x + k;
-        if y < N {
-            closed.insert((x, y));
-            closed.insert((y, x));
-        }
-    }
-    let is_p = |a: usize, b: usize| closed.contains(&(a, b));
-
-    let mut r = Report::default();
-    // The brute force itself must agree with the closed form.
-    for (a, row) in g.iter().enumerate() {
-        for (b, &value) in row.iter().enumerate() {
-            r.eq(
-                &format!("brute force G({a},{b}) == 0 iff closed form"),
-                is_p(a, b),
-                value == 0,
-            );
-        }
-    }
-    for (case, v) in s.run("wythoff") {
-        match case.as_str() {
-            "P-positions 30x30" => {
-                let got = r.answer(&case, &v, "p_positions", |v| {
-                    v["positions"]
-                        .as_array()?
-                        .iter()
-                        .map(|p| Some((p[0].as_u64()? as usize, p[1].as_u64()? as usize)))
-                        .collect::<Option<BTreeSet<_>>>()
-                });
-                if let Some(got) = got {
-                    r.eq(&case, closed.clone(), got);
-                }
-            }
-            "table 30x30" => {
-                if let Some(t) = r.grid(&case, &v) {
-                    r.eq(
-                        &format!("{case}: shape"),
-                        (N, true),
-                        (t.len(), t.iter().all(|row| row.len() == N)),
-                    );
-                    for (a, row) in t.iter().enumerate().take(N) {
-                        for (b, &got) in row.iter().enumerate().take(N) {
-                            r.eq(&format!("Wythoff({a}, {b})"), u64::from(g[a][b]), got);
-                        }
-                    }
-                    let flat: Vec<u64> = t.iter().flatten().copied().collect();
-                    r.eq(
-                        "Wythoff 30x30 (sum, hash) [cpp_wythoff 30]",
-                        WYTHOFF_30,
-                        summary(&flat),
-                    );
-                    r.eq(
-                        "Wythoff max over 30x30 [cpp_wythoff 30]",
-                        Some(&47),
-                        flat.iter().max(),
-                    );
-                }
-            }
-            "table rows 5..12, cols 20..=26" => {
-                let labels = r.answer(&case, &v, "grid", |v| {
-                    Some((ints(&v["rows"])?, ints(&v["cols"])?))
-                });
-                if let Some(labels) = labels {
-                    r.eq(
-                        &format!("{case}: labels"),
-                        ((5..12).collect(), (20..=26).collect()),
-                        labels,
-                    );
-                }
-                if let Some(t) = r.grid(&case, &v) {
-                    let want: Vec<Vec<u64>> = (5..12)
-                        .map(|a| (20..=26).map(|b| u64::from(g[a][b])).collect())
-                        .collect();
-                    r.eq(&case, want, t);
-                }
-            }
-            _ => {
-                let (a, b) = probes
-                    .iter()
-                    .copied()
-                    .find(|(a, b)| case.ends_with(&format!("Wythoff({a}, {b}))")))
-                    .unwrap();
-                if case.starts_with("outcome") {
-                    if let Some(got) = r.outcome(&case, &v) {
-                        let word = if is_p(a, b) { "P" } else { "N" };
-                        r.eq(&case, (word.to_string(), u64::from(g[a][b])), got);
-                    }
-                } else if let Some(got) = r.move_list(&case, &v, "winning") {
-                    let mut want = Vec::new();
-                    let mut add = |x: usize, y: usize| {
-                        if is_p(x, y) {
-                            want.push(Move {
-                                component: 0,
-                                from: format!("Wythoff({a}, {b})"),
-                                to: vec![format!("Wythoff({x}, {y})")],
-                                grundy: 0,
-                            });
-                        }
-                    };
-                    for k in 1..=a {
-                        add(a - k, b);
-                    }
-                    for k in 1..=b {
-                        add(a, b - k);
-                    }
-                    for k in 1..=a.min(b) {
-                        add(a - k, b - k);
-                    }
-                    want.sort();
-                    want.dedup();
-                    r.eq(&case, (u64::from(g[a][b]), want), got);
-                }
-            }
-        }
-    }
-    r.finish("wythoff");
-}
-
-/// `check` statements through the binary: one that holds, one with a known
-/// first counterexample, and the exit status. (Nim sums against Bouton's
-/// theorem are in tests/fixtures/nim_sums.game.)
-#[test]
-fn check_statements() {
-    let mut r = Report::default();
-    // `check` statements: one that holds, one with a known first counterexample.
-    let src = r#"
-game Nim(n) = { Nim(k) for k in 0..n }
-let S = [1, 3, 4]
-game Sub(n) = { Sub(n - k) for k in S if k <= n }
-check grundy(Sub(n)) == [0, 1, 0, 1, 2, 3, 2][n % 7] for n in 0..3000
-check grundy(Nim(a) + Nim(b)) == a + b for a in 0..4 for b in 0..4
-"#;
-    let run = run_grundy("nim-check", src);
-    r.eq("a failing check exits with status 1", Some(1), run.status);
-    r.eq("check answers", 2, run.answers.len());
-    if let [ok, failed] = &run.answers[..] {
-        r.eq(
-            "check Sub134 period 7 over 0..3000",
-            "check_ok",
-            ok["kind"].as_str().unwrap_or("?"),
-        );
-        r.eq(
-            "check Sub134 period 7: cases",
-            Some(3000),
-            ok["cases"].as_u64(),
-        );
-        // (0,0) (0,1) (0,2) (0,3) (1,0) hold; (1,1) is the first with 1 ^ 1 != 1 + 1.
-        r.eq(
-            "check Nim(a)+Nim(b) == a+b: first counterexample",
-            (
-                "check_failed".to_string(),
-                serde_json::json!([
-                    {"name": "a", "value": 1, "text": "1"},
-                    {"name": "b", "value": 1, "text": "1"}
-                ]),
-                Some(5),
-                serde_json::json!({
-                    "left": {"value": 0, "text": "0"},
-                    "right": {"value": 2, "text": "2"}
-                }),
-            ),
-            (
-                failed["kind"].as_str().unwrap_or("?").to_string(),
-                failed["bindings"].clone(),
-                failed["passed"].as_u64(),
-                failed["sides"].clone(),
-            ),
-        );
-    }
-    r.finish("check_statements");
-}
 
 /// Single games (Chomp, Staircase Nim, Node Kayles, token on a DAG, Kayles,
 /// more subtraction games) against the Rust brute force and known theorems.
@@ -1357,45 +1105,6 @@ fn periods_are_found_and_proven() {
     ));
 }
 
-/// `map` of Wythoff's game is its P-positions by the closed form
-/// (floor(k·phi), floor(k·phi) + k), drawn `#`; as a value, booleans.
-#[test]
-fn maps_draw_the_p_positions() {
-    const N: usize = 30;
-    let phi = (1.0 + 5f64.sqrt()) / 2.0;
-    let mut p = vec![vec![false; N]; N];
-    for k in 0..N {
-        let x = (k as f64 * phi).floor() as usize;
-        if x + k < N {
-            p[x][x + k] = true;
-            p[x + k][x] = true;
-        }
-    }
-    let answers = session_answers(&format!(
-        "game W(a, b) = {{ W(a - k, b) for k in 1..=a; W(a, b - k) for k in 1..=b; \
-         W(a - k, b - k) for k in 1..=min(a, b) }}\n\
-         print map(W, 0..{N}, 0..{N})\nprint map(W, 0..{N}, 0..{N}) == [[grundy(W(a, b)) == 0 for b in 0..{N}] for a in 0..{N}]\n"
-    ));
-    let text = answers[0].to_string();
-    let rows: Vec<String> = text
-        .lines()
-        .skip(2)
-        .map(|l| l.rsplit(' ').next().unwrap_or("").to_string())
-        .collect();
-    let want: Vec<String> = p
-        .iter()
-        .map(|row| row.iter().map(|&x| if x { '#' } else { '.' }).collect())
-        .collect();
-    assert_eq!(rows, want, "{text}");
-    match &answers[1] {
-        grundy::answer::Answer::Value {
-            value: grundy::answer::Shown { text: value, .. },
-            ..
-        } => assert_eq!(value, "true"),
-        other => panic!("not a value: {other:?}"),
-    }
-}
-
 #[test]
 fn winning_moves_of_huge_heaps_are_grouped_and_complete() {
     // n above the size where moves are grouped, small enough to enumerate
@@ -1452,125 +1161,10 @@ fn winning_moves_of_huge_heaps_are_grouped_and_complete() {
 
 /// The heavy case: octal 0.16 has period 149459 from n = 105351 (published:
 /// Gangolli and Plambeck). About a minute in a release build:
-/// `cargo test --release --test reference -- --ignored`.
+/// `cargo test --release --test brute_force -- --ignored`.
 #[test]
 #[ignore = "heavy: a minute in release mode"]
 fn octal_0_16_period_is_proven() {
     let answers = session_answers("octal O = 0.16\nprint period(O, 524288)\n");
     assert_eq!(period_of(&answers[0]), (105351, 149459, true));
-}
-
-fn session_events(
-    src: &str,
-    limits: grundy::eval::Limits,
-) -> Vec<Result<grundy::answer::Answer, String>> {
-    let mut s = grundy::session::Session::new(limits);
-    let mut out = Vec::new();
-    s.run("refuse.game", src, &mut |_, e| match e {
-        grundy::session::Event::Answer(a) => out.push(Ok(a)),
-        grundy::session::Event::Error(d) => out.push(Err(format!("{}: {}", d.code, d.message))),
-    });
-    out
-}
-
-/// Rules written to look periodic where the reasoning must not follow them
-/// (each from a review of the analysis).
-#[test]
-fn analysis_refuses_what_it_cannot_prove() {
-    let text = |r: &Result<grundy::answer::Answer, String>| match r {
-        Ok(a) => a.to_string(),
-        Err(e) => format!("error {e}"),
-    };
-    // A take of 2^63 would wrap; moves below 0 change the values late.
-    let out = session_events(
-        "game S(n) = {\n  S(n - 9223372036854775807 - 1) if n >= 0\n  S(-1) if n < -1 and n >= -9223372036854775807 - 1 + 500\n}\n\
-         print period(S, 1000)\nprint describe(S)\n",
-        grundy::eval::Limits::default(),
-    );
-    assert!(text(&out[0]).contains("not proven"), "{}", text(&out[0]));
-    assert!(
-        text(&out[1]).contains("no take-and-break shape"),
-        "{}",
-        text(&out[1])
-    );
-    // A split that can leave G(0), when G(0) has moves: no one-heap family.
-    let out = session_events(
-        "game G(n) = { 0 if n == 0\n G(a) + G(n - 1 - a) for a in 0..n\n G(n - 2) if n >= 2 }\nprint describe(G)\n",
-        grundy::eval::Limits::default(),
-    );
-    assert!(
-        text(&out[0]).contains("has moves of its own"),
-        "{}",
-        text(&out[0])
-    );
-    // A move only at n = 5000: not "exactly" an octal code.
-    let out = session_events(
-        "game S(n) = { S(n - k) for k in [1, 2] if k <= n\n S(n - 3) if n == 5000 }\nprint describe(S)\n",
-        grundy::eval::Limits::default(),
-    );
-    assert!(!text(&out[0]).contains("exactly"), "{}", text(&out[0]));
-    // A parameter that is not an integer has no shape.
-    let out = session_events(
-        "game L(xs) = { 0 }\nprint describe(L)\n",
-        grundy::eval::Limits::default(),
-    );
-    assert!(
-        text(&out[0]).contains("not an integer"),
-        "{}",
-        text(&out[0])
-    );
-    // A cycle in misère play is reported, not searched forever.
-    let out = session_events(
-        "game C(n) = { C(1 - n) if n >= 0 and n <= 1 }\nprint outcome(C(0), misere)\n",
-        grundy::eval::Limits::default(),
-    );
-    assert!(
-        text(&out[0]).starts_with("error cycle"),
-        "{}",
-        text(&out[0])
-    );
-    // A huge position after a smaller search still gets the whole budget,
-    // then a clear error.
-    let out = session_events(
-        "octal T = 0.007\nprint grundy(T(1500))\nprint grundy(T(10**18))\n",
-        grundy::eval::Limits {
-            period_budget: 2000,
-            ..grundy::eval::Limits::default()
-        },
-    );
-    assert!(
-        text(&out[1]).starts_with("error too-large"),
-        "{}",
-        text(&out[1])
-    );
-}
-
-#[test]
-fn period_searches_can_be_turned_off() {
-    let out = session_events(
-        "octal K = 0.77\nprint period(K)\nprint grundy(K(10**18))\nprint grundy(K(500))\n",
-        grundy::eval::Limits {
-            period_budget: 0,
-            ..grundy::eval::Limits::default()
-        },
-    );
-    let text = |r: &Result<grundy::answer::Answer, String>| match r {
-        Ok(a) => a.to_string(),
-        Err(e) => format!("error {e}"),
-    };
-    assert!(
-        text(&out[0]).starts_with("error bad-budget"),
-        "{}",
-        text(&out[0])
-    );
-    assert!(
-        text(&out[1]).starts_with("error too-large"),
-        "{}",
-        text(&out[1])
-    );
-    // Kayles(500) = Kayles(71 + 429 mod 12), computed directly.
-    assert_eq!(
-        text(&out[2]),
-        format!("grundy(K(500)) = {}\n", octal_brute("0.77", 500)[500])
-    );
 }

@@ -1,0 +1,117 @@
+//! What the period and shape analysis claims, and what it refuses to
+//! claim: rules written to look periodic where the reasoning must not
+//! follow them, and period searches turned off. Run in process through a
+//! `Session`, each answer or error as text.
+
+fn session_events(
+    src: &str,
+    limits: grundy::eval::Limits,
+) -> Vec<Result<grundy::answer::Answer, String>> {
+    let mut s = grundy::session::Session::new(limits);
+    let mut out = Vec::new();
+    s.run("refuse.game", src, &mut |_, e| match e {
+        grundy::session::Event::Answer(a) => out.push(Ok(a)),
+        grundy::session::Event::Error(d) => out.push(Err(format!("{}: {}", d.code, d.message))),
+    });
+    out
+}
+
+/// Rules written to look periodic where the reasoning must not follow them
+/// (each from a review of the analysis).
+#[test]
+fn analysis_refuses_what_it_cannot_prove() {
+    let text = |r: &Result<grundy::answer::Answer, String>| match r {
+        Ok(a) => a.to_string(),
+        Err(e) => format!("error {e}"),
+    };
+    // A take of 2^63 would wrap; moves below 0 change the values late.
+    let out = session_events(
+        "game S(n) = {\n  S(n - 9223372036854775807 - 1) if n >= 0\n  S(-1) if n < -1 and n >= -9223372036854775807 - 1 + 500\n}\n\
+         print period(S, 1000)\nprint describe(S)\n",
+        grundy::eval::Limits::default(),
+    );
+    assert!(text(&out[0]).contains("not proven"), "{}", text(&out[0]));
+    assert!(
+        text(&out[1]).contains("no take-and-break shape"),
+        "{}",
+        text(&out[1])
+    );
+    // A split that can leave G(0), when G(0) has moves: no one-heap family.
+    let out = session_events(
+        "game G(n) = { 0 if n == 0\n G(a) + G(n - 1 - a) for a in 0..n\n G(n - 2) if n >= 2 }\nprint describe(G)\n",
+        grundy::eval::Limits::default(),
+    );
+    assert!(
+        text(&out[0]).contains("has moves of its own"),
+        "{}",
+        text(&out[0])
+    );
+    // A move only at n = 5000: not "exactly" an octal code.
+    let out = session_events(
+        "game S(n) = { S(n - k) for k in [1, 2] if k <= n\n S(n - 3) if n == 5000 }\nprint describe(S)\n",
+        grundy::eval::Limits::default(),
+    );
+    assert!(!text(&out[0]).contains("exactly"), "{}", text(&out[0]));
+    // A parameter that is not an integer has no shape.
+    let out = session_events(
+        "game L(xs) = { 0 }\nprint describe(L)\n",
+        grundy::eval::Limits::default(),
+    );
+    assert!(
+        text(&out[0]).contains("not an integer"),
+        "{}",
+        text(&out[0])
+    );
+    // A cycle in misère play is reported, not searched forever.
+    let out = session_events(
+        "game C(n) = { C(1 - n) if n >= 0 and n <= 1 }\nprint outcome(C(0), misere)\n",
+        grundy::eval::Limits::default(),
+    );
+    assert!(
+        text(&out[0]).starts_with("error cycle"),
+        "{}",
+        text(&out[0])
+    );
+    // A huge position after a smaller search still gets the whole budget,
+    // then a clear error.
+    let out = session_events(
+        "octal T = 0.007\nprint grundy(T(1500))\nprint grundy(T(10**18))\n",
+        grundy::eval::Limits {
+            period_budget: 2000,
+            ..grundy::eval::Limits::default()
+        },
+    );
+    assert!(
+        text(&out[1]).starts_with("error too-large"),
+        "{}",
+        text(&out[1])
+    );
+}
+
+#[test]
+fn period_searches_can_be_turned_off() {
+    let out = session_events(
+        "octal K = 0.77\nprint period(K)\nprint grundy(K(10**18))\nprint grundy(K(500))\n",
+        grundy::eval::Limits {
+            period_budget: 0,
+            ..grundy::eval::Limits::default()
+        },
+    );
+    let text = |r: &Result<grundy::answer::Answer, String>| match r {
+        Ok(a) => a.to_string(),
+        Err(e) => format!("error {e}"),
+    };
+    assert!(
+        text(&out[0]).starts_with("error bad-budget"),
+        "{}",
+        text(&out[0])
+    );
+    assert!(
+        text(&out[1]).starts_with("error too-large"),
+        "{}",
+        text(&out[1])
+    );
+    // Kayles(500) = Kayles(71 + 429 mod 12) = Kayles(80) = 1 (OEIS A002186:
+    // period 12 from n = 71), computed directly.
+    assert_eq!(text(&out[2]), "grundy(K(500)) = 1\n");
+}
