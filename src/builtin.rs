@@ -38,6 +38,18 @@ pub enum Builtin {
     Join,
     /// `input_ints()`: every integer of standard input, as a list.
     InputInts,
+    /// `input_tokens()`: every word of standard input, integers as integers.
+    InputTokens,
+    /// `input_lines()`: every line of standard input, as strings.
+    InputLines,
+    /// `chars(s)`: a string's characters, as one-character strings.
+    Chars,
+    /// `int(s)`: the integer a string writes.
+    Int,
+    /// `ord(c)`: a character's code (Unicode).
+    Ord,
+    /// `chr(n)`: the character of a code.
+    Chr,
     /// `grundy(P)`
     Grundy,
     /// `outcome(P)`
@@ -96,6 +108,8 @@ pub enum Arg {
     Int,
     Str,
     List,
+    /// A list or a string (what has a length and elements).
+    Seq,
     /// A position or a sum of positions.
     Pos,
     /// A value that can go in a list (integer, boolean, string, list).
@@ -185,10 +199,13 @@ pub const TABLE: &[Spec] = &[
         Some(B::Len),
         Function,
         (1, 1),
-        "1 argument (a list)",
-        &[("len(xs)", "the number of elements of a list")],
+        "1 argument (a list or a string)",
+        &[(
+            "len(xs)",
+            "the number of elements of a list, or of characters of a string",
+        )],
     )
-    .args(&[(Arg::List, "`len` takes a list")], Gives::Int),
+    .args(&[(Arg::Seq, "`len` takes a list or a string")], Gives::Int),
     spec(
         "sum",
         Some(B::Sum),
@@ -362,6 +379,69 @@ pub const TABLE: &[Spec] = &[
         &[("input_ints()", "every integer on standard input, as a list")],
     )
     .args(&[], Gives::List),
+    spec(
+        "input_tokens",
+        Some(B::InputTokens),
+        Function,
+        (0, 0),
+        "no arguments",
+        &[(
+            "input_tokens()",
+            "every word on standard input, as a list: integers as integers, others as strings",
+        )],
+    )
+    .args(&[], Gives::List),
+    spec(
+        "input_lines",
+        Some(B::InputLines),
+        Function,
+        (0, 0),
+        "no arguments",
+        &[(
+            "input_lines()",
+            "every line on standard input, as a list of strings",
+        )],
+    )
+    .args(&[], Gives::List),
+    spec(
+        "chars",
+        Some(B::Chars),
+        Function,
+        (1, 1),
+        "1 argument (a string)",
+        &[(
+            "chars(s)",
+            "the characters of a string, as a list of one-character strings",
+        )],
+    )
+    .args(&[(Arg::Str, "`chars` takes a string")], Gives::List),
+    spec(
+        "int",
+        Some(B::Int),
+        Function,
+        (1, 1),
+        "1 argument (a string)",
+        &[("int(s)", "the integer a string writes (\"-12\" gives -12)")],
+    )
+    .args(&[(Arg::Str, "`int` reads a string")], Gives::Int),
+    spec(
+        "ord",
+        Some(B::Ord),
+        Function,
+        (1, 1),
+        "1 argument (a one-character string)",
+        &[("ord(c)", "the code of a character (\"a\" gives 97)")],
+    )
+    .args(&[(Arg::Str, "`ord` takes a one-character string")], Gives::Int),
+    spec(
+        "chr",
+        Some(B::Chr),
+        Function,
+        (1, 1),
+        "1 argument (an integer)",
+        &[("chr(n)", "the character of a code, as a string (97 gives \"a\")")],
+    )
+    .args(&[(Arg::Int, "`chr` takes a character code")], Gives::Str),
     spec(
         "any",
         None,
@@ -642,9 +722,21 @@ mod tests {
                 B::Isqrt => 25,
                 B::IsInfinite => 26,
                 B::Escapes => 27,
+                B::InputTokens => 28,
+                B::InputLines => 29,
+                B::Chars => 30,
+                B::Int => 31,
+                B::Ord => 32,
+                B::Chr => 33,
             }
         }
         let all = [
+            B::InputTokens,
+            B::InputLines,
+            B::Chars,
+            B::Int,
+            B::Ord,
+            B::Chr,
             B::IsInfinite,
             B::Escapes,
             B::Isqrt,

@@ -1,8 +1,9 @@
-//! What `input_ints()` reads: standard input (or any text a front end
-//! gives), read once, when first asked, as the list of its integers.
+//! What `input_ints()`, `input_tokens()` and `input_lines()` read:
+//! standard input (or any text a front end gives), read once, when first
+//! asked, and kept as text; each asks for it as a list.
 //!
 //! Reading waits on its own thread, so that Ctrl-C (and the limits) are
-//! looked at while a terminal is being typed into; the list is counted
+//! looked at while a terminal is being typed into; a list is counted
 //! against the list and memory limits before it is built.
 
 use crate::diagnostics::{Code, Diag};
@@ -19,10 +20,8 @@ pub enum Input {
     Unread(Box<dyn FnOnce() -> std::io::Result<String> + Send>),
     /// Being read on its own thread.
     Reading(Receiver<std::io::Result<String>>),
-    /// Read, not yet made a list (a limit stopped that).
-    Text(Rc<str>),
-    /// Read: its integers.
-    Ints(Rc<[Value]>),
+    /// Read: the text, and its integers once asked for.
+    Read(Rc<str>, Option<Rc<[Value]>>),
     /// There is none here, or it could not be read; the text says why.
     Unavailable(String),
     /// Taken while being read.
@@ -32,6 +31,13 @@ pub enum Input {
 
 /// How often a read in progress looks at Ctrl-C.
 const LOOK_EVERY: Duration = Duration::from_millis(20);
+
+/// How a list read from the input is bounded: its length by the list
+/// limit, its bytes by `room` before it is built.
+pub struct Bounds<'a> {
+    pub max_list: usize,
+    pub room: &'a dyn Fn(usize) -> R<()>,
+}
 
 impl Input {
     /// Input from this text.
@@ -50,16 +56,10 @@ impl Input {
         matches!(self, Input::Unread(_) | Input::Reading(_))
     }
 
-    /// Every integer of the input, in order (read at the first call).
-    /// While it is read, `poll` is called every few milliseconds (Ctrl-C
-    /// ends the wait; asking again waits on); before the list is built,
-    /// `room` is asked for its bytes and `max_list` bounds its length.
-    pub fn ints(
-        &mut self,
-        max_list: usize,
-        poll: &mut dyn FnMut() -> R<()>,
-        room: &dyn Fn(usize) -> R<()>,
-    ) -> R<Rc<[Value]>> {
+    /// The whole text (read at the first call). While it is read, `poll`
+    /// is called every few milliseconds (Ctrl-C ends the wait; asking
+    /// again waits on).
+    pub fn read(&mut self, poll: &mut dyn FnMut() -> R<()>) -> R<Rc<str>> {
         loop {
             match std::mem::take(self) {
                 Input::Unread(read) => {
@@ -76,7 +76,7 @@ impl Input {
                     };
                 }
                 Input::Reading(rx) => match rx.recv_timeout(LOOK_EVERY) {
-                    Ok(Ok(text)) => *self = Input::Text(text.into()),
+                    Ok(Ok(text)) => *self = Input::Read(text.into(), None),
                     Ok(Err(e)) => {
                         *self = Input::Unavailable(format!("standard input cannot be read: {e}"))
                     }
@@ -88,17 +88,9 @@ impl Input {
                         poll()?;
                     }
                 },
-                Input::Text(text) => {
-                    let result = parse_ints(&text, max_list, room);
-                    *self = match &result {
-                        Ok(ints) => Input::Ints(ints.clone()),
-                        Err(_) => Input::Text(text),
-                    };
-                    return result;
-                }
-                Input::Ints(ints) => {
-                    *self = Input::Ints(ints.clone());
-                    return Ok(ints);
+                Input::Read(text, ints) => {
+                    *self = Input::Read(text.clone(), ints);
+                    return Ok(text);
                 }
                 Input::Unavailable(why) => {
                     *self = Input::Unavailable(why.clone());
@@ -110,31 +102,77 @@ impl Input {
             }
         }
     }
+
+    /// Every integer of the input, in order.
+    pub fn ints(&mut self, poll: &mut dyn FnMut() -> R<()>, bounds: &Bounds) -> R<Rc<[Value]>> {
+        let text = self.read(poll)?;
+        if let Input::Read(_, Some(ints)) = self {
+            return Ok(ints.clone());
+        }
+        let ints = parse_ints(&text, bounds)?;
+        *self = Input::Read(text, Some(ints.clone()));
+        Ok(ints)
+    }
+
+    /// Every word of the input (separated by whitespace), in order: an
+    /// integer where it reads as one, else a string.
+    pub fn tokens(&mut self, poll: &mut dyn FnMut() -> R<()>, bounds: &Bounds) -> R<Rc<[Value]>> {
+        let text = self.read(poll)?;
+        let words = || text.split_whitespace();
+        let count = within(words().count(), "words", bounds)?;
+        (bounds.room)(count.saturating_mul(std::mem::size_of::<Value>()) + text.len())?;
+        Ok(words()
+            .map(|w| match w.parse::<i64>() {
+                Ok(v) => Value::Int(v),
+                Err(_) => Value::Str(w.into()),
+            })
+            .collect())
+    }
+
+    /// Every line of the input as a string, without its line ending.
+    pub fn lines(&mut self, poll: &mut dyn FnMut() -> R<()>, bounds: &Bounds) -> R<Rc<[Value]>> {
+        let text = self.read(poll)?;
+        let count = within(text.lines().count(), "lines", bounds)?;
+        (bounds.room)(count.saturating_mul(std::mem::size_of::<Value>()) + text.len())?;
+        Ok(text.lines().map(|l| Value::Str(l.into())).collect())
+    }
 }
 
-/// The integers of a text: words separated by whitespace or commas, each
-/// an integer (an optional sign, then digits), at most `max_list` of them,
-/// and the list's bytes asked of `room` before it is built.
-pub fn parse_ints(text: &str, max_list: usize, room: &dyn Fn(usize) -> R<()>) -> R<Rc<[Value]>> {
-    let words = || {
-        text.lines().enumerate().flat_map(|(line, l)| {
-            l.split(|c: char| c.is_whitespace() || c == ',')
-                .filter(|w| !w.is_empty())
-                .map(move |w| (line, w))
-        })
-    };
-    let count = words().count();
-    if count > max_list {
+/// `count` pieces of the input, if the list limit allows them.
+fn within(count: usize, what: &str, bounds: &Bounds) -> R<usize> {
+    if count > bounds.max_list {
         return Err(Diag::user(
             Code::ListLimit,
-            format!("the input holds {count} words, more than the list limit of {max_list}"),
+            format!(
+                "the input holds {count} {what}, more than the list limit of {}",
+                bounds.max_list
+            ),
         )
         .help("raise the limit with `--max-list N`")
         .into());
     }
-    room(count.saturating_mul(std::mem::size_of::<Value>()))?;
+    Ok(count)
+}
+
+/// The integers of a text: words separated by whitespace or commas, each
+/// an integer (an optional sign, then digits), within the bounds.
+pub fn parse_ints(text: &str, bounds: &Bounds) -> R<Rc<[Value]>> {
+    let words = || {
+        text.lines().enumerate().flat_map(|(line, l)| {
+            let mut at = 0;
+            l.split(|c: char| c.is_whitespace() || c == ',')
+                .map(move |w| {
+                    let column = l[..at].chars().count() + 1;
+                    at += w.len() + l[at + w.len()..].chars().next().map_or(0, char::len_utf8);
+                    (line, column, w)
+                })
+                .filter(|(_, _, w)| !w.is_empty())
+        })
+    };
+    let count = within(words().count(), "words", bounds)?;
+    (bounds.room)(count.saturating_mul(std::mem::size_of::<Value>()))?;
     let mut out = Vec::with_capacity(count);
-    for (line, word) in words() {
+    for (line, column, word) in words() {
         match word.parse::<i64>() {
             Ok(v) => out.push(Value::Int(v)),
             Err(_) => {
@@ -143,13 +181,14 @@ pub fn parse_ints(text: &str, max_list: usize, room: &dyn Fn(usize) -> R<()>) ->
                 return Err(Diag::user(
                     Code::BadInput,
                     format!(
-                        "the input is not all integers: `{shown}` on line {}",
+                        "the input is not all integers: `{shown}` on line {}, column {column}",
                         line + 1
                     ),
                 )
                 .help(
                     "input_ints() reads integers (64-bit, an optional sign, then digits) \
-                     separated by spaces, newlines or commas",
+                     separated by spaces, newlines or commas; input_tokens() reads words as \
+                     integers or strings, input_lines() lines",
                 )
                 .into());
             }
@@ -164,7 +203,13 @@ mod tests {
     use crate::flow::Stop;
 
     fn ints(input: &mut Input) -> R<Rc<[Value]>> {
-        input.ints(1000, &mut || Ok(()), &|_| Ok(()))
+        input.ints(
+            &mut || Ok(()),
+            &Bounds {
+                max_list: 1000,
+                room: &|_| Ok(()),
+            },
+        )
     }
 
     fn code(r: R<Rc<[Value]>>) -> Code {
@@ -184,12 +229,48 @@ mod tests {
         assert_eq!(&*ints(&mut input).unwrap(), &want[..]);
         assert_eq!(&*ints(&mut input).unwrap(), &want[..]);
         let err = ints(&mut Input::text("1 2\n3 x4")).unwrap_err().into_diag();
-        assert!(err.message.contains("`x4` on line 2"), "{}", err.message);
+        assert!(
+            err.message.contains("`x4` on line 2, column 3"),
+            "{}",
+            err.message
+        );
         assert_eq!(err.code, Code::BadInput);
         assert_eq!(code(ints(&mut Input::default())), Code::NoInput);
         assert_eq!(
             code(ints(&mut Input::text("99999999999999999999"))),
             Code::BadInput
+        );
+    }
+
+    #[test]
+    fn tokens_and_lines_as_they_come() {
+        let mut input = Input::text("3 abc\r\n-4  x1\n\nlast line\n");
+        let bounds = Bounds {
+            max_list: 100,
+            room: &|_| Ok(()),
+        };
+        let tokens = input.tokens(&mut || Ok(()), &bounds).unwrap();
+        let s = |t: &str| Value::Str(t.into());
+        let want = [
+            Value::Int(3),
+            s("abc"),
+            Value::Int(-4),
+            s("x1"),
+            s("last"),
+            s("line"),
+        ];
+        assert_eq!(&*tokens, &want[..]);
+        let lines = input.lines(&mut || Ok(()), &bounds).unwrap();
+        assert_eq!(
+            &*lines,
+            &[s("3 abc"), s("-4  x1"), s(""), s("last line")][..]
+        );
+        // The same text as integers: not all are.
+        let err = input.ints(&mut || Ok(()), &bounds).unwrap_err().into_diag();
+        assert!(
+            err.message.contains("`abc` on line 1, column 3"),
+            "{}",
+            err.message
         );
     }
 
@@ -202,21 +283,52 @@ mod tests {
     #[test]
     fn the_list_and_memory_limits_apply_before_the_list_is_built() {
         let mut input = Input::text("1 2 3 4 5");
-        let r = input.ints(4, &mut || Ok(()), &|_| Ok(()));
+        let ok = &|_| Ok(());
+        let r = input.ints(
+            &mut || Ok(()),
+            &Bounds {
+                max_list: 4,
+                room: ok,
+            },
+        );
         assert_eq!(code(r), Code::ListLimit);
-        let r = input.ints(5, &mut || Ok(()), &|_| {
-            Err(Diag::user(Code::MemoryLimit, "full").into())
-        });
+        let full = &|_| Err(Diag::user(Code::MemoryLimit, "full").into());
+        let r = input.ints(
+            &mut || Ok(()),
+            &Bounds {
+                max_list: 5,
+                room: full,
+            },
+        );
         assert_eq!(code(r), Code::MemoryLimit);
         // The text is kept: with room, the same input reads.
-        assert_eq!(input.ints(5, &mut || Ok(()), &|_| Ok(())).unwrap().len(), 5);
+        let r = input.ints(
+            &mut || Ok(()),
+            &Bounds {
+                max_list: 5,
+                room: ok,
+            },
+        );
+        assert_eq!(r.unwrap().len(), 5);
+        let r = input.tokens(
+            &mut || Ok(()),
+            &Bounds {
+                max_list: 4,
+                room: ok,
+            },
+        );
+        assert_eq!(code(r), Code::ListLimit);
     }
 
     #[test]
     fn a_wait_for_input_looks_at_ctrl_c() {
         let (_tx, rx) = std::sync::mpsc::channel::<std::io::Result<String>>();
         let mut input = Input::Reading(rx);
-        let r = input.ints(10, &mut || Err(Stop::Interrupted), &|_| Ok(()));
+        let bounds = Bounds {
+            max_list: 10,
+            room: &|_| Ok(()),
+        };
+        let r = input.ints(&mut || Err(Stop::Interrupted), &bounds);
         assert_eq!(r.map(|v| v.len()), Err(Stop::Interrupted));
         assert!(matches!(input, Input::Reading(_)), "asking again waits on");
     }

@@ -163,6 +163,16 @@ pub fn write_list(f: &mut impl fmt::Write, xs: &[i64]) -> fmt::Result {
     f.write_char(']')
 }
 
+/// The characters of a string: its length for `len`, and what indexing
+/// counts.
+pub fn char_count(s: &str) -> usize {
+    if s.is_ascii() {
+        s.len()
+    } else {
+        s.chars().count()
+    }
+}
+
 /// Lists may nest at most this deep (keeps keys and recursion small).
 pub const MAX_LIST_DEPTH: usize = 32;
 

@@ -319,6 +319,9 @@ fn completion_offers_what_can_come_next() {
                 "if".into(),
                 "in".into(),
                 "input_ints".into(),
+                "input_lines".into(),
+                "input_tokens".into(),
+                "int".into(),
                 "is_infinite".into(),
                 "isqrt".into()
             ]

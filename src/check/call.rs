@@ -109,7 +109,7 @@ impl Checker {
                 if args.len() == 2
                     && matches!(&args[1].kind, ExprKind::Name(n) if self.means_misere(n)) =>
             {
-                self.misere_slip(&args[1], name);
+                misere_slip(&mut self.errors, &args[1], name);
                 let p = self.check_ty(&args[0], Ty::Pos, &format!("`{name}` takes a position"));
                 let call = ir::Expr::Call {
                     f,
@@ -167,7 +167,7 @@ impl Checker {
                 if args.len() >= 3
                     && matches!(&last.kind, ExprKind::Name(n) if self.means_misere(n)) =>
             {
-                self.misere_slip(last, name);
+                misere_slip(&mut self.errors, last, name);
                 (rest, Play::Misere)
             }
             _ => (args, Play::Normal),
@@ -348,6 +348,21 @@ impl Checker {
             Arg::Int => self.check_ty(a, Ty::Int, why),
             Arg::Str => self.check_ty(a, Ty::Str, why),
             Arg::List => self.check_ty(a, Ty::List, why),
+            Arg::Seq => {
+                let (id, ty) = match &a.kind {
+                    ExprKind::Binary(BinOp::Add, l, r) => {
+                        self.binary(BinOp::Add, l, r, a.span, true)
+                    }
+                    _ => self.infer(a),
+                };
+                if !matches!(
+                    self.resolve(ty),
+                    Ty::List | Ty::Str | Ty::Range | Ty::Var(_) | Ty::Error
+                ) {
+                    self.mismatch(a.span, Ty::List, ty, why);
+                }
+                id
+            }
             Arg::Pos => self.check_ty(a, Ty::Pos, why),
             Arg::Data => self.data(a),
             Arg::Value => {
@@ -357,23 +372,6 @@ impl Checker {
                 }
                 id
             }
-        }
-    }
-
-    /// A misspelled `misere` (read as `misere`, and reported).
-    fn misere_slip(&mut self, a: &ast::Expr, name: &str) {
-        if let ExprKind::Name(n) = &a.kind
-            && n != "misere"
-        {
-            let usage = match name {
-                "table" | "ppositions" | "plot" => format!("`{name}(G, RANGE, misere)`"),
-                _ => format!("`{name}(P, misere)`"),
-            };
-            self.errors.push(
-                Diag::user(Code::UnknownName, format!("unknown name `{n}`"))
-                    .label(a.span, "not defined")
-                    .help(format!("did you mean `misere`? ({usage}: misère play)")),
-            );
         }
     }
 
@@ -403,40 +401,6 @@ impl Checker {
         (id, None)
     }
 
-    /// A game or function called with the wrong number of arguments: the
-    /// error, pointing at the call and the definition; the arguments are
-    /// still checked.
-    fn arity_error(
-        &mut self,
-        what: &str,
-        name: &str,
-        params: &[String],
-        defined: Span,
-        args: &[ast::Expr],
-        span: Span,
-    ) {
-        let want = params.len();
-        let params = params.join(", ");
-        self.errors.push(
-            Diag::user(
-                Code::WrongArity,
-                format!(
-                    "{what} `{name}` takes {}, but {} given",
-                    plural(want, "argument"),
-                    given(args.len())
-                ),
-            )
-            .label(
-                span,
-                format!("called with {}", plural(args.len(), "argument")),
-            )
-            .label(defined, format!("`{name}({params})` is defined here")),
-        );
-        for a in args {
-            self.infer(a);
-        }
-    }
-
     /// A call of a function of the program: its arguments against its
     /// parameters' types, its result type.
     fn call_fun(&mut self, fun: ir::FunId, args: &[ast::Expr], span: Span) -> (ExprId, Ty) {
@@ -444,7 +408,11 @@ impl Checker {
         if params.len() != args.len() {
             let f = &self.out.funs[fun as usize];
             let (name, names, at) = (f.name.clone(), f.params.clone(), f.span);
-            self.arity_error("function", &name, &names, at, args, span);
+            self.errors
+                .push(arity_error("function", &name, &names, at, args.len(), span));
+            for a in args {
+                self.infer(a);
+            }
             return (self.push(ir::Expr::Int(0), span), Ty::Error);
         }
         let mut ids = Vec::with_capacity(args.len());
@@ -470,7 +438,11 @@ impl Checker {
         let g = &self.out.games[game as usize];
         if params.len() != args.len() {
             let (name, names, at) = (g.name.clone(), g.params.clone(), g.header);
-            self.arity_error("game", &name, &names, at, args, span);
+            self.errors
+                .push(arity_error("game", &name, &names, at, args.len(), span));
+            for a in args {
+                self.infer(a);
+            }
             return (self.push(ir::Expr::Int(0), span), Ty::Pos);
         }
         let mut ids = Vec::with_capacity(args.len());
@@ -544,4 +516,47 @@ pub(super) fn plural(n: usize, word: &str) -> String {
     } else {
         format!("{n} {word}s")
     }
+}
+
+/// A misspelled `misere` (read as `misere`, and reported).
+fn misere_slip(errors: &mut Vec<Diag>, a: &ast::Expr, name: &str) {
+    if let ExprKind::Name(n) = &a.kind
+        && n != "misere"
+    {
+        let usage = match name {
+            "table" | "ppositions" | "plot" => format!("`{name}(G, RANGE, misere)`"),
+            _ => format!("`{name}(P, misere)`"),
+        };
+        errors.push(
+            Diag::user(Code::UnknownName, format!("unknown name `{n}`"))
+                .label(a.span, "not defined")
+                .help(format!("did you mean `misere`? ({usage}: misère play)")),
+        );
+    }
+}
+
+/// A call of a function or a game with the wrong number of arguments.
+fn arity_error(
+    what: &str,
+    name: &str,
+    params: &[String],
+    defined: Span,
+    given_args: usize,
+    span: Span,
+) -> Diag {
+    let want = params.len();
+    let params = params.join(", ");
+    Diag::user(
+        Code::WrongArity,
+        format!(
+            "{what} `{name}` takes {}, but {} given",
+            plural(want, "argument"),
+            given(given_args)
+        ),
+    )
+    .label(
+        span,
+        format!("called with {}", plural(given_args, "argument")),
+    )
+    .label(defined, format!("`{name}({params})` is defined here"))
 }

@@ -599,13 +599,7 @@ impl Checker {
                     Ty::List,
                 )
             }
-            ExprKind::Index(base, idx) => {
-                let base = self.check_ty(base, Ty::List, "only lists can be indexed");
-                let idx = self.check_ty(idx, Ty::Int, "an index is an integer");
-                // Lists may hold lists: the element type is checked at run time.
-                let elem = self.fresh_var();
-                (self.push(ir::Expr::Index(base, idx), span), elem)
-            }
+            ExprKind::Index(base, idx) => self.index(base, idx, span),
             ExprKind::Unary(UnOp::Neg, x) => {
                 let x = self.check_ty(x, Ty::Int, "`-` negates an integer");
                 (self.push(ir::Expr::Neg(x), span), Ty::Int)
@@ -614,7 +608,7 @@ impl Checker {
                 let x = self.check_ty(x, Ty::Bool, "`not` applies to a boolean");
                 (self.push(ir::Expr::Not(x), span), Ty::Bool)
             }
-            ExprKind::Binary(op, l, r) => self.binary(*op, l, r, span),
+            ExprKind::Binary(op, l, r) => self.binary(*op, l, r, span, false),
             ExprKind::Range { lo, hi, inclusive } => {
                 let lo = self.check_ty(lo, Ty::Int, "range bounds are integers");
                 let hi = self.check_ty(hi, Ty::Int, "range bounds are integers");

@@ -1,15 +1,60 @@
 //! Binary operators: `and`/`or`, comparisons, `+` (integers, positions
-//! summed, strings joined as text) and the integer operators.
+//! summed, strings joined as text) and the integer operators; indexing and
+//! slicing (`xs[i]`, `s[a..b]`).
 
 use super::*;
 
 impl Checker {
+    /// `base[idx]`: an element of a list or a character of a string, or
+    /// with a range, a slice of either.
+    pub(super) fn index(&mut self, base: &ast::Expr, idx: &ast::Expr, span: Span) -> (ExprId, Ty) {
+        // `(xs + ys)[i]` joins lists where the sides are not known yet.
+        let (base_id, base_ty) = match &base.kind {
+            ExprKind::Binary(BinOp::Add, l, r) => self.binary(BinOp::Add, l, r, base.span, true),
+            _ => self.infer(base),
+        };
+        let (idx_id, idx_ty) = self.infer(idx);
+        let slice = match self.resolve(idx_ty) {
+            Ty::Range => true,
+            Ty::Int | Ty::Var(_) | Ty::Error => false,
+            _ => {
+                self.mismatch(
+                    idx.span,
+                    Ty::Int,
+                    idx_ty,
+                    "an index is an integer, or a range for a slice",
+                );
+                false
+            }
+        };
+        let ty = match self.resolve(base_ty) {
+            Ty::Str => Ty::Str,
+            Ty::List | Ty::Range if slice => Ty::List,
+            // Lists may hold lists: the element type is checked at
+            // run time (and a parameter's, list or string, too).
+            Ty::List | Ty::Range | Ty::Var(_) | Ty::Error => self.fresh_var(),
+            _ => {
+                self.mismatch(
+                    base.span,
+                    Ty::List,
+                    base_ty,
+                    "only lists and strings can be indexed",
+                );
+                Ty::Error
+            }
+        };
+        (self.push(ir::Expr::Index(base_id, idx_id), span), ty)
+    }
+
+    /// `l op r`. Where a list or a string is wanted (`seq`: `len(xs + ys)`),
+    /// `+` of two values not known yet joins lists.
     pub(super) fn binary(
         &mut self,
         op: BinOp,
         l: &ast::Expr,
         r: &ast::Expr,
         span: Span,
+        seq: bool,
     ) -> (ExprId, Ty) {
         use BinOp::*;
         match op {
@@ -72,7 +117,12 @@ impl Checker {
                     return (self.push(ir::Expr::Concat(l_id, r_id), span), Ty::Str);
                 }
                 // With a list on either side, `+` joins two lists.
-                if self.resolve(l_ty) == Ty::List || self.resolve(r_ty) == Ty::List {
+                let unknown = |t: Ty| matches!(t, Ty::Var(_));
+                let both_unknown = unknown(self.resolve(l_ty)) && unknown(self.resolve(r_ty));
+                if self.resolve(l_ty) == Ty::List
+                    || self.resolve(r_ty) == Ty::List
+                    || (seq && both_unknown)
+                {
                     for (side, ty) in [(l, l_ty), (r, r_ty)] {
                         if !self.unify(ty, Ty::List) {
                             self.mismatch(side.span, Ty::List, ty, "`+` joins two lists");

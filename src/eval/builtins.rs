@@ -19,7 +19,17 @@ pub(super) fn call(
             .ok_or_else(|| Diag::bug("builtin called with too few arguments").label(span, "here"))
     };
     match f {
-        Builtin::Len => Ok(Value::Int(m.list(p, arg(0)?, env)?.len() as i64)),
+        Builtin::Len => match m.value(p, arg(0)?, env)? {
+            Value::Str(s) => Ok(Value::Int(crate::value::char_count(&s) as i64)),
+            Value::Range(lo, hi) => Ok(Value::Int(if lo > hi {
+                0
+            } else {
+                i64::try_from(i128::from(hi) - i128::from(lo) + 1)
+                    .map_err(|_| overflow(span, format!("len({lo}..={hi})")))?
+            })),
+            Value::List(xs) => Ok(Value::Int(xs.len() as i64)),
+            other => Err(m.type_bug(p, arg(0)?, "a list or a string", &other).into()),
+        },
         Builtin::Sum => {
             let list = m.ints(p, arg(0)?, env)?;
             let mut acc: i64 = 0;
@@ -104,7 +114,10 @@ pub(super) fn call(
             let text = m.text(p, arg(0)?, env)?;
             Ok(Value::Str(text.into()))
         }
-        Builtin::InputInts => input_ints(m, span),
+        Builtin::InputInts | Builtin::InputTokens | Builtin::InputLines => input(m, f, span),
+        Builtin::Chars | Builtin::Int | Builtin::Ord | Builtin::Chr => {
+            text_function(m, p, f, arg(0)?, env)
+        }
         Builtin::Join => join(m, p, arg(0)?, arg(1)?, span, env),
         Builtin::Grundy => {
             let mut parts = Vec::new();
@@ -182,8 +195,9 @@ fn min_max(
     })
 }
 
-/// `input_ints()`: standard input's integers, read once.
-fn input_ints(m: &mut Interp<'_>, span: Span) -> R<Value> {
+/// `input_ints()`, `input_tokens()`, `input_lines()`: standard input
+/// (read once) as a list.
+fn input(m: &mut Interp<'_>, f: Builtin, span: Span) -> R<Value> {
     let max_list = m.m.limits.max_list;
     // No progress line over what is being typed.
     let pending = m.m.interp_state.input.pending();
@@ -192,14 +206,20 @@ fn input_ints(m: &mut Interp<'_>, span: Span) -> R<Value> {
         p.stop();
     }
     let budget = &m.m.budget;
-    let result = m.m.interp_state.input.ints(
+    let poll = &mut || match budget.cancelled() {
+        true => Err(Stop::Interrupted),
+        false => Ok(()),
+    };
+    let bounds = crate::input::Bounds {
         max_list,
-        &mut || match budget.cancelled() {
-            true => Err(Stop::Interrupted),
-            false => Ok(()),
-        },
-        &|bytes| budget.memory(bytes),
-    );
+        room: &|bytes| budget.memory(bytes),
+    };
+    let input = &mut m.m.interp_state.input;
+    let result = match f {
+        Builtin::InputTokens => input.tokens(poll, &bounds),
+        Builtin::InputLines => input.lines(poll, &bounds),
+        _ => input.ints(poll, &bounds),
+    };
     if let Some(p) = progress {
         p.start();
     }
@@ -246,4 +266,68 @@ fn join(
     m.m.budget.add(text.len() as u64 / TEXT_BYTES_PER_WORK);
     m.m.reserve(text.len())?;
     Ok(Value::Str(text.into()))
+}
+
+/// The functions of text: `chars`, `int`, `ord`, `chr`.
+fn text_function(
+    m: &mut Interp<'_>,
+    p: &ir::Program,
+    f: Builtin,
+    at: ExprId,
+    env: &mut [Value],
+) -> R<Value> {
+    match f {
+        Builtin::Chars => {
+            let s = m.text_of(p, at, env)?;
+            m.m.reserve(s.len().saturating_mul(std::mem::size_of::<Value>() + 8))?;
+            Ok(Value::List(
+                s.chars()
+                    .map(|c| Value::Str(c.to_string().into()))
+                    .collect(),
+            ))
+        }
+        Builtin::Int => {
+            let s = m.text_of(p, at, env)?;
+            s.trim().parse::<i64>().map(Value::Int).map_err(|_| {
+                let shown: String = s.chars().take(40).flat_map(char::escape_debug).collect();
+                Diag::user(Code::BadInput, format!("\"{shown}\" is not an integer"))
+                    .label(p.span(at), "this string")
+                    .help("`int(s)` reads a 64-bit integer: an optional sign, then digits")
+                    .into()
+            })
+        }
+        Builtin::Ord => {
+            let s = m.text_of(p, at, env)?;
+            let mut cs = s.chars();
+            match (cs.next(), cs.next()) {
+                (Some(c), None) => Ok(Value::Int(i64::from(u32::from(c)))),
+                _ => Err(Diag::user(
+                    Code::TypeMismatch,
+                    format!(
+                        "`ord` of a string of {} characters",
+                        crate::value::char_count(&s)
+                    ),
+                )
+                .label(p.span(at), "not one character")
+                .help("`ord(c)` takes one character: `ord(s[i])` for the i-th of a string")
+                .into()),
+            }
+        }
+        Builtin::Chr => {
+            let n = m.int(p, at, env)?;
+            match u32::try_from(n).ok().and_then(char::from_u32) {
+            Some(c) => Ok(Value::Str(c.to_string().into())),
+            None => Err(Diag::user(
+                Code::IndexOutOfRange,
+                format!("{n} is not the code of a character"),
+            )
+            .label(p.span(at), format!("{n}"))
+            .help("character codes are Unicode scalar values: 0 to 0x10FFFF, not 0xD800 to 0xDFFF")
+            .into()),
+        }
+        }
+        _ => Err(Diag::bug("not a function of text")
+            .label(p.span(at), "here")
+            .into()),
+    }
 }

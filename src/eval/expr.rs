@@ -125,6 +125,72 @@ impl Interp<'_> {
         Ok(self.m.show().text(&v))
     }
 
+    /// Evaluates to a string.
+    pub(super) fn text_of(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<Rc<str>> {
+        match self.value(p, e, env)? {
+            Value::Str(s) => Ok(s),
+            other => Err(self.type_bug(p, e, "a string", &other).into()),
+        }
+    }
+
+    /// `xs[i]` and `s[i]`: an element, or a character as a string; with a
+    /// range, `xs[a..b]` and `s[a..b]`, the slice.
+    fn index(&mut self, p: &ir::Program, l: ExprId, i: ExprId, env: &mut [Value]) -> R<Value> {
+        let base = match self.value(p, l, env)? {
+            Value::Range(lo, hi) => Value::List(self.materialize(p, l, lo, hi)?),
+            v @ (Value::List(_) | Value::Str(_)) => v,
+            other => {
+                return Err(self.type_bug(p, l, "a list or a string", &other).into());
+            }
+        };
+        let len = match &base {
+            Value::Str(s) => crate::value::char_count(s),
+            Value::List(xs) => xs.len(),
+            _ => 0,
+        };
+        let (lo, hi, slice) = match self.value(p, i, env)? {
+            Value::Int(k) => (k, k, false),
+            Value::Range(lo, hi) => (lo, hi, true),
+            other => {
+                return Err(self.type_bug(p, i, "an integer or a range", &other).into());
+            }
+        };
+        // An empty slice may start just past the end.
+        let empty = slice && lo > hi;
+        let fits = |k: i64| usize::try_from(k).is_ok_and(|k| k < len || (empty && k == len));
+        if !fits(lo) || (!empty && !fits(hi)) {
+            let what = if slice {
+                format!("{lo}..={hi}")
+            } else {
+                format!("{lo}")
+            };
+            let (noun, unit) = match &base {
+                Value::Str(_) => ("string", "characters"),
+                _ => ("list", "elements"),
+            };
+            return Err(Diag::user(
+                Code::IndexOutOfRange,
+                format!("index {what} is out of range for a {noun} of length {len}"),
+            )
+            .label(p.span(i), format!("index {what}"))
+            .label(p.span(l), format!("this {noun} has {len} {unit}"))
+            .into());
+        }
+        let (lo, hi) = (
+            lo as usize,
+            if empty { lo as usize } else { hi as usize + 1 },
+        );
+        Ok(match base {
+            Value::List(xs) if !slice => xs[lo].clone(),
+            Value::List(xs) => Value::List(xs[lo..hi].into()),
+            Value::Str(s) if s.is_ascii() => Value::Str(s[lo..hi].into()),
+            Value::Str(s) => {
+                Value::Str(s.chars().skip(lo).take(hi - lo).collect::<String>().into())
+            }
+            other => other,
+        })
+    }
+
     /// Evaluates a position-typed expression, appending its components.
     pub(super) fn pos_into(
         &mut self,
@@ -419,25 +485,7 @@ impl Interp<'_> {
                 body,
                 clauses,
             } => self.comp(p, e, *kind, *body, clauses, env)?,
-            ir::Expr::Index(l, i) => {
-                let list = self.list(p, *l, env)?;
-                let idx = self.int(p, *i, env)?;
-                match usize::try_from(idx).ok().and_then(|i| list.get(i)) {
-                    Some(v) => v.clone(),
-                    None => {
-                        return Err(Diag::user(
-                            Code::IndexOutOfRange,
-                            format!(
-                                "index {idx} is out of range for a list of length {}",
-                                list.len()
-                            ),
-                        )
-                        .label(p.span(*i), format!("index {idx}"))
-                        .label(p.span(*l), format!("this list has {} elements", list.len()))
-                        .into());
-                    }
-                }
-            }
+            ir::Expr::Index(l, i) => self.index(p, *l, *i, env)?,
             ir::Expr::Neg(x) => {
                 let v = self.int(p, *x, env)?;
                 Value::Int(
