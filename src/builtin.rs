@@ -50,6 +50,8 @@ pub enum Builtin {
     Ord,
     /// `chr(n)`: the character of a code.
     Chr,
+    /// `play(P, m)`: the whole position after the move `m` of `P`.
+    Play,
     /// `grundy(P)`
     Grundy,
     /// `outcome(P)`
@@ -110,6 +112,8 @@ pub enum Arg {
     List,
     /// A list or a string (what has a length and elements).
     Seq,
+    /// A move record (an element of `moves(P)` or `winning(P)`).
+    Move,
     /// A position or a sum of positions.
     Pos,
     /// A value that can go in a list (integer, boolean, string, list).
@@ -125,6 +129,7 @@ pub enum Gives {
     Bool,
     Str,
     List,
+    Pos,
     /// A report, printed (a value only where a query's answer may be).
     Report,
 }
@@ -443,6 +448,24 @@ pub const TABLE: &[Spec] = &[
     )
     .args(&[(Arg::Int, "`chr` takes a character code")], Gives::Str),
     spec(
+        "play",
+        Some(B::Play),
+        Function,
+        (2, 2),
+        "2 arguments (a position and one of its moves)",
+        &[(
+            "play(P, m)",
+            "the whole position after the move m of P (m from moves(P) or winning(P))",
+        )],
+    )
+    .args(
+        &[
+            (Arg::Pos, "`play(P, m)` plays a move of the position P"),
+            (Arg::Move, "`play(P, m)`: m is a move of P, from `moves(P)` or `winning(P)`"),
+        ],
+        Gives::Pos,
+    ),
+    spec(
         "any",
         None,
         Generator,
@@ -728,6 +751,7 @@ mod tests {
                 B::Int => 31,
                 B::Ord => 32,
                 B::Chr => 33,
+                B::Play => 34,
             }
         }
         let all = [
@@ -737,6 +761,7 @@ mod tests {
             B::Int,
             B::Ord,
             B::Chr,
+            B::Play,
             B::IsInfinite,
             B::Escapes,
             B::Isqrt,

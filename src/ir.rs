@@ -140,6 +140,11 @@ pub struct Fun {
     pub span: Span,
     /// The games, constants and functions its body names.
     pub uses: Vec<Global>,
+    /// Whether it asks for values (a query, or a constant that asks one),
+    /// so that rules may not call it: `Some(self)` in its own body, or
+    /// `Some(g)` through the function `g` it calls (the next step of the
+    /// chain).
+    pub asks: Option<FunId>,
 }
 
 /// A game, a constant or a function: what a definition may use.

@@ -227,6 +227,11 @@ fn cases() -> Vec<Case> {
         case("constant_cycle", "let a = b\nlet b = a\nprint a\n", ERRORS),
         case(
             "let_clause_used_later",
+            "print x for x in 0..3\n    let good = x + 1\nprint good\n",
+            ERRORS,
+        ),
+        case(
+            "let_at_line_start_names_a_loop_variable",
             "print x for x in 0..3\nlet good = x + 1\nprint good\n",
             ERRORS,
         ),
@@ -487,8 +492,9 @@ fn cases() -> Vec<Case> {
         ),
         // ---- functions ----
         case(
-            "function_with_a_query",
-            "game Nim(n) = { Nim(k) for k in 0..n }\nlet f(n) = grundy(Nim(n))\nprint f(3)\n",
+            "rule_calls_a_function_that_asks",
+            "game Nim(n) = { Nim(k) for k in 0..n }\nlet v(n) = grundy(Nim(n))\n\
+             let w(n) = v(n) * 2\ngame G(n) = { G(n - 1) if w(n) > 3 }\nprint grundy(G(5))\n",
             ERRORS,
         ),
         case(

@@ -92,6 +92,7 @@ impl Checker {
                 Gives::Bool => Ty::Bool,
                 Gives::Str => Ty::Str,
                 Gives::List => Ty::List,
+                Gives::Pos => Ty::Pos,
                 Gives::Report => Ty::Report,
             };
             return (self.push(call, span), ty);
@@ -297,29 +298,17 @@ impl Checker {
         ids
     }
 
-    /// A query inside a rule or a function is an error: values are asked
-    /// for in statements and constants.
+    /// A query inside a rule is an error: values are computed from the
+    /// rules. (A function may ask one; rules then may not call it.)
     fn query_here(&mut self, f: Builtin, name: &str, span: Span) {
-        if (f.is_query() || f == Builtin::Describe) && matches!(self.ctx, Ctx::Rule | Ctx::Fun) {
-            let (what, help) = match self.ctx {
-                Ctx::Rule => (
-                    "inside a game's rules",
-                    "rules say which moves exist; values are computed from them",
-                ),
-                Ctx::Fun => (
-                    "inside a function",
-                    "functions compute with data and positions, and rules may call them; \
-                 ask for values in `print`, `check` or a constant",
-                ),
-                _ => ("here", ""),
-            };
+        if (f.is_query() || f == Builtin::Describe) && self.ctx == Ctx::Rule {
             self.errors.push(
                 Diag::user(
                     Code::QueryNotAllowed,
-                    format!("`{name}` cannot be used {what}"),
+                    format!("`{name}` cannot be used inside a game's rules"),
                 )
                 .label(span, "needs Grundy values")
-                .help(help),
+                .help("rules say which moves exist; values are computed from them"),
             );
         }
     }
@@ -364,6 +353,7 @@ impl Checker {
                 id
             }
             Arg::Pos => self.check_ty(a, Ty::Pos, why),
+            Arg::Move => self.check_ty(a, Ty::Record(RecordKind::Move), why),
             Arg::Data => self.data(a),
             Arg::Value => {
                 let (id, ty) = self.infer(a);
@@ -404,6 +394,10 @@ impl Checker {
     /// A call of a function of the program: its arguments against its
     /// parameters' types, its result type.
     fn call_fun(&mut self, fun: ir::FunId, args: &[ast::Expr], span: Span) -> (ExprId, Ty) {
+        if self.ctx == Ctx::Rule && self.out.funs[fun as usize].asks.is_some() {
+            let d = asking_chain(&self.out.funs, fun, span);
+            self.errors.push(d);
+        }
         let (params, ret) = self.fun_tys[fun as usize].clone();
         if params.len() != args.len() {
             let f = &self.out.funs[fun as usize];
@@ -559,4 +553,37 @@ fn arity_error(
         format!("called with {}", plural(given_args, "argument")),
     )
     .label(defined, format!("`{name}({params})` is defined here"))
+}
+
+/// A rule calling a function that asks for values: the error, with the
+/// chain of calls down to the function that asks.
+fn asking_chain(funs: &[ir::Fun], fun: ir::FunId, span: Span) -> Diag {
+    let mut chain = vec![fun];
+    while let Some(next) = funs[*chain.last().unwrap_or(&fun) as usize].asks {
+        if chain.contains(&next) {
+            break;
+        }
+        chain.push(next);
+    }
+    let names: Vec<String> = chain
+        .iter()
+        .map(|&f| format!("`{}`", funs[f as usize].name))
+        .collect();
+    let last = &funs[*chain.last().unwrap_or(&fun) as usize];
+    let mut d = Diag::user(
+        Code::QueryNotAllowed,
+        format!(
+            "`{}` asks for values, and cannot be called from a game's rules",
+            funs[fun as usize].name
+        ),
+    )
+    .label(span, "called in a rule")
+    .label(
+        last.span,
+        "asks a query here (or uses a constant that does)",
+    );
+    if chain.len() > 1 {
+        d = d.note(format!("it calls {}", names.join(" -> ")));
+    }
+    d.help("rules say which moves exist, and values are computed from them: ask for values in `print`, `check`, a constant or a function called from them")
 }

@@ -18,6 +18,8 @@ impl Checker {
             _ => None,
         };
         let mut def_of: Vec<Option<&ast::LetDef>> = vec![None; n];
+        // Who asks for values: itself (`Some(me)`), or through what it names.
+        let mut via: Vec<Option<usize>> = vec![None; n];
         let mut direct: Vec<Vec<usize>> = vec![Vec::new(); n];
         for item in &program.items {
             let Item::Let(l) = item else { continue };
@@ -34,6 +36,12 @@ impl Checker {
             let mut names = Vec::new();
             free_names(&l.value, &mut names);
             let params = l.params.iter().flatten();
+            // A query called in it (builtin names are not rebound).
+            if names.iter().any(|n| {
+                Builtin::by_name(n).is_some_and(|b| b.is_query() || b == Builtin::Describe)
+            }) {
+                via[me] = Some(me);
+            }
             for name in names {
                 if params.clone().any(|p| p.name == name) {
                     continue;
@@ -42,6 +50,17 @@ impl Checker {
                     direct[me].push(d);
                 }
             }
+        }
+        asking(&direct, &mut via);
+        for (f, fun) in self.out.funs.iter_mut().enumerate() {
+            // Through a constant, or in its own body: the chain ends here.
+            fun.asks = via[nc + f].map(|d| {
+                if d >= nc {
+                    (d - nc) as ir::FunId
+                } else {
+                    f as ir::FunId
+                }
+            });
         }
         let deps = dependencies(&direct, nc);
         let (order, indegree) = topological(&deps);
@@ -123,11 +142,12 @@ impl Checker {
             let (e, ty) = self.infer(&l.value);
             self.out.consts[i].uses = self.uses_since(start);
             // A query, or a constant that needs values, anywhere in it.
-            let needs_values = (start..self.out.exprs.len()).any(|k| match &self.out.exprs[k] {
-                ir::Expr::Call { f, .. } => f.is_query() || *f == Builtin::Describe,
-                ir::Expr::Const(c) => self.const_tys[*c as usize].1,
-                _ => false,
-            });
+            let needs_values = via[i].is_some()
+                || (start..self.out.exprs.len()).any(|k| match &self.out.exprs[k] {
+                    ir::Expr::Call { f, .. } => f.is_query() || *f == Builtin::Describe,
+                    ir::Expr::Const(c) => self.const_tys[*c as usize].1,
+                    _ => false,
+                });
             self.out.consts[i].needs_values = needs_values;
             self.const_tys[i] = (ty, needs_values);
             self.out.consts[i].expr = e;
@@ -253,6 +273,25 @@ fn dependencies(direct: &[Vec<usize>], nc: usize) -> Vec<Vec<usize>> {
         deps[me] = ds;
     }
     deps
+}
+
+/// Who asks for values, to a fixed point: a node that names one that asks
+/// asks too, through it.
+fn asking(direct: &[Vec<usize>], via: &mut [Option<usize>]) {
+    loop {
+        let mut changed = false;
+        for (me, ds) in direct.iter().enumerate() {
+            if via[me].is_none()
+                && let Some(&d) = ds.iter().find(|&&d| via[d].is_some())
+            {
+                via[me] = Some(d);
+                changed = true;
+            }
+        }
+        if !changed {
+            return;
+        }
+    }
 }
 
 /// Kahn's algorithm: the nodes in an order where each comes after what it

@@ -106,6 +106,7 @@ pub fn check(program: &ast::Program) -> Result<ir::Program, Vec<Diag>> {
 /// its clauses, not a constant).
 fn explain_clause_lets(program: &ast::Program, errors: Vec<Diag>) -> Vec<Diag> {
     let mut lets: HashMap<String, Span> = HashMap::new();
+    let mut loops: HashMap<String, Span> = HashMap::new();
     for item in &program.items {
         let clauses = match item {
             Item::Print(s) => &s.clauses,
@@ -113,8 +114,14 @@ fn explain_clause_lets(program: &ast::Program, errors: Vec<Diag>) -> Vec<Diag> {
             _ => continue,
         };
         for c in clauses {
-            if let ast::Clause::Let { var, span, .. } = c {
-                lets.entry(var.name.clone()).or_insert(*span);
+            match c {
+                ast::Clause::Let { var, span, .. } => {
+                    lets.entry(var.name.clone()).or_insert(*span);
+                }
+                ast::Clause::For { var, .. } => {
+                    loops.entry(var.name.clone()).or_insert(var.span);
+                }
+                ast::Clause::If { .. } => {}
             }
         }
     }
@@ -133,10 +140,22 @@ fn explain_clause_lets(program: &ast::Program, errors: Vec<Diag>) -> Vec<Diag> {
                     )
                     .help(format!(
                         "this `let` uses a variable of the statement before it, so it is one of \
-                         that statement's clauses; to define `{name}` for the whole file, write it \
-                         without the statement's variables"
+                         that statement's clauses; to define `{name}` for the whole file, start \
+                         its line with it"
                     )),
-                _ => d,
+                _ => match name.and_then(|n| loops.get(n).map(|s| (n.to_string(), *s))) {
+                    Some((name, span)) if d.code == Code::UnknownName => d
+                        .label(
+                            span,
+                            format!("`{name}` is bound here, for that statement only"),
+                        )
+                        .help(
+                            "a `let` at the start of a line defines a constant of the whole file; \
+                             to make it a clause of the statement before it, indent it or write it \
+                             on the statement's line",
+                        ),
+                    _ => d,
+                },
             }
         })
         .collect()
@@ -257,6 +276,7 @@ impl Checker {
                         slots: 0,
                         span: *span,
                         uses: Vec::new(),
+                        asks: None,
                     });
                     self.globals.insert(name.name.clone(), Global::Fun(id));
                 }
@@ -725,24 +745,19 @@ impl Checker {
         match self.globals.get(name).copied() {
             Some(Global::Const(id)) => {
                 let (ty, needs_values) = self.const_tys[id as usize];
-                if needs_values && matches!(self.ctx, Ctx::Rule | Ctx::Fun) {
-                    let r#where = if self.ctx == Ctx::Rule {
-                        "a game's rules"
-                    } else {
-                        "a function"
-                    };
+                if needs_values && self.ctx == Ctx::Rule {
                     self.errors.push(
                         Diag::user(
                             Code::QueryNotAllowed,
-                            format!("`{name}` cannot be used in {where}"),
+                            format!("`{name}` cannot be used in a game's rules"),
                         )
                         .label(span, "needs Grundy values")
                         .note(format!(
                             "`{name}` asks a query (or uses a constant that does)"
                         ))
                         .help(
-                            "rules say which moves exist, and functions are called from \
-                             them: neither can depend on what the moves are worth",
+                            "rules say which moves exist: they cannot depend on what the \
+                             moves are worth",
                         ),
                     );
                 }

@@ -118,6 +118,7 @@ pub(super) fn call(
         Builtin::Chars | Builtin::Int | Builtin::Ord | Builtin::Chr => {
             text_function(m, p, f, arg(0)?, env)
         }
+        Builtin::Play => play_move(m, p, arg(0)?, arg(1)?, env),
         Builtin::Join => join(m, p, arg(0)?, arg(1)?, span, env),
         Builtin::Grundy => {
             let mut parts = Vec::new();
@@ -330,4 +331,56 @@ fn text_function(
             .label(p.span(at), "here")
             .into()),
     }
+}
+
+/// The components of a sum after one of its moves (a move record): the
+/// moved component replaced by what it became; `None` if the record is no
+/// move of this sum.
+fn after_move(parts: &[PosId], mv: &Value) -> Option<Vec<PosId>> {
+    let Value::Record(r) = mv else {
+        return None;
+    };
+    let (Some(Value::Int(i)), Some(Value::Pos(before)), Some(Value::Pos(after))) =
+        (r.get("component"), r.get("before"), r.get("after"))
+    else {
+        return None;
+    };
+    let i = usize::try_from(*i).ok()?;
+    if before.len() != 1 || parts.get(i) != before.first() {
+        return None;
+    }
+    let mut out = Vec::with_capacity(parts.len() + after.len());
+    out.extend(&parts[..i]);
+    out.extend(after.iter());
+    out.extend(&parts[i + 1..]);
+    Some(out)
+}
+
+/// `play(P, m)`: the whole position after the move `m` of `P`.
+fn play_move(
+    m: &mut Interp<'_>,
+    p: &ir::Program,
+    at_pos: ExprId,
+    at_move: ExprId,
+    env: &mut [Value],
+) -> R<Value> {
+    let mut parts = Vec::new();
+    m.pos_into(p, at_pos, env, &mut parts)?;
+    let mv = m.value(p, at_move, env)?;
+    after_move(&parts, &mv)
+        .map(|after| Value::Pos(after.into()))
+        .ok_or_else(|| {
+            Diag::user(
+                Code::TypeMismatch,
+                format!(
+                    "{} is not a move of {}",
+                    m.m.show().value(&mv),
+                    m.m.show().sum(&parts)
+                ),
+            )
+            .label(p.span(at_move), "this move")
+            .label(p.span(at_pos), "this position")
+            .help("play a move from `moves(P)` or `winning(P)` of the same P")
+            .into()
+        })
 }

@@ -518,10 +518,11 @@ impl Lower {
     }
 
     /// `print EXPR CLAUSES` or `check COND CLAUSES`, and the constants
-    /// that follow it: newlines do not count, so a `let` after a statement
-    /// is read as its clause; one at the end that uses none of the
-    /// statement's variables is the next item, a constant (it has the same
-    /// value either way).
+    /// that follow it. A `let` at the start of a line (column 1) begins the
+    /// next item, a constant, and so do those after it; another `let` at
+    /// the end is the statement's clause when it uses one of the
+    /// statement's variables, else the next constant (it has the same value
+    /// either way).
     fn statement(&mut self, pair: Pair<Rule>, items: &mut Vec<Item>) {
         let check = pair.as_rule() == Rule::check_stmt;
         let span = self.span(&pair);
@@ -530,7 +531,13 @@ impl Lower {
             items.push(self.malformed(span));
             return;
         };
-        let mut clauses: Vec<Clause> = inner.map(|c| self.clause(c)).collect();
+        let mut line_start = Vec::new();
+        let mut clauses: Vec<Clause> = inner
+            .map(|c| {
+                line_start.push(c.as_span().start_pos().line_col().1 == 1);
+                self.clause(c)
+            })
+            .collect();
         // The `let`s after the last `for` or `if`, in order: one that uses
         // a variable of the statement is its clause, the others are items.
         let run = clauses
@@ -542,13 +549,15 @@ impl Lower {
             .filter_map(|c| c.binds().map(|v| v.name.clone()))
             .collect();
         let mut after = Vec::new();
-        for c in clauses.split_off(run) {
+        let mut item = false;
+        for (c, at_start) in clauses.split_off(run).into_iter().zip(&line_start[run..]) {
             let Clause::Let { var, value, span } = c else {
                 continue;
             };
             let mut names = Vec::new();
             value.names(&mut names);
-            if names.iter().any(|n| bound.contains(n)) {
+            item |= *at_start;
+            if !item && names.iter().any(|n| bound.contains(n)) {
                 bound.push(var.name.clone());
                 clauses.push(Clause::Let { var, value, span });
             } else {
