@@ -94,6 +94,10 @@ enum Int {
     /// An element of `S` with one more joined: `(S + [x])[i % (len(S) + 1)]`.
     Joined(Box<Int>, Box<Int>),
     Call(Box<Int>),
+    /// Through text: `int(str(x))`, `len(str(x))`, `ord(str(x)[0])`.
+    Text(Box<Int>, u8),
+    /// The length of a slice of `S`.
+    Slice(Box<Int>, Box<Int>),
 }
 
 #[derive(Arbitrary, Debug, Clone, Copy)]
@@ -165,6 +169,10 @@ enum Query {
     Value(Int),
     Helper(Int),
     Comprehension(u8),
+    /// A function that asks a query, called from a statement.
+    Asking(Size, Size),
+    /// The values after each move, through `play`.
+    Play(Size, Size),
 }
 
 /// Expressions deeper than this are cut to a leaf (the generator's
@@ -280,6 +288,16 @@ impl Int {
             }
             Int::Call(a) if s.helper => format!("f({})", a.text(s, d)),
             Int::Call(a) => a.text(s, d),
+            Int::Text(a, k) => match k % 3 {
+                0 => format!("int(str({}))", a.text(s, d)),
+                1 => format!("len(str({}))", a.text(s, d)),
+                _ => format!("ord(str({})[0])", a.text(s, d)),
+            },
+            Int::Slice(a, b) => format!(
+                "len(S[{} % (len(S) + 1)..{} % (len(S) + 1)])",
+                a.text(s, d),
+                b.text(s, d)
+            ),
         }
     }
 }
@@ -359,7 +377,7 @@ impl Program {
             var: false,
             helper,
         };
-        for q in self.queries.iter().take(4) {
+        for (i, q) in self.queries.iter().take(4).enumerate() {
             let line = match q {
                 Query::Grundy(x, y) => format!("print grundy({})", at(*x, *y)),
                 Query::Outcome(x, y) => format!("print outcome({})", at(*x, *y)),
@@ -390,6 +408,14 @@ impl Program {
                 Query::Value(e) => format!("print {}", e.text(plain, 1)),
                 Query::Helper(e) if helper => format!("print f({})", e.text(plain, 1)),
                 Query::Helper(e) => format!("print [{} for n in S]", e.text(plain, 1)),
+                Query::Asking(x, y) => format!(
+                    "let asks{i}(m) = grundy({}) + m\nprint asks{i}(1) + asks{i}(2)",
+                    at(*x, *y)
+                ),
+                Query::Play(x, y) => format!(
+                    "print [grundy(play({p}, m)) for m in moves({p})]",
+                    p = at(*x, *y)
+                ),
                 Query::Comprehension(n) => {
                     format!(
                         "print sum([grundy({}) for n in 0..{}])",
