@@ -36,6 +36,9 @@ impl Misere {
         if let Some(&t) = self.terminal.get(&c) {
             return Ok(t);
         }
+        if let Some(h) = m.nim_heap(c) {
+            return Ok(h == 0);
+        }
         too_big(m, c)?;
         let t = !m.has_options(c)?;
         self.terminal.insert(c, t);
@@ -80,9 +83,13 @@ impl Misere {
         Ok(out)
     }
 
-    /// The misère value of the sum of `parts` played as one game.
+    /// The misère value of the sum of `parts` played as one game: by the
+    /// Nim rule when every component is a Nim heap, else by exact search.
     pub fn value_of(&mut self, m: &mut dyn Oracle, parts: &[PosId]) -> R<u32> {
         let s = self.state(m, parts)?;
+        if let Some(heaps) = self.nim_heaps(m, &s)? {
+            return Ok(misere_nim_value(&heaps));
+        }
         self.value(m, s)
     }
 
@@ -202,6 +209,10 @@ impl Misere {
         if let Some(&h) = self.heap.get(&root) {
             return Ok(h);
         }
+        // Nim by its rule: a heap of its size, however large.
+        if let Some(h) = m.nim_heap(root) {
+            return Ok(Some(h));
+        }
         // Post-order over the positions below, without recursion; a
         // position met again while its options are pending closes a cycle.
         let mut stack = vec![(root, false)];
@@ -318,12 +329,20 @@ fn too_big(m: &dyn Oracle, c: PosId) -> R<()> {
     Ok(())
 }
 
+/// The misère value of a sum of Nim heaps (as [`Misere::value`] defines
+/// it, the mex of the options' values with 1 at the end): with every heap
+/// of size 0 or 1, 1 when the 1-heaps are even in number and 0 when odd;
+/// otherwise the XOR of the heaps, as in normal play.
+pub fn misere_nim_value(heaps: &[u32]) -> u32 {
+    if heaps.iter().all(|&h| h <= 1) {
+        u32::from(heaps.iter().filter(|&&h| h == 1).count() % 2 == 0)
+    } else {
+        heaps.iter().fold(0, |x, &h| x ^ h)
+    }
+}
+
 /// Misère Nim: with every heap of size 0 or 1, the player to move wins when
 /// the number of 1-heaps is even; otherwise as in normal play (XOR ≠ 0).
 pub fn misere_nim_next_wins(heaps: &[u32]) -> bool {
-    if heaps.iter().all(|&h| h <= 1) {
-        heaps.iter().filter(|&&h| h == 1).count() % 2 == 0
-    } else {
-        heaps.iter().fold(0, |x, &h| x ^ h) != 0
-    }
+    misere_nim_value(heaps) != 0
 }

@@ -86,6 +86,11 @@ pub trait Oracle {
     /// ascending run where a faster evaluator can (sparse space, batch
     /// kernels): a hint before asking for them in order.
     fn ascend(&mut self, game: GameId, to: i64) -> R<()>;
+    /// The size of the Nim heap a position is, when its game is Nim by its
+    /// rule (every move to every smaller heap), whatever its size.
+    fn nim_heap(&self, _pos: PosId) -> Option<u32> {
+        None
+    }
     /// The proven period `(preperiod, period)` of a one-parameter game.
     fn known_period(&self, game: GameId) -> Option<(i64, i64)>;
     /// Records a proven period.

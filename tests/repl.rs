@@ -192,7 +192,8 @@ fn editing_a_game_drops_the_values_of_the_games_that_use_it() {
     let mut s = Session::default();
     entry(
         &mut s,
-        "game B(n) = { B(k) for k in 0..n }\ngame A(n) = { B(n) + B(1) }\ngame C(n) = { C(k) for k in 0..n }",
+        "game B(n) = { B(k) for k in 0..n }\ngame A(n) = { B(n) + B(1) }\n\
+         game C(n) = { C(n - 1) if n > 0\n C(k) for k in 0..n - 1 }",
     );
     // A(n) has one option, B(n) + B(1), of value n ^ 1: A(n) = 1 only for n = 1.
     assert_eq!(

@@ -187,7 +187,36 @@ impl Scoped<'_> {
     /// are a window of their earlier positions, which a search would visit
     /// one by one, each reading the whole window. `None` when no run
     /// applies, or it stopped short.
+    /// The heap a position of a game that is Nim by its rule is (see
+    /// `kernel::Batch::is_nim`): its argument, or 0 below 0.
+    pub(super) fn nim_heap(&self, pos: PosId) -> Option<u32> {
+        let game = self.m.game_of(pos);
+        let nim = self.m.limits.kernels
+            && self
+                .m
+                .accel
+                .kernels
+                .get(game as usize)
+                .and_then(|k| k.batch.as_ref())
+                .is_some_and(|b| b.is_nim());
+        if !nim {
+            return None;
+        }
+        match self.m.position(pos).1.as_slice() {
+            [Value::Int(n)] => u32::try_from((*n).max(0)).ok(),
+            _ => None,
+        }
+    }
+
     pub(super) fn by_ascent(&mut self, pos: PosId) -> R<Option<u32>> {
+        // Nim by its rule: the heap's size, at once.
+        if let Some(h) = self.nim_heap(pos) {
+            if h > MAX_VALUE {
+                return Ok(None);
+            }
+            self.m.memo.set(pos, h);
+            return Ok(Some(h));
+        }
         let game = self.m.game_of(pos);
         let Some(([n, _], 1)) = self.m.memo.dense_args(pos) else {
             return Ok(None);

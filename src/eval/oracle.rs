@@ -54,6 +54,9 @@ impl Oracle for Scoped<'_> {
     fn ascend(&mut self, game: GameId, to: i64) -> R<()> {
         Scoped::ascend(self, game, to)
     }
+    fn nim_heap(&self, pos: PosId) -> Option<u32> {
+        Scoped::nim_heap(self, pos)
+    }
     fn known_period(&self, game: GameId) -> Option<(i64, i64)> {
         self.m.known_period(game)
     }

@@ -76,10 +76,19 @@ pub(super) fn plan(game: &ir::Game, kernels: Option<&GameKernels>, limits: &Limi
         return Plan::of(&[Strategy::Loopy]);
     }
     let mut steps = Vec::with_capacity(4);
+    let nim = limits.kernels
+        && kernels
+            .and_then(|k| k.batch.as_ref())
+            .is_some_and(|b| b.is_nim());
     if game.params.len() == 1 {
+        // Nim by its rule: the ascending strategy answers any heap at once,
+        // with no period to look for.
+        if nim {
+            steps.push(Strategy::Ascend);
+        }
         steps.push(Strategy::Period);
         // Accelerators, off with the kernels (`--no-kernels`).
-        if limits.kernels && limits.fill {
+        if limits.kernels && limits.fill && !nim {
             steps.push(Strategy::Ascend);
         }
     }

@@ -149,6 +149,12 @@ impl Batch {
         matches!(self.kind, Kind::Window(_))
     }
 
+    /// Whether the game is Nim: its one rule moves to every smaller heap
+    /// (see `Window::is_nim`).
+    pub fn is_nim(&self) -> bool {
+        matches!(&self.kind, Kind::Window(w) if w.is_nim())
+    }
+
     /// Computes `values[n]` for `n` in `from..to`, in order, given that every
     /// value below `from` is known. Stops at the first position it cannot
     /// compute (on the stack, an option outside `0..n`, or arithmetic that

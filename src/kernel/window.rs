@@ -131,6 +131,31 @@ impl Window {
     /// The window form of a game's rules: exactly one rule, a range loop
     /// with conditions linear in its variable or `!=` one, and one option of
     /// the game itself one step of the variable apart per step.
+    /// Whether the window is every smaller heap, `0..n`, for every `n`
+    /// (one position each, no bound or exclusion): the game is Nim, and
+    /// `G(n)` is the heap `*n` (in misère play too).
+    pub(super) fn is_nim(&self) -> bool {
+        let ([lo], [hi]) = (self.lo.as_slice(), self.hi.as_slice()) else {
+            return false;
+        };
+        if !self.bounds.is_empty() || !self.exclusions.is_empty() || lo.a != 0 || hi.a != 0 {
+            return false;
+        }
+        // The greatest x, inclusive.
+        let top = Affine {
+            k: if self.inclusive { hi.k } else { hi.k - 1 },
+            ..*hi
+        };
+        let c = self.comp;
+        // x runs over lo..=top; the heap left is c.k + c.n·n + c.a·x, which
+        // must run over exactly 0..=n - 1.
+        match c.a {
+            1 => c.k + lo.k == 0 && c.n + lo.n == 0 && c.k + top.k == -1 && c.n + top.n == 1,
+            -1 => c.k - top.k == 0 && c.n - top.n == 0 && c.k - lo.k == -1 && c.n - lo.n == 1,
+            _ => false,
+        }
+    }
+
     pub(super) fn of(game: GameId, rules: &[Option<KRule>]) -> Option<Window> {
         let [Some(r)] = rules else { return None };
         let (
