@@ -294,7 +294,10 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
     };
     let summary = if check_only {
         match session.check(&name, &text) {
-            Ok(_) => {
+            Ok((_, warnings)) => {
+                for w in warnings {
+                    print(&session, Event::Error(w));
+                }
                 if !json {
                     stderr(&format!("{name}: ok\n"));
                 }

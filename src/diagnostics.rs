@@ -79,7 +79,7 @@ codes! {
     NotUtf8 => "not-utf8",
     Overflow => "overflow",
     QueryNotAllowed => "query-not-allowed",
-    ReservedName => "reserved-name",
+    ShadowsBuiltin => "shadows-builtin",
     Runaway => "runaway",
     StateLimit => "state-limit",
     Syntax => "syntax",
@@ -133,6 +133,8 @@ pub struct DiagData {
     pub help: Option<String>,
     /// Further facts (e.g. the position being evaluated, a cycle's path).
     pub notes: Vec<String>,
+    /// A warning: reported, and nothing stops for it.
+    pub warning: bool,
 }
 
 impl std::ops::Deref for Diag {
@@ -158,7 +160,15 @@ impl Diag {
             labels: Vec::new(),
             help: None,
             notes: Vec::new(),
+            warning: false,
         }))
+    }
+
+    /// A warning: the user's, but nothing stops for it.
+    pub fn warning(code: Code, message: impl Into<String>) -> Diag {
+        let mut d = Diag::user(code, message);
+        d.warning = true;
+        d
     }
 
     /// An internal error: a bug in grundy, never the user's fault.
@@ -230,6 +240,14 @@ impl std::error::Error for Report<'_> {}
 impl miette::Diagnostic for Report<'_> {
     fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
         Some(Box::new(format!("grundy::{}", self.diag.code)))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(if self.diag.warning {
+            miette::Severity::Warning
+        } else {
+            miette::Severity::Error
+        })
     }
 
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
@@ -358,7 +376,7 @@ pub fn to_json(d: &Diag, sources: &Sources) -> serde_json::Value {
         None => (None, None),
     };
     serde_json::json!({
-        "kind": "error",
+        "kind": if d.warning { "warning" } else { "error" },
         "fault": d.fault,
         "code": d.code,
         "message": d.message,

@@ -286,8 +286,9 @@ impl Session {
         }
     }
 
-    /// Parses and checks a text without running it or keeping it.
-    pub fn check(&mut self, name: &str, text: &str) -> Result<ir::Program, Vec<Diag>> {
+    /// Parses and checks a text without running it or keeping it: the
+    /// program and its warnings, or every error.
+    pub fn check(&mut self, name: &str, text: &str) -> Result<(ir::Program, Vec<Diag>), Vec<Diag>> {
         let id = self.sources.add(name, text);
         check::check(&syntax::parse_at(text, self.base(id))?)
     }
@@ -341,6 +342,7 @@ impl Session {
                         summary.failed_checks += 1;
                     }
                 }
+                Event::Error(d) if d.warning => {}
                 Event::Error(_) => summary.errors += 1,
             }
             emit(s, e);
@@ -375,7 +377,17 @@ impl Session {
             }
         }
         let program = match check::check(&ast::Program { items }) {
-            Ok(p) => p,
+            Ok((p, warnings)) => {
+                // Warnings about this entry's own text (the definitions in
+                // force were warned about when they came).
+                for w in warnings {
+                    let home = w.primary().and_then(|p| self.sources.locate(p));
+                    if home.is_some_and(|(src, _, _)| src == id) {
+                        report(self, &mut summary, Event::Error(w));
+                    }
+                }
+                p
+            }
             Err(diags) => {
                 for mut d in diags {
                     let home = d.primary().and_then(|p| self.sources.locate(p));

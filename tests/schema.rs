@@ -149,6 +149,8 @@ fn every_json_line_validates_against_the_schema() {
     )
     .expect("write");
     c.check("bad.game", &run(&["--json", "bad.game"], &dir, ""));
+    std::fs::write(dir.join("shadow.game"), "let len = 3\nprint len\n").expect("write");
+    c.check("shadow.game", &run(&["--json", "shadow.game"], &dir, ""));
 
     // The REPL's own kinds.
     let script = "game Nim(n) = { Nim(k) for k in 0..n }\nlet N = 3\n:games\n:show Nim\n\

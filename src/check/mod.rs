@@ -63,9 +63,9 @@ enum Global {
     Fun(ir::FunId),
 }
 
-/// Checks a parsed program and lowers it to IR. Its items may come from
-/// several sources: spans say which.
-pub fn check(program: &ast::Program) -> Result<ir::Program, Vec<Diag>> {
+/// Checks a parsed program and lowers it to IR, with its warnings. Its
+/// items may come from several sources: spans say which.
+pub fn check(program: &ast::Program) -> Result<(ir::Program, Vec<Diag>), Vec<Diag>> {
     let mut c = Checker {
         out: ir::Program::default(),
         errors: Vec::new(),
@@ -94,8 +94,8 @@ pub fn check(program: &ast::Program) -> Result<ir::Program, Vec<Diag>> {
         let ints = params.iter().map(|&t| c.resolve(t) == Ty::Int).collect();
         c.out.games[g].int_params = ints;
     }
-    if c.errors.is_empty() {
-        Ok(c.out)
+    if c.errors.iter().all(|d| d.warning) {
+        Ok((c.out, c.errors))
     } else {
         Err(explain_clause_lets(program, c.errors))
     }
@@ -226,17 +226,20 @@ impl Checker {
                 );
                 continue;
             }
+            // A definition named like a builtin hides it in this program.
             if crate::builtin::is_name(&name.name) {
                 self.errors.push(
-                    Diag::user(
-                        Code::ReservedName,
-                        format!("`{}` is the name of a builtin function", name.name),
+                    Diag::warning(
+                        Code::ShadowsBuiltin,
+                        format!("`{}` hides the builtin of that name", name.name),
                     )
-                    .label(name.span, "cannot be redefined")
-                    .help("choose another name"),
+                    .label(name.span, "defined here")
+                    .note(format!(
+                        "in this program, `{}` means this definition, not the builtin",
+                        name.name
+                    ))
+                    .help("rename it to keep the builtin within reach"),
                 );
-                self.reported.poisoned.push(name.name.clone());
-                continue;
             }
             spans.insert(name.name.clone(), span);
             match item {
