@@ -776,7 +776,7 @@ impl Compiled {
     fn clauses(&mut self, cx: &mut GameCx, clauses: &[Clause]) {
         for clause in clauses {
             match *clause {
-                Clause::If { cond } => self.add(cond, cx.cond(cond)),
+                Clause::If { cond } | Clause::While { cond } => self.add(cond, cx.cond(cond)),
                 Clause::For { iter, .. } => {
                     if let ir::Expr::Range { lo, hi, .. } = cx.c.prog.expr(iter) {
                         self.add(*lo, cx.int(*lo));

@@ -103,6 +103,12 @@ pub enum Clause {
         /// A boolean expression.
         cond: ExprId,
     },
+    /// `while cond`: ends the nearest `for` before it at its first value
+    /// where `cond` is false (with none before it, an `if`).
+    While {
+        /// A boolean expression.
+        cond: ExprId,
+    },
 }
 
 /// A named constant.

@@ -212,6 +212,7 @@ impl Reader<'_> {
             return Ok(());
         };
         match *clause {
+            Clause::While { .. } => Err("a `while` clause ends a loop early".into()),
             Clause::If { cond } => {
                 let mut cons = cons;
                 if self.condition(cond, env, &mut cons)? {

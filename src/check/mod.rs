@@ -121,7 +121,7 @@ fn explain_clause_lets(program: &ast::Program, errors: Vec<Diag>) -> Vec<Diag> {
                 ast::Clause::For { var, .. } => {
                     loops.entry(var.name.clone()).or_insert(var.span);
                 }
-                ast::Clause::If { .. } => {}
+                ast::Clause::If { .. } | ast::Clause::While { .. } => {}
             }
         }
     }
@@ -882,6 +882,9 @@ impl Checker {
                 }
                 ast::Clause::If { cond } => Clause::If {
                     cond: self.check_ty(cond, Ty::Bool, "an `if` clause needs a condition"),
+                },
+                ast::Clause::While { cond } => Clause::While {
+                    cond: self.check_ty(cond, Ty::Bool, "a `while` clause needs a condition"),
                 },
                 ast::Clause::Let { var, value, .. } => {
                     let (e, ty) = self.infer(value);

@@ -25,6 +25,9 @@ pub(super) struct InterpState {
     /// How a report query used as a value is answered (installed from
     /// above the engine: `crate::report::value`).
     pub(super) report_values: Option<ReportValues>,
+    /// A loop a `while` clause ended: its clause list and index (taken by
+    /// that loop as it stops).
+    pub(super) end_loop: Option<(*const Clause, usize)>,
 }
 
 /// A report query's answer as a value (`let p = period(G)`), given by the

@@ -84,6 +84,19 @@ impl Interp<'_> {
                     Ok(true)
                 }
             }
+            Clause::While { cond } => {
+                if self.boolean(p, cond, env)? {
+                    return self.bindings(p, clauses, i + 1, env, body);
+                }
+                // The nearest loop before it ends (with none, an `if`).
+                if let Some(k) = clauses[..i]
+                    .iter()
+                    .rposition(|c| matches!(c, Clause::For { .. }))
+                {
+                    self.m.interp_state.end_loop = Some((clauses.as_ptr(), k));
+                }
+                Ok(true)
+            }
             Clause::For { slot, iter } => {
                 let it = self.iter(p, iter, env)?;
                 // A statement's own loops (no search running) report their
@@ -115,6 +128,11 @@ impl Interp<'_> {
         body: &mut dyn FnMut(&mut Interp<'_>, &mut [Value]) -> R<bool>,
         level: Option<u8>,
     ) -> R<bool> {
+        // This loop's own end, asked for by a `while` after it.
+        let me = Some((clauses.as_ptr(), i));
+        if self.m.interp_state.end_loop == me {
+            self.m.interp_state.end_loop = None;
+        }
         loop {
             if let (Some(level), Some((next, last))) = (level, it.at()) {
                 self.m.budget.report(Meter::Statement(level), next, last);
@@ -126,6 +144,10 @@ impl Interp<'_> {
             env[slot as usize] = v;
             if !self.bindings(p, clauses, i + 1, env, body)? {
                 return Ok(false);
+            }
+            if self.m.interp_state.end_loop == me {
+                self.m.interp_state.end_loop = None;
+                return Ok(true);
             }
         }
     }

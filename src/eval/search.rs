@@ -136,6 +136,23 @@ impl Machine {
                             iters[d] = Some(self.interp().iter(prog, iter, env)?);
                             f.mode = Mode::Advance(d);
                         }
+                        // False: the nearest loop before it ends here.
+                        Clause::While { cond } => {
+                            f.mode = if self.interp().boolean(prog, cond, env)? {
+                                Mode::Enter(d + 1)
+                            } else {
+                                match rule.clauses[..d]
+                                    .iter()
+                                    .rposition(|c| matches!(c, Clause::For { .. }))
+                                {
+                                    Some(k) => {
+                                        iters[k] = None;
+                                        Mode::Back(k)
+                                    }
+                                    None => Mode::Back(d),
+                                }
+                            };
+                        }
                     }
                 }
                 Mode::Advance(d) => {

@@ -188,6 +188,8 @@ impl Compiler<'_> {
         for c in &r.clauses {
             clauses.push(match *c {
                 Clause::If { cond } => KClause::If(self.cond(cond)?),
+                // Kernels run every loop to its end.
+                Clause::While { .. } => return None,
                 Clause::For { slot, iter } => match self.prog.expr(iter) {
                     ir::Expr::Range { lo, hi, inclusive } => KClause::Range {
                         slot,

@@ -130,6 +130,11 @@ pub enum Clause {
         /// The filter.
         cond: Expr,
     },
+    /// `while COND`: ends the nearest `for` before it.
+    While {
+        /// The condition to go on.
+        cond: Expr,
+    },
     /// `let NAME = EXPR`: a name for a value, in the clauses after it and
     /// the body.
     Let {
@@ -147,16 +152,17 @@ impl Clause {
     pub fn binds(&self) -> Option<&Ident> {
         match self {
             Clause::For { var, .. } | Clause::Let { var, .. } => Some(var),
-            Clause::If { .. } => None,
+            Clause::If { .. } | Clause::While { .. } => None,
         }
     }
 
     /// The expressions in the clause.
     pub fn exprs(&self) -> &Expr {
         match self {
-            Clause::For { iter: e, .. } | Clause::If { cond: e } | Clause::Let { value: e, .. } => {
-                e
-            }
+            Clause::For { iter: e, .. }
+            | Clause::If { cond: e }
+            | Clause::While { cond: e }
+            | Clause::Let { value: e, .. } => e,
         }
     }
 }

@@ -36,6 +36,7 @@ pub const KEYWORDS: &[&str] = &[
     "for",
     "in",
     "if",
+    "while",
     "then",
     "else",
     "and",
@@ -265,6 +266,7 @@ fn is_token(rule: Rule) -> bool {
             | Rule::kw_for
             | Rule::kw_in
             | Rule::kw_if
+            | Rule::kw_while
             | Rule::kw_then
             | Rule::kw_else
             | Rule::kw_print
@@ -610,6 +612,10 @@ impl Lower {
                     _ => self.bad_clause(span),
                 }
             }
+            Rule::while_clause => match inner.next() {
+                Some(c) => Clause::While { cond: self.expr(c) },
+                None => self.bad_clause(span),
+            },
             _ => match inner.next() {
                 Some(c) => Clause::If { cond: self.expr(c) },
                 None => self.bad_clause(span),
