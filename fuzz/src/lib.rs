@@ -55,6 +55,8 @@ struct Rule {
     second: Option<[Arg; 2]>,
     over: Over,
     cond: Option<(Int, Cmp, Int)>,
+    /// The condition as `while` (ending the loop), not `if`.
+    ends: bool,
 }
 
 /// What a rule's loop runs over.
@@ -360,7 +362,8 @@ impl Program {
                 Over::Nothing => {}
             }
             if let Some((a, cmp, b)) = &r.cond {
-                let _ = write!(t, " if {} {} {}", a.text(s, 2), cmp.text(), b.text(s, 2));
+                let word = if r.ends { "while" } else { "if" };
+                let _ = write!(t, " {word} {} {} {}", a.text(s, 2), cmp.text(), b.text(s, 2));
             }
             t.push('\n');
         }
