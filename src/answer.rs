@@ -296,6 +296,10 @@ pub enum Answer {
         /// How many moves there are in all (a group of a huge heap's splits
         /// counts as its many moves).
         options: u64,
+        /// A loopy game's position played alone: the winner's moves within
+        /// which the game ends (only the moves that keep to it are listed).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        ends_within: Option<u32>,
     },
     /// `table(G, range)`
     Table {
@@ -643,14 +647,19 @@ fn period(
 }
 
 /// The winning moves of a position (from a draw, the moves that keep it).
-fn winning(
-    f: &mut fmt::Formatter<'_>,
-    position: &Position,
-    components: usize,
-    grundy: &Gsg,
-    moves: &[Move],
-    options: u64,
-) -> fmt::Result {
+fn winning(f: &mut fmt::Formatter<'_>, answer: &Answer) -> fmt::Result {
+    let Answer::Winning {
+        position,
+        components,
+        grundy,
+        moves,
+        options,
+        ends_within,
+    } = answer
+    else {
+        return Ok(());
+    };
+    let (components, options, ends_within) = (*components, *options, *ends_within);
     if options == 0 {
         return writeln!(f, "{position}: no moves at all, {}", Outcome::P.words());
     }
@@ -669,7 +678,14 @@ fn winning(
                 Outcome::D.words()
             )?;
         }
-        Outcome::N => writeln!(f, "winning moves from {position} (grundy {grundy}):")?,
+        Outcome::N => match ends_within {
+            Some(r) => writeln!(
+                f,
+                "winning moves from {position} (grundy {grundy}; the game ends within {}):",
+                plural_moves(r)
+            )?,
+            None => writeln!(f, "winning moves from {position} (grundy {grundy}):")?,
+        },
     }
     moves_block(f, moves, false, components)
 }
@@ -763,13 +779,7 @@ impl fmt::Display for Answer {
                 writeln!(f, "moves from {position} (grundy {grundy}):")?;
                 moves_block(f, moves, true, *components)
             }
-            Answer::Winning {
-                position,
-                components,
-                grundy,
-                moves,
-                options,
-            } => winning(f, position, *components, grundy, moves, *options),
+            Answer::Winning { .. } => winning(f, self),
             Answer::Table {
                 game,
                 misere,
@@ -925,4 +935,13 @@ fn table_rows(f: &mut fmt::Formatter<'_>, args: &[i64], values: &[Gsg]) -> fmt::
         writeln!(f, "{line}")?;
     }
     Ok(())
+}
+
+/// `1 move`, `3 moves`.
+fn plural_moves(n: u32) -> String {
+    if n == 1 {
+        "1 move".to_string()
+    } else {
+        format!("{n} moves")
+    }
 }

@@ -278,6 +278,54 @@ impl<P> Stage<'_, P> {
     }
 }
 
+/// Who wins a vertex played alone (a token on the graph, the player who
+/// cannot move losing), and how soon: `Some((true, r))`, the player to move
+/// wins within `r` moves by moving to a loss of remoteness `r - 1`;
+/// `Some((false, r))`, the player to move loses, but only after `r` moves
+/// at the most; `None`, a draw. (Smith's remoteness, by the retrograde
+/// labelling in rounds: a loss is labelled when its last option is, a win
+/// with its first lost option.) Vertices with given values count as draws:
+/// the caller gives none. `poll(work)` as for [`solve`].
+pub fn remoteness<E, P: FnMut(u64) -> Result<(), E>>(
+    g: &Graph,
+    poll: &mut P,
+) -> Result<Vec<Option<(bool, u32)>>, E> {
+    let n = g.len();
+    let preds = Preds::of(g);
+    let mut left: Vec<u32> = (0..n as u32).map(|v| g.options(v).len() as u32).collect();
+    let mut out: Vec<Option<(bool, u32)>> = vec![None; n];
+    let mut queue = std::collections::VecDeque::new();
+    for v in 0..n as u32 {
+        if left[v as usize] == 0 && !g.known.iter().any(|(k, _)| *k == v) {
+            out[v as usize] = Some((false, 0));
+            queue.push_back(v);
+        }
+    }
+    let mut work = Work { done: 0, poll };
+    while let Some(v) = queue.pop_front() {
+        let Some((won, r)) = out[v as usize] else {
+            continue;
+        };
+        for &u in preds.of_vertex(v) {
+            work.add(1)?;
+            if out[u as usize].is_some() {
+                continue;
+            }
+            if !won {
+                out[u as usize] = Some((true, r + 1));
+                queue.push_back(u);
+            } else {
+                left[u as usize] -= 1;
+                if left[u as usize] == 0 {
+                    out[u as usize] = Some((false, r + 1));
+                    queue.push_back(u);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Solves the graph: every vertex's value. `poll(work)` is called every so
 /// often with the work done since the last call; an error from it stops the
 /// solve.
@@ -422,6 +470,39 @@ impl Solved {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn remoteness_counts_the_moves_to_the_end() {
+        // 0 -> 1 -> 2 (the end); 3 <-> 4 with 4 -> 2; 5 -> 5; 6 <-> 7 with
+        // 7 -> 1 (to a win: no way out of the cycle that wins).
+        let mut g = Graph::default();
+        for opts in [
+            vec![1],
+            vec![2],
+            vec![],
+            vec![4],
+            vec![3, 2],
+            vec![5],
+            vec![7],
+            vec![6, 1],
+        ] {
+            g.add(opts).unwrap();
+        }
+        let r = remoteness(&g, &mut |_| Ok::<(), ()>(())).unwrap();
+        assert_eq!(
+            r,
+            vec![
+                Some((false, 2)),
+                Some((true, 1)),
+                Some((false, 0)),
+                Some((false, 2)),
+                Some((true, 1)),
+                None,
+                None,
+                None,
+            ]
+        );
+    }
+
     use super::*;
 
     /// A small deterministic generator (xorshift), so that thousands of

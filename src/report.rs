@@ -170,15 +170,18 @@ pub fn report(
 fn moves(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<Answer> {
     let parts = m.interp().eval_sum(args[0], env)?;
     let grundy = m.gsg_sum(&parts)?;
-    let (mut moves, options) = all_moves(m, &parts)?;
+    let (mut rows, options) = move_rows(m, &parts)?;
+    let mut ends_within = None;
     if f == Builtin::Winning {
         // To a loss for the other player; from a draw, to a draw.
         let want = match Outcome::of_value(&grundy) {
             Outcome::D => Outcome::D,
             _ => Outcome::P,
         };
-        moves.retain(|mv| Outcome::of_value(&mv.grundy) == want);
+        rows.retain(|r| Outcome::of_value(&r.grundy) == want);
+        ends_within = fastest(m, &parts, &mut rows)?;
     }
+    let moves = shown(m, rows);
     let position = pos_data(m, &parts);
     Ok(if f == Builtin::Moves {
         Answer::Moves {
@@ -194,6 +197,7 @@ fn moves(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<A
             grundy,
             moves,
             options,
+            ends_within,
         }
     })
 }
@@ -501,9 +505,29 @@ fn at(s: Stop, span: Span) -> Stop {
 }
 
 /// The moves of a sum as `print` shows them.
-fn all_moves(m: &mut Machine, parts: &[PosId]) -> R<(Vec<Move>, u64)> {
-    let (rows, count) = move_rows(m, parts)?;
-    Ok((shown(m, rows), count))
+/// From a won position of a loopy game played alone, only the winning moves
+/// that make progress: to a loss one move nearer the end (a move to any
+/// loss could go round a cycle for ever, a draw). Keeps those of `rows`;
+/// the moves within which the game then ends.
+fn fastest(m: &mut Machine, parts: &[PosId], rows: &mut Vec<Row>) -> R<Option<u32>> {
+    let [root] = parts else {
+        return Ok(None);
+    };
+    let Some(remote) = m.oracle().remoteness(*root)? else {
+        return Ok(None);
+    };
+    let Some(Some((true, r))) = remote.get(root).copied() else {
+        return Ok(None);
+    };
+    rows.retain(|row| match &row.to {
+        To::Sum(to) => match to.as_slice() {
+            [] => r == 1,
+            [c] => remote.get(c).copied().flatten() == Some((false, r - 1)),
+            _ => false,
+        },
+        To::Group { .. } => false,
+    });
+    Ok(Some(r))
 }
 
 /// Moves as `print` shows them.
@@ -703,17 +727,19 @@ pub fn value(
         Builtin::Moves | Builtin::Winning => {
             let parts = m.interp().eval_sum(args[0], env)?;
             let total = m.gsg_sum(&parts)?;
-            let (rows, _) = move_rows(m, &parts)?;
-            // To a loss for the other player; from a draw, to a draw.
-            let want = match Outcome::of_value(&total) {
-                Outcome::D => Outcome::D,
-                _ => Outcome::P,
-            };
+            let (mut rows, _) = move_rows(m, &parts)?;
+            if f == Builtin::Winning {
+                // To a loss for the other player; from a draw, to a draw;
+                // alone in a loopy game, nearer the end.
+                let want = match Outcome::of_value(&total) {
+                    Outcome::D => Outcome::D,
+                    _ => Outcome::P,
+                };
+                rows.retain(|r| Outcome::of_value(&r.grundy) == want);
+                fastest(m, &parts, &mut rows)?;
+            }
             let mut out = Vec::new();
             for r in rows {
-                if f == Builtin::Winning && Outcome::of_value(&r.grundy) != want {
-                    continue;
-                }
                 match r.to {
                     To::Sum(to) => out.push(move_record(m, r.component, r.from, to, r.grundy)),
                     To::Group { count: n, .. } => {

@@ -457,3 +457,78 @@ fn a_cycle_through_a_sum_is_an_error_every_time() {
         ]
     );
 }
+
+/// Smith's remoteness by synchronous rounds: the end is lost at round 0;
+/// at round k a position is won when an option was lost at an earlier
+/// round, lost when every option was won at an earlier round; its round is
+/// its remoteness. `None`: a draw.
+fn brute_remoteness(adj: &[Vec<usize>]) -> Vec<Option<(bool, u32)>> {
+    let n = adj.len();
+    let mut out: Vec<Option<(bool, u32)>> = vec![None; n];
+    for round in 0..=(2 * n as u32 + 2) {
+        let before = out.clone();
+        for v in 0..n {
+            if before[v].is_some() {
+                continue;
+            }
+            let os = &adj[v];
+            if os.iter().any(|&w| matches!(before[w], Some((false, _)))) {
+                out[v] = Some((true, round));
+            } else if os.iter().all(|&w| matches!(before[w], Some((true, _)))) {
+                out[v] = Some((false, round));
+            }
+        }
+    }
+    out
+}
+
+/// On 1,000 random graphs, from every won position `winning` lists exactly
+/// the moves to a loss one move nearer the end, and says within how many
+/// moves the game ends: following it, whatever the other player does, the
+/// game ends within that many moves (a move to any loss could go round a
+/// cycle for ever).
+#[test]
+fn following_winning_ends_the_game_within_its_remoteness() {
+    let mut r = Rng(0x5eed_1234_abcd_0001);
+    let mut won = 0;
+    for _ in 0..1000 {
+        let adj = random_graph(&mut r);
+        let mut src = token_game(&adj);
+        for v in 0..adj.len() {
+            src.push_str(&format!("print winning(T({v}))\n"));
+        }
+        let remote = brute_remoteness(&adj);
+        for (v, a) in answers(&src).iter().enumerate() {
+            let Answer::Winning {
+                moves, ends_within, ..
+            } = a
+            else {
+                panic!("{a:?}");
+            };
+            let Some((true, rv)) = remote[v] else {
+                assert!(ends_within.is_none(), "{adj:?} from {v}: {a:?}");
+                continue;
+            };
+            won += 1;
+            assert_eq!(*ends_within, Some(rv), "{adj:?} from {v}");
+            let mut got: Vec<usize> = moves
+                .iter()
+                .map(|m| {
+                    let t = m.to.text.trim_start_matches("T(").trim_end_matches(')');
+                    t.parse().expect("a vertex")
+                })
+                .collect();
+            got.sort_unstable();
+            let mut want: Vec<usize> = adj[v]
+                .iter()
+                .copied()
+                .filter(|&w| remote[w] == Some((false, rv - 1)))
+                .collect();
+            want.sort_unstable();
+            want.dedup();
+            assert_eq!(got, want, "{adj:?} from {v}");
+            assert!(!got.is_empty());
+        }
+    }
+    assert!(won > 1000, "{won} won positions");
+}

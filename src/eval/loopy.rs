@@ -31,7 +31,63 @@ impl Machine {
     }
 }
 
+/// Who wins each position a loopy game's position reaches played alone,
+/// and how soon ([`crate::loopy::remoteness`]).
+pub type Remoteness = FxHashMap<PosId, Option<(bool, u32)>>;
+
 impl Scoped<'_> {
+    /// Smith's remoteness of the positions `root` reaches, when it is a
+    /// loopy game's position and every move on the way leads to one
+    /// position of a loopy game or to nothing (a token on a graph); `None`
+    /// otherwise (sums have no remoteness here).
+    pub fn remoteness(&mut self, root: PosId) -> R<Option<Remoteness>> {
+        if !self.is_loopy(root) {
+            return Ok(None);
+        }
+        let mut index: FxHashMap<PosId, u32> = FxHashMap::default();
+        index.insert(root, 0);
+        let mut order = vec![root];
+        let mut options: Vec<Vec<u32>> = Vec::new();
+        // The end of the game, a vertex with no move, once some move leads
+        // to nothing.
+        let mut end = None;
+        let mut moves = Moves::default();
+        while let Some(&p) = order.get(options.len()) {
+            self.m.poll()?;
+            self.m.options_into(p, &mut moves)?;
+            let mut opts = Vec::with_capacity(moves.len());
+            for option in moves.iter() {
+                let v = match option {
+                    [] => *end.get_or_insert(u32::MAX),
+                    [c] if self.is_loopy(*c) => {
+                        let next = order.len() as u32;
+                        *index.entry(*c).or_insert_with(|| {
+                            order.push(*c);
+                            next
+                        })
+                    }
+                    _ => return Ok(None),
+                };
+                opts.push(v);
+            }
+            options.push(opts);
+        }
+        let mut graph = Graph::default();
+        let end_vertex = order.len() as u32;
+        for opts in &options {
+            let opts = opts
+                .iter()
+                .map(|&v| if v == u32::MAX { end_vertex } else { v });
+            graph.add(opts).map_err(|_| too_large_graph())?;
+        }
+        if end.is_some() {
+            graph.add([]).map_err(|_| too_large_graph())?;
+        }
+        let budget = &mut self.m.budget;
+        let r = crate::loopy::remoteness(&graph, &mut |w| budget.spend(w))?;
+        Ok(Some(order.into_iter().zip(r).collect()))
+    }
+
     /// Whether `pos` is a position of a loopy game.
     pub(super) fn is_loopy(&self, pos: PosId) -> bool {
         self.m
@@ -330,4 +386,12 @@ pub(super) fn bad_argument(infinite: bool, span: Span) -> Diag {
 
 fn too_many_infinities() -> Diag {
     Diag::user(Code::TooLarge, "more than 2^30 different ∞ values")
+}
+
+fn too_large_graph() -> Stop {
+    Diag::user(
+        Code::TooLarge,
+        "a loopy game's graph with more than 2^32 moves",
+    )
+    .into()
 }
