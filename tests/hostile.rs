@@ -206,6 +206,21 @@ fn nested_brackets_parse_in_linear_time() {
     );
     let run = run_text("comps.game", &comps, &[]);
     assert_eq!(run.stdout, "1\n");
+    // An index that fails to close inside a conditional's `else` was read
+    // again as an index of the whole conditional: twice the time per level
+    // (found by cargo-fuzz, a 1 KB entry taking 0.75 s to reject).
+    let conds = format!("print ({}1\n", "if a then b else c[".repeat(60));
+    let run = run_text("conds.game", &conds, &[]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("grundy::syntax"), "{}", run.stderr);
+    // Closed, it reads: the `else` takes the index.
+    let closed = format!(
+        "let c = [0]\nprint {}0{}\n",
+        "if false then 1 else c[".repeat(20),
+        "]".repeat(20)
+    );
+    let run = run_text("closed.game", &closed, &[]);
+    assert_eq!(run.stdout, "0\n", "{}", run.stderr);
 }
 
 #[test]
