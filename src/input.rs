@@ -162,9 +162,9 @@ pub fn parse_ints(text: &str, bounds: &Bounds) -> R<Rc<[Value]>> {
             let mut at = 0;
             l.split(|c: char| c.is_whitespace() || c == ',')
                 .map(move |w| {
-                    let column = l[..at].chars().count() + 1;
+                    let start = at;
                     at += w.len() + l[at + w.len()..].chars().next().map_or(0, char::len_utf8);
-                    (line, column, w)
+                    (line, start, w)
                 })
                 .filter(|(_, _, w)| !w.is_empty())
         })
@@ -172,12 +172,18 @@ pub fn parse_ints(text: &str, bounds: &Bounds) -> R<Rc<[Value]>> {
     let count = within(words().count(), "words", bounds)?;
     (bounds.room)(count.saturating_mul(std::mem::size_of::<Value>()))?;
     let mut out = Vec::with_capacity(count);
-    for (line, column, word) in words() {
+    for (line, start, word) in words() {
         match word.parse::<i64>() {
             Ok(v) => out.push(Value::Int(v)),
             Err(_) => {
                 // Control characters escaped: the report is for a terminal.
                 let shown: String = word.chars().take(40).flat_map(char::escape_debug).collect();
+                // Counted here only: per word, it would be quadratic in a line.
+                let column = text
+                    .lines()
+                    .nth(line)
+                    .map_or(0, |l| l[..start].chars().count())
+                    + 1;
                 return Err(Diag::user(
                     Code::BadInput,
                     format!(

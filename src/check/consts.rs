@@ -37,8 +37,11 @@ impl Checker {
             free_names(&l.value, &mut names);
             let params = l.params.iter().flatten();
             // A query called in it (builtin names are not rebound).
+            // (Not a parameter or a definition of the file hiding the builtin.)
             if names.iter().any(|n| {
                 Builtin::by_name(n).is_some_and(|b| b.is_query() || b == Builtin::Describe)
+                    && !params.clone().any(|p| p.name == *n)
+                    && !self.globals.contains_key(n)
             }) {
                 via[me] = Some(me);
             }

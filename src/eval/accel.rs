@@ -166,6 +166,10 @@ impl Machine {
     }
 }
 
+/// Nim heaps up to this size have their value stored; larger ones are
+/// answered each time they are asked.
+const NIM_STORED: u32 = 1 << 20;
+
 impl Scoped<'_> {
     /// The value of a position by its kernels alone (the kernel strategy),
     /// stored; `None` when a kernel gives up.
@@ -214,7 +218,11 @@ impl Scoped<'_> {
             if h > MAX_VALUE {
                 return Ok(None);
             }
-            self.m.memo.set(pos, h);
+            // A large value is not stored: the mex sets and the kernels'
+            // marks are sized by the largest value stored.
+            if h <= NIM_STORED {
+                self.m.memo.set(pos, h);
+            }
             return Ok(Some(h));
         }
         let game = self.m.game_of(pos);

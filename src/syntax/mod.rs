@@ -536,7 +536,9 @@ impl Lower {
         let mut line_start = Vec::new();
         let mut clauses: Vec<Clause> = inner
             .map(|c| {
-                line_start.push(c.as_span().start_pos().line_col().1 == 1);
+                // (Not `line_col`, which counts from the start of the text.)
+                let (input, start) = (c.as_span().get_input(), c.as_span().start());
+                line_start.push(start == 0 || input.as_bytes().get(start - 1) == Some(&b'\n'));
                 self.clause(c)
             })
             .collect();
