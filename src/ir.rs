@@ -153,6 +153,15 @@ pub struct Fun {
     pub asks: Option<FunId>,
 }
 
+/// The `for` a clause at `at` belongs to: the nearest one before it (what
+/// the search goes back to, and what a failed `while` ends).
+pub fn enclosing_loop(clauses: &[Clause], at: usize) -> Option<usize> {
+    clauses
+        .get(..at)?
+        .iter()
+        .rposition(|c| matches!(c, Clause::For { .. }))
+}
+
 /// A game, a constant or a function: what a definition may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Global {

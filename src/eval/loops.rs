@@ -89,10 +89,7 @@ impl Interp<'_> {
                     return self.bindings(p, clauses, i + 1, env, body);
                 }
                 // The nearest loop before it ends (with none, an `if`).
-                if let Some(k) = clauses[..i]
-                    .iter()
-                    .rposition(|c| matches!(c, Clause::For { .. }))
-                {
+                if let Some(k) = ir::enclosing_loop(clauses, i) {
                     self.m.interp_state.end_loop = Some((clauses.as_ptr(), k));
                 }
                 Ok(true)

@@ -141,10 +141,7 @@ impl Machine {
                             f.mode = if self.interp().boolean(prog, cond, env)? {
                                 Mode::Enter(d + 1)
                             } else {
-                                match rule.clauses[..d]
-                                    .iter()
-                                    .rposition(|c| matches!(c, Clause::For { .. }))
-                                {
+                                match ir::enclosing_loop(&rule.clauses, d) {
                                     Some(k) => {
                                         iters[k] = None;
                                         Mode::Back(k)
@@ -207,10 +204,7 @@ impl Machine {
                     }
                 }
                 Mode::Back(d) => {
-                    match rule.clauses[..d]
-                        .iter()
-                        .rposition(|c| matches!(c, Clause::For { .. }))
-                    {
+                    match ir::enclosing_loop(&rule.clauses, d) {
                         Some(k) => f.mode = Mode::Advance(k),
                         None => {
                             f.rule += 1;
