@@ -513,6 +513,21 @@ fn every_kind_of_long_work_looks_at_the_time_limit() {
     }
 }
 
+/// A slice is a copy, counted as work as it is made: a loop of slices of
+/// a million elements ends at a work limit a million loop values could not
+/// reach (counted one a value, it ran for minutes).
+#[test]
+fn slices_count_their_work() {
+    let run = run_text(
+        "slices.game",
+        "let xs = [k for k in 0..1000000]\n\
+         print len([1 for i in 0..10**6 if len(xs[1..1000000]) > 0])\n",
+        &["--max-work", "50000000"],
+    );
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(run.stderr.contains("grundy::work-limit"), "{}", run.stderr);
+}
+
 /// A list shared many times over (`[x, x]` nested 30 deep: 2^31 elements
 /// written out, 31 distinct lists) is as large as written out: refused at
 /// the list limit where it is built, before printing, passing or comparing

@@ -180,6 +180,13 @@ impl Interp<'_> {
             lo as usize,
             if empty { lo as usize } else { hi as usize + 1 },
         );
+        // A slice is a copy: its work and its memory, as `xs + ys` counts.
+        if slice {
+            self.m.budget.add((hi - lo) as u64);
+            self.m.poll()?;
+            self.m
+                .reserve((hi - lo).saturating_mul(std::mem::size_of::<Value>()))?;
+        }
         Ok(match base {
             Value::List(xs) if !slice => xs[lo].clone(),
             Value::List(xs) => Value::List(xs[lo..hi].into()),
