@@ -28,6 +28,10 @@ pub enum Builtin {
     Xor,
     /// `isqrt(x)`: the integer square root of `x >= 0`.
     Isqrt,
+    /// `components(mask, adj)`: the parts of a board no move joins.
+    Components,
+    /// `grid_canon(mask, w, h)`: the least image of a shape on a grid.
+    GridCanon,
     /// `is_infinite(v)`: whether a value is ∞ (a loopy game's).
     IsInfinite,
     /// `escapes(v)`: the set K of an ∞{K} value, as a list.
@@ -324,6 +328,43 @@ pub const TABLE: &[Spec] = &[
         )],
     )
     .args(&[(Arg::List, "`xor` takes a list")], Gives::Int),
+    spec(
+        "components",
+        Some(B::Components),
+        Function,
+        (2, 2),
+        "2 arguments (a mask and a list of neighbour masks)",
+        &[(
+            "components(mask, adj)",
+            "the parts of a board (bit v: vertex v) where v is joined to the vertices of adj[v], as masks",
+        )],
+    )
+    .args(
+        &[
+            (Arg::Int, "`components(mask, adj)`"),
+            (Arg::List, "`components(mask, adj)`"),
+        ],
+        Gives::List,
+    ),
+    spec(
+        "grid_canon",
+        Some(B::GridCanon),
+        Function,
+        (3, 3),
+        "3 arguments (a mask, a width and a height)",
+        &[(
+            "grid_canon(mask, w, h)",
+            "the least image of a shape on a w×h grid, moved to the corner, reflected and rotated",
+        )],
+    )
+    .args(
+        &[
+            (Arg::Int, "`grid_canon(mask, w, h)`"),
+            (Arg::Int, "`grid_canon(mask, w, h)`"),
+            (Arg::Int, "`grid_canon(mask, w, h)`"),
+        ],
+        Gives::Int,
+    ),
     spec(
         "is_infinite",
         Some(B::IsInfinite),
@@ -752,6 +793,8 @@ mod tests {
                 B::Ord => 32,
                 B::Chr => 33,
                 B::Play => 34,
+                B::Components => 35,
+                B::GridCanon => 36,
             }
         }
         let all = [
@@ -762,6 +805,8 @@ mod tests {
             B::Ord,
             B::Chr,
             B::Play,
+            B::Components,
+            B::GridCanon,
             B::IsInfinite,
             B::Escapes,
             B::Isqrt,

@@ -85,6 +85,8 @@ pub enum IntExpr {
     Abs(Box<IntExpr>),
     /// `popcount(x)`
     Popcount(Box<IntExpr>),
+    /// `grid_canon(mask, w, h)`: three arguments.
+    GridCanon(Vec<IntExpr>),
     /// A constant list indexed.
     Index(Rc<[i64]>, Box<IntExpr>),
     /// The list in a variable, indexed (a list state's `rows[i]`).
@@ -184,6 +186,9 @@ impl Compiler<'_> {
                     _ => return None,
                 },
                 (Builtin::Popcount, [x]) => IntExpr::Popcount(Box::new(int(*x)?)),
+                (Builtin::GridCanon, [m, w, h]) => {
+                    IntExpr::GridCanon(vec![int(*m)?, int(*w)?, int(*h)?])
+                }
                 (Builtin::Min | Builtin::Max, args) if args.len() >= 2 => {
                     let xs = args.iter().map(|&a| int(a)).collect::<Option<Vec<_>>>()?;
                     if *f == Builtin::Min {
@@ -297,6 +302,7 @@ impl IntExpr {
             IntExpr::Neg(x) => IntExpr::Neg(b(x)?),
             IntExpr::Min(xs) => IntExpr::Min(all(xs)?),
             IntExpr::Max(xs) => IntExpr::Max(all(xs)?),
+            IntExpr::GridCanon(xs) => IntExpr::GridCanon(all(xs)?),
             IntExpr::Abs(x) => IntExpr::Abs(b(x)?),
             IntExpr::Popcount(x) => IntExpr::Popcount(b(x)?),
             IntExpr::Index(l, i) => IntExpr::Index(l.clone(), b(i)?),
@@ -330,6 +336,12 @@ impl IntExpr {
             IntExpr::Neg(a) => ops::neg(a.eval(env)?).ok()?,
             IntExpr::Abs(a) => ops::abs(a.eval(env)?).ok()?,
             IntExpr::Popcount(a) => ops::popcount(a.eval(env)?).ok()?,
+            IntExpr::GridCanon(xs) => match xs.as_slice() {
+                [m, w, h] => {
+                    crate::board::grid_canon(m.eval(env)?, w.eval(env)?, h.eval(env)?).ok()?
+                }
+                _ => return None,
+            },
             IntExpr::Min(xs) | IntExpr::Max(xs) => {
                 let min = matches!(self, IntExpr::Min(_));
                 let mut best: Option<i64> = None;
@@ -528,6 +540,13 @@ fn int_fn(e: &IntExpr) -> IntFn {
             let a = int_fn(a);
             Box::new(move |env| ops::popcount(a(env)?).ok())
         }
+        IntExpr::GridCanon(xs) => {
+            let xs: Vec<IntFn> = xs.iter().map(int_fn).collect();
+            Box::new(move |env| match xs.as_slice() {
+                [m, w, h] => crate::board::grid_canon(m(env)?, w(env)?, h(env)?).ok(),
+                _ => None,
+            })
+        }
         IntExpr::Min(xs) | IntExpr::Max(xs) => {
             let xs: Vec<IntFn> = xs.iter().map(int_fn).collect();
             let min = matches!(e, IntExpr::Min(_));
@@ -644,7 +663,9 @@ impl GameCx<'_> {
                 IntExpr::Neg(a) | IntExpr::Abs(a) | IntExpr::Popcount(a) | IntExpr::Index(_, a) => {
                     params_only(a, arity)
                 }
-                IntExpr::Min(xs) | IntExpr::Max(xs) => xs.iter().all(|x| params_only(x, arity)),
+                IntExpr::Min(xs) | IntExpr::Max(xs) | IntExpr::GridCanon(xs) => {
+                    xs.iter().all(|x| params_only(x, arity))
+                }
                 IntExpr::SlotIndex(s, a) => *s < arity && params_only(a, arity),
                 IntExpr::SlotLen(s) => *s < arity,
                 IntExpr::If(..) => false,
@@ -673,6 +694,9 @@ impl GameCx<'_> {
             IntExpr::SlotIndex(s, a) => IntExpr::SlotIndex(s, self.hoist_box(a)),
             IntExpr::Min(xs) => IntExpr::Min(xs.into_iter().map(|x| self.hoist(x)).collect()),
             IntExpr::Max(xs) => IntExpr::Max(xs.into_iter().map(|x| self.hoist(x)).collect()),
+            IntExpr::GridCanon(xs) => {
+                IntExpr::GridCanon(xs.into_iter().map(|x| self.hoist(x)).collect())
+            }
             IntExpr::If(c, a, b) => {
                 let c = Box::new(self.hoist_cond(*c));
                 let a = self.hoist_box(a);
@@ -737,6 +761,9 @@ impl Compiled {
             for rule in &game.rules {
                 out.clauses(&mut cx, &rule.clauses);
                 out.position(&mut cx, rule.body, 0);
+            }
+            for &e in game.stored_as.split.iter().chain(&game.stored_as.canonical) {
+                out.position(&mut cx, e, 0);
             }
             let parts = cx.parts.iter().map(Code::int).collect();
             out.hoisted.push((cx.base, parts));

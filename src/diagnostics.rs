@@ -41,6 +41,7 @@ macro_rules! codes {
 }
 
 codes! {
+    BadBoard => "bad-board",
     BadBudget => "bad-budget",
     BadCommand => "bad-command",
     BadExponent => "bad-exponent",

@@ -75,6 +75,28 @@ pub struct Game {
     pub uses: Vec<Global>,
     /// `loopy game`: its moves may return to a position it had.
     pub loopy: bool,
+    /// `split` and `canonical`: how its positions are stored.
+    pub stored_as: StoredAs,
+}
+
+/// How a game's positions are stored: by their parts, each in canonical
+/// form (`eval::rename`); both `None` for most games.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StoredAs {
+    /// `split EXPR`: the position as a sum of parts no move joins (a
+    /// position expression over the parameters, in the rules' frame).
+    pub split: Option<ExprId>,
+    /// `canonical EXPR`: the one position of this game its symmetry class
+    /// is stored as.
+    pub canonical: Option<ExprId>,
+}
+
+impl Game {
+    /// Whether its positions are stored by another name than their own
+    /// (split into parts, or canonical forms).
+    pub fn renames(&self) -> bool {
+        self.stored_as.split.is_some() || self.stored_as.canonical.is_some()
+    }
 }
 
 /// One move rule.

@@ -15,6 +15,9 @@ pub mod syntax;
 /// Integer semantics, written once for every evaluator.
 pub mod ops;
 
+/// Boards as bitmasks: components and canonical shapes on a grid.
+pub mod board;
+
 /// Name resolution, arity and type checking; lowering to the IR.
 pub mod check;
 

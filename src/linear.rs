@@ -243,7 +243,9 @@ pub fn mentions(e: &IntExpr, x: u32) -> bool {
         | IntExpr::Index(_, a)
         | IntExpr::SlotIndex(_, a) => mentions(a, x),
         IntExpr::SlotLen(_) => false,
-        IntExpr::Min(xs) | IntExpr::Max(xs) => xs.iter().any(|a| mentions(a, x)),
+        IntExpr::Min(xs) | IntExpr::Max(xs) | IntExpr::GridCanon(xs) => {
+            xs.iter().any(|a| mentions(a, x))
+        }
         IntExpr::If(c, a, b) => cond_mentions(c, x) || mentions(a, x) || mentions(b, x),
     }
 }
@@ -286,6 +288,12 @@ pub fn interval(e: &IntExpr, dom: &[(i128, i128)]) -> Option<(i128, i128)> {
         IntExpr::Popcount(a) => {
             interval(a, dom)?;
             Some((0, 64))
+        }
+        IntExpr::GridCanon(xs) => {
+            for a in xs {
+                interval(a, dom)?;
+            }
+            Some((0, FULL.1))
         }
         IntExpr::Abs(a) => {
             let a = interval(a, dom)?;

@@ -304,6 +304,7 @@ fn the_bottom_layers_use_only_what_is_below_them() {
     let allowed: &[(&str, &[&str])] = &[
         ("span", &[]),
         ("ops", &[]),
+        ("board", &[]),
         ("diagnostics", &["span"]),
         ("syntax", &["diagnostics", "ops", "span"]),
         ("builtin", &[]),
@@ -312,7 +313,7 @@ fn the_bottom_layers_use_only_what_is_below_them() {
         ("value", &["loopy", "store"]),
         ("input", &["diagnostics", "flow", "value"]),
         ("key", &["ir", "store", "value"]),
-        ("compiled", &["ir", "ops", "value"]),
+        ("compiled", &["board", "ir", "ops", "value"]),
         // The one linear lowering, under the kernels and the shape analysis.
         ("linear", &["compiled", "ops"]),
         (

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 
 mod call;
 mod consts;
+mod lets;
 mod operators;
 
 /// Static types. Game parameters start as variables and are fixed by use.
@@ -97,68 +98,8 @@ pub fn check(program: &ast::Program) -> Result<(ir::Program, Vec<Diag>), Vec<Dia
     if c.errors.iter().all(|d| d.warning) {
         Ok((c.out, c.errors))
     } else {
-        Err(explain_clause_lets(program, c.errors))
+        Err(lets::explain_clause_lets(program, c.errors))
     }
-}
-
-/// An unknown name that a statement binds with a `let` clause: say so (a
-/// `let` after a statement that uses the statement's variables is one of
-/// its clauses, not a constant).
-fn explain_clause_lets(program: &ast::Program, errors: Vec<Diag>) -> Vec<Diag> {
-    let mut lets: HashMap<String, Span> = HashMap::new();
-    let mut loops: HashMap<String, Span> = HashMap::new();
-    for item in &program.items {
-        let clauses = match item {
-            Item::Print(s) => &s.clauses,
-            Item::Check(s) => &s.clauses,
-            _ => continue,
-        };
-        for c in clauses {
-            match c {
-                ast::Clause::Let { var, span, .. } => {
-                    lets.entry(var.name.clone()).or_insert(*span);
-                }
-                ast::Clause::For { var, .. } => {
-                    loops.entry(var.name.clone()).or_insert(var.span);
-                }
-                ast::Clause::If { .. } | ast::Clause::While { .. } => {}
-            }
-        }
-    }
-    errors
-        .into_iter()
-        .map(|d| {
-            let name = d
-                .message
-                .strip_prefix("unknown name `")
-                .and_then(|rest| rest.strip_suffix('`'));
-            match name.and_then(|n| lets.get(n).map(|s| (n.to_string(), *s))) {
-                Some((name, span)) if d.code == Code::UnknownName => d
-                    .label(
-                        span,
-                        format!("`{name}` is bound here, for that statement only"),
-                    )
-                    .help(format!(
-                        "this `let` uses a variable of the statement before it, so it is one of \
-                         that statement's clauses; to define `{name}` for the whole file, start \
-                         its line with it"
-                    )),
-                _ => match name.and_then(|n| loops.get(n).map(|s| (n.to_string(), *s))) {
-                    Some((name, span)) if d.code == Code::UnknownName => d
-                        .label(
-                            span,
-                            format!("`{name}` is bound here, for that statement only"),
-                        )
-                        .help(
-                            "a `let` at the start of a line defines a constant of the whole file; \
-                             to make it a clause of the statement before it, indent it or write it \
-                             on the statement's line",
-                        ),
-                    _ => d,
-                },
-            }
-        })
-        .collect()
 }
 
 /// A name bound in the frame being checked.
@@ -259,6 +200,7 @@ impl Checker {
                         int_params: Vec::new(),
                         uses: Vec::new(),
                         loopy: g.loopy,
+                        stored_as: ir::StoredAs::default(),
                     });
                     self.globals.insert(g.name.name.clone(), Global::Game(id));
                 }
@@ -338,10 +280,20 @@ impl Checker {
                 span: r.span,
             });
         }
+        // `split` and `canonical` read the parameters, in the rules' frame.
+        let split = g
+            .split
+            .as_ref()
+            .map(|e| self.check_ty(e, Ty::Pos, "`split` must give a position (a sum of parts)"));
+        let canonical = g
+            .canonical
+            .as_ref()
+            .map(|e| self.check_ty(e, Ty::Pos, "`canonical` must give a position of this game"));
         let uses = self.uses_since(start);
         let game = &mut self.out.games[id as usize];
         game.uses = uses;
         game.rules = rules;
+        game.stored_as = ir::StoredAs { split, canonical };
         game.slots = self.max_slot;
         game.max_clauses = max_clauses;
     }

@@ -110,6 +110,7 @@ pub(super) fn call(
             let list = m.ints(p, arg(0)?, env)?;
             Ok(Value::Int(list.iter().fold(0, |x, &v| x ^ v)))
         }
+        Builtin::Components | Builtin::GridCanon => board(m, p, f, args, span, env),
         Builtin::Str => {
             let text = m.text(p, arg(0)?, env)?;
             Ok(Value::Str(text.into()))
@@ -150,6 +151,69 @@ pub(super) fn call(
                 .into()),
         },
     }
+}
+
+/// `components(mask, adj)` and `grid_canon(mask, w, h)` (`crate::board`).
+fn board(
+    m: &mut Interp<'_>,
+    p: &ir::Program,
+    f: Builtin,
+    args: &[ExprId],
+    span: Span,
+    env: &mut [Value],
+) -> R<Value> {
+    let [mask, rest @ ..] = args else {
+        return Err(Diag::bug("board builtin called with too few arguments").into());
+    };
+    let mask = m.int(p, *mask, env)?;
+    if let (Builtin::Components, [adj]) = (f, rest) {
+        // Read in place: the adjacency is most often a constant list.
+        let adj = m.list(p, *adj, env)?;
+        let mut parts = Vec::new();
+        let near = |v: usize| match adj.get(v) {
+            Some(Value::Int(x)) => Some(*x),
+            _ => None,
+        };
+        crate::board::components(mask, near, &mut parts).map_err(|e| board_error(e, span, mask))?;
+        return Ok(Value::List(parts.into_iter().map(Value::Int).collect()));
+    }
+    let [w, h] = rest else {
+        return Err(Diag::bug("grid_canon called with the wrong arguments").into());
+    };
+    let (w, h) = (m.int(p, *w, env)?, m.int(p, *h, env)?);
+    crate::board::grid_canon(mask, w, h)
+        .map(Value::Int)
+        .map_err(|e| board_error(e, span, mask).into())
+}
+
+/// A board function's refusal, in the user's words.
+pub(super) fn board_error(e: crate::board::BoardError, span: Span, mask: i64) -> Diag {
+    use crate::board::BoardError as E;
+    let (message, help) = match e {
+        E::NegativeMask => (
+            format!("the board {mask} is negative"),
+            "a board is a mask of its cells: bit v is cell v",
+        ),
+        E::NoNeighbours(v) => (
+            format!("vertex {v} of the board {mask} has no integer entry in the adjacency list"),
+            "adj[v] must be the mask of v's neighbours, for every vertex of the board",
+        ),
+        E::NegativeNeighbours(v) => (
+            format!("the neighbours of vertex {v} are a negative mask"),
+            "adj[v] must be the mask of v's neighbours",
+        ),
+        E::BadGrid => (
+            "a grid must be at least 1×1 and have at most 63 cells".to_string(),
+            "grid_canon(mask, w, h) takes the grid's width and height",
+        ),
+        E::OffGrid(v) => (
+            format!("cell {v} of the board {mask} is off the grid"),
+            "cells of a w×h grid are 0 to w·h - 1",
+        ),
+    };
+    Diag::user(Code::BadBoard, message)
+        .label(span, "here")
+        .help(help)
 }
 
 /// A function of one integer that may fail, written once in `ops`.

@@ -28,6 +28,11 @@ pub(super) struct InterpState {
     /// A loop a `while` clause ended: its clause list and index (taken by
     /// that loop as it stops).
     pub(super) end_loop: Option<(*const Clause, usize)>,
+    /// How positions made now are named (`eval::rename`).
+    pub(super) naming: super::rename::Naming,
+    /// The frames `split` and `canonical` are evaluated in, kept from one
+    /// option to the next.
+    pub(super) rename_envs: [Vec<Value>; 2],
 }
 
 /// A report query's answer as a value (`let p = period(G)`), given by the

@@ -221,6 +221,20 @@ impl Interp<'_> {
                 }
                 known += 1;
             }
+            // A search's options are named as stored (`eval::rename`).
+            if self.m.interp_state.naming.renames(&p.games[*game as usize]) {
+                return if known == args.len() {
+                    let vals: [Value; 8] = std::array::from_fn(|i| Value::Int(ints[i]));
+                    self.renamed_into(p, *game, &vals[..known], out)
+                } else {
+                    let mut vals: Vec<Value> =
+                        ints[..known].iter().map(|&v| Value::Int(v)).collect();
+                    for &a in &args[known..] {
+                        vals.push(self.value(p, a, env)?);
+                    }
+                    self.renamed_into(p, *game, &vals, out)
+                };
+            }
             let id = if known == args.len() {
                 self.m
                     .memo

@@ -38,6 +38,7 @@ mod loopy;
 mod oracle;
 mod periods;
 mod plan;
+mod rename;
 mod rows;
 mod search;
 mod show;
@@ -213,9 +214,10 @@ impl Machine {
         }
         let n = prog.games.len();
         self.accel.fill_disabled = carry(games, &self.accel.fill_disabled, n);
-        // A loopy game's values come from its graph, never in order.
+        // A loopy game's values come from its graph, never in order; a game
+        // that renames its positions stores them by other names.
         for (d, g) in self.accel.fill_disabled.iter_mut().zip(&prog.games) {
-            *d |= g.loopy;
+            *d |= g.loopy || g.renames();
         }
         self.accel.row_done = carry(games, &self.accel.row_done, n);
         // Looked for again: a game's shape reads the constants.

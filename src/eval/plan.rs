@@ -75,6 +75,11 @@ pub(super) fn plan(game: &ir::Game, kernels: Option<&GameKernels>, limits: &Limi
     if game.loopy {
         return Plan::of(&[Strategy::Loopy]);
     }
+    // Positions stored by other names (parts, canonical forms): the
+    // accelerators, which read values by argument, do not apply.
+    if game.renames() {
+        return Plan::of(&[Strategy::Search]);
+    }
     let mut steps = Vec::with_capacity(4);
     let nim = limits.kernels
         && kernels
@@ -122,6 +127,28 @@ impl Scoped<'_> {
     }
 
     fn search_in(&mut self, root: PosId) -> R<u32> {
+        let v = self.m.memo.value(root);
+        if v <= MAX_VALUE {
+            return Ok(v);
+        }
+        // A position its game renames: the value of its stored names.
+        if self.m.prog.games[self.m.game_of(root) as usize].renames() {
+            let mut parts = Vec::new();
+            self.stored_names(root, &mut parts)?;
+            if parts != [root] {
+                let mut x = 0;
+                for part in parts {
+                    x ^= self.search_named(part)?;
+                }
+                self.m.memo.set(root, x);
+                return Ok(x);
+            }
+        }
+        self.search_named(root)
+    }
+
+    /// [`Scoped::search_in`] for a position under its stored name.
+    fn search_named(&mut self, root: PosId) -> R<u32> {
         let v = self.m.memo.value(root);
         if v <= MAX_VALUE {
             return Ok(v);

@@ -5,6 +5,7 @@
 //! `moves`, misère play, graphs and loopy games share with it. The last
 //! strategy of every plan (`eval::plan`): it always answers.
 
+use super::rename::Naming;
 use super::*;
 
 /// How a frame's clause cursor stands.
@@ -304,7 +305,10 @@ impl Scoped<'_> {
         let mut frames: Vec<Frame> = Vec::new();
         let mut env: Vec<Value> = Vec::new();
         let mut iters: Vec<Option<Iter>> = Vec::new();
+        // Options are named as stored: parts in canonical form.
+        let saved = std::mem::replace(&mut self.m.interp_state.naming, Naming::Stored);
         let result = self.run(root, &mut frames, &mut env, &mut iters);
+        self.m.interp_state.naming = saved;
         if result.is_err() {
             for f in &frames {
                 self.m.memo.set(f.pos, UNKNOWN);

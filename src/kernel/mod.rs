@@ -146,6 +146,11 @@ pub fn compile(prog: &ir::Program, consts: &[Option<Value>]) -> Vec<GameKernels>
         .iter()
         .enumerate()
         .map(|(id, g)| {
+            // Kernels read options' values by their arguments; a game that
+            // renames its positions stores them by other names.
+            if g.renames() {
+                return GameKernels::default();
+            }
             let rules: Vec<Option<KRule>> = g
                 .rules
                 .iter()

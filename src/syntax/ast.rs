@@ -63,6 +63,10 @@ pub struct GameDef {
     pub shorthand: Option<Shorthand>,
     /// `loopy game`: its moves may return to a position it had.
     pub loopy: bool,
+    /// `split EXPR`: the position as a sum of parts no move joins.
+    pub split: Option<Expr>,
+    /// `canonical EXPR`: the position its symmetry class is stored as.
+    pub canonical: Option<Expr>,
 }
 
 /// A game written as a shorthand.

@@ -275,6 +275,8 @@ fn is_token(rule: Rule) -> bool {
             | Rule::kw_subtraction
             | Rule::kw_all
             | Rule::kw_but
+            | Rule::split_mark
+            | Rule::canonical_mark
             | Rule::assign
             | Rule::lparen
             | Rule::rparen
@@ -442,8 +444,19 @@ impl Lower {
         };
         let mut params = Vec::new();
         let mut rules = Vec::new();
+        let (mut split, mut canonical) = (None, None);
         for p in inner {
             match p.as_rule() {
+                Rule::split_decl | Rule::canonical_decl => {
+                    let slot = if p.as_rule() == Rule::split_decl {
+                        &mut split
+                    } else {
+                        &mut canonical
+                    };
+                    if let Some(e) = parts(p).next() {
+                        *slot = Some(self.expr(e));
+                    }
+                }
                 Rule::params => {
                     for id in parts(p) {
                         params.push(self.ident(id));
@@ -473,6 +486,8 @@ impl Lower {
             span,
             shorthand: None,
             loopy,
+            split,
+            canonical,
         })
     }
 

@@ -303,6 +303,8 @@ fn game(name: Ident, rules: Vec<Rule>, span: Span, shorthand: Shorthand) -> Game
         span,
         shorthand: Some(shorthand),
         loopy: false,
+        split: None,
+        canonical: None,
     }
 }
 

@@ -1,0 +1,242 @@
+//! Boards as bitmasks: the parts of a position that no move joins, and the
+//! least image of a shape under a grid's symmetries. The two builtins
+//! `components(mask, adj)` and `grid_canon(mask, w, h)`, written once for
+//! the interpreter and the compiled expressions.
+//!
+//! A board is an integer whose bit `v` is cell (or vertex) `v`; on a grid of
+//! width `w`, cell `v` is at row `v / w`, column `v % w`.
+
+/// Why a board function has no result: the user's arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardError {
+    /// A mask below 0.
+    NegativeMask,
+    /// `components`: vertex `v` of the mask has no entry in the adjacency
+    /// list, or one that is not an integer.
+    NoNeighbours(u32),
+    /// `components`: an adjacency entry below 0.
+    NegativeNeighbours(u32),
+    /// `grid_canon`: a width or height below 1, or more than 63 cells.
+    BadGrid,
+    /// `grid_canon`: a set bit at or past `w · h`.
+    OffGrid(u32),
+}
+
+/// The parts of `mask` that are not joined: its vertices grouped by
+/// connection, where vertex `v` is joined to the vertices of `adj[v]`
+/// (a bitmask). Each part is a mask; they come in the order of their
+/// lowest vertex. Written into `out` (cleared first).
+pub fn components(
+    mask: i64,
+    adj: impl Fn(usize) -> Option<i64>,
+    out: &mut Vec<i64>,
+) -> Result<(), BoardError> {
+    out.clear();
+    if mask < 0 {
+        return Err(BoardError::NegativeMask);
+    }
+    let mut rest = mask as u64;
+    while rest != 0 {
+        let seed = rest & rest.wrapping_neg();
+        let mut part = seed;
+        let mut frontier = seed;
+        while frontier != 0 {
+            let v = frontier.trailing_zeros();
+            frontier &= frontier - 1;
+            let near = adj(v as usize).ok_or(BoardError::NoNeighbours(v))?;
+            if near < 0 {
+                return Err(BoardError::NegativeNeighbours(v));
+            }
+            let new = near as u64 & rest & !part;
+            part |= new;
+            frontier |= new;
+        }
+        rest &= !part;
+        out.push(part as i64);
+    }
+    Ok(())
+}
+
+/// The least of the images of `mask`'s shape on a `w` × `h` grid: moved to
+/// the top-left corner, then reflected and rotated (all eight ways when
+/// the turned shape fits the grid, else the four of a rectangle), each
+/// moved to the corner again. Two shapes get the same answer exactly when
+/// one is a translation, rotation or reflection of the other within the
+/// grid. The empty board is 0.
+pub fn grid_canon(mask: i64, w: i64, h: i64) -> Result<i64, BoardError> {
+    if mask < 0 {
+        return Err(BoardError::NegativeMask);
+    }
+    if w < 1 || h < 1 || w.checked_mul(h).is_none_or(|n| n > 63) {
+        return Err(BoardError::BadGrid);
+    }
+    let (w, h) = (w as u32, h as u32);
+    let mask = mask as u64;
+    if mask >> (w * h) != 0 {
+        return Err(BoardError::OffGrid(63 - mask.leading_zeros()));
+    }
+    if mask == 0 {
+        return Ok(0);
+    }
+    let row_mask = (1u64 << w) - 1;
+    // The bounding box: its rows, and its columns from the union of rows.
+    let (mut r0, mut r1, mut cols) = (u32::MAX, 0, 0u64);
+    for r in 0..h {
+        let row = (mask >> (r * w)) & row_mask;
+        if row != 0 {
+            r0 = r0.min(r);
+            r1 = r;
+            cols |= row;
+        }
+    }
+    let (c0, c1) = (cols.trailing_zeros(), 63 - cols.leading_zeros());
+    let (bh, bw) = (r1 - r0 + 1, c1 - c0 + 1);
+    // The eight images at once, cell by cell (no division per cell):
+    // reflections of the box (t & 1: columns, t & 2: rows), then for
+    // t >= 4 the transpose, which counts only if it fits the grid.
+    let mut images = [0u64; 8];
+    for r in 0..bh {
+        let mut row = (mask >> ((r0 + r) * w + c0)) & ((1u64 << bw) - 1);
+        while row != 0 {
+            let c = row.trailing_zeros();
+            row &= row - 1;
+            let (fr, fc) = (bh - 1 - r, bw - 1 - c);
+            images[0] |= 1 << (r * w + c);
+            images[1] |= 1 << (r * w + fc);
+            images[2] |= 1 << (fr * w + c);
+            images[3] |= 1 << (fr * w + fc);
+            if bw <= h && bh <= w {
+                images[4] |= 1 << (c * w + r);
+                images[5] |= 1 << (fc * w + r);
+                images[6] |= 1 << (c * w + fr);
+                images[7] |= 1 << (fc * w + fr);
+            }
+        }
+    }
+    let turns = if bw <= h && bh <= w { 8 } else { 4 };
+    let best = images[..turns].iter().copied().min().unwrap_or(mask);
+    Ok(best as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid_adj(w: i64, h: i64) -> Vec<i64> {
+        (0..w * h)
+            .map(|v| {
+                let (r, c) = (v / w, v % w);
+                let mut a = 0;
+                if c > 0 {
+                    a |= 1 << (v - 1);
+                }
+                if c + 1 < w {
+                    a |= 1 << (v + 1);
+                }
+                if r > 0 {
+                    a |= 1 << (v - w);
+                }
+                if r + 1 < h {
+                    a |= 1 << (v + w);
+                }
+                a
+            })
+            .collect()
+    }
+
+    /// Cells of a mask as (row, column) pairs, sorted.
+    fn cells(mask: i64, w: i64) -> Vec<(i64, i64)> {
+        let mut v: Vec<(i64, i64)> = (0..63)
+            .filter(|b| mask >> b & 1 == 1)
+            .map(|b| (b / w, b % w))
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// The shape moved to the origin, as a sorted set of cells.
+    fn normalized(mut cs: Vec<(i64, i64)>) -> Vec<(i64, i64)> {
+        let r0 = cs.iter().map(|c| c.0).min().unwrap_or(0);
+        let c0 = cs.iter().map(|c| c.1).min().unwrap_or(0);
+        for c in &mut cs {
+            *c = (c.0 - r0, c.1 - c0);
+        }
+        cs.sort_unstable();
+        cs
+    }
+
+    #[test]
+    fn components_of_a_grid() {
+        // 3×3: the corners and the centre, not joined.
+        let adj = grid_adj(3, 3);
+        let mut out = Vec::new();
+        components(0b101_010_101, |v| adj.get(v).copied(), &mut out).unwrap();
+        assert_eq!(out, vec![1, 4, 16, 64, 256]);
+        // The top row and the right column: one L-shaped part.
+        components(0b100_100_111, |v| adj.get(v).copied(), &mut out).unwrap();
+        assert_eq!(out, vec![0b100_100_111]);
+        components(0, |v| adj.get(v).copied(), &mut out).unwrap();
+        assert!(out.is_empty());
+        assert_eq!(
+            components(1 << 9, |v| adj.get(v).copied(), &mut out),
+            Err(BoardError::NoNeighbours(9))
+        );
+        assert_eq!(
+            components(-1, |v| adj.get(v).copied(), &mut out),
+            Err(BoardError::NegativeMask)
+        );
+    }
+
+    /// Against a brute force: two masks have the same canonical form
+    /// exactly when their shapes are congruent (some rotation or
+    /// reflection of one is a translation of the other), on every 3×2 and
+    /// 3×3 board.
+    #[test]
+    fn canonical_forms_name_congruence_classes() {
+        for (w, h) in [(3i64, 2i64), (3, 3), (2, 4)] {
+            let n = w * h;
+            let images = |m: i64| -> Vec<Vec<(i64, i64)>> {
+                let cs = cells(m, w);
+                let mut out = Vec::new();
+                for t in 0..8 {
+                    let img: Vec<(i64, i64)> = cs
+                        .iter()
+                        .map(|&(r, c)| {
+                            let (r, c) = if t & 1 == 1 { (r, -c) } else { (r, c) };
+                            let (r, c) = if t & 2 == 2 { (-r, c) } else { (r, c) };
+                            if t >= 4 { (c, r) } else { (r, c) }
+                        })
+                        .collect();
+                    let img = normalized(img);
+                    // Only images that fit the grid count.
+                    if img.iter().all(|&(r, c)| r < h && c < w) {
+                        out.push(img);
+                    }
+                }
+                out
+            };
+            for a in 0..1i64 << n {
+                let ca = grid_canon(a, w, h).unwrap();
+                assert_eq!(grid_canon(ca, w, h).unwrap(), ca, "idempotent");
+                assert_eq!(ca.count_ones(), a.count_ones());
+                let ia = images(a);
+                for b in 0..1i64 << n {
+                    let same = ia.contains(&normalized(cells(b, w)));
+                    assert_eq!(
+                        grid_canon(b, w, h).unwrap() == ca,
+                        same,
+                        "{a:b} and {b:b} on {w}×{h}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn grid_errors() {
+        assert_eq!(grid_canon(1, 0, 3), Err(BoardError::BadGrid));
+        assert_eq!(grid_canon(1, 8, 8), Err(BoardError::BadGrid));
+        assert_eq!(grid_canon(1 << 6, 3, 2), Err(BoardError::OffGrid(6)));
+        assert_eq!(grid_canon(0, 3, 2), Ok(0));
+    }
+}
