@@ -304,6 +304,29 @@ for case in "${OCTAL[@]}"; do
 done
 command -v ogsolve > /dev/null || echo "(ogsolve not installed: cargo install ogsolve)"
 
+# Boards against igsolve (cargo install igsolve), the specialist: Cram as
+# examples/cram.game writes it (components and symmetry declared), the
+# board's size from --let. The nimbers must agree.
+echo
+echo "boards: Cram nimbers (seconds, wall time)"
+if [ $quick = 1 ]; then BOARDS=("4 5" "4 6"); else BOARDS=("4 7" "5 6" "5 7"); fi
+printf '%-18s %10s %10s %8s\n' board igsolve grundy ratio
+for case in "${BOARDS[@]}"; do
+  read -r h w <<<"$case"
+  tg=$(measure cram_ex "$grundy" "$root/examples/cram.game" --let "w=$w" --let "h=$h" | cut -d' ' -f1)
+  got=$(sed 's/.*= //' "$out/cram_ex.out")
+  if command -v igsolve > /dev/null; then
+    best=$(measure cram_ig igsolve cram -r "$h" -c "$w" | cut -d' ' -f1)
+    want=$(grep -o "Nimber of initial position: [0-9]*" "$out/cram_ig.out" | sed 's/.*: //')
+    [ "$want" = "$got" ] || { echo "MISMATCH cram ${h}x$w: igsolve $want, grundy $got"; exit 1; }
+  else
+    best=-
+  fi
+  ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == "-") { print "-"; exit } if (b < 0.01) b = 0.01; printf "%.1f", a / b }'; }
+  printf '%-18s %10s %10s %8s\n' "cram ${h}x$w" "$best" "$tg" "$(ratio "$tg" "$best")"
+done
+command -v igsolve > /dev/null || echo "(igsolve not installed: cargo install igsolve)"
+
 # Grundy's game in sparse space, and period proofs with the default budget.
 echo
 echo "sparse space and period proofs (seconds)"

@@ -683,3 +683,53 @@ fn check_finds_what_running_finds() {
         text(&out.stderr)
     );
 }
+
+/// Cram by brute force: every board as it is, memoized (the algorithm of
+/// baselines/cpp/cram.cpp).
+fn cram_brute(w: u32, h: u32, mask: u64, memo: &mut std::collections::HashMap<u64, u32>) -> u32 {
+    if let Some(&v) = memo.get(&mask) {
+        return v;
+    }
+    let mut seen = 0u128;
+    for v in 0..w * h {
+        let (r, c) = (v / w, v % w);
+        let across = 3u64 << v;
+        if c + 1 < w && mask & across == across {
+            seen |= 1 << cram_brute(w, h, mask ^ across, memo);
+        }
+        let down = (1u64 | 1 << w) << v;
+        if r + 1 < h && mask & down == down {
+            seen |= 1 << cram_brute(w, h, mask ^ down, memo);
+        }
+    }
+    let g = seen.trailing_ones();
+    memo.insert(mask, g);
+    g
+}
+
+/// examples/cram.game, sized from the command line as its comment says,
+/// gives the brute force's nimber on every board up to 20 cells.
+#[test]
+fn cram_example_matches_brute_force_on_every_size() {
+    for w in 1..=5u32 {
+        for h in 1..=5u32 {
+            if w * h > 20 {
+                continue;
+            }
+            let want = cram_brute(w, h, (1 << (w * h)) - 1, &mut Default::default());
+            let out = grundy(&[
+                "examples/cram.game",
+                "--let",
+                &format!("w={w}"),
+                "--let",
+                &format!("h={h}"),
+            ]);
+            assert_eq!(
+                text(&out.stdout),
+                format!("grundy(Cram((1 << (w * h)) - 1)) = {want}\n"),
+                "{w}×{h}: {}",
+                text(&out.stderr)
+            );
+        }
+    }
+}
