@@ -77,6 +77,7 @@ codes! {
     NegativePopcount => "negative-popcount",
     NegativeRoot => "negative-root",
     NotCallable => "not-callable",
+    NotSupported => "not-supported",
     NotUtf8 => "not-utf8",
     Overflow => "overflow",
     QueryNotAllowed => "query-not-allowed",

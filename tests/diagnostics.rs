@@ -551,6 +551,24 @@ fn cases() -> Vec<Case> {
             "octal K = 0.77\nprint outcome(K(10**18), misere)\nprint graph(K(2**40))\nprint outcome(K(3), misere)\n",
             ERRORS,
         ),
+        // ---- boards: split and canonical ----
+        case(
+            "board_canonical_of_another_game",
+            "game Nim(n) = { Nim(k) for k in 0..n }\n\
+             game G(n) = { G(n - 1) if n > 0 }\n    canonical Nim(n)\n\
+             print grundy(G(3))\n",
+            ERRORS,
+        ),
+        case(
+            "board_split_in_a_loopy_game",
+            "loopy game L(n) = { L(1 - n) }\n    split L(n) + L(n)\nprint grundy(L(0))\n",
+            ERRORS,
+        ),
+        case(
+            "board_cell_off_the_grid",
+            "print grid_canon(1 << 12, 3, 4)\nprint components(5, [2, 5])\nprint grid_canon(3, 8, 8)\n",
+            ERRORS,
+        ),
         small(
             "huge_position_without_a_proven_period",
             "octal T = 0.007\nprint grundy(T(10**18))\n",

@@ -289,6 +289,22 @@ impl Checker {
             .canonical
             .as_ref()
             .map(|e| self.check_ty(e, Ty::Pos, "`canonical` must give a position of this game"));
+        if let Some(e) = g
+            .split
+            .as_ref()
+            .or(g.canonical.as_ref())
+            .filter(|_| g.loopy)
+        {
+            self.errors.push(
+                Diag::user(
+                    Code::NotSupported,
+                    "`split` and `canonical` are not supported in a loopy game",
+                )
+                .label(e.span, "here")
+                .label(g.header, "a loopy game")
+                .help("a loopy game's values come from its whole graph: remove them, and write the parts as a sum where the game is used"),
+            );
+        }
         let uses = self.uses_since(start);
         let game = &mut self.out.games[id as usize];
         game.uses = uses;
