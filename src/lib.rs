@@ -61,6 +61,10 @@ pub mod loopy;
 /// What solvers and analyses see of the engine: options, values, limits.
 pub mod oracle;
 
+/// The pruned nimber search (Beling and Rogalski): values proven without
+/// every option's.
+pub mod prune;
+
 /// The evaluator: expressions, interning, memoized Grundy values.
 pub mod eval;
 

@@ -336,6 +336,8 @@ fn the_bottom_layers_use_only_what_is_below_them() {
             "oracle",
             &["budget", "flow", "ir", "loopy", "span", "store", "value"],
         ),
+        // The pruned search: plain data over its own trait.
+        ("prune", &["diagnostics", "flow", "oracle", "store"]),
         // The solvers and analyses see the engine through the oracle only.
         (
             "misere",

@@ -43,6 +43,8 @@ pub(super) struct Accel {
     /// The last ascending run of this statement: its game and how far it
     /// got (for a limit's report of what was done).
     pub(super) reached: Option<(GameId, i64)>,
+    /// The pruned search's stacks, kept from one search to the next.
+    pub(super) pruning: crate::prune::Search,
 }
 
 /// A game's sparse-space evaluator, if it has one.

@@ -38,6 +38,7 @@ mod loopy;
 mod oracle;
 mod periods;
 mod plan;
+mod prune;
 mod rename;
 mod rows;
 mod search;

@@ -28,6 +28,9 @@ pub(super) enum Strategy {
     /// Kernels for every rule: the value at once when the options' values
     /// are known (`eval::accel`, `kernel::run`).
     Kernel,
+    /// A board's position: the pruned nimber search, which proves values
+    /// without every option's (`eval::prune`, `crate::prune`).
+    Prune,
     /// The general memoized depth-first search (`eval::search`): always
     /// answers.
     Search,
@@ -75,10 +78,11 @@ pub(super) fn plan(game: &ir::Game, kernels: Option<&GameKernels>, limits: &Limi
     if game.loopy {
         return Plan::of(&[Strategy::Loopy]);
     }
-    // Positions stored by other names (parts, canonical forms): the
-    // accelerators, which read values by argument, do not apply.
+    // Positions stored by other names (parts, canonical forms): boards,
+    // where pruning pays; the accelerators, which read values by
+    // argument, do not apply.
     if game.renames() {
-        return Plan::of(&[Strategy::Search]);
+        return Plan::of(&[Strategy::Prune, Strategy::Search]);
     }
     let mut steps = Vec::with_capacity(4);
     let nim = limits.kernels
@@ -172,6 +176,13 @@ impl Scoped<'_> {
         Err(Diag::bug("no strategy answered").into())
     }
 
+    /// The value of a part that a strategy leaves to another (the pruned
+    /// search's positions with too many options): the general search,
+    /// which always answers.
+    pub(super) fn fallback_value(&mut self, pos: PosId) -> R<u32> {
+        self.by_search(pos)
+    }
+
     /// Asks one strategy for the value of `root`: `None` when it does not
     /// apply to this position.
     fn value_by(&mut self, s: Strategy, root: PosId) -> R<Option<u32>> {
@@ -180,6 +191,7 @@ impl Scoped<'_> {
             Strategy::Period => self.by_period(root),
             Strategy::Ascend => self.by_ascent(root),
             Strategy::Kernel => self.by_kernel(root),
+            Strategy::Prune => self.by_pruning(root),
             Strategy::Search => self.by_search(root).map(Some),
         }
     }

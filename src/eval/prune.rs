@@ -1,0 +1,61 @@
+//! The pruned nimber search as a strategy: `crate::prune` over the
+//! machine, its options named as stored (`eval::rename`).
+
+use super::rename::Naming;
+use super::*;
+
+/// The machine as the pruned search sees it.
+struct Board<'a, 'm> {
+    s: &'a mut Scoped<'m>,
+    bufs: OptionBufs,
+}
+
+impl crate::prune::Tree for Board<'_, '_> {
+    fn known(&self, pos: PosId) -> Option<u32> {
+        let v = self.s.m.memo.value(pos);
+        (v <= MAX_VALUE).then_some(v)
+    }
+
+    fn store(&mut self, pos: PosId, value: u32) {
+        self.s.m.memo.set(pos, value);
+    }
+
+    fn options(&mut self, pos: PosId, out: &mut Moves) -> R<()> {
+        let m = &mut *self.s.m;
+        let saved = std::mem::replace(&mut m.interp_state.naming, Naming::Stored);
+        let result = m.options_with(pos, out, &mut self.bufs);
+        m.interp_state.naming = saved;
+        result
+    }
+
+    fn value(&mut self, pos: PosId) -> R<u32> {
+        self.s.fallback_value(pos)
+    }
+
+    /// The set bits of its integer arguments: a bitmask board's cells.
+    fn size(&self, pos: PosId) -> u32 {
+        self.s
+            .m
+            .memo
+            .int_args(pos)
+            .map_or(0, |a| a.as_slice().iter().map(|v| v.count_ones()).sum())
+    }
+}
+
+impl Scoped<'_> {
+    /// The value of `root` by the pruned search; `None` when it declines
+    /// (too many options, or too deep), and the general search answers.
+    pub(super) fn by_pruning(&mut self, root: PosId) -> R<Option<u32>> {
+        let mut search = std::mem::take(&mut self.m.accel.pruning);
+        let mut board = Board {
+            s: self,
+            bufs: OptionBufs::default(),
+        };
+        let result = search.nimber(&mut board, root);
+        self.m.accel.pruning = search;
+        match result {
+            Err(Stop::Aborted) => Ok(None),
+            other => other,
+        }
+    }
+}
