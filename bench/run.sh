@@ -29,6 +29,7 @@ for f in subtraction kayles grundy wythoff cram; do
 done
 # Our own C++ yardstick for a game whose positions are lists.
 g++ -O2 -std=c++17 -o "$out/cpp_chomp" bench/chomp.cpp
+g++ -O2 -std=c++17 -o "$out/cpp_node_kayles" bench/node_kayles.cpp
 # And for retrograde analysis of a loopy game (win, lose or draw).
 g++ -O2 -std=c++17 -o "$out/cpp_loopy" bench/loopy.cpp
 # And for a subtraction game whose options are nearly all earlier heaps.
@@ -326,6 +327,31 @@ for case in "${BOARDS[@]}"; do
   printf '%-18s %10s %10s %8s\n' "cram ${h}x$w" "$best" "$tg" "$(ratio "$tg" "$best")"
 done
 command -v igsolve > /dev/null || echo "(igsolve not installed: cargo install igsolve)"
+
+# Node Kayles on grid graphs, examples/node_kayles.game (the graph read
+# from standard input, split into components) against bench/node_kayles.cpp
+# (the hand-written yardstick: memoized, split into components the same
+# way). The nimbers must agree.
+echo
+echo "boards: Node Kayles on grid graphs (seconds, wall time)"
+if [ $quick = 1 ]; then NK=("5 5" "6 5"); else NK=("6 6" "7 5" "7 6"); fi
+grid_graph() {
+  awk -v w="$1" -v h="$2" 'BEGIN { n = 0
+    for (v = 0; v < w * h; v++) { if (v % w < w - 1) e[n++] = v " " v + 1; if (v + w < w * h) e[n++] = v " " v + w }
+    print w * h, n; for (i = 0; i < n; i++) print e[i] }'
+}
+sed '/^let everything/,$d' "$root/examples/node_kayles.game" > "$out/nk.game"
+echo 'print grundy(NodeKayles((1 << n) - 1))' >> "$out/nk.game"
+printf '%-18s %10s %10s %8s\n' grid "C++ split" grundy ratio
+for case in "${NK[@]}"; do
+  read -r w h <<<"$case"
+  grid_graph "$w" "$h" > "$out/nk.in"
+  tc=$(measure nk_cpp "$out/cpp_node_kayles" "$w" "$h" split | cut -d' ' -f1)
+  tg=$(measure nk_grundy "$grundy" "$out/nk.game" < "$out/nk.in" | cut -d' ' -f1)
+  want=$(sed 's/.* g=\([0-9]*\).*/\1/' "$out/nk_cpp.out"); got=$(sed 's/.*= //' "$out/nk_grundy.out")
+  [ "$want" = "$got" ] || { echo "MISMATCH node kayles ${w}x$h: C++ $want, grundy $got"; exit 1; }
+  printf '%-18s %10s %10s %8s\n' "node kayles ${w}x$h" "$tc" "$tg" "$(ratio "$tg" "$tc")"
+done
 
 # Grundy's game in sparse space, and period proofs with the default budget.
 echo
