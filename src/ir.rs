@@ -173,6 +173,10 @@ pub struct Fun {
     /// `Some(g)` through the function `g` it calls (the next step of the
     /// chain).
     pub asks: Option<FunId>,
+    /// Whether its calls are memoized: it can call itself, through
+    /// functions (a recursion's calls repeat); any other function is
+    /// evaluated afresh at each call.
+    pub memo: bool,
 }
 
 /// The `for` a clause at `at` belongs to: the nearest one before it (what

@@ -789,3 +789,27 @@ fn node_kayles_example_reads_a_graph_and_matches_brute_force() {
         );
     }
 }
+
+/// A function that does not call itself is not memoized: three million
+/// distinct calls fit in 32 MB (remembered, they took over 400 MB), and a
+/// recursive one still is (its exponential definition answers at once).
+#[test]
+fn only_recursive_functions_remember_their_calls() {
+    let src = "let f(n) = n % 7 * 2\n\
+               print sum(f(n) for n in 0..3000000)\n\
+               let fib(n) = if n < 2 then n else fib(n - 1) + fib(n - 2)\n\
+               print fib(90)\n";
+    let path = temp_file("calls.game", src);
+    let out = grundy(&["--max-memory", "32M", path.to_str().expect("utf-8 path")]);
+    let want: i64 = (0..3_000_000i64).map(|n| n % 7 * 2).sum();
+    let (mut a, mut b) = (0i64, 1i64);
+    for _ in 0..90 {
+        (a, b) = (b, a + b);
+    }
+    assert_eq!(
+        text(&out.stdout),
+        format!("sum(f(n) for n in 0..3000000) = {want}\nfib(90) = {a}\n"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -55,16 +55,7 @@ impl Checker {
             }
         }
         asking(&direct, &mut via);
-        for (f, fun) in self.out.funs.iter_mut().enumerate() {
-            // Through a constant, or in its own body: the chain ends here.
-            fun.asks = via[nc + f].map(|d| {
-                if d >= nc {
-                    (d - nc) as ir::FunId
-                } else {
-                    f as ir::FunId
-                }
-            });
-        }
+        mark_funs(&direct, &via, nc, &mut self.out.funs);
         let deps = dependencies(&direct, nc);
         let (order, indegree) = topological(&deps);
         // What is left depends on a cycle: report each cycle once, with its path.
@@ -276,6 +267,35 @@ fn dependencies(direct: &[Vec<usize>], nc: usize) -> Vec<Vec<usize>> {
         deps[me] = ds;
     }
     deps
+}
+
+/// Each function's chain to a query it asks (`via`), and whether it is
+/// memoized: a function that can call itself (through functions), whose
+/// calls repeat; any other is evaluated afresh at each call. `direct`: the
+/// names each node uses, constants first (`nc` of them), then functions.
+fn mark_funs(direct: &[Vec<usize>], via: &[Option<usize>], nc: usize, funs: &mut [ir::Fun]) {
+    for (f, fun) in funs.iter_mut().enumerate() {
+        // Through a constant, or in its own body: the chain ends here.
+        fun.asks = via[nc + f].map(|d| {
+            if d >= nc {
+                (d - nc) as ir::FunId
+            } else {
+                f as ir::FunId
+            }
+        });
+        let me = nc + f;
+        let mut seen = vec![false; direct.len()];
+        let mut stack: Vec<usize> = direct[me].iter().copied().filter(|&d| d >= nc).collect();
+        while let Some(d) = stack.pop() {
+            if d == me {
+                fun.memo = true;
+                break;
+            }
+            if !std::mem::replace(&mut seen[d], true) {
+                stack.extend(direct[d].iter().copied().filter(|&e| e >= nc));
+            }
+        }
+    }
 }
 
 /// Who asks for values, to a fixed point: a node that names one that asks

@@ -222,6 +222,7 @@ impl Checker {
                         span: *span,
                         uses: Vec::new(),
                         asks: None,
+                        memo: false,
                     });
                     self.globals.insert(name.name.clone(), Global::Fun(id));
                 }

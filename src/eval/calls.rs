@@ -67,17 +67,26 @@ impl Interp<'_> {
                 .label(span, "here")
                 .into());
         };
-        let mut key = vec![i64::from(fun)];
+        // Only a recursive function's calls are memoized (and keyed).
+        let mut key = if f.memo {
+            vec![i64::from(fun)]
+        } else {
+            Vec::new()
+        };
         let mut frame = vec![Value::Int(0); (f.slots as usize).max(args.len())];
         for (slot, &a) in frame.iter_mut().zip(args) {
             let v = self.value(p, a, env)?;
-            crate::key::encode_call_arg(&v, &mut key);
+            if f.memo {
+                crate::key::encode_call_arg(&v, &mut key);
+            }
             *slot = v;
         }
         // Each call is work, and so is its key (list arguments copied in).
-        self.m.budget.add(key.len() as u64 / 8);
+        self.m.budget.add(1 + key.len() as u64 / 8);
         self.m.poll()?;
-        if let Some(v) = self.m.interp_state.memo.get(key.as_slice()) {
+        if f.memo
+            && let Some(v) = self.m.interp_state.memo.get(key.as_slice())
+        {
             return Ok(v.clone());
         }
         let cap = self.m.limits.max_depth.min(MAX_CALL_DEPTH);
@@ -97,6 +106,9 @@ impl Interp<'_> {
         let result = self.value(p, f.body, &mut frame);
         self.m.interp_state.depth -= 1;
         let v = result?;
+        if !f.memo {
+            return Ok(v);
+        }
         // The key and, when the memo is full, its table doubling.
         let entry = std::mem::size_of::<(Box<[i64]>, Value)>() + 1;
         let memo = &self.m.interp_state.memo;
