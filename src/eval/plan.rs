@@ -78,11 +78,17 @@ pub(super) fn plan(game: &ir::Game, kernels: Option<&GameKernels>, limits: &Limi
     if game.loopy {
         return Plan::of(&[Strategy::Loopy]);
     }
-    // Positions stored by other names (parts, canonical forms): boards,
-    // where pruning pays; the accelerators, which read values by
-    // argument, do not apply.
+    // Positions stored by other names (parts, canonical forms): the
+    // accelerators, which read values by argument, do not apply. Positions
+    // that split are boards, where pruning pays (it lists a position's
+    // options more than once; with single components, as Chomp's, that
+    // costs more than it saves).
     if game.renames() {
-        return Plan::of(&[Strategy::Prune, Strategy::Search]);
+        return if game.stored_as.split.is_some() {
+            Plan::of(&[Strategy::Prune, Strategy::Search])
+        } else {
+            Plan::of(&[Strategy::Search])
+        };
     }
     let mut steps = Vec::with_capacity(4);
     let nim = limits.kernels
