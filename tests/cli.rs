@@ -813,3 +813,35 @@ fn only_recursive_functions_remember_their_calls() {
         text(&out.stderr)
     );
 }
+
+/// Function calls nest past the old fixed bound of 10,000: a recursion
+/// 200,000 deep answers with the default options, and one without end
+/// stops at the depth limit or, under a small memory limit, at that.
+#[test]
+fn recursion_is_bounded_by_the_depth_limit_and_memory() {
+    let deep = temp_file(
+        "deep.game",
+        "let f(n) = if n == 0 then 0 else 1 + f(n - 1)\nprint f(200000)\n",
+    );
+    let out = grundy(&[deep.to_str().expect("utf-8 path")]);
+    assert_eq!(
+        text(&out.stdout),
+        "f(200000) = 200000\n",
+        "{}",
+        text(&out.stderr)
+    );
+    let endless = temp_file("endless.game", "let g(n) = 1 + g(n + 1)\nprint g(0)\n");
+    let path = endless.to_str().expect("utf-8 path");
+    let out = grundy(&["--max-depth", "300000", path]);
+    assert!(
+        text(&out.stderr).contains("grundy::depth-limit"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = grundy(&["--max-memory", "200M", path]);
+    assert!(
+        text(&out.stderr).contains("grundy::memory-limit"),
+        "{}",
+        text(&out.stderr)
+    );
+}

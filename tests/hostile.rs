@@ -164,27 +164,33 @@ fn chains_just_inside_the_limit_are_evaluated() {
     assert_eq!(lines[3], "1");
 }
 
-/// Function calls nest up to their limit (10000) on the binary's stack,
-/// with bodies that recurse through generators and comprehensions; past it,
-/// and in a recursion without end, a clean depth-limit diagnostic.
+/// Function calls nest past the old fixed bound (10000) on fresh segments
+/// of stack, with bodies that recurse through generators and
+/// comprehensions; in a recursion without end, a clean depth-limit
+/// diagnostic, or a memory-limit one when the stack would pass the limit.
 #[test]
 fn function_calls_nest_to_their_limit_and_no_further() {
     let text = "let f(n) = if n == 0 then 0 else \
                 max([sum(f(n - 1) + k * 0 for k in 0..1 if k >= 0) for j in [1]]) + 1\n\
                 let g(n) = if n == 0 then [0] else [len(g(n - 1)) + min(x for x in g(n - 1))]\n\
-                print f(9999)\nprint g(9999)\n";
+                print f(30000)\nprint g(30000)\n";
     let run = run_text("deep_calls.game", text, &[]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert_eq!(run.stdout, "f(9999) = 9999\ng(9999) = [9999]\n");
+    assert_eq!(run.stdout, "f(30000) = 30000\ng(30000) = [30000]\n");
     for text in [
         "let f(n) = f(n + 1)\nprint f(0)\n",
-        "let f(n) = if n == 0 then 0 else f(n - 1) + 1\nprint f(10000)\n",
+        "let f(n) = if n == 0 then 0 else f(n - 1) + 1\nprint f(100000)\n",
         "let f(n) = g(n)[0] + 1\nlet g(n) = [f(n)]\nprint f(1)\n",
     ] {
-        let run = run_text("endless.game", text, &[]);
+        let run = run_text("endless.game", text, &["--max-depth", "50000"]);
         assert_eq!(run.code, 2, "{text}: {}", run.stdout);
         assert!(run.stderr.contains("depth-limit"), "{text}: {}", run.stderr);
     }
+    // Generator bodies take the most stack a level: 64 MB ends it.
+    let text = "let f(n) = 1 + max([sum(f(n + 1) for k in 0..1) for j in [1]])\nprint f(0)\n";
+    let run = run_text("endless.game", text, &["--max-memory", "64M"]);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(run.stderr.contains("memory-limit"), "{}", run.stderr);
 }
 
 #[test]

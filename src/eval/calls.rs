@@ -14,6 +14,10 @@ pub(super) struct InterpState {
     memo: rustc_hash::FxHashMap<Box<[i64]>, Value>,
     /// Calls in progress.
     depth: usize,
+    /// The fresh segments of stack the calls in progress run on, and the
+    /// thread's stack left when the outermost call started.
+    stack_bytes: usize,
+    stack_base: usize,
     /// What `input_ints()` reads.
     pub(super) input: crate::input::Input,
     /// Searches running, one inside another: the outermost one's position
@@ -47,9 +51,13 @@ impl InterpState {
     }
 }
 
-/// Function calls nest at most this deep (each is a few frames of the Rust
-/// stack; the binary's stack holds many more).
-pub const MAX_CALL_DEPTH: usize = 10_000;
+/// Stack left below which a call's body runs on a fresh segment of stack
+/// (`stacker`): calls nest as deep as the depth limit and memory allow,
+/// whatever the thread's stack.
+const RED_ZONE: usize = 128 * 1024;
+
+/// The size of each fresh segment.
+const SEGMENT: usize = 4 << 20;
 
 impl Interp<'_> {
     /// `f(args)`: from the memo, or by evaluating the body in a frame of
@@ -89,8 +97,9 @@ impl Interp<'_> {
         {
             return Ok(v.clone());
         }
-        let cap = self.m.limits.max_depth.min(MAX_CALL_DEPTH);
-        if self.m.interp_state.depth >= cap {
+        let depth = self.m.interp_state.depth;
+        let cap = self.m.limits.max_depth;
+        if depth >= cap {
             return Err(Diag::user(
                 Code::DepthLimit,
                 format!("function calls nested more than {cap} deep"),
@@ -98,13 +107,42 @@ impl Interp<'_> {
             .label(span, format!("a call of `{}` this deep", f.name))
             .help(
                 "does every recursive call get closer to a case without one? calls nest at \
-                 most the depth limit (`--max-depth N`), and at most 10000",
+                 most the depth limit (`--max-depth N`)",
             )
             .into());
         }
+        // The stack the calls take counts against the memory limit (it is
+        // not the allocator's): the thread's own, measured from where the
+        // outermost call started, then each fresh segment before it is
+        // taken; looked at every 64 levels and at each segment.
+        let left = stacker::remaining_stack();
+        let state = &mut self.m.interp_state;
+        if depth == 0 {
+            state.stack_base = left.unwrap_or(0);
+        }
+        let grows = left.is_none_or(|left| left < RED_ZONE);
+        if grows {
+            state.stack_bytes += SEGMENT;
+        }
+        if grows || depth % 64 == 63 {
+            let own = match (state.stack_bytes, left) {
+                (0, Some(left)) => state.stack_base.saturating_sub(left),
+                _ => state.stack_base,
+            };
+            let total = own + state.stack_bytes;
+            if let Err(stop) = self.m.reserve(total) {
+                if grows {
+                    self.m.interp_state.stack_bytes -= SEGMENT;
+                }
+                return Err(stop);
+            }
+        }
         self.m.interp_state.depth += 1;
-        let result = self.value(p, f.body, &mut frame);
+        let result = stacker::maybe_grow(RED_ZONE, SEGMENT, || self.value(p, f.body, &mut frame));
         self.m.interp_state.depth -= 1;
+        if grows {
+            self.m.interp_state.stack_bytes -= SEGMENT;
+        }
         let v = result?;
         if !f.memo {
             return Ok(v);
