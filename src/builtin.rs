@@ -56,6 +56,10 @@ pub enum Builtin {
     Chr,
     /// `play(P, m)`: the whole position after the move `m` of `P`.
     Play,
+    /// `args(P)`: a position's arguments, as a list.
+    Args,
+    /// `name(P)`: the name of a position's game.
+    Name,
     /// `grundy(P)`
     Grundy,
     /// `outcome(P)`
@@ -507,6 +511,24 @@ pub const TABLE: &[Spec] = &[
         Gives::Pos,
     ),
     spec(
+        "args",
+        Some(B::Args),
+        Function,
+        (1, 1),
+        "1 argument (a position)",
+        &[("args(P)", "the arguments of a position (not a sum), as a list")],
+    )
+    .args(&[(Arg::Pos, "`args` takes a position")], Gives::List),
+    spec(
+        "name",
+        Some(B::Name),
+        Function,
+        (1, 1),
+        "1 argument (a position)",
+        &[("name(P)", "the name of a position's game (not a sum's), as a string")],
+    )
+    .args(&[(Arg::Pos, "`name` takes a position")], Gives::Str),
+    spec(
         "any",
         None,
         Generator,
@@ -795,6 +817,8 @@ mod tests {
                 B::Play => 34,
                 B::Components => 35,
                 B::GridCanon => 36,
+                B::Args => 37,
+                B::Name => 38,
             }
         }
         let all = [
@@ -807,6 +831,8 @@ mod tests {
             B::Play,
             B::Components,
             B::GridCanon,
+            B::Args,
+            B::Name,
             B::IsInfinite,
             B::Escapes,
             B::Isqrt,

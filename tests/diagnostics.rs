@@ -551,6 +551,11 @@ fn cases() -> Vec<Case> {
             "octal K = 0.77\nprint outcome(K(10**18), misere)\nprint graph(K(2**40))\nprint outcome(K(3), misere)\n",
             ERRORS,
         ),
+        case(
+            "args_of_a_sum",
+            "game Nim(n) = { Nim(k) for k in 0..n }\nprint args(Nim(2))\nprint args(Nim(1) + Nim(2))\n",
+            ERRORS,
+        ),
         // ---- boards: split and canonical ----
         case(
             "board_canonical_of_another_game",

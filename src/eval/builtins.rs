@@ -120,6 +120,7 @@ pub(super) fn call(
             text_function(m, p, f, arg(0)?, env)
         }
         Builtin::Play => play_move(m, p, arg(0)?, arg(1)?, env),
+        Builtin::Args | Builtin::Name => position_data(m, p, f, arg(0)?, env),
         Builtin::Join => join(m, p, arg(0)?, arg(1)?, span, env),
         Builtin::Grundy => {
             let mut parts = Vec::new();
@@ -151,6 +152,33 @@ pub(super) fn call(
                 .into()),
         },
     }
+}
+
+/// `args(P)` and `name(P)`: a position (one component) as data.
+fn position_data(
+    m: &mut Interp<'_>,
+    p: &ir::Program,
+    f: Builtin,
+    e: ExprId,
+    env: &mut [Value],
+) -> R<Value> {
+    let mut parts = Vec::new();
+    m.pos_into(p, e, env, &mut parts)?;
+    let [pos] = parts[..] else {
+        return Err(Diag::user(
+            Code::TypeMismatch,
+            format!("`{}` of a sum of {} positions", f.spec().name, parts.len()),
+        )
+        .label(p.span(e), "not one position")
+        .help("ask about one of its components")
+        .into());
+    };
+    let (game, args) = m.m.position(pos);
+    Ok(if f == Builtin::Args {
+        Value::List(args.into())
+    } else {
+        Value::Str(p.games[game as usize].name.as_str().into())
+    })
 }
 
 /// `components(mask, adj)` and `grid_canon(mask, w, h)` (`crate::board`).
