@@ -232,6 +232,9 @@ pub struct GameShape {
     pub arity: usize,
     /// Whether every parameter is an integer (the checker's inference).
     pub ints: bool,
+    /// Whether its positions are boards (masks, few of them reached):
+    /// keyed, never in a dense array sized by the largest.
+    pub sparse: bool,
 }
 
 /// Interned positions and their values.
@@ -284,7 +287,7 @@ impl Store {
     pub fn new(games: &[GameShape], max_states: usize) -> Store {
         Store {
             dense: vec![Dense::Empty; games.len()],
-            frozen: vec![false; games.len()],
+            frozen: games.iter().map(|s| s.sparse).collect(),
             tables: games
                 .iter()
                 .enumerate()
@@ -314,6 +317,7 @@ impl Store {
                 self.tables.push(table_for(g, *shape));
             }
             self.arity = arity;
+            self.keep_sparse_keyed(games);
             return false;
         }
         let mut old_dense = std::mem::take(&mut self.dense);
@@ -361,7 +365,16 @@ impl Store {
                 self.values.push(v);
             }
         }
+        self.keep_sparse_keyed(games);
         true
+    }
+
+    /// Boards are keyed from the start: their dense storage is frozen
+    /// empty (a game's dense array would be sized by its largest mask).
+    fn keep_sparse_keyed(&mut self, games: &[GameShape]) {
+        for (frozen, shape) in self.frozen.iter_mut().zip(games) {
+            *frozen |= shape.sparse;
+        }
     }
 
     /// How many positions are stored.
@@ -802,11 +815,29 @@ mod tests {
     const INTS3: GameShape = GameShape {
         arity: 3,
         ints: true,
+        sparse: false,
     };
     const ANY1: GameShape = GameShape {
         arity: 1,
         ints: false,
+        sparse: false,
     };
+
+    /// A board game's positions are keyed: the first mask seen, however
+    /// large, allocates no dense array.
+    #[test]
+    fn boards_are_keyed_not_dense() {
+        let board = GameShape {
+            arity: 1,
+            ints: true,
+            sparse: true,
+        };
+        let mut s = Store::new(&[board], 1 << 30);
+        let p = s.intern_ints(0, &[(1 << 25) - 1]).expect("room");
+        assert!(s.dense_args(p).is_none(), "keyed");
+        assert_eq!(s.dense_cells, 0);
+        assert_eq!(s.game_of(p), 0);
+    }
 
     #[test]
     fn a_position_has_one_id_whichever_way_it_is_interned() {
@@ -864,7 +895,8 @@ mod tests {
                 ANY1,
                 GameShape {
                     arity: 3,
-                    ints: false
+                    ints: false,
+                    sparse: false,
                 }
             ]
         ));

@@ -207,6 +207,7 @@ impl Machine {
             .map(|g| GameShape {
                 arity: g.params.len(),
                 ints: g.int_params.iter().all(|i| *i),
+                sparse: g.renames(),
             })
             .collect();
         let moved = self.memo.remap(games, &shapes);
