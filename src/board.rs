@@ -91,30 +91,43 @@ pub fn grid_canon(mask: i64, w: i64, h: i64) -> Result<i64, BoardError> {
     }
     let (c0, c1) = (cols.trailing_zeros(), 63 - cols.leading_zeros());
     let (bh, bw) = (r1 - r0 + 1, c1 - c0 + 1);
-    // The eight images at once, cell by cell (no division per cell):
-    // reflections of the box (t & 1: columns, t & 2: rows), then for
-    // t >= 4 the transpose, which counts only if it fits the grid.
-    let mut images = [0u64; 8];
+    // The images row by row: a row of the box as `bw` bits (reversed for
+    // a reflection of the columns), placed top to bottom or bottom to top.
+    // The turned images likewise from the box's columns, when they fit.
+    let mut rows = [0u64; 63];
+    let mut cols = [0u64; 63];
+    let turns = bw <= h && bh <= w;
     for r in 0..bh {
-        let mut row = (mask >> ((r0 + r) * w + c0)) & ((1u64 << bw) - 1);
-        while row != 0 {
-            let c = row.trailing_zeros();
-            row &= row - 1;
-            let (fr, fc) = (bh - 1 - r, bw - 1 - c);
-            images[0] |= 1 << (r * w + c);
-            images[1] |= 1 << (r * w + fc);
-            images[2] |= 1 << (fr * w + c);
-            images[3] |= 1 << (fr * w + fc);
-            if bw <= h && bh <= w {
-                images[4] |= 1 << (c * w + r);
-                images[5] |= 1 << (fc * w + r);
-                images[6] |= 1 << (c * w + fr);
-                images[7] |= 1 << (fc * w + fr);
+        let row = (mask >> ((r0 + r) * w + c0)) & ((1u64 << bw) - 1);
+        rows[r as usize] = row;
+        if turns {
+            let mut bits = row;
+            while bits != 0 {
+                let c = bits.trailing_zeros();
+                bits &= bits - 1;
+                cols[c as usize] |= 1 << r;
             }
         }
     }
-    let turns = if bw <= h && bh <= w { 8 } else { 4 };
-    let best = images[..turns].iter().copied().min().unwrap_or(mask);
+    /// The least of the four reflections of `lines` (each `len` bits) laid
+    /// out as rows of a grid `w` wide.
+    fn least(lines: &[u64], len: u32, w: u32) -> u64 {
+        let flip = |x: u64| x.reverse_bits() >> (64 - len);
+        let (mut a, mut b, mut c, mut d) = (0u64, 0u64, 0u64, 0u64);
+        let n = lines.len() as u32;
+        for (i, &x) in lines.iter().enumerate() {
+            let (i, j) = (i as u32 * w, (n - 1 - i as u32) * w);
+            a |= x << i;
+            b |= flip(x) << i;
+            c |= x << j;
+            d |= flip(x) << j;
+        }
+        a.min(b).min(c).min(d)
+    }
+    let mut best = least(&rows[..bh as usize], bw, w);
+    if turns {
+        best = best.min(least(&cols[..bw as usize], bh, w));
+    }
     Ok(best as i64)
 }
 
