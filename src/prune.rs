@@ -320,7 +320,8 @@ impl Search {
             if n > MAX_OPTIONS {
                 return false;
             }
-            let mut cand: Set = (1 << (n + 1)) - 1;
+            // The candidates 0..=n (all of a set's for n = 127).
+            let mut cand: Set = up_to_max(1 << n);
             let first = self.ends.len();
             // Options whose values are known rule theirs out at once; the
             // others are tried smallest first, the hardest part of each
@@ -514,8 +515,10 @@ mod tests {
                     opts.push(vec![(n - 2) as PosId]);
                     continue;
                 }
+                // Wide: more options than a candidate set holds, or exactly
+                // as many as it holds.
                 let k = if wide && p == n - 2 {
-                    140
+                    if game % 20 == 0 { 140 } else { 127 }
                 } else {
                     next(&mut state) % 6
                 };
@@ -545,10 +548,26 @@ mod tests {
             for (p, v) in dag.values.iter().enumerate() {
                 assert!(v.is_none_or(|v| v == want[p]), "stored a wrong value");
             }
-            if wide {
+            if wide && game % 20 == 0 {
                 assert!(dag.full > 0, "the wide position went to the general search");
             }
         }
+    }
+
+    /// A position with exactly as many options as a candidate set holds
+    /// (127: candidates 0 to 127, every bit): its value 0 is found.
+    #[test]
+    fn a_full_candidate_set() {
+        // 0 ends the game, 1 moves to 0, 2 has 127 moves to 1, 3 moves to 2.
+        let options = vec![vec![], vec![vec![0]], vec![vec![1]; 127], vec![vec![2]]];
+        let mut dag = Dag {
+            options,
+            values: vec![None; 4],
+            full: 0,
+        };
+        let got = Search::default().nimber(&mut dag, 3).expect("no error");
+        assert_eq!(got, Some(1));
+        assert_eq!(dag.values[2], Some(0));
     }
 
     #[test]
