@@ -269,6 +269,10 @@ pub enum Answer {
         grundy: Gsg,
         /// Who wins.
         outcome: Outcome,
+        /// A loopy game's won or lost position: the moves within which
+        /// the game ends under best play (its remoteness).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        ends_within: Option<u32>,
     },
     /// `moves(P)`
     Moves {
@@ -766,7 +770,19 @@ impl fmt::Display for Answer {
                 position,
                 grundy,
                 outcome,
+                ends_within: None,
             } => writeln!(f, "{position}: {}, grundy {grundy}", outcome.words()),
+            Answer::Outcome {
+                position,
+                grundy,
+                outcome,
+                ends_within: Some(r),
+            } => writeln!(
+                f,
+                "{position}: {}, the game ends within {}, grundy {grundy}",
+                outcome.words(),
+                plural_moves(*r)
+            ),
             Answer::Moves {
                 position,
                 components,

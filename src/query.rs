@@ -3,7 +3,7 @@
 //! the misère queries) answered from the engine as structured answers. The
 //! session decides what runs; this module says what a statement answers.
 
-use crate::answer::{Answer, Binding, Outcome, Sides};
+use crate::answer::{Answer, Binding, Sides};
 use crate::eval::{CheckCase, Machine};
 use crate::flow::R;
 use crate::ir::{self, ExprId, Stmt};
@@ -109,14 +109,7 @@ fn print_one(
     }
     let value = m.interp().eval(expr, env)?;
     Ok(match value {
-        Value::Pos(parts) => {
-            let grundy = m.gsg_sum(&parts)?;
-            Answer::Outcome {
-                position: crate::report::pos_data(m, &parts),
-                outcome: Outcome::of_value(&grundy),
-                grundy,
-            }
-        }
+        Value::Pos(parts) => crate::report::outcome(m, &parts)?,
         Value::Str(s) => Answer::Text {
             text: s.to_string(),
         },

@@ -54,12 +54,7 @@ pub fn report(
         }
         Builtin::Outcome => {
             let parts = m.interp().eval_sum(args[0], env)?;
-            let grundy = m.gsg_sum(&parts)?;
-            Ok(Answer::Outcome {
-                position: pos_data(m, &parts),
-                outcome: Outcome::of_value(&grundy),
-                grundy,
-            })
+            outcome(m, &parts)
         }
         Builtin::Moves | Builtin::Winning => moves(m, f, args, env),
         Builtin::Table | Builtin::PPositions | Builtin::Map => {
@@ -164,6 +159,27 @@ pub fn report(
         }),
         _ => Err(Diag::bug(format!("`{}` is not a report", f.name())).into()),
     }
+}
+
+/// `outcome(P)` and `print P`: who wins, and for a loopy game's won or
+/// lost position, within how many moves the game ends.
+pub fn outcome(m: &mut Machine, parts: &[PosId]) -> R<Answer> {
+    let grundy = m.gsg_sum(parts)?;
+    let outcome = Outcome::of_value(&grundy);
+    let ends_within = match (parts, outcome) {
+        ([root], Outcome::N | Outcome::P) => m
+            .oracle()
+            .remoteness(*root)?
+            .and_then(|remote| remote.get(root).copied().flatten())
+            .map(|(_, r)| r),
+        _ => None,
+    };
+    Ok(Answer::Outcome {
+        position: pos_data(m, parts),
+        outcome,
+        grundy,
+        ends_within,
+    })
 }
 
 /// `moves(P)` and `winning(P)` in normal play.

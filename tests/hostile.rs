@@ -668,7 +668,10 @@ fn a_loopy_graph_ends_at_the_state_limit() {
     let run = run_text("loopy_states.game", src, &["--max-states", "100000"]);
     assert_eq!(run.code, 2, "{}", run.stdout);
     assert!(run.stderr.contains("grundy::state-limit"), "{}", run.stderr);
-    assert_eq!(run.stdout, "V(3): first player wins (N), grundy ∞{0}\n");
+    assert_eq!(
+        run.stdout,
+        "V(3): first player wins (N), the game ends within 1 move, grundy ∞{0}\n"
+    );
 }
 
 /// The function memo (of recursive functions) counts its keys and its
