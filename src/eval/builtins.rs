@@ -162,8 +162,12 @@ fn position_data(
     e: ExprId,
     env: &mut [Value],
 ) -> R<Value> {
+    // The position as written, even while a search names its options as
+    // stored (a rule may ask about a position it makes).
     let mut parts = Vec::new();
-    m.pos_into(p, e, env, &mut parts)?;
+    super::rename::named(m.m, super::rename::Naming::AsWritten, |m| {
+        m.interp().pos_into(p, e, env, &mut parts)
+    })?;
     let [pos] = parts[..] else {
         return Err(Diag::user(
             Code::TypeMismatch,
@@ -215,7 +219,7 @@ fn board(
 }
 
 /// A board function's refusal, in the user's words.
-pub(super) fn board_error(e: crate::board::BoardError, span: Span, mask: i64) -> Diag {
+fn board_error(e: crate::board::BoardError, span: Span, mask: i64) -> Diag {
     use crate::board::BoardError as E;
     let (message, help) = match e {
         E::NegativeMask => (

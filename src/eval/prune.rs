@@ -1,7 +1,7 @@
 //! The pruned nimber search as a strategy: `crate::prune` over the
 //! machine, its options named as stored (`eval::rename`).
 
-use super::rename::Naming;
+use super::rename::{Naming, named};
 use super::*;
 
 /// The machine as the pruned search sees it.
@@ -21,11 +21,8 @@ impl crate::prune::Tree for Board<'_, '_> {
     }
 
     fn options(&mut self, pos: PosId, out: &mut Moves) -> R<()> {
-        let m = &mut *self.s.m;
-        let saved = std::mem::replace(&mut m.interp_state.naming, Naming::Stored);
-        let result = m.options_with(pos, out, &mut self.bufs);
-        m.interp_state.naming = saved;
-        result
+        let bufs = &mut self.bufs;
+        named(self.s.m, Naming::Stored, |m| m.options_with(pos, out, bufs))
     }
 
     fn value(&mut self, pos: PosId) -> R<u32> {

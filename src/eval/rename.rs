@@ -40,6 +40,15 @@ impl Naming {
     }
 }
 
+/// Runs `f` with the positions the interpreter makes named `naming`
+/// (restored after, whatever `f` gives).
+pub(super) fn named<T>(m: &mut Machine, naming: Naming, f: impl FnOnce(&mut Machine) -> T) -> T {
+    let saved = std::mem::replace(&mut m.interp_state.naming, naming);
+    let result = f(m);
+    m.interp_state.naming = saved;
+    result
+}
+
 impl Interp<'_> {
     /// Appends to `out` the stored names of `game(args)`: its `split`'s
     /// parts in canonical form, or its `canonical` form, as the current
@@ -110,9 +119,8 @@ impl Scoped<'_> {
         }
         let mut args = Vec::new();
         crate::key::args_of(&m.memo, pos, &mut args);
-        let saved = std::mem::replace(&mut m.interp_state.naming, Naming::Stored);
-        let result = m.interp().renamed_into(&prog, game, &args, out);
-        m.interp_state.naming = saved;
-        result
+        named(m, Naming::Stored, |m| {
+            m.interp().renamed_into(&prog, game, &args, out)
+        })
     }
 }
