@@ -759,7 +759,7 @@ fn node_kayles_brute(
 /// nimber (split into components) is the brute force's.
 #[test]
 fn node_kayles_example_reads_a_graph_and_matches_brute_force() {
-    for (w, h) in [(1, 1), (2, 3), (3, 3), (4, 4), (5, 4), (5, 5)] {
+    for (w, h) in [(1, 1), (2, 3), (3, 3), (4, 3), (4, 4), (5, 4), (5, 5)] {
         let n = w * h;
         let mut edges = Vec::new();
         for v in 0..n {
