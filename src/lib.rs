@@ -49,6 +49,9 @@ pub mod linear;
 /// Mex sets: the option values seen at a position.
 pub mod mex;
 
+/// The genus of a game: its normal and misère values with Nim heaps of 2.
+pub mod genus;
+
 /// Kernels: rules of common shapes compiled to tight loops.
 pub mod kernel;
 

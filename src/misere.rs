@@ -1,35 +1,90 @@
-//! Misère play (the player who makes the last move loses): exact search on
-//! sums, whose states are multisets of component positions, and the closed
-//! rule for sums of Nim heaps.
+//! Misère play (the player who makes the last move loses): the genus of
+//! sums, whose states are multisets of component positions, by search or,
+//! when every component is tame, from the components' genera alone.
 //!
 //! A state is the sorted list of its components, without components that
-//! have no move (they add nothing). Its misère value is the mex of its
-//! options' values, and 1 for a state with no move at all: value 0 means the
-//! player to move loses. The search is iterative, memoized per state, and
-//! bounded by the state limit.
+//! have no move (they add nothing). Its misère value is γ0 of its genus: the
+//! mex of its options' values, and 1 for a state with no move at all; 0
+//! means the player to move loses. A sum whose components are all tame
+//! (with every position below them) adds like misère Nim (Conway); any
+//! other state's genus comes from its options' (`genus`). The search is
+//! iterative, memoized per state, and bounded by the state limit.
 
 use crate::diagnostics::{Code, Diag};
 use crate::flow::R;
-use crate::mex::Seen;
+use crate::genus::Genus;
 use crate::oracle::{Moves, Oracle};
 use crate::store::PosId;
+use crate::value::Value;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// A sum as a canonical state: sorted components, none terminal.
 pub type State = Box<[PosId]>;
 
-/// The misère search: memo of states and of components.
-#[derive(Default)]
-pub struct Misere {
-    values: FxHashMap<State, u32>,
-    /// Components with no move.
-    terminal: FxHashMap<PosId, bool>,
-    /// Components misère-equivalent to a Nim heap, with its size.
-    heap: FxHashMap<PosId, Option<u32>>,
+/// What the search knows of a state: its genus (an index into the
+/// distinct genera) and whether it and every state below it have tame
+/// genera (then it adds to others like a Nim heap).
+#[derive(Clone, Copy, Debug)]
+struct Known {
+    genus: u32,
+    tame: bool,
 }
 
-/// Being computed (a state on the search stack).
-const ON_STACK: u32 = u32::MAX;
+/// How a sum's misère answer was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// Every component is a Nim heap (by its rule or misère-equivalent).
+    Nim,
+    /// Every component is tame: from their genera, as misère Nim.
+    Tame,
+    /// By search over the sums below it.
+    Search,
+}
+
+impl Found {
+    /// In words, for answers.
+    pub fn words(self) -> &'static str {
+        match self {
+            Found::Nim => "misère Nim",
+            Found::Tame => "tame components, from their genera",
+            Found::Search => "searched sum by sum",
+        }
+    }
+}
+
+/// The misère search: genera of states and facts about components.
+#[derive(Default)]
+pub struct Misere {
+    /// States of one component, by it.
+    single: FxHashMap<PosId, Known>,
+    /// States of no component or of two or more.
+    sums: FxHashMap<State, Known>,
+    /// Each distinct genus once.
+    genera: Vec<Genus>,
+    /// Each genus's index, by its words (`Genus::words`).
+    ids: FxHashMap<Box<[u32]>, u32>,
+    /// Scratch space for `direct`.
+    scratch: (Vec<Known>, Vec<u32>, Vec<u32>),
+    /// Components with no move.
+    terminal: FxHashMap<PosId, bool>,
+    /// Per one-parameter game, the heaps below this are all known.
+    ascended: FxHashMap<u32, i64>,
+}
+
+/// A state being searched: its options (first, for a sum, its components
+/// alone), and which of them are known.
+struct Frame {
+    state: State,
+    options: Vec<State>,
+    next: usize,
+    /// Whether `options` are the state's moves (not yet its components).
+    expanded: bool,
+}
+
+/// Below this heap, a one-parameter component is searched from itself;
+/// from it, the heaps below are settled in ascending order first (so the
+/// search never goes that deep).
+const ASCEND_FROM: i64 = 1024;
 
 impl Misere {
     fn is_terminal(&mut self, m: &mut dyn Oracle, c: PosId) -> R<bool> {
@@ -83,225 +138,362 @@ impl Misere {
         Ok(out)
     }
 
-    /// The misère value of the sum of `parts` played as one game: by the
-    /// Nim rule when every component is a Nim heap, else by exact search.
+    /// The distinct options of a state.
+    fn option_states(&mut self, m: &mut dyn Oracle, s: &State) -> R<Vec<State>> {
+        let mut out = Vec::new();
+        let mut moves = Moves::default();
+        let mut parts = Vec::new();
+        for (i, &c) in s.iter().enumerate() {
+            if i > 0 && s[i - 1] == c {
+                continue;
+            }
+            too_big(m, c)?;
+            m.options_into(c, &mut moves)?;
+            for opt in moves.iter() {
+                m.poll()?;
+                parts.clear();
+                parts.extend(s[..i].iter().chain(&s[i + 1..]).chain(opt));
+                out.push(self.state(m, &parts)?);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        Ok(out)
+    }
+
+    /// The misère value of the sum of `parts` played as one game (0: the
+    /// player to move loses).
     pub fn value_of(&mut self, m: &mut dyn Oracle, parts: &[PosId]) -> R<u32> {
         let s = self.state(m, parts)?;
-        if let Some(heaps) = self.nim_heaps(m, &s)? {
-            return Ok(misere_nim_value(&heaps));
-        }
         self.value(m, s)
     }
 
-    /// The misère value of a sum played as one game (0: the player to move
-    /// loses).
-    pub fn value(&mut self, m: &mut dyn Oracle, root: State) -> R<u32> {
-        if let Some(&v) = self.values.get(&root).filter(|v| **v != ON_STACK) {
-            return Ok(v);
+    /// The misère value of a sum played as one game: γ0 of its genus.
+    pub fn value(&mut self, m: &mut dyn Oracle, s: State) -> R<u32> {
+        let k = self.known(m, s)?;
+        Ok(self.genera[k.genus as usize].misere())
+    }
+
+    /// Whether the player to move wins the sum in misère play.
+    pub fn next_wins(&mut self, m: &mut dyn Oracle, s: &State) -> R<bool> {
+        Ok(self.value(m, s.clone())? != 0)
+    }
+
+    /// The genus of the sum of `parts`, whether it is tame (with every
+    /// position below it), and how it was found.
+    pub fn genus_of(&mut self, m: &mut dyn Oracle, parts: &[PosId]) -> R<(Genus, bool, Found)> {
+        let s = self.state(m, parts)?;
+        let k = self.known(m, s.clone())?;
+        let found = self.found(m, &s)?;
+        Ok((self.genera[k.genus as usize].clone(), k.tame, found))
+    }
+
+    /// How the answer for a state is found (once it is known).
+    pub fn found(&mut self, m: &mut dyn Oracle, s: &State) -> R<Found> {
+        if s.iter().all(|&c| m.nim_heap(c).is_some()) {
+            return Ok(Found::Nim);
         }
-        struct Frame {
-            state: State,
-            options: Vec<State>,
-            next: usize,
-            seen: Seen,
+        if s.len() < 2 {
+            return Ok(Found::Search);
         }
-        let mut stack: Vec<Frame> = Vec::new();
-        let push = |this: &mut Misere,
-                    m: &mut dyn Oracle,
-                    stack: &mut Vec<Frame>,
-                    s: State|
-         -> R<()> {
-            if this.values.len() >= m.max_states() {
-                return Err(Diag::user(
-                    Code::StateLimit,
-                    format!(
-                        "the misère search reached {} sums of positions",
-                        m.max_states()
-                    ),
-                )
-                .help("misère play is searched exactly, sum by sum: ask about smaller sums, or raise `--max-states N`").into());
+        for &c in s.iter() {
+            if !self.known(m, Box::new([c]))?.tame {
+                return Ok(Found::Search);
             }
-            let options = this
-                .options(m, &s)?
-                .into_iter()
-                .map(|(_, _, o)| o)
-                .collect();
-            this.values.insert(s.clone(), ON_STACK);
-            stack.push(Frame {
-                state: s,
-                options,
-                next: 0,
-                seen: Seen::default(),
-            });
-            Ok(())
+        }
+        let all_nim = s.iter().all(|&c| {
+            let k = self.get(&[c]).map(|k| k.genus);
+            k.is_some_and(|k| {
+                let g = &self.genera[k as usize];
+                *g == Genus::nim(g.g)
+            })
+        });
+        Ok(if all_nim { Found::Nim } else { Found::Tame })
+    }
+
+    fn get(&self, s: &[PosId]) -> Option<Known> {
+        match s {
+            [c] => self.single.get(c).copied(),
+            _ => self.sums.get(s).copied(),
+        }
+    }
+
+    fn put(&mut self, s: State, k: Known) {
+        match &s[..] {
+            [c] => self.single.insert(*c, k),
+            _ => self.sums.insert(s, k),
         };
-        let result = (|| -> R<u32> {
-            push(self, m, &mut stack, root.clone())?;
+    }
+
+    fn id(&mut self, g: Genus) -> u32 {
+        let words: Vec<u32> = g.words().collect();
+        self.id_of_words(&words)
+    }
+
+    /// The index of the genus of these words.
+    fn id_of_words(&mut self, words: &[u32]) -> u32 {
+        if let Some(&i) = self.ids.get(words) {
+            return i;
+        }
+        let i = self.genera.len() as u32;
+        self.genera.push(Genus::from_words(words));
+        self.ids.insert(words.into(), i);
+        i
+    }
+
+    /// What is known of a state, searched if it is not yet: a sum whose
+    /// components are all tame from their genera, any other from the
+    /// genera of its options.
+    fn known(&mut self, m: &mut dyn Oracle, root: State) -> R<Known> {
+        if let Some(k) = self.get(&root) {
+            return Ok(k);
+        }
+        self.ascend(m, &root)?;
+        self.search(m, root, &mut Vec::new(), &mut FxHashSet::default())
+    }
+
+    /// The heaps below a large one-parameter component, settled in
+    /// ascending order.
+    fn ascend(&mut self, m: &mut dyn Oracle, s: &State) -> R<()> {
+        for &c in s.iter() {
+            let (game, args) = m.position(c);
+            let [Value::Int(n)] = args[..] else { continue };
+            if !(ASCEND_FROM..=MAX_ARG).contains(&n)
+                || m.nim_heap(c).is_some()
+                || self.get(&[c]).is_some()
+            {
+                continue;
+            }
+            let mut on_stack = FxHashSet::default();
+            let mut stack = Vec::new();
+            let from = self.ascended.get(&game).copied().unwrap_or(0);
+            let mut moves = Moves::default();
+            for k in from..n {
+                let p = m.intern(game, &[Value::Int(k)], crate::span::Span::default())?;
+                if self.get(&[p]).is_some() || self.direct(m, p, &mut moves)? {
+                    continue;
+                }
+                self.search(m, Box::new([p]), &mut stack, &mut on_stack)?;
+            }
+            self.ascended.insert(game, n.max(from));
+        }
+        Ok(())
+    }
+
+    /// Settles one component at once when each of its options is nothing
+    /// or one known component (a heap whose smaller heaps are known);
+    /// whether it did.
+    fn direct(&mut self, m: &mut dyn Oracle, p: PosId, moves: &mut Moves) -> R<bool> {
+        m.options_into(p, moves)?;
+        if moves.is_empty() {
+            self.terminal.insert(p, true);
+            return Ok(true);
+        }
+        self.terminal.insert(p, false);
+        let (mut ids, mut set, mut words) = std::mem::take(&mut self.scratch);
+        ids.clear();
+        let mut all = true;
+        for opt in moves.iter() {
+            m.poll()?;
+            let mut live = None;
+            for &c in opt {
+                if !self.is_terminal(m, c)? {
+                    all &= live.is_none();
+                    live = Some(c);
+                }
+            }
+            let k = match live {
+                None => self.settle(m, &State::default())?,
+                Some(c) => self.get(&[c]),
+            };
+            match k {
+                Some(k) if all => ids.push(k),
+                _ => {
+                    all = false;
+                    break;
+                }
+            }
+        }
+        if all {
+            ids.sort_unstable_by_key(|k| (k.genus, k.tame));
+            ids.dedup_by_key(|k| (k.genus, k.tame));
+            let genera = &self.genera;
+            Genus::write_of_options(
+                ids.iter().map(|k| &genera[k.genus as usize]),
+                &mut set,
+                &mut words,
+            );
+            let genus = self.id_of_words(&words);
+            let tame = self.genera[genus as usize].is_tame() && ids.iter().all(|k| k.tame);
+            self.single.insert(p, Known { genus, tame });
+        }
+        self.scratch = (ids, set, words);
+        Ok(all)
+    }
+
+    fn search(
+        &mut self,
+        m: &mut dyn Oracle,
+        root: State,
+        stack: &mut Vec<Frame>,
+        on_stack: &mut FxHashSet<State>,
+    ) -> R<Known> {
+        stack.clear();
+        on_stack.clear();
+        let result = (|| -> R<Known> {
+            if let Some(k) = self.settle(m, &root)? {
+                return Ok(k);
+            }
+            self.push(m, stack, on_stack, root.clone())?;
             while let Some(f) = stack.last_mut() {
                 if let Some(o) = f.options.get(f.next) {
-                    match self.values.get(o).copied() {
-                        Some(ON_STACK) => {
-                            return Err(Diag::user(
-                                Code::Cycle,
-                                "a sum can be reached from itself: misère play needs every play to end",
-                            ).into());
-                        }
-                        Some(v) => {
-                            f.seen.insert(v);
-                            f.next += 1;
-                        }
-                        None => {
-                            let o = o.clone();
-                            push(self, m, &mut stack, o)?;
-                        }
+                    if self.get(o).is_some() {
+                        f.next += 1;
+                        continue;
+                    }
+                    let o = o.clone();
+                    if on_stack.contains(&o) {
+                        return Err(cycle(m, &o));
+                    }
+                    if self.settle(m, &o)?.is_none() {
+                        self.push(m, stack, on_stack, o)?;
                     }
                     continue;
                 }
-                let v = if f.options.is_empty() {
-                    // No move: the player to move has already won.
-                    1
+                let k = if f.expanded {
+                    let mut tame = true;
+                    let mut of = Vec::with_capacity(f.options.len());
+                    for o in &f.options {
+                        let k = self
+                            .get(o)
+                            .ok_or_else(|| Diag::bug("an option not known"))?;
+                        tame &= k.tame;
+                        of.push(&self.genera[k.genus as usize]);
+                    }
+                    let g = Genus::of_options(&of);
+                    tame &= g.is_tame();
+                    Known {
+                        genus: self.id(g),
+                        tame,
+                    }
                 } else {
-                    f.seen.mex() as u32
+                    let parts = f
+                        .state
+                        .iter()
+                        .map(|&c| self.get(&[c]))
+                        .collect::<Option<Vec<Known>>>()
+                        .ok_or_else(|| Diag::bug("a component not known"))?;
+                    if parts.iter().all(|k| k.tame) {
+                        let g =
+                            Genus::tame_sum(parts.iter().map(|k| &self.genera[k.genus as usize]));
+                        Known {
+                            genus: self.id(g),
+                            tame: true,
+                        }
+                    } else {
+                        let state = f.state.clone();
+                        let options = self.option_states(m, &state)?;
+                        let f = stack.last_mut().ok_or_else(|| Diag::bug("no frame"))?;
+                        f.options = options;
+                        f.expanded = true;
+                        f.next = 0;
+                        continue;
+                    }
                 };
                 let done = stack.pop().map(|f| f.state);
                 if let Some(s) = done {
-                    self.values.insert(s, v);
-                }
-                if stack.is_empty() {
-                    return Ok(v);
+                    on_stack.remove(&s);
+                    if stack.is_empty() {
+                        self.put(s, k);
+                        return Ok(k);
+                    }
+                    self.put(s, k);
                 }
             }
             Err(Diag::bug("the misère search ended without a value").into())
         })();
-        if result.is_err() {
-            for f in &stack {
-                self.values.remove(&f.state);
-            }
-        }
+        stack.clear();
+        on_stack.clear();
         result
     }
 
-    /// Whether the player to move wins the sum in misère play: by the Nim
-    /// rule when every component is a Nim heap, else by exact search.
-    pub fn next_wins(&mut self, m: &mut dyn Oracle, s: &State) -> R<bool> {
-        if let Some(heaps) = self.nim_heaps(m, s)? {
-            return Ok(misere_nim_next_wins(&heaps));
-        }
-        Ok(self.value(m, s.clone())? != 0)
-    }
-
-    /// The Nim heap sizes of a state whose components are all Nim heaps.
-    fn nim_heaps(&mut self, m: &mut dyn Oracle, s: &State) -> R<Option<Vec<u32>>> {
-        let mut heaps = Vec::with_capacity(s.len());
-        for &c in s.iter() {
-            match self.heap_size(m, c)? {
-                Some(h) => heaps.push(h),
+    /// Settles a state without a search when it can: no component, or one
+    /// Nim heap by its rule.
+    fn settle(&mut self, m: &mut dyn Oracle, s: &State) -> R<Option<Known>> {
+        let g = match &s[..] {
+            [] => Genus::terminal(),
+            [c] => match m.nim_heap(*c) {
+                Some(h) => Genus::nim(h),
                 None => return Ok(None),
-            }
-        }
-        Ok(Some(heaps))
+            },
+            _ => return Ok(None),
+        };
+        let k = Known {
+            genus: self.id(g),
+            tame: true,
+        };
+        self.put(s.clone(), k);
+        Ok(Some(k))
     }
 
-    /// Whether a position is a Nim heap in misère play too: each option is
-    /// a single Nim heap (or nothing), and their sizes are exactly
-    /// 0, 1, ..., g − 1. Such a position's misère canonical form is *g.
-    fn heap_size(&mut self, m: &mut dyn Oracle, root: PosId) -> R<Option<u32>> {
-        if let Some(&h) = self.heap.get(&root) {
-            return Ok(h);
+    /// Puts a state on the search stack: a sum first asks for its
+    /// components alone, a single component for its options.
+    fn push(
+        &mut self,
+        m: &mut dyn Oracle,
+        stack: &mut Vec<Frame>,
+        on_stack: &mut FxHashSet<State>,
+        s: State,
+    ) -> R<()> {
+        if self.single.len() + self.sums.len() >= m.max_states() {
+            return Err(Diag::user(
+                Code::StateLimit,
+                format!(
+                    "the misère search reached {} sums of positions",
+                    m.max_states()
+                ),
+            )
+            .help("misère play is searched exactly, sum by sum: ask about smaller sums, or raise `--max-states N`")
+            .into());
         }
-        // Nim by its rule: a heap of its size, however large.
-        if let Some(h) = m.nim_heap(root) {
-            return Ok(Some(h));
-        }
-        // Post-order over the positions below, without recursion; a
-        // position met again while its options are pending closes a cycle.
-        let mut stack = vec![(root, false)];
-        let mut pending = FxHashSet::default();
-        let mut options = Moves::default();
-        let mut singles = Vec::new();
-        while let Some((c, expanded)) = stack.pop() {
-            if self.heap.contains_key(&c) {
-                continue;
-            }
-            too_big(m, c)?;
-            if !expanded && !pending.insert(c) {
-                let (game, _) = m.position(c);
-                let loopy = m
-                    .program()
-                    .games
-                    .get(game as usize)
-                    .is_some_and(|g| g.loopy);
-                return Err(Diag::user(
-                    Code::Cycle,
-                    format!(
-                        "the game graph has a cycle: {} can be reached from itself",
-                        m.show_pos(c)
-                    ),
-                )
-                .help(if loopy {
-                    "misère play of a `loopy game` is not solved yet: ask about it in normal play"
-                } else {
-                    "misère play needs every play to end: make each move decrease something"
-                })
-                .into());
-            }
-            m.options_into(c, &mut options)?;
-            singles.clear();
-            for o in options.iter() {
-                // The option's live components: none, one, or more (then
-                // `c` is no heap).
-                let mut live = None;
-                let mut many = false;
-                for &p in o {
-                    if !self.is_terminal(m, p)? {
-                        many |= live.is_some();
-                        live = Some(p);
-                    }
-                }
-                if many {
-                    singles.clear();
-                    self.heap.insert(c, None);
-                    break;
-                }
-                singles.push(live);
-            }
-            if self.heap.contains_key(&c) {
-                continue;
-            }
-            let unknown: Vec<PosId> = singles
-                .iter()
-                .flatten()
-                .copied()
-                .filter(|p| !self.heap.contains_key(p))
-                .collect();
-            if !unknown.is_empty() {
-                if expanded {
-                    return Err(Diag::bug("the Nim-heap test revisited a position").into());
-                }
-                stack.push((c, true));
-                stack.extend(unknown.into_iter().map(|p| (p, false)));
-                continue;
-            }
-            let mut sizes = Vec::with_capacity(singles.len());
-            let mut ok = true;
-            for s in &singles {
-                match s {
-                    None => sizes.push(0),
-                    Some(p) => match self.heap.get(p).copied().flatten() {
-                        Some(h) => sizes.push(h),
-                        None => ok = false,
-                    },
-                }
-            }
-            sizes.sort_unstable();
-            sizes.dedup();
-            let g = sizes.len() as u32;
-            let is_heap = ok && sizes.iter().enumerate().all(|(i, &h)| h == i as u32);
-            self.heap.insert(c, is_heap.then_some(g));
-            pending.remove(&c);
-        }
-        Ok(self.heap.get(&root).copied().flatten())
+        let (options, expanded) = if s.len() >= 2 {
+            let mut singles: Vec<State> = s.iter().map(|&c| Box::new([c]) as State).collect();
+            singles.dedup();
+            (singles, false)
+        } else {
+            (self.option_states(m, &s)?, true)
+        };
+        on_stack.insert(s.clone());
+        stack.push(Frame {
+            state: s,
+            options,
+            next: 0,
+            expanded,
+        });
+        Ok(())
     }
+}
+
+/// The error of a state reached from itself.
+fn cycle(m: &dyn Oracle, s: &State) -> crate::flow::Stop {
+    let loopy = s.iter().any(|&c| {
+        let (game, _) = m.position(c);
+        m.program()
+            .games
+            .get(game as usize)
+            .is_some_and(|g| g.loopy)
+    });
+    let what = match &s[..] {
+        [c] => format!("{} can be reached from itself", m.show_pos(*c)),
+        _ => "a sum can be reached from itself".to_string(),
+    };
+    Diag::user(Code::Cycle, format!("the game graph has a cycle: {what}"))
+        .help(if loopy {
+            "misère play of a `loopy game` is not solved yet: ask about it in normal play"
+        } else {
+            "misère play needs every play to end: make each move decrease something"
+        })
+        .into()
 }
 
 /// Largest integer argument of a position whose options are listed one by
@@ -327,22 +519,4 @@ fn too_big(m: &dyn Oracle, c: PosId) -> R<()> {
         .into());
     }
     Ok(())
-}
-
-/// The misère value of a sum of Nim heaps (as [`Misere::value`] defines
-/// it, the mex of the options' values with 1 at the end): with every heap
-/// of size 0 or 1, 1 when the 1-heaps are even in number and 0 when odd;
-/// otherwise the XOR of the heaps, as in normal play.
-pub fn misere_nim_value(heaps: &[u32]) -> u32 {
-    if heaps.iter().all(|&h| h <= 1) {
-        u32::from(heaps.iter().filter(|&&h| h == 1).count() % 2 == 0)
-    } else {
-        heaps.iter().fold(0, |x, &h| x ^ h)
-    }
-}
-
-/// Misère Nim: with every heap of size 0 or 1, the player to move wins when
-/// the number of 1-heaps is even; otherwise as in normal play (XOR ≠ 0).
-pub fn misere_nim_next_wins(heaps: &[u32]) -> bool {
-    misere_nim_value(heaps) != 0
 }

@@ -339,9 +339,19 @@ fn the_bottom_layers_use_only_what_is_below_them() {
         // The pruned search: plain data over its own trait.
         ("prune", &["diagnostics", "flow", "oracle", "store"]),
         // The solvers and analyses see the engine through the oracle only.
+        // The genus: plain numbers.
+        ("genus", &[]),
         (
             "misere",
-            &["diagnostics", "flow", "mex", "oracle", "store", "value"],
+            &[
+                "diagnostics",
+                "flow",
+                "genus",
+                "oracle",
+                "span",
+                "store",
+                "value",
+            ],
         ),
         (
             "graph",
