@@ -2,11 +2,15 @@
 
 use crate::loopy::Gsg;
 use serde::Serialize;
-use std::fmt::{self, Write as _};
+use std::fmt;
 
 /// Who wins: one type for the solvers and the answers (defined beside
 /// the generalized values it is read from).
 pub use crate::loopy::Outcome;
+
+mod layout;
+pub use layout::describe_axis;
+use layout::{grid, p_map, p_positions, table_rows, width};
 
 impl Outcome {
     /// The outcome of a position with this Grundy value.
@@ -369,6 +373,8 @@ pub enum Answer {
         position: Position,
         /// Who wins when the last player to move loses.
         outcome: Outcome,
+        /// How it was found (`genus` tells the words).
+        found: String,
     },
     /// `winning(P, misere)`.
     MisereWinning {
@@ -419,6 +425,33 @@ pub enum Answer {
         /// The lines.
         lines: Vec<String>,
     },
+    /// `genus(P)`.
+    Genus {
+        /// The position.
+        position: Position,
+        /// Its genus as written: `4^146`.
+        genus: String,
+        /// Its normal-play value.
+        grundy: u32,
+        /// Its misère value (γ0).
+        misere: u32,
+        /// Whether it and every position below it have tame genera.
+        tame: bool,
+        /// How it was found: `misère Nim`, `tame components, from their
+        /// genera`, `searched sum by sum`.
+        found: String,
+    },
+    /// `genus(G, xs)` and `genus(G, xs, ys)`.
+    Genera {
+        /// The game.
+        game: String,
+        /// Its parameters' names.
+        params: Vec<String>,
+        /// The arguments along each axis.
+        axes: Vec<Vec<i64>>,
+        /// The genera, the last axis fastest.
+        genera: Vec<String>,
+    },
     /// `period(G)`.
     Period {
         /// The game.
@@ -465,137 +498,8 @@ impl Answer {
 }
 
 /// How a misère table's heading starts.
-fn misere_words(misere: bool) -> &'static str {
+pub(crate) fn misere_words(misere: bool) -> &'static str {
     if misere { "misère values of " } else { "" }
-}
-
-fn width(values: impl Iterator<Item = String>) -> usize {
-    values.map(|s| s.chars().count()).max().unwrap_or(1)
-}
-
-/// A two-parameter table: a header row of the second argument, a row per
-/// value of the first.
-fn grid(
-    f: &mut fmt::Formatter<'_>,
-    game: &str,
-    misere: bool,
-    params: &[String; 2],
-    rows: &[i64],
-    cols: &[i64],
-    values: &[Vec<Gsg>],
-) -> fmt::Result {
-    let [a, b] = params;
-    writeln!(
-        f,
-        "{}{game}({a}, {b}) for {a} in {} (rows), {b} in {} (columns):",
-        misere_words(misere),
-        describe_axis(rows),
-        describe_axis(cols)
-    )?;
-    let values: Vec<Vec<String>> = values
-        .iter()
-        .map(|row| row.iter().map(Gsg::to_string).collect())
-        .collect();
-    let vw = width(
-        values
-            .iter()
-            .flatten()
-            .cloned()
-            .chain(cols.iter().map(i64::to_string)),
-    );
-    let corner = format!("{a}\\{b}");
-    let rw = width(rows.iter().map(i64::to_string).chain([corner.clone()]));
-    let mut line = format!("  {corner:>rw$} ");
-    for c in cols {
-        let _ = write!(line, " {c:>vw$}");
-    }
-    writeln!(f, "{line}")?;
-    for (r, row) in rows.iter().zip(values) {
-        let mut line = format!("  {r:>rw$} ");
-        for v in row {
-            let _ = write!(line, " {v:>vw$}");
-        }
-        writeln!(f, "{line}")?;
-    }
-    Ok(())
-}
-
-/// The P-positions of a two-parameter game as a picture in text.
-fn p_map(
-    f: &mut fmt::Formatter<'_>,
-    game: &str,
-    misere: bool,
-    params: &[String; 2],
-    rows: &[i64],
-    cols: &[i64],
-    p: &[Vec<bool>],
-) -> fmt::Result {
-    let [a, b] = params;
-    writeln!(
-        f,
-        "{}P-positions of {game}({a}, {b}) for {a} in {} (rows), {b} in {} (columns): # P, . N",
-        if misere { "misère " } else { "" },
-        describe_axis(rows),
-        describe_axis(cols)
-    )?;
-    let rw = width(rows.iter().map(i64::to_string));
-    // A ruler: the column's argument every ten columns.
-    let mut ruler = String::new();
-    for (i, c) in cols.iter().enumerate() {
-        if i % 10 == 0 && ruler.chars().count() <= i {
-            while ruler.chars().count() < i {
-                ruler.push(' ');
-            }
-            ruler.push_str(&format!("|{c}"));
-        }
-    }
-    writeln!(f, "  {:rw$}  {}", "", ruler.trim_end())?;
-    for (r, row) in rows.iter().zip(p) {
-        let cells: String = row.iter().map(|&x| if x { '#' } else { '.' }).collect();
-        writeln!(f, "  {r:>rw$}  {cells}")?;
-    }
-    Ok(())
-}
-
-/// P-positions listed, ten a line.
-fn p_positions(
-    f: &mut fmt::Formatter<'_>,
-    game: &str,
-    misere: bool,
-    params: &[String],
-    ranges: &[String],
-    positions: &[Vec<i64>],
-) -> fmt::Result {
-    let over: Vec<String> = params
-        .iter()
-        .zip(ranges)
-        .map(|(p, r)| format!("{p} in {r}"))
-        .collect();
-    writeln!(
-        f,
-        "{}P-positions of {game}({}) for {}: {} found",
-        if misere { "misère " } else { "" },
-        params.join(", "),
-        over.join(", "),
-        positions.len()
-    )?;
-    let items: Vec<String> = positions
-        .iter()
-        .map(|p| {
-            if p.len() == 1 {
-                p[0].to_string()
-            } else {
-                format!(
-                    "({})",
-                    p.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
-                )
-            }
-        })
-        .collect();
-    for chunk in items.chunks(10) {
-        writeln!(f, "  {}", chunk.join(" "))?;
-    }
-    Ok(())
 }
 
 /// What a period search found, and how it is known.
@@ -651,6 +555,62 @@ fn period(
 }
 
 /// The winning moves of a position (from a draw, the moves that keep it).
+/// `genus(P)`: the genus, its two values, tame or wild, and how it was
+/// found.
+fn genus(f: &mut fmt::Formatter<'_>, answer: &Answer) -> fmt::Result {
+    let Answer::Genus {
+        position,
+        genus,
+        grundy,
+        misere,
+        tame,
+        found,
+    } = answer
+    else {
+        return Ok(());
+    };
+    let kind = if *tame { "tame" } else { "wild" };
+    writeln!(
+        f,
+        "{position}: genus {genus} (grundy {grundy}, misère {misere}), {kind}: {found}"
+    )
+}
+
+/// `outcome(P, misere)` and `winning(P, misere)`.
+fn misere(f: &mut fmt::Formatter<'_>, answer: &Answer) -> fmt::Result {
+    match answer {
+        Answer::MisereOutcome {
+            position,
+            outcome,
+            found,
+        } => {
+            writeln!(
+                f,
+                "{position}: {} in misère play ({found})",
+                outcome.words()
+            )
+        }
+        Answer::MisereWinning {
+            position,
+            components,
+            moves,
+            options,
+        } => {
+            if moves.is_empty() {
+                let why = if *options == 0 {
+                    "no move at all: the player to move has already won".to_string()
+                } else {
+                    "every move leads to a misère N-position".to_string()
+                };
+                return writeln!(f, "{position}: no winning move in misère play ({why})");
+            }
+            writeln!(f, "winning moves from {position} in misère play:")?;
+            moves_block(f, moves, false, *components)
+        }
+        _ => Ok(()),
+    }
+}
+
 fn winning(f: &mut fmt::Formatter<'_>, answer: &Answer) -> fmt::Result {
     let Answer::Winning {
         position,
@@ -834,26 +794,7 @@ impl fmt::Display for Answer {
                 ranges,
                 positions,
             } => p_positions(f, game, *misere, params, ranges, positions),
-            Answer::MisereOutcome { position, outcome } => {
-                writeln!(f, "{position}: {} in misère play", outcome.words())
-            }
-            Answer::MisereWinning {
-                position,
-                components,
-                moves,
-                options,
-            } => {
-                if moves.is_empty() {
-                    let why = if *options == 0 {
-                        "no move at all: the player to move has already won".to_string()
-                    } else {
-                        "every move leads to a misère N-position".to_string()
-                    };
-                    return writeln!(f, "{position}: no winning move in misère play ({why})");
-                }
-                writeln!(f, "winning moves from {position} in misère play:")?;
-                moves_block(f, moves, false, *components)
-            }
+            Answer::MisereOutcome { .. } | Answer::MisereWinning { .. } => misere(f, self),
             Answer::Graph {
                 position,
                 nodes,
@@ -877,6 +818,13 @@ impl fmt::Display for Answer {
                 }
                 Ok(())
             }
+            Answer::Genus { .. } => genus(f, self),
+            Answer::Genera {
+                game,
+                params,
+                axes,
+                genera,
+            } => layout::genera(f, game, params, axes, genera),
             Answer::Period {
                 game,
                 found,
@@ -918,39 +866,6 @@ fn short(text: &str) -> String {
     }
     let cut: String = text.chars().take(WIDTH - 1).collect();
     format!("{}…", cut.trim_end())
-}
-
-fn contiguous(xs: &[i64]) -> bool {
-    xs.windows(2).all(|w| w[0].checked_add(1) == Some(w[1]))
-}
-
-/// `0..=20` for a contiguous axis, else the list (`[]` when empty).
-pub fn describe_axis(xs: &[i64]) -> String {
-    match (xs.first(), xs.last()) {
-        (Some(a), Some(b)) if contiguous(xs) => format!("{a}..={b}"),
-        _ => {
-            let mut s = String::new();
-            let _ = crate::value::write_list(&mut s, xs);
-            s
-        }
-    }
-}
-
-/// Rows of ten values, each labeled with its first argument; one value a
-/// line when the arguments are not consecutive.
-fn table_rows(f: &mut fmt::Formatter<'_>, args: &[i64], values: &[Gsg]) -> fmt::Result {
-    let values: Vec<String> = values.iter().map(Gsg::to_string).collect();
-    let vw = width(values.iter().cloned());
-    let aw = width(args.iter().map(i64::to_string));
-    let per_row = if contiguous(args) { 10 } else { 1 };
-    for (chunk_args, chunk_vals) in args.chunks(per_row).zip(values.chunks(per_row)) {
-        let mut line = format!("  {:>aw$}:", chunk_args[0]);
-        for v in chunk_vals {
-            let _ = write!(line, " {v:>vw$}");
-        }
-        writeln!(f, "{line}")?;
-    }
-    Ok(())
 }
 
 /// `1 move`, `3 moves`.

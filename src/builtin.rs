@@ -76,6 +76,8 @@ pub enum Builtin {
     Describe,
     /// `misere_grundy(P)`: the misère value of P played as one game.
     MisereGrundy,
+    /// `genus(P)`: Conway's genus; `genus(G, xs[, ys])`: a table of them.
+    Genus,
     /// `graph(P[, limit])`: the state graph as Graphviz DOT.
     Graph,
     /// `period(G[, budget])`: pre-period and period, and how it is known.
@@ -677,6 +679,20 @@ pub const TABLE: &[Spec] = &[
         Gives::Int,
     ),
     spec(
+        "genus",
+        Some(B::Genus),
+        ReportQuery,
+        (1, 3),
+        "a position, or a game and 1 or 2 ranges",
+        &[
+            (
+                "genus(P)",
+                "g^γ0γ1…: misère values of P, P + *2, ...; tame or wild",
+            ),
+            ("genus(G, 0..=20)", "the genera of a game's positions"),
+        ],
+    ),
+    spec(
         "graph",
         Some(B::Graph),
         ReportQuery,
@@ -819,9 +835,11 @@ mod tests {
                 B::GridCanon => 36,
                 B::Args => 37,
                 B::Name => 38,
+                B::Genus => 39,
             }
         }
         let all = [
+            B::Genus,
             B::InputTokens,
             B::InputLines,
             B::Chars,
@@ -900,7 +918,8 @@ mod tests {
                 "map",
                 "plot",
                 "describe",
-                "period"
+                "period",
+                "genus"
             ]
         );
         for s in TABLE {

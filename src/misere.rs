@@ -33,10 +33,12 @@ struct Known {
 /// How a sum's misère answer was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Found {
-    /// Every component is a Nim heap (by its rule or misère-equivalent).
+    /// Every component is Nim by its rule.
     Nim,
     /// Every component is tame: from their genera, as misère Nim.
     Tame,
+    /// One position: from its options' genera.
+    Options,
     /// By search over the sums below it.
     Search,
 }
@@ -46,7 +48,8 @@ impl Found {
     pub fn words(self) -> &'static str {
         match self {
             Found::Nim => "misère Nim",
-            Found::Tame => "tame components, from their genera",
+            Found::Tame => "from its tame components' genera",
+            Found::Options => "from its options' genera",
             Found::Search => "searched sum by sum",
         }
     }
@@ -194,21 +197,14 @@ impl Misere {
             return Ok(Found::Nim);
         }
         if s.len() < 2 {
-            return Ok(Found::Search);
+            return Ok(Found::Options);
         }
         for &c in s.iter() {
             if !self.known(m, Box::new([c]))?.tame {
                 return Ok(Found::Search);
             }
         }
-        let all_nim = s.iter().all(|&c| {
-            let k = self.get(&[c]).map(|k| k.genus);
-            k.is_some_and(|k| {
-                let g = &self.genera[k as usize];
-                *g == Genus::nim(g.g)
-            })
-        });
-        Ok(if all_nim { Found::Nim } else { Found::Tame })
+        Ok(Found::Tame)
     }
 
     fn get(&self, s: &[PosId]) -> Option<Known> {

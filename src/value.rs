@@ -37,6 +37,8 @@ pub enum RecordKind {
     Move,
     /// `period(G)`.
     Period,
+    /// `genus(P)`.
+    Genus,
 }
 
 impl RecordKind {
@@ -53,6 +55,7 @@ impl RecordKind {
                 "last_exception",
                 "computed",
             ],
+            RecordKind::Genus => &["position", "genus", "grundy", "misere", "sup", "tame"],
         }
     }
 
@@ -62,6 +65,7 @@ impl RecordKind {
             RecordKind::Outcome => "an outcome",
             RecordKind::Move => "a move",
             RecordKind::Period => "a period",
+            RecordKind::Genus => "a genus",
         }
     }
 }

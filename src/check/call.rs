@@ -131,6 +131,7 @@ impl Checker {
                 (ids, Ty::Report)
             }
             Builtin::Describe | Builtin::Period => (self.game_query_args(f, args), Ty::Report),
+            Builtin::Genus => return self.genus_call(args, span, &sig_err),
             Builtin::Table | Builtin::PPositions | Builtin::Map | Builtin::Plot => {
                 return self.table_call(f, args, span, &sig_err);
             }
@@ -150,6 +151,25 @@ impl Checker {
             args: ids,
         };
         (self.push(call, span), ty)
+    }
+
+    /// `genus(P)`, or `genus(G, xs[, ys])` as a table.
+    fn genus_call(
+        &mut self,
+        args: &[ast::Expr],
+        span: Span,
+        sig_err: &dyn Fn(&mut Checker),
+    ) -> (ExprId, Ty) {
+        if let [p] = args {
+            let p = self.check_ty(p, Ty::Pos, "`genus` takes a position");
+            let call = ir::Expr::Call {
+                f: Builtin::Genus,
+                play: Play::Normal,
+                args: vec![p],
+            };
+            return (self.push(call, span), Ty::Report);
+        }
+        self.table_call(Builtin::Genus, args, span, sig_err)
     }
 
     /// `table`, `ppositions`, `map` and `plot`: a game name, one range
@@ -173,6 +193,10 @@ impl Checker {
             }
             _ => (args, Play::Normal),
         };
+        // A genus is already about misère play.
+        if f == Builtin::Genus && play == Play::Misere {
+            sig_err(self);
+        }
         if args.len() > 3 {
             sig_err(self);
         }

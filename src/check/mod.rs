@@ -557,7 +557,7 @@ impl Checker {
                 if ty == Ty::Report && !top {
                     // Not printed directly: the answer as a value.
                     return match self.out.expr(id) {
-                        ir::Expr::Call { f, .. } => (id, answer_type(*f)),
+                        ir::Expr::Call { f, args, .. } => (id, answer_type(*f, args.len())),
                         _ => (id, Ty::Error),
                     };
                 }
@@ -940,9 +940,10 @@ impl Checker {
 }
 
 /// The type of a report query's answer used as a value.
-fn answer_type(f: Builtin) -> Ty {
+fn answer_type(f: Builtin, args: usize) -> Ty {
     match f {
         Builtin::Outcome => Ty::Record(RecordKind::Outcome),
+        Builtin::Genus if args == 1 => Ty::Record(RecordKind::Genus),
         Builtin::Period => Ty::Record(RecordKind::Period),
         Builtin::Describe | Builtin::Graph => Ty::Str,
         _ => Ty::List,
@@ -953,10 +954,12 @@ fn answer_type(f: Builtin) -> Ty {
 fn field_type(kind: RecordKind, field: &str) -> Option<Ty> {
     use RecordKind::*;
     Some(match (kind, field) {
-        (Outcome, "position") | (Move, "before" | "after") => Ty::Pos,
-        (Outcome, "outcome") | (Move, "change") => Ty::Str,
-        (Outcome, "first_wins") | (Period, "found" | "proven") => Ty::Bool,
-        (Outcome | Move, "grundy")
+        (Outcome | Genus, "position") | (Move, "before" | "after") => Ty::Pos,
+        (Outcome, "outcome") | (Move, "change") | (Genus, "genus") => Ty::Str,
+        (Outcome, "first_wins") | (Period, "found" | "proven") | (Genus, "tame") => Ty::Bool,
+        (Genus, "sup") => Ty::List,
+        (Outcome | Move | Genus, "grundy")
+        | (Genus, "misere")
         | (Move, "component")
         | (Period, "period" | "preperiod" | "last_exception" | "computed") => Ty::Int,
         _ => return None,

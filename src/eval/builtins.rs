@@ -145,6 +145,7 @@ pub(super) fn call(
         | Builtin::Map
         | Builtin::Plot
         | Builtin::Describe
+        | Builtin::Genus
         | Builtin::Period => match m.m.interp_state.report_values {
             Some(answer) => answer(m.m, f, play, args, span, env),
             None => Err(Diag::bug("no report queries connected")
