@@ -387,6 +387,8 @@ pub enum Answer {
         moves: Vec<Move>,
         /// How many options the position has.
         options: usize,
+        /// Who wins it in misère play (D: a loopy game's draw).
+        outcome: Outcome,
     },
     /// `graph(P)`: the state graph.
     Graph {
@@ -595,10 +597,13 @@ fn misere(f: &mut fmt::Formatter<'_>, answer: &Answer) -> fmt::Result {
             components,
             moves,
             options,
+            outcome,
         } => {
             if moves.is_empty() {
                 let why = if *options == 0 {
                     "no move at all: the player to move has already won".to_string()
+                } else if *outcome == Outcome::D {
+                    "a draw: no move leaves the opponent lost".to_string()
                 } else {
                     "every move leads to a misère N-position".to_string()
                 };

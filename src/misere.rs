@@ -13,10 +13,13 @@
 use crate::diagnostics::{Code, Diag};
 use crate::flow::R;
 use crate::genus::Genus;
+use crate::loopy::Gsg;
 use crate::oracle::{Moves, Oracle};
 use crate::store::PosId;
 use crate::value::Value;
 use rustc_hash::{FxHashMap, FxHashSet};
+
+mod loopy;
 
 /// A sum as a canonical state: sorted components, none terminal.
 pub type State = Box<[PosId]>;
@@ -41,6 +44,8 @@ pub enum Found {
     Options,
     /// By search over the sums below it.
     Search,
+    /// A loopy game's: by labelling the graph of the sums it reaches.
+    Graph,
 }
 
 impl Found {
@@ -51,6 +56,7 @@ impl Found {
             Found::Tame => "from its tame components' genera",
             Found::Options => "from its options' genera",
             Found::Search => "searched sum by sum",
+            Found::Graph => "labelled over the graph of the sums it reaches",
         }
     }
 }
@@ -175,6 +181,49 @@ impl Misere {
     pub fn value(&mut self, m: &mut dyn Oracle, s: State) -> R<u32> {
         let k = self.known(m, s)?;
         Ok(self.genera[k.genus as usize].misere())
+    }
+
+    /// The misère value of a sum, and how it was found: of a loopy game's
+    /// positions, ∞ where play may go on forever.
+    pub fn gsg_of(&mut self, m: &mut dyn Oracle, parts: &[PosId]) -> R<(Gsg, Found)> {
+        let s = self.state(m, parts)?;
+        if Misere::has_loopy(m, &s) {
+            let solved = self.solve_loopy(m, &s)?;
+            return Ok((solved.value(&s)?, Found::Graph));
+        }
+        let v = self.value(m, s.clone())?;
+        Ok((Gsg::Finite(v), self.found(m, &s)?))
+    }
+
+    /// The moves of a sum in misère play that leave the opponent lost,
+    /// each with the component that moved and what it became; how many
+    /// options the sum has; and its misère value.
+    #[allow(clippy::type_complexity)]
+    pub fn winning(
+        &mut self,
+        m: &mut dyn Oracle,
+        parts: &[PosId],
+    ) -> R<(Vec<(PosId, Vec<PosId>)>, usize, Gsg)> {
+        let s = self.state(m, parts)?;
+        let options = self.options(m, &s)?;
+        let (solved, value) = if Misere::has_loopy(m, &s) {
+            let solved = self.solve_loopy(m, &s)?;
+            let value = solved.value(&s)?;
+            (Some(solved), value)
+        } else {
+            (None, Gsg::Finite(self.value(m, s.clone())?))
+        };
+        let mut out = Vec::new();
+        for (from, to, next) in &options {
+            let lost = match &solved {
+                Some(solved) => solved.value(next)? == 0,
+                None => !self.next_wins(m, next)?,
+            };
+            if lost {
+                out.push((*from, to.clone()));
+            }
+        }
+        Ok((out, options.len(), value))
     }
 
     /// Whether the player to move wins the sum in misère play.
@@ -472,20 +521,14 @@ impl Misere {
 
 /// The error of a state reached from itself.
 fn cycle(m: &dyn Oracle, s: &State) -> crate::flow::Stop {
-    let loopy = s.iter().any(|&c| {
-        let (game, _) = m.position(c);
-        m.program()
-            .games
-            .get(game as usize)
-            .is_some_and(|g| g.loopy)
-    });
+    let loopy = Misere::has_loopy(m, s);
     let what = match &s[..] {
         [c] => format!("{} can be reached from itself", m.show_pos(*c)),
         _ => "a sum can be reached from itself".to_string(),
     };
     Diag::user(Code::Cycle, format!("the game graph has a cycle: {what}"))
         .help(if loopy {
-            "misère play of a `loopy game` is not solved yet: ask about it in normal play"
+            "a genus needs every play to end; `outcome(P, misere)`, `winning(P, misere)` and `misere_grundy(P)` answer a loopy game's misère play"
         } else {
             "misère play needs every play to end: make each move decrease something"
         })

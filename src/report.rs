@@ -31,27 +31,25 @@ pub fn report(
         Builtin::Outcome if misere => {
             let parts = m.interp().eval_sum(args[0], env)?;
             let position = pos_data(m, &parts);
-            let (next, found) = m
-                .with_misere(|ms, m| {
-                    let state = ms.state(m, &parts)?;
-                    Ok((ms.next_wins(m, &state)?, ms.found(m, &state)?))
-                })
+            let (value, found) = m
+                .with_misere(|ms, m| ms.gsg_of(m, &parts))
                 .map_err(|d| at(d, m.program().span(args[0])))?;
             Ok(Answer::MisereOutcome {
                 position,
-                outcome: if next { Outcome::N } else { Outcome::P },
+                outcome: value.outcome(),
                 found: found.words().to_string(),
             })
         }
         Builtin::Winning if misere => {
             let parts = m.interp().eval_sum(args[0], env)?;
-            let (rows, options) =
+            let (rows, options, value) =
                 misere_rows(m, &parts).map_err(|d| at(d, m.program().span(args[0])))?;
             Ok(Answer::MisereWinning {
                 position: pos_data(m, &parts),
                 components: parts.len(),
                 moves: shown(m, rows),
                 options,
+                outcome: value.outcome(),
             })
         }
         Builtin::Outcome => {
@@ -474,8 +472,8 @@ fn table_values(
         let p = m.intern(game, &vals, span)?;
         let v = match play {
             Play::Misere => m
-                .with_misere(|ms, m| ms.value_of(m, &[p]))
-                .map(Gsg::Finite)
+                .with_misere(|ms, m| ms.gsg_of(m, &[p]))
+                .map(|(v, _)| v)
                 .map_err(|d| at(d, span))?,
             Play::Normal => m.gsg(p)?,
         };
@@ -837,7 +835,7 @@ pub fn value(
     match f {
         Builtin::Winning if play == Play::Misere => {
             let parts = m.interp().eval_sum(args[0], env)?;
-            let (rows, _) = misere_rows(m, &parts).map_err(|d| at(d, span))?;
+            let (rows, _, _) = misere_rows(m, &parts).map_err(|d| at(d, span))?;
             Ok(list(
                 rows.into_iter()
                     .filter_map(|r| match r.to {
@@ -885,10 +883,9 @@ pub fn value(
             let grundy = if play == Play::Normal {
                 m.gsg_sum(&parts)?
             } else {
-                Gsg::Finite(
-                    m.with_misere(|ms, m| ms.value_of(m, &parts))
-                        .map_err(|d| at(d, span))?,
-                )
+                m.with_misere(|ms, m| ms.gsg_of(m, &parts))
+                    .map_err(|d| at(d, span))?
+                    .0
             };
             let outcome = Outcome::of_value(&grundy);
             let letter = match outcome {

@@ -347,6 +347,7 @@ fn the_bottom_layers_use_only_what_is_below_them() {
                 "diagnostics",
                 "flow",
                 "genus",
+                "loopy",
                 "oracle",
                 "span",
                 "store",

@@ -626,7 +626,7 @@ fn a_graph_too_large_is_refused_without_listing_everything() {
 #[test]
 fn every_error_has_a_location_and_short_notes() {
     let src = "loopy game U(n) = { U(n + 1) if n < 3  U(n - 1) if n > 0 }\n\
-               game H(n) = { U(n) }\nprint grundy(H(1))\nprint outcome(U(1), misere)\n";
+               game H(n) = { U(n) }\nprint grundy(H(1))\nprint genus(U(1))\n";
     let run = run_text("located.game", src, &["--json"]);
     let lines = all_json(&run.stdout);
     assert_eq!(lines.len(), 2, "{}", run.stdout);
@@ -642,7 +642,7 @@ fn every_error_has_a_location_and_short_notes() {
     assert!(
         lines[1]["help"]
             .as_str()
-            .is_some_and(|h| h.contains("not solved yet")),
+            .is_some_and(|h| h.contains("a genus needs every play to end")),
         "{}",
         lines[1]
     );

@@ -46,6 +46,32 @@ fn brute(n: usize, options: &dyn Fn(usize) -> Vec<usize>) -> Vec<Outcome> {
     out.into_iter().map(|o| o.unwrap_or(Outcome::D)).collect()
 }
 
+/// The same fixed point in misère play: a position with no move is won
+/// (whoever cannot move has not made the last move).
+fn brute_misere(n: usize, options: &dyn Fn(usize) -> Vec<usize>) -> Vec<Outcome> {
+    let mut out: Vec<Option<Outcome>> = vec![None; n];
+    loop {
+        let mut changed = false;
+        for v in 0..n {
+            if out[v].is_some() {
+                continue;
+            }
+            let os = options(v);
+            if os.is_empty() || os.iter().any(|&w| out[w] == Some(Outcome::P)) {
+                out[v] = Some(Outcome::N);
+                changed = true;
+            } else if os.iter().all(|&w| out[w] == Some(Outcome::N)) {
+                out[v] = Some(Outcome::P);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    out.into_iter().map(|o| o.unwrap_or(Outcome::D)).collect()
+}
+
 /// The answers of a program, in order; errors fail the test.
 fn answers(src: &str) -> Vec<Answer> {
     let mut s = Session::new(Limits::default());
@@ -176,6 +202,88 @@ fn random_graphs_agree_with_brute_force() {
                 want,
                 "{src}T({a}) + T({b}) + T({c})"
             );
+        }
+    }
+}
+
+/// Misère play on random graphs: every position, every sum of two and
+/// sums with a Nim heap, against the misère fixed point over the product
+/// graph; and `winning(P, misere)` lists exactly the moves to lost sums.
+#[test]
+fn misere_play_of_random_graphs_agrees_with_brute_force() {
+    let mut r = Rng(0x2545f4914f6cdd1d);
+    for _ in 0..300 {
+        let adj = random_graph(&mut r);
+        let n = adj.len();
+        let mut src = token_game(&adj);
+        let heaps = 2;
+        for v in 0..n {
+            for k in 0..=heaps {
+                src.push_str(&format!("print outcome(T({v}) + N({k}), misere)\n"));
+            }
+        }
+        for a in 0..n {
+            for b in 0..n {
+                src.push_str(&format!("print outcome(T({a}) + T({b}), misere)\n"));
+            }
+        }
+        for v in 0..n {
+            src.push_str(&format!("print winning(T({v}), misere)\n"));
+        }
+        let got = answers(&src);
+        let mut got = got.iter();
+        let misere_outcome = |a: &Answer| match a {
+            Answer::MisereOutcome { outcome, .. } => *outcome,
+            other => panic!("{other:?}"),
+        };
+        let with_heap = brute_misere(n * (heaps + 1), &|x| {
+            let (v, k) = (x % n, x / n);
+            let mut os: Vec<usize> = adj[v].iter().map(|&w| w + k * n).collect();
+            os.extend((0..k).map(|j| v + j * n));
+            os
+        });
+        for v in 0..n {
+            for k in 0..=heaps {
+                let want = with_heap[v + k * n];
+                let got = misere_outcome(got.next().unwrap());
+                assert_eq!(got, want, "{src}T({v}) + N({k})");
+            }
+        }
+        let pairs = brute_misere(n * n, &|x| {
+            let (a, b) = (x % n, x / n);
+            let mut os: Vec<usize> = adj[a].iter().map(|&w| w + b * n).collect();
+            os.extend(adj[b].iter().map(|&w| a + w * n));
+            os
+        });
+        for a in 0..n {
+            for b in 0..n {
+                let got = misere_outcome(got.next().unwrap());
+                assert_eq!(got, pairs[a + b * n], "{src}T({a}) + T({b})");
+            }
+        }
+        let single = brute_misere(n, &|v| adj[v].clone());
+        for (v, options) in adj.iter().enumerate() {
+            let Answer::MisereWinning { moves, .. } = got.next().unwrap() else {
+                panic!("not a misère winning answer")
+            };
+            let mut to: Vec<usize> = moves
+                .iter()
+                .map(|m| {
+                    m.to.components.as_ref().unwrap()[0].args[0]
+                        .as_u64()
+                        .unwrap() as usize
+                })
+                .collect();
+            to.sort_unstable();
+            to.dedup();
+            let mut want: Vec<usize> = options
+                .iter()
+                .copied()
+                .filter(|&w| single[w] == Outcome::P)
+                .collect();
+            want.sort_unstable();
+            want.dedup();
+            assert_eq!(to, want, "{src}winning(T({v}), misere)");
         }
     }
 }

@@ -125,16 +125,13 @@ pub(super) fn call(
         Builtin::Grundy => {
             let mut parts = Vec::new();
             m.pos_into(p, arg(0)?, env, &mut parts)?;
-            Ok(match m.m.gsg_sum(&parts)? {
-                crate::loopy::Gsg::Finite(v) => Value::Int(i64::from(v)),
-                crate::loopy::Gsg::Infinite(k) => Value::Infinite(k),
-            })
+            Ok(gsg_value(m.m.gsg_sum(&parts)?))
         }
         Builtin::MisereGrundy => {
             let mut parts = Vec::new();
             m.pos_into(p, arg(0)?, env, &mut parts)?;
-            let v = m.m.with_misere(|ms, m| ms.value_of(m, &parts))?;
-            Ok(Value::Int(i64::from(v)))
+            // A loopy game's misère value may be ∞, as its grundy may.
+            Ok(gsg_value(m.m.with_misere(|ms, m| ms.gsg_of(m, &parts))?.0))
         }
         Builtin::Outcome
         | Builtin::Graph
@@ -480,4 +477,12 @@ fn play_move(
             .help("play a move from `moves(P)` or `winning(P)` of the same P")
             .into()
         })
+}
+
+/// A value, finite or ∞, as the language's value.
+fn gsg_value(v: crate::loopy::Gsg) -> Value {
+    match v {
+        crate::loopy::Gsg::Finite(v) => Value::Int(i64::from(v)),
+        crate::loopy::Gsg::Infinite(k) => Value::Infinite(k),
+    }
 }

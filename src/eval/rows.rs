@@ -133,26 +133,21 @@ fn component_rows(
 }
 
 /// The winning moves of a sum in misère play (to a misère value of 0),
-/// every component that makes one with its own index; and how many options
-/// the sum has.
-pub fn misere_rows(m: &mut Machine, parts: &[PosId]) -> R<(Vec<Row>, usize)> {
-    m.with_misere(|ms, m| {
-        let state = ms.state(m, parts)?;
-        let options = ms.options(m, &state)?;
-        let mut rows = Vec::new();
-        for (from, to, next) in &options {
-            if !ms.next_wins(m, next)? {
-                for (component, _) in parts.iter().enumerate().filter(|(_, c)| *c == from) {
-                    rows.push(Row {
-                        component,
-                        from: *from,
-                        to: To::Sum(to.clone()),
-                        grundy: Gsg::Finite(0),
-                    });
-                }
-            }
+/// every component that makes one with its own index; how many options
+/// the sum has; and its misère value.
+pub fn misere_rows(m: &mut Machine, parts: &[PosId]) -> R<(Vec<Row>, usize, Gsg)> {
+    let (moves, options, value) = m.with_misere(|ms, m| ms.winning(m, parts))?;
+    let mut rows = Vec::new();
+    for (from, to) in moves {
+        for (component, _) in parts.iter().enumerate().filter(|(_, c)| **c == from) {
+            rows.push(Row {
+                component,
+                from,
+                to: To::Sum(to.clone()),
+                grundy: Gsg::Finite(0),
+            });
         }
-        rows.sort_by_key(|r| r.component);
-        Ok((rows, options.len()))
-    })
+    }
+    rows.sort_by_key(|r| r.component);
+    Ok((rows, options, value))
 }
