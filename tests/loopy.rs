@@ -23,32 +23,16 @@ impl Rng {
 /// Win, loss and draw by the plainest fixed point: won when some option is
 /// lost, lost when every option is won; the rest draw.
 fn brute(n: usize, options: &dyn Fn(usize) -> Vec<usize>) -> Vec<Outcome> {
-    let mut out: Vec<Option<Outcome>> = vec![None; n];
-    loop {
-        let mut changed = false;
-        for v in 0..n {
-            if out[v].is_some() {
-                continue;
-            }
-            let os = options(v);
-            if os.iter().any(|&w| out[w] == Some(Outcome::P)) {
-                out[v] = Some(Outcome::N);
-                changed = true;
-            } else if os.iter().all(|&w| out[w] == Some(Outcome::N)) {
-                out[v] = Some(Outcome::P);
-                changed = true;
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    out.into_iter().map(|o| o.unwrap_or(Outcome::D)).collect()
+    fixed_point(n, options, false)
 }
 
 /// The same fixed point in misère play: a position with no move is won
 /// (whoever cannot move has not made the last move).
 fn brute_misere(n: usize, options: &dyn Fn(usize) -> Vec<usize>) -> Vec<Outcome> {
+    fixed_point(n, options, true)
+}
+
+fn fixed_point(n: usize, options: &dyn Fn(usize) -> Vec<usize>, misere: bool) -> Vec<Outcome> {
     let mut out: Vec<Option<Outcome>> = vec![None; n];
     loop {
         let mut changed = false;
@@ -57,7 +41,8 @@ fn brute_misere(n: usize, options: &dyn Fn(usize) -> Vec<usize>) -> Vec<Outcome>
                 continue;
             }
             let os = options(v);
-            if os.is_empty() || os.iter().any(|&w| out[w] == Some(Outcome::P)) {
+            let dead_end_won = misere && os.is_empty();
+            if dead_end_won || os.iter().any(|&w| out[w] == Some(Outcome::P)) {
                 out[v] = Some(Outcome::N);
                 changed = true;
             } else if os.iter().all(|&w| out[w] == Some(Outcome::N)) {
