@@ -16,10 +16,10 @@ use crate::genus::Genus;
 use crate::loopy::Gsg;
 use crate::oracle::{Moves, Oracle};
 use crate::store::PosId;
-use crate::value::Value;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 mod loopy;
+mod period;
 
 /// A sum as a canonical state: sorted components, none terminal.
 pub type State = Box<[PosId]>;
@@ -27,7 +27,7 @@ pub type State = Box<[PosId]>;
 /// What the search knows of a state: its genus (an index into the
 /// distinct genera) and whether it and every state below it have tame
 /// genera (then it adds to others like a Nim heap).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Known {
     genus: u32,
     tame: bool,
@@ -76,8 +76,10 @@ pub struct Misere {
     scratch: (Vec<Known>, Vec<u32>, Vec<u32>),
     /// Components with no move.
     terminal: FxHashMap<PosId, bool>,
-    /// Per one-parameter game, the heaps below this are all known.
-    ascended: FxHashMap<u32, i64>,
+    /// Per one-parameter game, its ascending run so far.
+    ascents: FxHashMap<u32, period::Ascent>,
+    /// Per one-parameter game, the proven period of its genera.
+    periods: FxHashMap<u32, period::Period>,
 }
 
 /// A state being searched: its options (first, for a sum, its components
@@ -102,6 +104,9 @@ impl Misere {
         }
         if let Some(h) = m.nim_heap(c) {
             return Ok(h == 0);
+        }
+        if let Some(t) = self.terminal_by_period(m, c)? {
+            return Ok(t);
         }
         too_big(m, c)?;
         let t = !m.has_options(c)?;
@@ -132,7 +137,9 @@ impl Misere {
             if i > 0 && s[i - 1] == c {
                 continue;
             }
-            too_big(m, c)?;
+            if self.periodic(m, c).is_none() {
+                too_big(m, c)?;
+            }
             m.options_into(c, &mut moves)?;
             for opt in moves.iter() {
                 m.poll()?;
@@ -156,7 +163,9 @@ impl Misere {
             if i > 0 && s[i - 1] == c {
                 continue;
             }
-            too_big(m, c)?;
+            if self.periodic(m, c).is_none() {
+                too_big(m, c)?;
+            }
             m.options_into(c, &mut moves)?;
             for opt in moves.iter() {
                 m.poll()?;
@@ -295,34 +304,6 @@ impl Misere {
         }
         self.ascend(m, &root)?;
         self.search(m, root, &mut Vec::new(), &mut FxHashSet::default())
-    }
-
-    /// The heaps below a large one-parameter component, settled in
-    /// ascending order.
-    fn ascend(&mut self, m: &mut dyn Oracle, s: &State) -> R<()> {
-        for &c in s.iter() {
-            let (game, args) = m.position(c);
-            let [Value::Int(n)] = args[..] else { continue };
-            if !(ASCEND_FROM..=MAX_ARG).contains(&n)
-                || m.nim_heap(c).is_some()
-                || self.get(&[c]).is_some()
-            {
-                continue;
-            }
-            let mut on_stack = FxHashSet::default();
-            let mut stack = Vec::new();
-            let from = self.ascended.get(&game).copied().unwrap_or(0);
-            let mut moves = Moves::default();
-            for k in from..n {
-                let p = m.intern(game, &[Value::Int(k)], crate::span::Span::default())?;
-                if self.get(&[p]).is_some() || self.direct(m, p, &mut moves)? {
-                    continue;
-                }
-                self.search(m, Box::new([p]), &mut stack, &mut on_stack)?;
-            }
-            self.ascended.insert(game, n.max(from));
-        }
-        Ok(())
     }
 
     /// Settles one component at once when each of its options is nothing
@@ -469,7 +450,13 @@ impl Misere {
             [] => Genus::terminal(),
             [c] => match m.nim_heap(*c) {
                 Some(h) => Genus::nim(h),
-                None => return Ok(None),
+                None => {
+                    let k = self.periodic(m, *c);
+                    if let Some(k) = k {
+                        self.put(s.clone(), k);
+                    }
+                    return Ok(k);
+                }
             },
             _ => return Ok(None),
         };

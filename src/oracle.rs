@@ -91,6 +91,13 @@ pub trait Oracle {
     fn nim_heap(&self, _pos: PosId) -> Option<u32> {
         None
     }
+    /// For a one-parameter game each of whose moves, from some heap on,
+    /// leaves at most one heap, taking a fixed number of tokens (its rule's
+    /// shape): that heap and the most tokens a move takes. A heap's options
+    /// then depend only on the last that many heaps below it.
+    fn heap_window(&mut self, _game: GameId) -> Option<(i64, i64)> {
+        None
+    }
     /// The proven period `(preperiod, period)` of a one-parameter game.
     fn known_period(&self, game: GameId) -> Option<(i64, i64)>;
     /// Records a proven period.

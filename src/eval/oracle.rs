@@ -57,6 +57,10 @@ impl Oracle for Scoped<'_> {
     fn nim_heap(&self, pos: PosId) -> Option<u32> {
         Scoped::nim_heap(self, pos)
     }
+    fn heap_window(&mut self, game: GameId) -> Option<(i64, i64)> {
+        let shape = crate::analysis::shape::shape(self, game).ok()?;
+        (shape.is_subtraction() && shape.max_take() >= 1).then(|| (shape.from, shape.max_take()))
+    }
     fn known_period(&self, game: GameId) -> Option<(i64, i64)> {
         self.m.known_period(game)
     }
