@@ -199,8 +199,52 @@ impl Compiler<'_> {
                 }
                 _ => return None,
             },
+            ir::Expr::CallFun { fun, args } => {
+                let (guard, xs) = self.inline_args(*fun, args, depth, max)?;
+                let body = self.int_at(self.prog.funs[*fun as usize].body, depth + 1, max)?;
+                let body = body.subst(&xs)?;
+                match guard {
+                    Some(g) => {
+                        IntExpr::If(Box::new(g), Box::new(body), Box::new(IntExpr::Const(0)))
+                    }
+                    None => body,
+                }
+            }
             _ => return None,
         })
+    }
+
+    /// The arguments of a call of a plain function (not recursive, asking
+    /// nothing) whose arguments are all integers, compiled, for its body to
+    /// be inlined; and a condition that evaluates each argument that could
+    /// fail once first, as the interpreter does before the call (so an
+    /// argument that fails fails the call even where the body ignores it).
+    fn inline_args(
+        &self,
+        fun: ir::FunId,
+        args: &[ExprId],
+        depth: usize,
+        max: usize,
+    ) -> Option<(Option<BoolExpr>, Vec<IntExpr>)> {
+        let f = self.prog.funs.get(fun as usize)?;
+        if f.memo || f.asks.is_some() || args.len() != f.params.len() {
+            return None;
+        }
+        let xs = args
+            .iter()
+            .map(|&a| self.int_at(a, depth + 1, max))
+            .collect::<Option<Vec<_>>>()?;
+        let mut guard: Option<BoolExpr> = None;
+        for x in xs.iter().rev() {
+            if !matches!(x, IntExpr::Const(_) | IntExpr::Slot(_)) {
+                let evaluated = BoolExpr::Cmp(BinOp::Eq, x.clone(), x.clone());
+                guard = Some(match guard {
+                    None => evaluated,
+                    Some(rest) => BoolExpr::And(Box::new(evaluated), Box::new(rest)),
+                });
+            }
+        }
+        Some((guard, xs))
     }
 
     fn cond_at(&self, e: ExprId, depth: usize, max: usize) -> Option<BoolExpr> {
@@ -258,6 +302,15 @@ impl Compiler<'_> {
                 }
                 out
             }
+            ir::Expr::CallFun { fun, args } => {
+                let (guard, xs) = self.inline_args(*fun, args, depth, max)?;
+                let body = self.cond_at(self.prog.funs[*fun as usize].body, depth + 1, max)?;
+                let body = body.subst(&xs)?;
+                match guard {
+                    Some(g) => BoolExpr::And(Box::new(g), Box::new(body)),
+                    None => body,
+                }
+            }
             _ => return None,
         })
     }
@@ -285,6 +338,28 @@ impl Compiler<'_> {
 const MAX_UNROLL: usize = 16;
 
 impl IntExpr {
+    /// A function's body with its parameters (slots `0..args.len()`)
+    /// replaced by the arguments, all at once; `None` where the body reads
+    /// another slot or a parameter as a list.
+    fn subst(&self, args: &[IntExpr]) -> Option<IntExpr> {
+        let b = |e: &IntExpr| e.subst(args).map(Box::new);
+        let all = |es: &[IntExpr]| es.iter().map(|e| e.subst(args)).collect::<Option<Vec<_>>>();
+        Some(match self {
+            IntExpr::Slot(t) => args.get(*t as usize)?.clone(),
+            IntExpr::SlotIndex(..) | IntExpr::SlotLen(_) => return None,
+            IntExpr::Const(_) => self.clone(),
+            IntExpr::Bin(op, x, y) => IntExpr::Bin(*op, b(x)?, b(y)?),
+            IntExpr::Neg(x) => IntExpr::Neg(b(x)?),
+            IntExpr::Min(xs) => IntExpr::Min(all(xs)?),
+            IntExpr::Max(xs) => IntExpr::Max(all(xs)?),
+            IntExpr::GridCanon(xs) => IntExpr::GridCanon(all(xs)?),
+            IntExpr::Abs(x) => IntExpr::Abs(b(x)?),
+            IntExpr::Popcount(x) => IntExpr::Popcount(b(x)?),
+            IntExpr::Index(l, i) => IntExpr::Index(l.clone(), b(i)?),
+            IntExpr::If(c, x, y) => IntExpr::If(Box::new(c.subst(args)?), b(x)?, b(y)?),
+        })
+    }
+
     /// This expression with slot `s` replaced by `v`; `None` where `s` is
     /// read as a list.
     fn with_slot(&self, s: u32, v: &IntExpr) -> Option<IntExpr> {
@@ -372,6 +447,19 @@ impl IntExpr {
 impl BoolExpr {
     /// This condition with slot `s` replaced by `v`; `None` where `s` is
     /// read as a list.
+    /// [`IntExpr::subst`] for conditions.
+    fn subst(&self, args: &[IntExpr]) -> Option<BoolExpr> {
+        Some(match self {
+            BoolExpr::Const(b) => BoolExpr::Const(*b),
+            BoolExpr::Cmp(op, a, b) => BoolExpr::Cmp(*op, a.subst(args)?, b.subst(args)?),
+            BoolExpr::And(a, b) => {
+                BoolExpr::And(Box::new(a.subst(args)?), Box::new(b.subst(args)?))
+            }
+            BoolExpr::Or(a, b) => BoolExpr::Or(Box::new(a.subst(args)?), Box::new(b.subst(args)?)),
+            BoolExpr::Not(a) => BoolExpr::Not(Box::new(a.subst(args)?)),
+        })
+    }
+
     fn with_slot(&self, s: u32, v: &IntExpr) -> Option<BoolExpr> {
         Some(match self {
             BoolExpr::Const(b) => BoolExpr::Const(*b),

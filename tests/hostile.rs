@@ -951,3 +951,20 @@ fn huge_grids_end_at_a_limit() {
         );
     }
 }
+
+/// A plain helper compiled into a rule still evaluates every argument
+/// first, as a call does: an argument that fails fails the rule even where
+/// the helper ignores it.
+#[test]
+fn an_argument_that_fails_fails_a_helper_in_a_rule() {
+    let src = "let zero(x) = 0\n\
+               game B(n) = { B(n - 1) if n > 0 and zero(10 / (n - 5)) == 0 }\n\
+               print grundy(B(3))\nprint grundy(B(8))\n";
+    let run = run_text("helper.game", src, &[]);
+    assert_eq!(run.stdout, "grundy(B(3)) = 1\n");
+    assert!(
+        run.stderr.contains("grundy::division-by-zero"),
+        "{}",
+        run.stderr
+    );
+}
