@@ -125,6 +125,10 @@ enum Command {
         /// Files to load first.
         files: Vec<PathBuf>,
     },
+    /// A Language Server Protocol server on standard input and output, for
+    /// editors (docs/editors.md): diagnostics, hover, completion,
+    /// definitions, references, outline, rename.
+    Lsp,
 }
 
 /// A memory size: a number of MB, or a number with K, M, G or T.
@@ -163,6 +167,7 @@ pub fn main() -> i32 {
         Some(Command::Run { file }) => (file, false),
         Some(Command::Check { file }) => (file, true),
         Some(Command::Repl { files }) => return repl(&files, &cli.opts),
+        Some(Command::Lsp) => return crate::lsp::main(),
         None => match cli.file {
             Some(file) => (file, false),
             None => return repl(&[], &cli.opts),

@@ -120,5 +120,8 @@ pub mod printer;
 /// The REPL: a UI-agnostic core and its rustyline front end.
 pub mod repl;
 
+/// `grundy lsp`: the language server for editors.
+pub mod lsp;
+
 /// The command line.
 pub mod cli;

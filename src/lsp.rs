@@ -1,0 +1,584 @@
+//! `grundy lsp`: a Language Server Protocol server over standard input and
+//! output, on `lsp-server` and `lsp-types` (as rust-analyzer is). Each open
+//! file is parsed and checked as `grundy check` does it, never run: its
+//! diagnostics are published on open and on every change (changes that
+//! arrive together are checked once), and the checked program answers
+//! hover, completion, definitions, references, the outline and renames.
+//! The only module that knows the protocol.
+
+use crate::diagnostics::Diag;
+use crate::ir::{self, Global};
+use crate::span::Span;
+use lsp_server::{Connection, Message, Notification, Request, Response};
+use lsp_types as lsp;
+use std::collections::{HashMap, VecDeque};
+
+/// Serves until the client asks to shut down; the exit code.
+pub fn main() -> i32 {
+    match serve() {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("grundy lsp: {e}");
+            1
+        }
+    }
+}
+
+type Error = Box<dyn std::error::Error + Send + Sync>;
+
+fn serve() -> Result<(), Error> {
+    let (connection, io) = Connection::stdio();
+    let caps = lsp::ServerCapabilities {
+        text_document_sync: Some(lsp::TextDocumentSyncCapability::Kind(
+            lsp::TextDocumentSyncKind::FULL,
+        )),
+        hover_provider: Some(lsp::HoverProviderCapability::Simple(true)),
+        completion_provider: Some(lsp::CompletionOptions::default()),
+        definition_provider: Some(lsp::OneOf::Left(true)),
+        references_provider: Some(lsp::OneOf::Left(true)),
+        document_symbol_provider: Some(lsp::OneOf::Left(true)),
+        rename_provider: Some(lsp::OneOf::Left(true)),
+        ..Default::default()
+    };
+    let (id, _) = connection.initialize_start()?;
+    connection.initialize_finish(
+        id,
+        serde_json::json!({
+            "capabilities": caps,
+            "serverInfo": { "name": "grundy", "version": env!("CARGO_PKG_VERSION") },
+        }),
+    )?;
+    let mut docs: HashMap<String, Doc> = HashMap::new();
+    let mut pending: VecDeque<Message> = VecDeque::new();
+    loop {
+        let msg = match pending.pop_front() {
+            Some(m) => m,
+            None => match connection.receiver.recv() {
+                Ok(m) => m,
+                Err(_) => break,
+            },
+        };
+        match msg {
+            Message::Request(req) => {
+                if connection.handle_shutdown(&req)? {
+                    break;
+                }
+                let resp = answer(&docs, req);
+                connection.sender.send(Message::Response(resp))?;
+            }
+            Message::Notification(n) => {
+                // Changes already waiting replace this one: check the last.
+                while let Ok(next) = connection.receiver.try_recv() {
+                    pending.push_back(next);
+                }
+                if let Some(uri) = changed(&mut docs, n, &pending) {
+                    let diagnostics = docs
+                        .get(uri.as_str())
+                        .map(|d| d.diagnostics(&uri))
+                        .unwrap_or_default();
+                    let params = lsp::PublishDiagnosticsParams {
+                        uri,
+                        diagnostics,
+                        version: None,
+                    };
+                    connection
+                        .sender
+                        .send(Message::Notification(Notification::new(
+                            "textDocument/publishDiagnostics".into(),
+                            params,
+                        )))?;
+                }
+            }
+            Message::Response(_) => {}
+        }
+    }
+    // The writer thread ends when the last sender is gone.
+    drop(connection);
+    io.join()?;
+    Ok(())
+}
+
+/// Applies a document notification; the document whose diagnostics are to
+/// be published (`None` when a later change to it is already waiting).
+fn changed(
+    docs: &mut HashMap<String, Doc>,
+    n: Notification,
+    pending: &VecDeque<Message>,
+) -> Option<lsp::Uri> {
+    let superseded = |uri: &lsp::Uri| {
+        pending.iter().any(|m| match m {
+            Message::Notification(p) if p.method == "textDocument/didChange" => {
+                serde_json::from_value::<lsp::DidChangeTextDocumentParams>(p.params.clone())
+                    .is_ok_and(|p| p.text_document.uri == *uri)
+            }
+            _ => false,
+        })
+    };
+    match n.method.as_str() {
+        "textDocument/didOpen" => {
+            let p: lsp::DidOpenTextDocumentParams = serde_json::from_value(n.params).ok()?;
+            let uri = p.text_document.uri;
+            docs.insert(uri.as_str().to_string(), Doc::new(p.text_document.text));
+            Some(uri)
+        }
+        "textDocument/didChange" => {
+            let p: lsp::DidChangeTextDocumentParams = serde_json::from_value(n.params).ok()?;
+            let uri = p.text_document.uri;
+            let text = p.content_changes.into_iter().last()?.text;
+            if superseded(&uri) {
+                return None;
+            }
+            docs.insert(uri.as_str().to_string(), Doc::new(text));
+            Some(uri)
+        }
+        "textDocument/didClose" => {
+            let p: lsp::DidCloseTextDocumentParams = serde_json::from_value(n.params).ok()?;
+            docs.remove(p.text_document.uri.as_str());
+            None
+        }
+        _ => None,
+    }
+}
+
+/// An open file: its text, where its lines start, and what checking it
+/// gave.
+struct Doc {
+    text: String,
+    lines: Vec<usize>,
+    /// The checked program (`None` when the file has errors).
+    program: Option<ir::Program>,
+    diags: Vec<Diag>,
+}
+
+impl Doc {
+    fn new(text: String) -> Doc {
+        let lines = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        let (program, diags) =
+            match crate::syntax::parse_at(&text, 0).and_then(|ast| crate::check::check(&ast)) {
+                Ok((p, warnings)) => (Some(p), warnings),
+                Err(errors) => (None, errors),
+            };
+        Doc {
+            text,
+            lines,
+            program,
+            diags,
+        }
+    }
+
+    /// A byte offset as a protocol position (UTF-16 columns).
+    fn position(&self, offset: usize) -> lsp::Position {
+        let offset = offset.min(self.text.len());
+        let line = self
+            .lines
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1);
+        let start = self.lines[line];
+        let col: usize = self
+            .text
+            .get(start..offset)
+            .map_or(0, |s| s.chars().map(char::len_utf16).sum());
+        lsp::Position::new(line as u32, col as u32)
+    }
+
+    /// A protocol position as a byte offset.
+    fn offset(&self, p: lsp::Position) -> usize {
+        let Some(&start) = self.lines.get(p.line as usize) else {
+            return self.text.len();
+        };
+        let mut units = 0;
+        for (i, c) in self.text[start..].char_indices() {
+            if units >= p.character as usize || c == '\n' {
+                return start + i;
+            }
+            units += c.len_utf16();
+        }
+        self.text.len()
+    }
+
+    fn range(&self, span: Span) -> lsp::Range {
+        lsp::Range::new(
+            self.position(span.start as usize),
+            self.position(span.end as usize),
+        )
+    }
+
+    /// The diagnostics, as `grundy check` reports them: the primary
+    /// label's range, the code, the message with its help, the other
+    /// labels as related information.
+    fn diagnostics(&self, uri: &lsp::Uri) -> Vec<lsp::Diagnostic> {
+        self.diags
+            .iter()
+            .map(|d| {
+                let range = d
+                    .primary()
+                    .map_or_else(lsp::Range::default, |s| self.range(s));
+                let related: Vec<lsp::DiagnosticRelatedInformation> = d
+                    .labels
+                    .iter()
+                    .skip(1)
+                    .map(|l| lsp::DiagnosticRelatedInformation {
+                        location: lsp::Location::new(uri.clone(), self.range(l.span)),
+                        message: l.text.clone(),
+                    })
+                    .collect();
+                let mut message = d.message.clone();
+                if let Some(help) = &d.help {
+                    message.push_str(&format!("\nhelp: {help}"));
+                }
+                lsp::Diagnostic {
+                    range,
+                    severity: Some(if d.warning {
+                        lsp::DiagnosticSeverity::WARNING
+                    } else {
+                        lsp::DiagnosticSeverity::ERROR
+                    }),
+                    code: Some(lsp::NumberOrString::String(d.code.as_str().to_string())),
+                    source: Some("grundy".into()),
+                    message,
+                    related_information: (!related.is_empty()).then_some(related),
+                    ..Default::default()
+                }
+            })
+            .collect()
+    }
+
+    /// The name (an identifier) at a byte offset, and its span.
+    fn word_at(&self, offset: usize) -> Option<(&str, Span)> {
+        let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        let bytes = self.text.as_bytes();
+        let mut start = offset.min(bytes.len());
+        while start > 0 && is_word(bytes[start - 1] as char) {
+            start -= 1;
+        }
+        let mut end = offset.min(bytes.len());
+        while end < bytes.len() && is_word(bytes[end] as char) {
+            end += 1;
+        }
+        let word = self.text.get(start..end)?;
+        (!word.is_empty() && !word.starts_with(|c: char| c.is_ascii_digit()))
+            .then(|| (word, Span::new(start, end)))
+    }
+
+    /// The program's definition of a name.
+    fn global(&self, name: &str) -> Option<Global> {
+        let p = self.program.as_ref()?;
+        if let Some(g) = p.games.iter().position(|g| g.name == name) {
+            return Some(Global::Game(g as ir::GameId));
+        }
+        if let Some(f) = p.funs.iter().position(|f| f.name == name) {
+            return Some(Global::Fun(f as ir::FunId));
+        }
+        p.consts
+            .iter()
+            .position(|c| c.name == name)
+            .map(|c| Global::Const(c as ir::ConstId))
+    }
+
+    /// Where a definition names itself.
+    fn definition(&self, g: Global) -> Option<Span> {
+        let p = self.program.as_ref()?;
+        let (name, span) = match g {
+            Global::Game(i) => (&p.games[i as usize].name, p.games[i as usize].span),
+            Global::Fun(i) => (&p.funs[i as usize].name, p.funs[i as usize].span),
+            Global::Const(i) => return Some(p.consts[i as usize].name_span),
+        };
+        self.name_in(name, span)
+    }
+
+    /// The first occurrence of `name` as a whole word inside `span`.
+    fn name_in(&self, name: &str, span: Span) -> Option<Span> {
+        let text = self.text.get(span.start as usize..span.end as usize)?;
+        let is_word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        text.match_indices(name).find_map(|(i, _)| {
+            let before = text[..i].chars().next_back();
+            let after = text[i + name.len()..].chars().next();
+            (!is_word(before) && !is_word(after)).then(|| {
+                let start = span.start as usize + i;
+                Span::new(start, start + name.len())
+            })
+        })
+    }
+
+    /// Every place that names a definition: the definition itself, then
+    /// its uses in order.
+    fn references(&self, g: Global) -> Vec<Span> {
+        let Some(p) = self.program.as_ref() else {
+            return Vec::new();
+        };
+        let name = match g {
+            Global::Game(i) => &p.games[i as usize].name,
+            Global::Fun(i) => &p.funs[i as usize].name,
+            Global::Const(i) => &p.consts[i as usize].name,
+        };
+        let mut out: Vec<Span> = self.definition(g).into_iter().collect();
+        for (e, span) in p.exprs.iter().zip(&p.spans) {
+            let hit = match e {
+                ir::Expr::Apply { game, .. } => g == Global::Game(*game),
+                ir::Expr::GameRef(game) => g == Global::Game(*game),
+                ir::Expr::CallFun { fun, .. } => g == Global::Fun(*fun),
+                ir::Expr::Const(c) => g == Global::Const(*c),
+                _ => false,
+            };
+            // A use starts with the name (`G(3)`, `f(x)`, `N`); spans that
+            // point elsewhere (a shorthand's rules) are left out.
+            let at = span.start as usize;
+            if hit && self.text.get(at..at + name.len()) == Some(name.as_str()) {
+                let s = Span::new(at, at + name.len());
+                if !out.contains(&s) {
+                    out.push(s);
+                }
+            }
+        }
+        out
+    }
+
+    /// What hovering a name shows.
+    fn hover(&self, name: &str) -> Option<String> {
+        if let Some(g) = self.global(name) {
+            return Some(self.signature(g));
+        }
+        let spec = crate::builtin::lookup(name)?;
+        let mut text = format!("builtin `{name}`: takes {}\n", spec.takes);
+        for (usage, what) in spec.help {
+            text.push_str(&format!("\n`{usage}`: {what}"));
+        }
+        Some(text)
+    }
+
+    /// A definition in one line, and its text.
+    fn signature(&self, g: Global) -> String {
+        let Some(p) = self.program.as_ref() else {
+            return String::new();
+        };
+        let (kind, name, params, span) = match g {
+            Global::Game(i) => {
+                let d = &p.games[i as usize];
+                let kind = if d.loopy { "loopy game" } else { "game" };
+                (kind, &d.name, Some(&d.params), d.span)
+            }
+            Global::Fun(i) => {
+                let d = &p.funs[i as usize];
+                ("function", &d.name, Some(&d.params), d.span)
+            }
+            Global::Const(i) => {
+                let d = &p.consts[i as usize];
+                ("constant", &d.name, None, d.span)
+            }
+        };
+        let head = match params {
+            Some(ps) => format!("{kind} `{name}({})`", ps.join(", ")),
+            None => format!("{kind} `{name}`"),
+        };
+        let text = self
+            .text
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("")
+            .trim_end();
+        format!("{head}\n\n```game\n{text}\n```")
+    }
+
+    /// Every name a completion may offer: the file's definitions, then the
+    /// builtins.
+    fn completions(&self) -> Vec<lsp::CompletionItem> {
+        let mut out = Vec::new();
+        if let Some(p) = &self.program {
+            let defs = p
+                .games
+                .iter()
+                .map(|g| (&g.name, Some(&g.params), lsp::CompletionItemKind::CLASS))
+                .chain(
+                    p.funs
+                        .iter()
+                        .map(|f| (&f.name, Some(&f.params), lsp::CompletionItemKind::FUNCTION)),
+                )
+                .chain(
+                    p.consts
+                        .iter()
+                        .map(|c| (&c.name, None, lsp::CompletionItemKind::CONSTANT)),
+                );
+            for (name, params, kind) in defs {
+                out.push(lsp::CompletionItem {
+                    label: name.clone(),
+                    kind: Some(kind),
+                    detail: params.map(|ps| format!("{name}({})", ps.join(", "))),
+                    ..Default::default()
+                });
+            }
+        }
+        for name in crate::builtin::names() {
+            let detail = crate::builtin::lookup(name)
+                .and_then(|s| s.help.first())
+                .map(|(usage, what)| format!("{usage}: {what}"));
+            out.push(lsp::CompletionItem {
+                label: name.to_string(),
+                kind: Some(lsp::CompletionItemKind::FUNCTION),
+                detail,
+                ..Default::default()
+            });
+        }
+        out
+    }
+
+    /// The file's outline: its games, functions and constants.
+    #[allow(deprecated)] // `DocumentSymbol::deprecated` must be given.
+    fn symbols(&self) -> Vec<lsp::DocumentSymbol> {
+        let Some(p) = &self.program else {
+            return Vec::new();
+        };
+        let globals = (0..p.games.len())
+            .map(|i| Global::Game(i as ir::GameId))
+            .chain((0..p.funs.len()).map(|i| Global::Fun(i as ir::FunId)))
+            .chain((0..p.consts.len()).map(|i| Global::Const(i as ir::ConstId)));
+        let mut out = Vec::new();
+        for g in globals {
+            let (name, span, kind) = match g {
+                Global::Game(i) => {
+                    let d = &p.games[i as usize];
+                    (&d.name, d.span, lsp::SymbolKind::CLASS)
+                }
+                Global::Fun(i) => {
+                    let d = &p.funs[i as usize];
+                    (&d.name, d.span, lsp::SymbolKind::FUNCTION)
+                }
+                Global::Const(i) => {
+                    let d = &p.consts[i as usize];
+                    (&d.name, d.span, lsp::SymbolKind::CONSTANT)
+                }
+            };
+            // A shorthand's games point into its definition; any other
+            // span outside the file is no symbol of it.
+            if span.end as usize > self.text.len() {
+                continue;
+            }
+            let selection = self.definition(g).unwrap_or(span);
+            out.push(lsp::DocumentSymbol {
+                name: name.clone(),
+                detail: None,
+                kind,
+                tags: None,
+                deprecated: None,
+                range: self.range(span),
+                selection_range: self.range(selection),
+                children: None,
+            });
+        }
+        out
+    }
+}
+
+/// Answers a request.
+fn answer(docs: &HashMap<String, Doc>, req: Request) -> Response {
+    let id = req.id.clone();
+    match respond(docs, req) {
+        Ok(value) => Response::new_ok(id, value),
+        Err(message) => Response::new_err(id, lsp_server::ErrorCode::InvalidParams as i32, message),
+    }
+}
+
+/// A position in an open document, from a request's parameters.
+fn at<'a>(
+    docs: &'a HashMap<String, Doc>,
+    p: &lsp::TextDocumentPositionParams,
+) -> Result<(&'a Doc, usize), String> {
+    let doc = docs
+        .get(p.text_document.uri.as_str())
+        .ok_or_else(|| "the document is not open".to_string())?;
+    Ok((doc, doc.offset(p.position)))
+}
+
+// The protocol's own map of edits is keyed by its `Uri`.
+#[allow(clippy::mutable_key_type)]
+fn respond(docs: &HashMap<String, Doc>, req: Request) -> Result<serde_json::Value, String> {
+    let params = |r: &Request| r.params.clone();
+    let parse = |e: serde_json::Error| e.to_string();
+    let value = match req.method.as_str() {
+        "textDocument/hover" => {
+            let p: lsp::HoverParams = serde_json::from_value(params(&req)).map_err(parse)?;
+            let (doc, offset) = at(docs, &p.text_document_position_params)?;
+            let hover = doc.word_at(offset).and_then(|(word, span)| {
+                Some(lsp::Hover {
+                    contents: lsp::HoverContents::Markup(lsp::MarkupContent {
+                        kind: lsp::MarkupKind::Markdown,
+                        value: doc.hover(word)?,
+                    }),
+                    range: Some(doc.range(span)),
+                })
+            });
+            serde_json::to_value(hover)
+        }
+        "textDocument/completion" => {
+            let p: lsp::CompletionParams = serde_json::from_value(params(&req)).map_err(parse)?;
+            let (doc, _) = at(docs, &p.text_document_position)?;
+            serde_json::to_value(lsp::CompletionResponse::Array(doc.completions()))
+        }
+        "textDocument/definition" => {
+            let p: lsp::GotoDefinitionParams =
+                serde_json::from_value(params(&req)).map_err(parse)?;
+            let (doc, offset) = at(docs, &p.text_document_position_params)?;
+            let uri = p.text_document_position_params.text_document.uri;
+            let found = doc
+                .word_at(offset)
+                .and_then(|(w, _)| doc.global(w))
+                .and_then(|g| doc.definition(g))
+                .map(|s| {
+                    lsp::GotoDefinitionResponse::Scalar(lsp::Location::new(uri, doc.range(s)))
+                });
+            serde_json::to_value(found)
+        }
+        "textDocument/references" => {
+            let p: lsp::ReferenceParams = serde_json::from_value(params(&req)).map_err(parse)?;
+            let (doc, offset) = at(docs, &p.text_document_position)?;
+            let uri = p.text_document_position.text_document.uri;
+            let spans = doc
+                .word_at(offset)
+                .and_then(|(w, _)| doc.global(w))
+                .map(|g| doc.references(g))
+                .unwrap_or_default();
+            let skip = usize::from(!p.context.include_declaration);
+            let locations: Vec<lsp::Location> = spans
+                .into_iter()
+                .skip(skip)
+                .map(|s| lsp::Location::new(uri.clone(), doc.range(s)))
+                .collect();
+            serde_json::to_value(locations)
+        }
+        "textDocument/documentSymbol" => {
+            let p: lsp::DocumentSymbolParams =
+                serde_json::from_value(params(&req)).map_err(parse)?;
+            let doc = docs
+                .get(p.text_document.uri.as_str())
+                .ok_or_else(|| "the document is not open".to_string())?;
+            serde_json::to_value(lsp::DocumentSymbolResponse::Nested(doc.symbols()))
+        }
+        "textDocument/rename" => {
+            let p: lsp::RenameParams = serde_json::from_value(params(&req)).map_err(parse)?;
+            let (doc, offset) = at(docs, &p.text_document_position)?;
+            let uri = p.text_document_position.text_document.uri;
+            let valid = p
+                .new_name
+                .starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && p.new_name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !crate::syntax::KEYWORDS.contains(&p.new_name.as_str());
+            if !valid {
+                return Err(format!("`{}` is not a name", p.new_name));
+            }
+            let g = doc
+                .word_at(offset)
+                .and_then(|(w, _)| doc.global(w))
+                .ok_or_else(|| "no game, function or constant here to rename".to_string())?;
+            let edits: Vec<lsp::TextEdit> = doc
+                .references(g)
+                .into_iter()
+                .map(|s| lsp::TextEdit::new(doc.range(s), p.new_name.clone()))
+                .collect();
+            serde_json::to_value(lsp::WorkspaceEdit::new(HashMap::from([(uri, edits)])))
+        }
+        other => return Err(format!("`{other}` is not supported")),
+    };
+    value.map_err(|e| e.to_string())
+}

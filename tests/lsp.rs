@@ -1,0 +1,298 @@
+//! `grundy lsp` driven as an editor drives it: JSON-RPC over pipes
+//! (initialize, didOpen, didChange, hover, completion, definition,
+//! references, documentSymbol, rename, shutdown, exit). Its diagnostics are
+//! `grundy check`'s: the same codes at the same places.
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next_id: i64,
+}
+
+impl Client {
+    fn start() -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("grundy lsp starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut c = Client {
+            child,
+            stdin,
+            stdout,
+            next_id: 1,
+        };
+        let init = c.request("initialize", json!({ "capabilities": {} }));
+        assert_eq!(init["serverInfo"]["name"], "grundy");
+        assert_eq!(init["capabilities"]["hoverProvider"], true);
+        c.notify("initialized", json!({}));
+        c
+    }
+
+    fn send(&mut self, msg: Value) {
+        let body = msg.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write");
+        self.stdin.flush().expect("flush");
+    }
+
+    fn receive(&mut self) -> Value {
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            self.stdout.read_line(&mut line).expect("a header");
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(n) = line.strip_prefix("Content-Length: ") {
+                length = n.parse().expect("a length");
+            }
+        }
+        let mut body = vec![0; length];
+        self.stdout.read_exact(&mut body).expect("a body");
+        serde_json::from_slice(&body).expect("JSON")
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }));
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        loop {
+            let msg = self.receive();
+            if msg["id"] == id {
+                assert!(msg.get("error").is_none(), "{msg}");
+                return msg["result"].clone();
+            }
+        }
+    }
+
+    /// The next diagnostics published.
+    fn diagnostics(&mut self) -> Vec<Value> {
+        loop {
+            let msg = self.receive();
+            if msg["method"] == "textDocument/publishDiagnostics" {
+                return msg["params"]["diagnostics"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
+            }
+        }
+    }
+
+    fn open(&mut self, uri: &str, text: &str) -> Vec<Value> {
+        self.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": uri, "languageId": "game", "version": 1, "text": text } }),
+        );
+        self.diagnostics()
+    }
+
+    fn at(&mut self, method: &str, uri: &str, line: u32, character: u32, extra: Value) -> Value {
+        let mut params = json!({
+            "textDocument": { "uri": uri },
+            "position": { "line": line, "character": character },
+        });
+        if let (Some(p), Some(e)) = (params.as_object_mut(), extra.as_object()) {
+            p.extend(e.clone());
+        }
+        self.request(method, params)
+    }
+
+    fn stop(mut self) {
+        assert_eq!(self.request("shutdown", Value::Null), Value::Null);
+        self.notify("exit", Value::Null);
+        let status = self.child.wait().expect("exits");
+        assert!(status.success(), "{status}");
+    }
+}
+
+/// The start of a range as (line, character).
+fn start(range: &Value) -> (u64, u64) {
+    (
+        range["start"]["line"].as_u64().expect("line"),
+        range["start"]["character"].as_u64().expect("character"),
+    )
+}
+
+const FILE: &str = "game Nim(n) = { Nim(k) for k in 0..n }
+let N = 5
+let twice(x) = 2 * x
+print grundy(Nim(N) + Nim(twice(N)))
+";
+
+#[test]
+fn diagnostics_are_those_of_grundy_check() {
+    let broken = "game Nim(n) = { Nim(k) for k in 0..n }\n\
+                  print grundy(Nmi(2))\n\
+                  print grundy(Nim(1, 2))\n\
+                  let x = 1 +\n";
+    let parse_error = "game Nim(n) = { Nim(k) for k in 0..n\nprint grundy(Nim(2))\n";
+    let type_errors = "let a = [1, 2] + 3\nprint grundy(a)\nprint outcome(5)\n";
+    let dir = std::env::temp_dir().join(format!("grundy-lsp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut c = Client::start();
+    for (i, text) in [broken, parse_error, type_errors].into_iter().enumerate() {
+        let path = dir.join(format!("f{i}.game"));
+        std::fs::write(&path, text).expect("write");
+        let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(["check", "--json"])
+            .arg(&path)
+            .output()
+            .expect("grundy check");
+        let want: Vec<(String, u64, u64)> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).expect("JSON"))
+            .filter(|v| v["kind"] == "error" || v["kind"] == "warning")
+            .map(|v| {
+                let line = v["line"].as_u64().expect("line") - 1;
+                let col = v["column"].as_u64().expect("column") - 1;
+                (v["code"].as_str().expect("code").to_string(), line, col)
+            })
+            .collect();
+        assert!(!want.is_empty(), "{text}");
+        let got: Vec<(String, u64, u64)> = c
+            .open(&format!("file:///f{i}.game"), text)
+            .iter()
+            .map(|d| {
+                let (line, col) = start(&d["range"]);
+                (d["code"].as_str().expect("code").to_string(), line, col)
+            })
+            .collect();
+        assert_eq!(got, want, "{text}");
+    }
+    // A fix clears them; two changes sent together are checked as the last.
+    c.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": "file:///f0.game", "version": 2 },
+                "contentChanges": [{ "text": "print grundy(Nmi(1))\n" }] }),
+    );
+    c.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": "file:///f0.game", "version": 3 },
+                "contentChanges": [{ "text": FILE }] }),
+    );
+    let mut last = c.diagnostics();
+    while !last.is_empty() {
+        last = c.diagnostics();
+    }
+    c.stop();
+}
+
+#[test]
+fn every_example_checks_clean_with_an_outline() {
+    let mut c = Client::start();
+    let mut paths: Vec<_> = std::fs::read_dir("examples")
+        .expect("examples")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "game"))
+        .collect();
+    paths.sort();
+    for path in paths {
+        let text = std::fs::read_to_string(&path).expect("read");
+        let uri = format!("file:///{}", path.display());
+        let diags = c.open(&uri, &text);
+        assert!(diags.is_empty(), "{}: {diags:?}", path.display());
+        let symbols = c.request(
+            "textDocument/documentSymbol",
+            json!({ "textDocument": { "uri": uri } }),
+        );
+        assert!(
+            symbols.as_array().is_some_and(|s| !s.is_empty()),
+            "{}",
+            path.display()
+        );
+    }
+    c.stop();
+}
+
+#[test]
+fn hover_completion_definition_references_rename() {
+    let mut c = Client::start();
+    let uri = "file:///t.game";
+    assert!(c.open(uri, FILE).is_empty());
+
+    // Hover on a use of the game: its signature and definition.
+    let h = c.at("textDocument/hover", uri, 3, 14, json!({}));
+    let text = h["contents"]["value"].as_str().expect("markdown");
+    assert!(text.starts_with("game `Nim(n)`"), "{text}");
+    assert!(text.contains("{ Nim(k) for k in 0..n }"), "{text}");
+    assert_eq!(start(&h["range"]), (3, 13));
+    // On a builtin: its help.
+    let h = c.at("textDocument/hover", uri, 3, 8, json!({}));
+    let text = h["contents"]["value"].as_str().expect("markdown");
+    assert!(text.contains("`grundy(P)`"), "{text}");
+    // On a function and a constant.
+    let h = c.at("textDocument/hover", uri, 3, 29, json!({}));
+    assert!(
+        h["contents"]["value"]
+            .as_str()
+            .expect("md")
+            .starts_with("function `twice(x)`")
+    );
+    let h = c.at("textDocument/hover", uri, 3, 17, json!({}));
+    assert!(
+        h["contents"]["value"]
+            .as_str()
+            .expect("md")
+            .starts_with("constant `N`")
+    );
+
+    // Completion: the file's names and the builtins.
+    let items = c.at("textDocument/completion", uri, 3, 0, json!({}));
+    let labels: Vec<&str> = items
+        .as_array()
+        .expect("items")
+        .iter()
+        .filter_map(|i| i["label"].as_str())
+        .collect();
+    for want in ["Nim", "N", "twice", "grundy", "outcome", "genus"] {
+        assert!(labels.contains(&want), "{want} in {labels:?}");
+    }
+
+    // Definition of `twice` from its use.
+    let d = c.at("textDocument/definition", uri, 3, 30, json!({}));
+    assert_eq!(start(&d["range"]), (2, 4));
+    assert_eq!(d["uri"], uri);
+
+    // References of `Nim`: the definition, the rule's use, two in `print`.
+    let r = c.at(
+        "textDocument/references",
+        uri,
+        0,
+        6,
+        json!({ "context": { "includeDeclaration": true } }),
+    );
+    let places: Vec<(u64, u64)> = r
+        .as_array()
+        .expect("locations")
+        .iter()
+        .map(|l| start(&l["range"]))
+        .collect();
+    assert_eq!(places, [(0, 5), (0, 16), (3, 13), (3, 22)]);
+
+    // Rename `N` everywhere it is named.
+    let e = c.at(
+        "textDocument/rename",
+        uri,
+        1,
+        4,
+        json!({ "newName": "Heap" }),
+    );
+    let edits = e["changes"][uri].as_array().expect("edits");
+    let at: Vec<(u64, u64)> = edits.iter().map(|t| start(&t["range"])).collect();
+    assert_eq!(at, [(1, 4), (3, 17), (3, 32)]);
+    assert!(edits.iter().all(|t| t["newText"] == "Heap"));
+    c.stop();
+}
