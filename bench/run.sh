@@ -418,3 +418,11 @@ misere_pair() {
 printf '%-40s %8s %8s %10s %10s %6s\n' work nim_s genus_s nim_KB genus_KB time_x
 misere_pair "6 heaps, 23 to 101" "[23, 37, 51, 64, 88, 101]"
 misere_pair "100 heaps up to $mh" "[(k * 7919 + 12345) % $mh + 1 for k in 0..100]"
+
+# The language server: diagnostics of a 2,000-line rule file after each
+# change (a typo made and fixed, alternately), best and median of 20. The
+# target is 100 ms.
+echo
+echo "grundy lsp, diagnostics after a change (milliseconds)"
+read -r lbest lmed <<<"$(python3 "$root/bench/lsp_latency.py" "$grundy" 2000)"
+printf '%-40s %8s %8s\n' "2000-line file" "best $lbest" "median $lmed"

@@ -3,7 +3,9 @@
 //! file is parsed and checked as `grundy check` does it, never run: its
 //! diagnostics are published on open and on every change (changes that
 //! arrive together are checked once), and the checked program answers
-//! hover, completion, definitions, references, the outline and renames.
+//! hover (with a one-parameter game's first values, from its definitions
+//! alone, under a small time and memory budget), completion, definitions,
+//! references, the outline and renames.
 //! The only module that knows the protocol.
 
 use crate::diagnostics::Diag;
@@ -338,7 +340,11 @@ impl Doc {
     /// What hovering a name shows.
     fn hover(&self, name: &str) -> Option<String> {
         if let Some(g) = self.global(name) {
-            return Some(self.signature(g));
+            let mut text = self.signature(g);
+            if let Some(values) = self.first_values(g) {
+                text.push_str(&format!("\n\n```\n{}```", values));
+            }
+            return Some(text);
         }
         let spec = crate::builtin::lookup(name)?;
         let mut text = format!("builtin `{name}`: takes {}\n", spec.takes);
@@ -346,6 +352,50 @@ impl Doc {
             text.push_str(&format!("\n`{usage}`: {what}"));
         }
         Some(text)
+    }
+
+    /// A one-parameter game's first values, computed from the file's
+    /// definitions alone (its statements are not run) within a fifth of a
+    /// second and 256 MB; `None` when they cannot be.
+    fn first_values(&self, g: Global) -> Option<String> {
+        let p = self.program.as_ref()?;
+        let Global::Game(i) = g else { return None };
+        let game = &p.games[i as usize];
+        if game.params.len() != 1 {
+            return None;
+        }
+        // The file's definitions, each as written.
+        let ast = crate::syntax::parse_at(&self.text, 0).ok()?;
+        let mut defs = String::new();
+        for item in &ast.items {
+            let span = match item {
+                crate::syntax::ast::Item::Let(d) => d.span,
+                crate::syntax::ast::Item::Game(d) => d.span,
+                _ => continue,
+            };
+            defs.push_str(self.text.get(span.start as usize..span.end as usize)?);
+            defs.push('\n');
+        }
+        let limits = crate::eval::Limits {
+            time_limit: Some(std::time::Duration::from_millis(200)),
+            max_memory: 256 << 20,
+            ..crate::eval::Limits::default()
+        };
+        let mut session = crate::session::Session::new(limits);
+        let mut failed = false;
+        session.run("<hover>", &defs, &mut |_, e| {
+            failed |= matches!(e, crate::session::Event::Error(_));
+        });
+        let mut out = None;
+        session.entry(
+            "<hover>",
+            &format!("table({}, 0..=20)", game.name),
+            &mut |_, e| match e {
+                crate::session::Event::Answer(a) => out = Some(a.to_string()),
+                crate::session::Event::Error(_) => failed = true,
+            },
+        );
+        out.filter(|_| !failed)
     }
 
     /// A definition in one line, and its text.

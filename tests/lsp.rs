@@ -228,6 +228,11 @@ fn hover_completion_definition_references_rename() {
     let text = h["contents"]["value"].as_str().expect("markdown");
     assert!(text.starts_with("game `Nim(n)`"), "{text}");
     assert!(text.contains("{ Nim(k) for k in 0..n }"), "{text}");
+    // A one-parameter game's first values, from its definitions alone.
+    assert!(
+        text.contains("Nim(n) for n in 0..=20:\n   0:  0  1  2  3"),
+        "{text}"
+    );
     assert_eq!(start(&h["range"]), (3, 13));
     // On a builtin: its help.
     let h = c.at("textDocument/hover", uri, 3, 8, json!({}));
