@@ -179,3 +179,47 @@ fn the_grammar_tokenizes_every_example_as_the_repl_highlights_it() {
     }
     assert!(checked > 1000, "{checked}");
 }
+
+/// Neovim, headless, configured as editors/nvim/init.lua (docs/editors.md)
+/// says, opens a file with a typo and reports the diagnostic `grundy lsp`
+/// publishes.
+#[test]
+fn neovim_reports_the_diagnostic_of_a_typo() {
+    if Command::new("nvim").arg("--version").output().is_err() {
+        assert!(
+            std::env::var_os("GRUNDY_REQUIRE_NVIM").is_none(),
+            "neovim is required here"
+        );
+        eprintln!("skipped: nvim missing");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("grundy-nvim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("typo.game");
+    std::fs::write(
+        &file,
+        "game Nim(n) = { Nim(k) for k in 0..n }\nprint grundy(Nmi(3))\n",
+    )
+    .expect("write");
+    let bin = Path::new(env!("CARGO_BIN_EXE_grundy"))
+        .parent()
+        .expect("bin dir")
+        .to_path_buf();
+    let path = std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
+    .expect("PATH");
+    let out = Command::new("nvim")
+        .args(["--headless", "-u", "editors/nvim/init.lua"])
+        .arg(&file)
+        .args(["-c", "luafile editors/nvim/report.lua"])
+        .env("PATH", path)
+        .output()
+        .expect("nvim runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("2:14 unknown-name unknown game or function `Nmi`"),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
