@@ -354,9 +354,9 @@ impl Doc {
         Some(text)
     }
 
-    /// A one-parameter game's first values, computed from the file's
-    /// definitions alone (its statements are not run) within a fifth of a
-    /// second and 256 MB; `None` when they cannot be.
+    /// A one-parameter game's first values, computed from the definitions
+    /// it needs alone (statements and other constants are not run) within a
+    /// fifth of a second and 256 MB; `None` when they cannot be.
     fn first_values(&self, g: Global) -> Option<String> {
         let p = self.program.as_ref()?;
         let Global::Game(i) = g else { return None };
@@ -364,17 +364,35 @@ impl Doc {
         if game.params.len() != 1 {
             return None;
         }
-        // The file's definitions, each as written.
+        // The definitions the game needs (through any chain of uses), each
+        // as written: nothing else is evaluated.
+        let mut needed = vec![g];
+        let mut i = 0;
+        while let Some(&d) = needed.get(i) {
+            let uses = match d {
+                Global::Game(j) => &p.games[j as usize].uses,
+                Global::Fun(j) => &p.funs[j as usize].uses,
+                Global::Const(j) => &p.consts[j as usize].uses,
+            };
+            for u in uses {
+                if !needed.contains(u) {
+                    needed.push(*u);
+                }
+            }
+            i += 1;
+        }
         let ast = crate::syntax::parse_at(&self.text, 0).ok()?;
         let mut defs = String::new();
         for item in &ast.items {
-            let span = match item {
-                crate::syntax::ast::Item::Let(d) => d.span,
-                crate::syntax::ast::Item::Game(d) => d.span,
+            let (name, span) = match item {
+                crate::syntax::ast::Item::Let(d) => (&d.name.name, d.span),
+                crate::syntax::ast::Item::Game(d) => (&d.name.name, d.span),
                 _ => continue,
             };
-            defs.push_str(self.text.get(span.start as usize..span.end as usize)?);
-            defs.push('\n');
+            if self.global(name).is_some_and(|d| needed.contains(&d)) {
+                defs.push_str(self.text.get(span.start as usize..span.end as usize)?);
+                defs.push('\n');
+            }
         }
         let limits = crate::eval::Limits {
             time_limit: Some(std::time::Duration::from_millis(200)),
@@ -386,6 +404,9 @@ impl Doc {
         session.run("<hover>", &defs, &mut |_, e| {
             failed |= matches!(e, crate::session::Event::Error(_));
         });
+        if failed {
+            return None;
+        }
         let mut out = None;
         session.entry(
             "<hover>",

@@ -301,3 +301,26 @@ fn hover_completion_definition_references_rename() {
     assert!(edits.iter().all(|t| t["newText"] == "Heap"));
     c.stop();
 }
+
+/// Hover's values come from the definitions a game needs, within a small
+/// budget: a game that needs a constant too slow for it shows none, and a
+/// slow constant another game does not need is never evaluated for it.
+#[test]
+fn hover_values_are_bounded_by_their_budget() {
+    let text = "let slow = len([k for k in 0..10**9])\n\
+                game G(n) = { G(k) for k in 0..n if k < slow }\n\
+                game H(n) = { H(n - 1) if n > 0 }\n";
+    let mut c = Client::start();
+    let uri = "file:///slow.game";
+    assert!(c.open(uri, text).is_empty());
+    let g = c.at("textDocument/hover", uri, 1, 5, json!({}));
+    let g = g["contents"]["value"].as_str().expect("markdown");
+    assert!(
+        g.starts_with("game `G(n)`") && !g.contains("for n in"),
+        "{g}"
+    );
+    let h = c.at("textDocument/hover", uri, 2, 5, json!({}));
+    let h = h["contents"]["value"].as_str().expect("markdown");
+    assert!(h.contains("H(n) for n in 0..=20:\n   0: 0 1 0 1"), "{h}");
+    c.stop();
+}
