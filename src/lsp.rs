@@ -142,6 +142,9 @@ fn changed(
     }
 }
 
+/// The most characters of a value hover shows.
+const MAX_HOVER: usize = 600;
+
 /// An open file: its text, where its lines start, and what checking it
 /// gave.
 struct Doc {
@@ -354,16 +357,19 @@ impl Doc {
         Some(text)
     }
 
-    /// A one-parameter game's first values, computed from the definitions
-    /// it needs alone (statements and other constants are not run) within a
-    /// fifth of a second and 256 MB; `None` when they cannot be.
+    /// A one-parameter game's first values, or a constant's value,
+    /// computed from the definitions it needs alone (statements and other
+    /// constants are not run) within a fifth of a second and 256 MB; `None`
+    /// when they cannot be.
     fn first_values(&self, g: Global) -> Option<String> {
         let p = self.program.as_ref()?;
-        let Global::Game(i) = g else { return None };
-        let game = &p.games[i as usize];
-        if game.params.len() != 1 {
-            return None;
-        }
+        let query = match g {
+            Global::Game(i) if p.games[i as usize].params.len() == 1 => {
+                format!("table({}, 0..=20)", p.games[i as usize].name)
+            }
+            Global::Const(i) => p.consts[i as usize].name.clone(),
+            _ => return None,
+        };
         // The definitions the game needs (through any chain of uses), each
         // as written: nothing else is evaluated.
         let mut needed = vec![g];
@@ -408,15 +414,18 @@ impl Doc {
             return None;
         }
         let mut out = None;
-        session.entry(
-            "<hover>",
-            &format!("table({}, 0..=20)", game.name),
-            &mut |_, e| match e {
-                crate::session::Event::Answer(a) => out = Some(a.to_string()),
-                crate::session::Event::Error(_) => failed = true,
-            },
-        );
-        out.filter(|_| !failed)
+        session.entry("<hover>", &query, &mut |_, e| match e {
+            crate::session::Event::Answer(a) => out = Some(a.to_string()),
+            crate::session::Event::Error(_) => failed = true,
+        });
+        // A long value is cut, at a character boundary.
+        out.filter(|_| !failed).map(|mut text| {
+            if let Some((cut, _)) = text.char_indices().nth(MAX_HOVER) {
+                text.truncate(cut);
+                text.push_str("…\n");
+            }
+            text
+        })
     }
 
     /// A definition in one line, and its text.

@@ -247,12 +247,9 @@ fn hover_completion_definition_references_rename() {
             .starts_with("function `twice(x)`")
     );
     let h = c.at("textDocument/hover", uri, 3, 17, json!({}));
-    assert!(
-        h["contents"]["value"]
-            .as_str()
-            .expect("md")
-            .starts_with("constant `N`")
-    );
+    let text = h["contents"]["value"].as_str().expect("md");
+    assert!(text.starts_with("constant `N`"), "{text}");
+    assert!(text.contains("```\nN = 5\n```"), "{text}");
 
     // Completion: the file's names and the builtins.
     let items = c.at("textDocument/completion", uri, 3, 0, json!({}));
