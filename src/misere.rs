@@ -16,6 +16,7 @@ use crate::genus::Genus;
 use crate::loopy::Gsg;
 use crate::oracle::{Moves, Oracle};
 use crate::store::PosId;
+use crate::value::Value;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 mod loopy;
@@ -214,6 +215,10 @@ impl Misere {
         parts: &[PosId],
     ) -> R<(Vec<(PosId, Vec<PosId>)>, usize, Gsg)> {
         let s = self.state(m, parts)?;
+        if let Some((moves, count)) = self.huge_nim_winning(m, &s)? {
+            let value = Gsg::Finite(self.value(m, s)?);
+            return Ok((moves, count, value));
+        }
         let options = self.options(m, &s)?;
         let (solved, value) = if Misere::has_loopy(m, &s) {
             let solved = self.solve_loopy(m, &s)?;
@@ -233,6 +238,79 @@ impl Misere {
             }
         }
         Ok((out, options.len(), value))
+    }
+
+    /// The winning moves of a sum of tame components with a Nim heap (by
+    /// its rule) too large to list the moves of, and how many moves the sum
+    /// has; `None` for any other sum. A heap h of Nim can only win by
+    /// moving to t = g or g ⊕ 1 (g the other components' grundy values
+    /// XORed): the sum left is P when its misère value, by the tame rule,
+    /// is 0, which asks for the XOR to be 0 (firm) or 1 (fickle).
+    #[allow(clippy::type_complexity)]
+    fn huge_nim_winning(
+        &mut self,
+        m: &mut dyn Oracle,
+        s: &State,
+    ) -> R<Option<(Vec<(PosId, Vec<PosId>)>, usize)>> {
+        let huge = |m: &dyn Oracle, c: PosId| m.nim_heap(c).filter(|&h| i64::from(h) > MAX_ARG);
+        if Misere::has_loopy(m, s) || !s.iter().any(|&c| huge(m, c).is_some()) {
+            return Ok(None);
+        }
+        let mut g = Vec::with_capacity(s.len());
+        for &c in s.iter() {
+            let k = self.known(m, Box::new([c]))?;
+            if !k.tame {
+                return Ok(None);
+            }
+            g.push(self.genera[k.genus as usize].g);
+        }
+        let mut out = Vec::new();
+        let mut count = 0usize;
+        let mut moves = Moves::default();
+        for (i, &c) in s.iter().enumerate() {
+            if i > 0 && s[i - 1] == c {
+                continue;
+            }
+            let rest: Vec<PosId> = s[..i].iter().chain(&s[i + 1..]).copied().collect();
+            let wins = |this: &mut Misere, m: &mut dyn Oracle, to: &[PosId]| -> R<bool> {
+                let next: Vec<PosId> = rest.iter().chain(to).copied().collect();
+                let next = this.state(m, &next)?;
+                Ok(!this.next_wins(m, &next)?)
+            };
+            if let Some(h) = huge(m, c) {
+                count += h as usize;
+                let others = g
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != i)
+                    .fold(0, |x, (_, v)| x ^ v);
+                let (game, _) = m.position(c);
+                let mut targets = vec![others, others ^ 1];
+                targets.dedup();
+                for t in targets.into_iter().filter(|&t| t < h) {
+                    let to = m.intern(
+                        game,
+                        &[Value::Int(i64::from(t))],
+                        crate::span::Span::default(),
+                    )?;
+                    if wins(self, m, &[to])? {
+                        out.push((c, vec![to]));
+                    }
+                }
+            } else {
+                too_big(m, c)?;
+                m.options_into(c, &mut moves)?;
+                count += moves.len();
+                let options: Vec<Vec<PosId>> = moves.iter().map(<[PosId]>::to_vec).collect();
+                for to in options {
+                    m.poll()?;
+                    if wins(self, m, &to)? {
+                        out.push((c, to));
+                    }
+                }
+            }
+        }
+        Ok(Some((out, count)))
     }
 
     /// Whether the player to move wins the sum in misère play.
