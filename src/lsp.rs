@@ -406,6 +406,11 @@ impl Doc {
             ..crate::eval::Limits::default()
         };
         let mut session = crate::session::Session::new(limits);
+        // Standard input is the protocol's: a definition that reads input
+        // has no value here.
+        session.set_input(crate::input::Input::Unavailable(
+            "the language server reads no input".into(),
+        ));
         let mut failed = false;
         session.run("<hover>", &defs, &mut |_, e| {
             failed |= matches!(e, crate::session::Event::Error(_));

@@ -306,7 +306,9 @@ fn hover_completion_definition_references_rename() {
 fn hover_values_are_bounded_by_their_budget() {
     let text = "let slow = len([k for k in 0..10**9])\n\
                 game G(n) = { G(k) for k in 0..n if k < slow }\n\
-                game H(n) = { H(n - 1) if n > 0 }\n";
+                game H(n) = { H(n - 1) if n > 0 }\n\
+                let data = input_ints()\n\
+                game I(n) = { I(n - k) for k in data if k <= n }\n";
     let mut c = Client::start();
     let uri = "file:///slow.game";
     assert!(c.open(uri, text).is_empty());
@@ -319,5 +321,20 @@ fn hover_values_are_bounded_by_their_budget() {
     let h = c.at("textDocument/hover", uri, 2, 5, json!({}));
     let h = h["contents"]["value"].as_str().expect("markdown");
     assert!(h.contains("H(n) for n in 0..=20:\n   0: 0 1 0 1"), "{h}");
+    // Standard input is the protocol's: a game that needs input shows no
+    // values, and the server goes on answering.
+    let i = c.at("textDocument/hover", uri, 4, 5, json!({}));
+    let i = i["contents"]["value"].as_str().expect("markdown");
+    assert!(
+        i.starts_with("game `I(n)`") && !i.contains("for n in"),
+        "{i}"
+    );
+    let h = c.at("textDocument/hover", uri, 2, 5, json!({}));
+    assert!(
+        h["contents"]["value"]
+            .as_str()
+            .expect("md")
+            .contains("0: 0 1 0 1")
+    );
     c.stop();
 }
