@@ -68,6 +68,10 @@ fn serve() -> Result<(), Error> {
                 let resp = answer(&docs, req);
                 connection.sender.send(Message::Response(resp))?;
             }
+            Message::Notification(n) if n.method == "exit" => {
+                // Exit before shutdown: the protocol's exit code 1.
+                return Err("the client exited without asking to shut down".into());
+            }
             Message::Notification(n) => {
                 // Changes already waiting replace this one: check the last.
                 while let Ok(next) = connection.receiver.try_recv() {
@@ -135,8 +139,9 @@ fn changed(
         }
         "textDocument/didClose" => {
             let p: lsp::DidCloseTextDocumentParams = serde_json::from_value(n.params).ok()?;
+            // A closed file keeps no diagnostics in the client.
             docs.remove(p.text_document.uri.as_str());
-            None
+            Some(p.text_document.uri)
         }
         _ => None,
     }
@@ -652,10 +657,20 @@ fn respond(docs: &HashMap<String, Doc>, req: Request) -> Result<serde_json::Valu
             if !valid {
                 return Err(format!("`{}` is not a name", p.new_name));
             }
-            let g = doc
+            let (old, _) = doc
                 .word_at(offset)
-                .and_then(|(w, _)| doc.global(w))
                 .ok_or_else(|| "no game, function or constant here to rename".to_string())?;
+            let g = doc
+                .global(old)
+                .ok_or_else(|| "no game, function or constant here to rename".to_string())?;
+            if old != p.new_name {
+                if doc.global(&p.new_name).is_some() {
+                    return Err(format!("`{}` is already defined in this file", p.new_name));
+                }
+                if crate::builtin::names().any(|b| b == p.new_name) {
+                    return Err(format!("`{}` is a builtin", p.new_name));
+                }
+            }
             let edits: Vec<lsp::TextEdit> = doc
                 .references(g)
                 .into_iter()

@@ -267,6 +267,7 @@ impl Misere {
         let mut out = Vec::new();
         let mut count = 0usize;
         let mut moves = Moves::default();
+        let mut seen = FxHashSet::default();
         for (i, &c) in s.iter().enumerate() {
             if i > 0 && s[i - 1] == c {
                 continue;
@@ -298,12 +299,20 @@ impl Misere {
                     }
                 }
             } else {
-                too_big(m, c)?;
+                if self.periodic(m, c).is_none() {
+                    too_big(m, c)?;
+                }
                 m.options_into(c, &mut moves)?;
-                count += moves.len();
                 let options: Vec<Vec<PosId>> = moves.iter().map(<[PosId]>::to_vec).collect();
                 for to in options {
                     m.poll()?;
+                    // Each resulting sum once, as `options` lists them (a
+                    // huge heap's moves all differ: it shrinks).
+                    let next: Vec<PosId> = rest.iter().chain(&to).copied().collect();
+                    if !seen.insert(self.state(m, &next)?) {
+                        continue;
+                    }
+                    count += 1;
                     if wins(self, m, &to)? {
                         out.push((c, to));
                     }

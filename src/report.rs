@@ -932,6 +932,8 @@ pub fn value(
         }
         Builtin::Describe => Ok(Value::Str(describe(m, args)?.join("\n").into())),
         Builtin::Genus => genus_value(m, args, env),
+        Builtin::Graph => Ok(Value::Str(graph(m, args, env)?.1.dot.into())),
+        Builtin::Plot => Ok(Value::Str(plot(m, play, args, env)?.svg.into())),
         Builtin::Period => {
             let (found, period, preperiod, proven, computed) = match period(m, args, env)?.1 {
                 crate::analysis::Search::Found(p) => {

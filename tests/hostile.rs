@@ -344,6 +344,23 @@ fn grouped_moves_count_every_move() {
 }
 
 #[test]
+fn misere_moves_from_a_huge_heap_count_each_sum_once() {
+    let src = "game Nim(n) = { Nim(k) for k in 0..n }\n\
+        game K(n) = { K(a) + K(n - r - a) for r in 1..=2 for a in 0..=n - r }\n\
+        print winning(Nim(10**9) + K(4), misere)\n";
+    let run = run_text("misere_count.game", src, &["--json"]);
+    let objects = all_json(&run.stdout);
+    // The heap: 10^9 moves. Kayles 4: seven moves, four distinct sums
+    // (K(3), K(1) + K(2), K(2), K(1) + K(1)).
+    assert_eq!(
+        objects[0]["options"],
+        1_000_000_000u64 + 4,
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
 fn an_error_in_a_period_search_does_not_decide_the_answer() {
     let src = "game G(n) = { G(n - 2) if n >= 2   G(n + 2) if n == 3 }\nprint grundy(G(2000))\n";
     for opts in [&[][..], &["--no-kernels"], &["--period-budget", "0"]] {

@@ -66,14 +66,20 @@ impl Client {
     }
 
     fn request(&mut self, method: &str, params: Value) -> Value {
+        let msg = self.respond(method, params);
+        assert!(msg.get("error").is_none(), "{msg}");
+        msg["result"].clone()
+    }
+
+    /// The whole response to a request (its result or its error).
+    fn respond(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
         self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
         loop {
             let msg = self.receive();
             if msg["id"] == id {
-                assert!(msg.get("error").is_none(), "{msg}");
-                return msg["result"].clone();
+                return msg;
             }
         }
     }
@@ -296,7 +302,41 @@ fn hover_completion_definition_references_rename() {
     let at: Vec<(u64, u64)> = edits.iter().map(|t| start(&t["range"])).collect();
     assert_eq!(at, [(1, 4), (3, 17), (3, 32)]);
     assert!(edits.iter().all(|t| t["newText"] == "Heap"));
+    // Not to a name the file defines, nor a builtin's, nor a keyword.
+    for (name, why) in [
+        ("twice", "already defined"),
+        ("grundy", "builtin"),
+        ("game", "not a name"),
+    ] {
+        let params = json!({
+            "textDocument": { "uri": uri },
+            "position": { "line": 1, "character": 4 },
+            "newName": name,
+        });
+        let msg = c.respond("textDocument/rename", params);
+        let error = msg["error"]["message"].as_str().unwrap_or("");
+        assert!(error.contains(why), "{name}: {msg}");
+    }
+
+    // Closing the file clears its diagnostics in the client.
+    let broken = "file:///broken.game";
+    assert_eq!(c.open(broken, "print grundy(Nmi(3))\n").len(), 1);
+    c.notify(
+        "textDocument/didClose",
+        json!({ "textDocument": { "uri": broken } }),
+    );
+    assert!(c.diagnostics().is_empty());
     c.stop();
+}
+
+/// Exit without shutdown is the protocol's exit code 1.
+#[test]
+fn exit_before_shutdown_fails() {
+    let mut c = Client::start();
+    assert!(c.open("file:///t.game", FILE).is_empty());
+    c.notify("exit", Value::Null);
+    let status = c.child.wait().expect("exits");
+    assert_eq!(status.code(), Some(1));
 }
 
 /// Hover's values come from the definitions a game needs, within a small

@@ -945,7 +945,7 @@ fn answer_type(f: Builtin, args: usize) -> Ty {
         Builtin::Outcome => Ty::Record(RecordKind::Outcome),
         Builtin::Genus if args == 1 => Ty::Record(RecordKind::Genus),
         Builtin::Period => Ty::Record(RecordKind::Period),
-        Builtin::Describe | Builtin::Graph => Ty::Str,
+        Builtin::Describe | Builtin::Graph | Builtin::Plot => Ty::Str,
         _ => Ty::List,
     }
 }

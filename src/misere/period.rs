@@ -85,15 +85,20 @@ impl Misere {
             if self.get(&[p]).is_none() && !self.direct(m, p, &mut moves)? {
                 self.search(m, Box::new([p]), &mut stack, &mut on_stack)?;
             }
-            a.next += 1;
-            let Some((from, w)) = a.window else { continue };
+            let Some((from, w)) = a.window else {
+                a.next += 1;
+                continue;
+            };
             let known = if self.is_terminal(m, p)? {
                 self.settle(m, &State::default())?
             } else {
                 self.get(&[p])
             };
+            // Pushed before `next` moves on, so an error above leaves the
+            // two in step for the next ascent.
             a.seq
                 .push(known.ok_or_else(|| Diag::bug("a heap not known after its ascent"))?);
+            a.next += 1;
             // The w heaps ending at k, once every heap after them is past
             // `from`.
             if k + 1 < from || k + 1 < w {

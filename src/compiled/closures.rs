@@ -1,0 +1,222 @@
+//! Compiled expressions as closures over the interpreter's slots: the
+//! operator of each node and the common leaf shapes specialized, so the hot
+//! paths do not dispatch on the tree.
+
+use super::{BoolExpr, IntExpr, Slots};
+use crate::ir::BinOp;
+use crate::ops;
+use crate::value::Value;
+
+/// An integer function of the interpreter's slots.
+type IntFn = Box<dyn Fn(&[Value]) -> Option<i64>>;
+/// A boolean function of the interpreter's slots.
+type BoolFn = Box<dyn Fn(&[Value]) -> Option<bool>>;
+
+/// Runs `$body` with `$f` bound to the function of the arithmetic operator
+/// `$op` (each operator its own closure type, so the body is specialized
+/// for it: no dispatch on the operator at run time).
+macro_rules! with_int_op {
+    ($op:expr, |$f:ident| $body:expr) => {
+        match $op {
+            BinOp::Add => with_int_op!(@ BinOp::Add, $f, $body),
+            BinOp::Sub => with_int_op!(@ BinOp::Sub, $f, $body),
+            BinOp::Mul => with_int_op!(@ BinOp::Mul, $f, $body),
+            BinOp::Div => with_int_op!(@ BinOp::Div, $f, $body),
+            BinOp::Rem => with_int_op!(@ BinOp::Rem, $f, $body),
+            BinOp::Pow => with_int_op!(@ BinOp::Pow, $f, $body),
+            BinOp::BitAnd => with_int_op!(@ BinOp::BitAnd, $f, $body),
+            BinOp::BitOr => with_int_op!(@ BinOp::BitOr, $f, $body),
+            BinOp::BitXor => with_int_op!(@ BinOp::BitXor, $f, $body),
+            BinOp::Shl => with_int_op!(@ BinOp::Shl, $f, $body),
+            BinOp::Shr => with_int_op!(@ BinOp::Shr, $f, $body),
+            op => {
+                let $f = move |a: i64, b: i64| ops::int_op(op, a, b).ok();
+                $body
+            }
+        }
+    };
+    (@ $op:expr, $f:ident, $body:expr) => {{
+        let $f = |a: i64, b: i64| ops::int_op($op, a, b).ok();
+        $body
+    }};
+}
+
+/// [`with_int_op`] for comparisons.
+macro_rules! with_cmp {
+    ($op:expr, |$f:ident| $body:expr) => {
+        match $op {
+            BinOp::Lt => with_cmp!(@ BinOp::Lt, $f, $body),
+            BinOp::Le => with_cmp!(@ BinOp::Le, $f, $body),
+            BinOp::Gt => with_cmp!(@ BinOp::Gt, $f, $body),
+            BinOp::Ge => with_cmp!(@ BinOp::Ge, $f, $body),
+            BinOp::Eq => with_cmp!(@ BinOp::Eq, $f, $body),
+            BinOp::Ne => with_cmp!(@ BinOp::Ne, $f, $body),
+            op => {
+                let $f = move |a: i64, b: i64| ops::compare(op, a, b);
+                $body
+            }
+        }
+    };
+    (@ $op:expr, $f:ident, $body:expr) => {{
+        let $f = |a: i64, b: i64| ops::compare($op, a, b);
+        $body
+    }};
+}
+
+/// An integer expression as closures over the interpreter's slots, with
+/// the operator of each node and the common leaf shapes (`x op y`,
+/// `x op 3`) specialized: what the hot paths evaluate.
+pub struct Code(IntFn);
+
+impl std::fmt::Debug for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Code")
+    }
+}
+
+impl Code {
+    /// The compiled form of an integer expression.
+    pub fn int(e: &IntExpr) -> Code {
+        Code(int_fn(e))
+    }
+
+    /// The value, or `None` where the interpreter would report an error
+    /// (or a slot holds no integer).
+    #[inline]
+    pub fn eval(&self, env: &[Value]) -> Option<i64> {
+        (self.0)(env)
+    }
+}
+
+/// A condition as closures (see [`Code`]).
+pub struct BoolCode(BoolFn);
+
+impl std::fmt::Debug for BoolCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("BoolCode")
+    }
+}
+
+impl BoolCode {
+    /// The compiled form of a condition.
+    pub fn new(c: &BoolExpr) -> BoolCode {
+        BoolCode(bool_fn(c))
+    }
+
+    /// The value, or `None` where the interpreter would report an error.
+    #[inline]
+    pub fn eval(&self, env: &[Value]) -> Option<bool> {
+        (self.0)(env)
+    }
+}
+
+fn int_fn(e: &IntExpr) -> IntFn {
+    match e {
+        &IntExpr::Const(k) => Box::new(move |_| Some(k)),
+        &IntExpr::Slot(s) => Box::new(move |env| env.int(s)),
+        IntExpr::Bin(op, a, b) => match (&**a, &**b) {
+            (&IntExpr::Slot(x), &IntExpr::Slot(y)) => {
+                with_int_op!(*op, |f| Box::new(move |env| f(env.int(x)?, env.int(y)?)))
+            }
+            (&IntExpr::Slot(x), &IntExpr::Const(k)) => {
+                with_int_op!(*op, |f| Box::new(move |env| f(env.int(x)?, k)))
+            }
+            (_, &IntExpr::Const(k)) => {
+                let a = int_fn(a);
+                with_int_op!(*op, |f| Box::new(move |env| f(a(env)?, k)))
+            }
+            (_, &IntExpr::Slot(y)) => {
+                let a = int_fn(a);
+                with_int_op!(*op, |f| Box::new(move |env| f(a(env)?, env.int(y)?)))
+            }
+            _ => {
+                let (a, b) = (int_fn(a), int_fn(b));
+                with_int_op!(*op, |f| Box::new(move |env| f(a(env)?, b(env)?)))
+            }
+        },
+        IntExpr::Neg(a) => {
+            let a = int_fn(a);
+            Box::new(move |env| ops::neg(a(env)?).ok())
+        }
+        IntExpr::Abs(a) => {
+            let a = int_fn(a);
+            Box::new(move |env| ops::abs(a(env)?).ok())
+        }
+        IntExpr::Popcount(a) => {
+            let a = int_fn(a);
+            Box::new(move |env| ops::popcount(a(env)?).ok())
+        }
+        IntExpr::GridCanon(xs) => {
+            let xs: Vec<IntFn> = xs.iter().map(int_fn).collect();
+            Box::new(move |env| match xs.as_slice() {
+                [m, w, h] => crate::board::grid_canon(m(env)?, w(env)?, h(env)?).ok(),
+                _ => None,
+            })
+        }
+        IntExpr::Min(xs) | IntExpr::Max(xs) => {
+            let xs: Vec<IntFn> = xs.iter().map(int_fn).collect();
+            let min = matches!(e, IntExpr::Min(_));
+            Box::new(move |env| {
+                let mut best: Option<i64> = None;
+                for x in &xs {
+                    let v = x(env)?;
+                    best = Some(match best {
+                        Some(b) if min => b.min(v),
+                        Some(b) => b.max(v),
+                        None => v,
+                    });
+                }
+                best
+            })
+        }
+        IntExpr::Index(items, i) => {
+            let (items, i) = (items.clone(), int_fn(i));
+            Box::new(move |env| items.get(usize::try_from(i(env)?).ok()?).copied())
+        }
+        IntExpr::SlotIndex(s, i) => {
+            let (s, i) = (*s, int_fn(i));
+            Box::new(move |env| env.list_int(s, i(env)?))
+        }
+        &IntExpr::SlotLen(s) => Box::new(move |env| env.list_len(s)),
+        IntExpr::If(c, a, b) => {
+            let (c, a, b) = (bool_fn(c), int_fn(a), int_fn(b));
+            Box::new(move |env| if c(env)? { a(env) } else { b(env) })
+        }
+    }
+}
+
+fn bool_fn(c: &BoolExpr) -> BoolFn {
+    match c {
+        &BoolExpr::Const(b) => Box::new(move |_| Some(b)),
+        BoolExpr::Cmp(op, a, b) => match (a, b) {
+            (&IntExpr::Slot(x), &IntExpr::Slot(y)) => {
+                with_cmp!(*op, |f| Box::new(move |env| f(env.int(x)?, env.int(y)?)))
+            }
+            (_, &IntExpr::Const(k)) => {
+                let a = int_fn(a);
+                with_cmp!(*op, |f| Box::new(move |env| f(a(env)?, k)))
+            }
+            (_, &IntExpr::Slot(y)) => {
+                let a = int_fn(a);
+                with_cmp!(*op, |f| Box::new(move |env| f(a(env)?, env.int(y)?)))
+            }
+            _ => {
+                let (a, b) = (int_fn(a), int_fn(b));
+                with_cmp!(*op, |f| Box::new(move |env| f(a(env)?, b(env)?)))
+            }
+        },
+        // Short-circuit as the interpreter does: `b` runs only when needed.
+        BoolExpr::And(a, b) => {
+            let (a, b) = (bool_fn(a), bool_fn(b));
+            Box::new(move |env| Some(a(env)? && b(env)?))
+        }
+        BoolExpr::Or(a, b) => {
+            let (a, b) = (bool_fn(a), bool_fn(b));
+            Box::new(move |env| Some(a(env)? || b(env)?))
+        }
+        BoolExpr::Not(a) => {
+            let a = bool_fn(a);
+            Box::new(move |env| Some(!a(env)?))
+        }
+    }
+}
