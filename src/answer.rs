@@ -9,8 +9,10 @@ use std::fmt;
 pub use crate::loopy::Outcome;
 
 mod layout;
+mod quotient;
 pub use layout::describe_axis;
 use layout::{grid, p_map, p_positions, table_rows, width};
+pub use quotient::QuotientPeriod;
 
 impl Outcome {
     /// The outcome of a position with this Grundy value.
@@ -454,6 +456,25 @@ pub enum Answer {
         /// The genera, the last axis fastest.
         genera: Vec<String>,
     },
+    /// `quotient(G, 0..=N)`.
+    Quotient {
+        /// The game.
+        game: String,
+        /// The largest heap included.
+        heaps: u32,
+        /// The number of elements.
+        order: usize,
+        /// The P-portion's elements, as words in the generators.
+        p_portion: Vec<String>,
+        /// `<a,b | a2=1, ...>`.
+        presentation: String,
+        /// Each heap's element, heap 0 first.
+        pretending: Vec<String>,
+        /// The heaps at which the quotient changed.
+        changed: Vec<u32>,
+        /// The pretending function's period, if it repeats.
+        period: Option<QuotientPeriod>,
+    },
     /// `period(G)`.
     Period {
         /// The game.
@@ -830,6 +851,7 @@ impl fmt::Display for Answer {
                 axes,
                 genera,
             } => layout::genera(f, game, params, axes, genera),
+            Answer::Quotient { .. } => quotient::quotient(f, self),
             Answer::Period {
                 game,
                 found,

@@ -78,6 +78,8 @@ pub enum Builtin {
     MisereGrundy,
     /// `genus(P)`: Conway's genus; `genus(G, xs[, ys])`: a table of them.
     Genus,
+    /// `quotient(G, 0..=N)`: the misère quotient of a game's heaps.
+    Quotient,
     /// `graph(P[, limit])`: the state graph as Graphviz DOT.
     Graph,
     /// `period(G[, budget])`: pre-period and period, and how it is known.
@@ -693,6 +695,17 @@ pub const TABLE: &[Spec] = &[
         ],
     ),
     spec(
+        "quotient",
+        Some(B::Quotient),
+        ReportQuery,
+        (2, 2),
+        "a game name and a range of heaps",
+        &[(
+            "quotient(G, 0..=N)",
+            "misère quotient of heaps up to N: order, P, presentation, Φ",
+        )],
+    ),
+    spec(
         "graph",
         Some(B::Graph),
         ReportQuery,
@@ -773,6 +786,15 @@ impl Builtin {
         self.spec().name
     }
 
+    /// Queries of a game over ranges of its arguments: `table`,
+    /// `ppositions`, `map`, `plot`, `quotient`.
+    pub fn is_table_query(self) -> bool {
+        matches!(
+            self,
+            B::Table | B::PPositions | B::Map | B::Plot | B::Quotient
+        )
+    }
+
     /// Whether this builtin is a query that needs game values.
     pub fn is_query(self) -> bool {
         matches!(self.spec().kind, ValueQuery | ReportQuery)
@@ -836,9 +858,11 @@ mod tests {
                 B::Args => 37,
                 B::Name => 38,
                 B::Genus => 39,
+                B::Quotient => 40,
             }
         }
         let all = [
+            B::Quotient,
             B::Genus,
             B::InputTokens,
             B::InputLines,
@@ -919,7 +943,8 @@ mod tests {
                 "plot",
                 "describe",
                 "period",
-                "genus"
+                "genus",
+                "quotient"
             ]
         );
         for s in TABLE {

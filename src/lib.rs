@@ -52,6 +52,9 @@ pub mod mex;
 /// The genus of a game: its normal and misère values with Nim heaps of 2.
 pub mod genus;
 
+/// Misère quotients of heap games: plain monoids, below the engine.
+pub mod quotient;
+
 /// Kernels: rules of common shapes compiled to tight loops.
 pub mod kernel;
 

@@ -13,7 +13,7 @@
 use crate::diagnostics::{Code, Diag};
 use crate::flow::R;
 use crate::genus::Genus;
-use crate::loopy::Gsg;
+use crate::loopy::{Gsg, Outcome};
 use crate::oracle::{Moves, Oracle};
 use crate::store::PosId;
 use crate::value::Value;
@@ -21,6 +21,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 mod loopy;
 mod period;
+pub mod quotient;
 
 /// A sum as a canonical state: sorted components, none terminal.
 pub type State = Box<[PosId]>;
@@ -47,6 +48,8 @@ pub enum Found {
     Search,
     /// A loopy game's: by labelling the graph of the sums it reaches.
     Graph,
+    /// Heaps of one game: from its misère quotient.
+    Quotient,
 }
 
 impl Found {
@@ -58,6 +61,7 @@ impl Found {
             Found::Options => "from its options' genera",
             Found::Search => "searched sum by sum",
             Found::Graph => "labelled over the graph of the sums it reaches",
+            Found::Quotient => "from its game's misère quotient",
         }
     }
 }
@@ -81,6 +85,10 @@ pub struct Misere {
     ascents: FxHashMap<u32, period::Ascent>,
     /// Per one-parameter game, the proven period of its genera.
     periods: FxHashMap<u32, period::Period>,
+    /// Per one-parameter game, its misère quotient so far.
+    quotients: FxHashMap<u32, quotient::Heaps>,
+    /// Games whose sums the quotient does not answer.
+    no_quotient: Vec<u32>,
 }
 
 /// A state being searched: its options (first, for a sum, its components
@@ -195,6 +203,17 @@ impl Misere {
 
     /// The misère value of a sum, and how it was found: of a loopy game's
     /// positions, ∞ where play may go on forever.
+    /// The misère outcome of a sum and how it was found: from its game's
+    /// quotient where that answers, else from its value (`gsg_of`).
+    pub fn outcome_of(&mut self, m: &mut dyn Oracle, parts: &[PosId]) -> R<(Outcome, Found)> {
+        if let Some(loses) = self.quotient_loses(m, parts)? {
+            let outcome = if loses { Outcome::P } else { Outcome::N };
+            return Ok((outcome, Found::Quotient));
+        }
+        let (value, found) = self.gsg_of(m, parts)?;
+        Ok((value.outcome(), found))
+    }
+
     pub fn gsg_of(&mut self, m: &mut dyn Oracle, parts: &[PosId]) -> R<(Gsg, Found)> {
         let s = self.state(m, parts)?;
         if Misere::has_loopy(m, &s) {
@@ -207,17 +226,20 @@ impl Misere {
 
     /// The moves of a sum in misère play that leave the opponent lost,
     /// each with the component that moved and what it became; how many
-    /// options the sum has; and its misère value.
+    /// options the sum has; and its outcome.
     #[allow(clippy::type_complexity)]
     pub fn winning(
         &mut self,
         m: &mut dyn Oracle,
         parts: &[PosId],
-    ) -> R<(Vec<(PosId, Vec<PosId>)>, usize, Gsg)> {
+    ) -> R<(Vec<(PosId, Vec<PosId>)>, usize, Outcome)> {
         let s = self.state(m, parts)?;
         if let Some((moves, count)) = self.huge_nim_winning(m, &s)? {
             let value = Gsg::Finite(self.value(m, s)?);
-            return Ok((moves, count, value));
+            return Ok((moves, count, value.outcome()));
+        }
+        if let Some((moves, count, loses)) = self.quotient_winning(m, parts)? {
+            return Ok((moves, count, if loses { Outcome::P } else { Outcome::N }));
         }
         let options = self.options(m, &s)?;
         let (solved, value) = if Misere::has_loopy(m, &s) {
@@ -237,7 +259,7 @@ impl Misere {
                 out.push((*from, to.clone()));
             }
         }
-        Ok((out, options.len(), value))
+        Ok((out, options.len(), value.outcome()))
     }
 
     /// The winning moves of a sum of tame components with a Nim heap (by

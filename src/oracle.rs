@@ -98,6 +98,11 @@ pub trait Oracle {
     fn heap_window(&mut self, _game: GameId) -> Option<(i64, i64)> {
         None
     }
+    /// The digits of an octal (or hexadecimal) game whose moves a
+    /// one-parameter game's rules are exactly, for every heap.
+    fn octal_digits(&mut self, _game: GameId) -> Option<Vec<u8>> {
+        None
+    }
     /// The proven period `(preperiod, period)` of a one-parameter game.
     fn known_period(&self, game: GameId) -> Option<(i64, i64)>;
     /// Records a proven period.

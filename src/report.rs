@@ -17,6 +17,8 @@ use crate::value::{Record, RecordKind, Value};
 use std::collections::HashSet;
 use std::rc::Rc;
 
+mod quotient;
+
 /// Answers a report query (`outcome`, `moves`, `winning`, `table`,
 /// `ppositions`, `describe`, `period`, `graph`, the misère forms).
 pub fn report(
@@ -31,25 +33,25 @@ pub fn report(
         Builtin::Outcome if misere => {
             let parts = m.interp().eval_sum(args[0], env)?;
             let position = pos_data(m, &parts);
-            let (value, found) = m
-                .with_misere(|ms, m| ms.gsg_of(m, &parts))
+            let (outcome, found) = m
+                .with_misere(|ms, m| ms.outcome_of(m, &parts))
                 .map_err(|d| at(d, m.program().span(args[0])))?;
             Ok(Answer::MisereOutcome {
                 position,
-                outcome: value.outcome(),
+                outcome,
                 found: found.words().to_string(),
             })
         }
         Builtin::Winning if misere => {
             let parts = m.interp().eval_sum(args[0], env)?;
-            let (rows, options, value) =
+            let (rows, options, outcome) =
                 misere_rows(m, &parts).map_err(|d| at(d, m.program().span(args[0])))?;
             Ok(Answer::MisereWinning {
                 position: pos_data(m, &parts),
                 components: parts.len(),
                 moves: shown(m, rows),
                 options,
-                outcome: value.outcome(),
+                outcome,
             })
         }
         Builtin::Outcome => {
@@ -135,6 +137,7 @@ pub fn report(
             lines: describe(m, args)?,
         }),
         Builtin::Genus => genus_answer(m, args, env),
+        Builtin::Quotient => quotient::answer(m, args, env),
         Builtin::Period => Ok(match period(m, args, env)? {
             (game, crate::analysis::Search::Found(p)) => Answer::Period {
                 game,
@@ -932,6 +935,7 @@ pub fn value(
         }
         Builtin::Describe => Ok(Value::Str(describe(m, args)?.join("\n").into())),
         Builtin::Genus => genus_value(m, args, env),
+        Builtin::Quotient => quotient::value(m, args, env),
         Builtin::Graph => Ok(Value::Str(graph(m, args, env)?.1.dot.into())),
         Builtin::Plot => Ok(Value::Str(plot(m, play, args, env)?.svg.into())),
         Builtin::Period => {

@@ -39,6 +39,8 @@ pub enum RecordKind {
     Period,
     /// `genus(P)`.
     Genus,
+    /// `quotient(G, 0..=N)`.
+    Quotient,
 }
 
 impl RecordKind {
@@ -56,6 +58,17 @@ impl RecordKind {
                 "computed",
             ],
             RecordKind::Genus => &["position", "genus", "grundy", "misere", "sup", "tame"],
+            RecordKind::Quotient => &[
+                "heaps",
+                "order",
+                "p_portion",
+                "presentation",
+                "pretending",
+                "changed",
+                "period",
+                "preperiod",
+                "proven",
+            ],
         }
     }
 
@@ -66,6 +79,7 @@ impl RecordKind {
             RecordKind::Move => "a move",
             RecordKind::Period => "a period",
             RecordKind::Genus => "a genus",
+            RecordKind::Quotient => "a misère quotient",
         }
     }
 }

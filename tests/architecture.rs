@@ -339,8 +339,9 @@ fn the_bottom_layers_use_only_what_is_below_them() {
         // The pruned search: plain data over its own trait.
         ("prune", &["diagnostics", "flow", "oracle", "store"]),
         // The solvers and analyses see the engine through the oracle only.
-        // The genus: plain numbers.
+        // The genus and misère quotients: plain numbers.
         ("genus", &[]),
+        ("quotient", &[]),
         (
             "misere",
             &[
@@ -349,6 +350,7 @@ fn the_bottom_layers_use_only_what_is_below_them() {
                 "genus",
                 "loopy",
                 "oracle",
+                "quotient",
                 "span",
                 "store",
                 "value",

@@ -467,11 +467,13 @@ fn long_work_ends_at_the_time_limit() {
             "game Sq(n) = { Sq(k) for k in 0..n if k * k != n }\nprint moves(Sq(100000))",
         ),
         (
-            // Wild heaps (Kayles' are, past a few): the exact search over
-            // their sums (tame ones add at once).
+            // Wild heaps of a game with no quotient to answer (Grundy's
+            // game splits into unequal heaps, no octal game): the exact
+            // search over their sums (tame ones add at once, and octal
+            // games' heaps from their quotient).
             "misere.game",
-            "octal K = 0.77\n\
-             print outcome(K(23) + K(50) + K(77) + K(101) + K(88) + K(64), misere)",
+            "game Gr(n) = { Gr(a) + Gr(n - a) for a in 1..n if 2 * a < n }\n\
+             print outcome(Gr(23) + Gr(50) + Gr(77) + Gr(101) + Gr(88) + Gr(64), misere)",
         ),
         ("loop.game", "check r >= 0 for r in 1..=10**9"),
         // A loopy game whose graph never ends: explored until the limit.
@@ -855,8 +857,8 @@ fn ctrl_c_stops_every_kind_of_work_at_once() {
         ),
         (
             "misere",
-            "octal K = 0.77\n\
-             print outcome(K(23) + K(50) + K(77) + K(101) + K(88) + K(64), misere)\n"
+            "game Gr(n) = { Gr(a) + Gr(n - a) for a in 1..n if 2 * a < n }\n\
+             print outcome(Gr(23) + Gr(50) + Gr(77) + Gr(101) + Gr(88) + Gr(64), misere)\n"
                 .to_string(),
             Limits::default(),
         ),

@@ -732,6 +732,14 @@ pub fn exact_octal(m: &mut dyn Oracle, game: GameId, shape: &Shape) -> Option<Ve
             *d |= 1;
         }
     }
+    // Digits past the families' that only take a whole heap (0.71's 1):
+    // below the shape's threshold, where nothing else reads them.
+    for k in digits.len()..=(shape.from.min(MAX_CODE) as usize) {
+        if heaps_of(m, k as i64)?.contains(&Vec::new()) {
+            digits.resize(k + 1, 0);
+            digits[k] |= 1;
+        }
+    }
     let last = shape
         .from
         .saturating_add(shape.max_take())

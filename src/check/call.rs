@@ -132,9 +132,7 @@ impl Checker {
             }
             Builtin::Describe | Builtin::Period => (self.game_query_args(f, args), Ty::Report),
             Builtin::Genus => return self.genus_call(args, span, &sig_err),
-            Builtin::Table | Builtin::PPositions | Builtin::Map | Builtin::Plot => {
-                return self.table_call(f, args, span, &sig_err);
-            }
+            _ if f.is_table_query() => return self.table_call(f, args, span, &sig_err),
             // Every other builtin's entry gives its signature (a test in
             // `builtin` pins which are checked here).
             _ => {
@@ -193,8 +191,8 @@ impl Checker {
             }
             _ => (args, Play::Normal),
         };
-        // A genus is already about misère play.
-        if f == Builtin::Genus && play == Play::Misere {
+        // A genus and a quotient are already about misère play.
+        if matches!(f, Builtin::Genus | Builtin::Quotient) && play == Play::Misere {
             sig_err(self);
         }
         if args.len() > 3 {

@@ -945,6 +945,7 @@ fn answer_type(f: Builtin, args: usize) -> Ty {
         Builtin::Outcome => Ty::Record(RecordKind::Outcome),
         Builtin::Genus if args == 1 => Ty::Record(RecordKind::Genus),
         Builtin::Period => Ty::Record(RecordKind::Period),
+        Builtin::Quotient => Ty::Record(RecordKind::Quotient),
         Builtin::Describe | Builtin::Graph | Builtin::Plot => Ty::Str,
         _ => Ty::List,
     }
@@ -957,7 +958,10 @@ fn field_type(kind: RecordKind, field: &str) -> Option<Ty> {
         (Outcome | Genus, "position") | (Move, "before" | "after") => Ty::Pos,
         (Outcome, "outcome") | (Move, "change") | (Genus, "genus") => Ty::Str,
         (Outcome, "first_wins") | (Period, "found" | "proven") | (Genus, "tame") => Ty::Bool,
-        (Genus, "sup") => Ty::List,
+        (Genus, "sup") | (Quotient, "p_portion" | "pretending" | "changed") => Ty::List,
+        (Quotient, "presentation") => Ty::Str,
+        (Quotient, "proven") => Ty::Bool,
+        (Quotient, "order" | "heaps" | "period" | "preperiod") => Ty::Int,
         (Outcome | Move | Genus, "grundy")
         | (Genus, "misere")
         | (Move, "component")

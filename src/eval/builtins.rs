@@ -143,6 +143,7 @@ pub(super) fn call(
         | Builtin::Plot
         | Builtin::Describe
         | Builtin::Genus
+        | Builtin::Quotient
         | Builtin::Period => match m.m.interp_state.report_values {
             Some(answer) => answer(m.m, f, play, args, span, env),
             None => Err(Diag::bug("no report queries connected")

@@ -61,6 +61,10 @@ impl Oracle for Scoped<'_> {
         let shape = crate::analysis::shape::shape(self, game).ok()?;
         (shape.is_subtraction() && shape.max_take() >= 1).then(|| (shape.from, shape.max_take()))
     }
+    fn octal_digits(&mut self, game: GameId) -> Option<Vec<u8>> {
+        let shape = crate::analysis::shape::shape(self, game).ok()?;
+        crate::analysis::shape::exact_octal(self, game, &shape)
+    }
     fn known_period(&self, game: GameId) -> Option<(i64, i64)> {
         self.m.known_period(game)
     }

@@ -135,7 +135,10 @@ fn component_rows(
 /// The winning moves of a sum in misère play (to a misère value of 0),
 /// every component that makes one with its own index; how many options
 /// the sum has; and its misère value.
-pub fn misere_rows(m: &mut Machine, parts: &[PosId]) -> R<(Vec<Row>, usize, Gsg)> {
+pub fn misere_rows(
+    m: &mut Machine,
+    parts: &[PosId],
+) -> R<(Vec<Row>, usize, crate::loopy::Outcome)> {
     let (moves, options, value) = m.with_misere(|ms, m| ms.winning(m, parts))?;
     let mut rows = Vec::new();
     for (from, to) in moves {

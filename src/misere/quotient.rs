@@ -1,0 +1,381 @@
+//! A one-parameter game's misère quotient, from its rules: heap h's options
+//! listed by the engine, each a sum of the game's smaller heaps, fed to
+//! `crate::quotient` in order. Sums of the game's heaps then have their
+//! misère outcomes and winning moves from the quotient: one product per
+//! component, and heaps past the last one computed by the pretending
+//! function's period where it is proven.
+//!
+//! The proof (Guy–Smith's argument in misère play): for an octal game whose
+//! last digit takes k tokens, if Φ(n + p) = Φ(n) for n0 ≤ n ≤ N − p with
+//! n0 ≥ 1 and N ≥ 2·n0 + 2·p + k − 1 (n0 + p + k − 1 when no move splits a
+//! heap), heap N + 1 has the same options' elements as heap N + 1 − p, and
+//! so the same element with the quotient unchanged; and so on for ever.
+
+use super::{Misere, State};
+use crate::diagnostics::{Code, Diag};
+use crate::flow::R;
+use crate::oracle::{Moves, Oracle};
+use crate::quotient::{self, Limits, Quotient};
+use crate::store::PosId;
+use crate::value::Value;
+
+/// A game's quotient so far, and what is known of its period.
+pub struct Heaps {
+    pub q: Quotient,
+    /// The octal digits of the game's moves, when the analysis proves its
+    /// rules are exactly an octal game's (the period's proof needs them).
+    digits: Option<Vec<u8>>,
+}
+
+/// The period of the pretending function, as far as it is known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Period {
+    pub period: u32,
+    /// The first heap of the periodic part.
+    pub from: u32,
+    /// The largest heap computed.
+    pub computed: u32,
+    /// The heap the proof needs computed (when the game's digits allow one).
+    pub needs: Option<u32>,
+}
+
+impl Period {
+    /// Whether every heap from `from` on follows the period.
+    pub fn proven(&self) -> bool {
+        self.needs.is_some_and(|n| self.computed >= n)
+    }
+}
+
+impl Heaps {
+    fn new(m: &mut dyn Oracle, game: u32, limits: Limits) -> Heaps {
+        Heaps {
+            q: Quotient::new(limits),
+            digits: m.octal_digits(game),
+        }
+    }
+
+    /// The pretending function's period, if it repeats.
+    pub fn period(&self) -> Option<Period> {
+        let (period, from) = self.q.period()?;
+        let needs = self.digits.as_ref().and_then(|d| {
+            if d.iter().any(|&x| x & 8 != 0) {
+                return None;
+            }
+            let k = d.len() as u32 - 1;
+            let splits = d.iter().any(|&x| x & 4 != 0);
+            let m = if splits { 2 } else { 1 };
+            Some(m * from + m * period + k - 1)
+        });
+        Some(Period {
+            period,
+            from,
+            computed: self.q.heaps(),
+            needs,
+        })
+    }
+
+    /// The elements of heaps, if all are known: computed, or past them by
+    /// the proven period.
+    pub fn elements(&self, hs: &[i64]) -> Option<Vec<u32>> {
+        let top = i64::from(self.q.heaps());
+        let phi = self.q.phi();
+        let mut period = None;
+        hs.iter()
+            .map(|&h| {
+                if (0..=top).contains(&h) {
+                    return Some(phi[h as usize]);
+                }
+                if h < 0 {
+                    return None;
+                }
+                let p = *period.get_or_insert_with(|| self.period().filter(Period::proven));
+                let p = p?;
+                let (from, period) = (i64::from(p.from), i64::from(p.period));
+                Some(phi[(from + (h - from) % period) as usize])
+            })
+            .collect()
+    }
+}
+
+/// A heap's options as lists of smaller heaps of the same game.
+fn heap_options(m: &mut dyn Oracle, game: u32, h: i64, moves: &mut Moves) -> R<Vec<Vec<u32>>> {
+    let pos = m.intern(game, &[Value::Int(h)], crate::span::Span::default())?;
+    m.options_into(pos, moves)?;
+    let mut out = Vec::with_capacity(moves.len());
+    for opt in moves.iter() {
+        let mut heaps = Vec::with_capacity(opt.len());
+        for &c in opt {
+            let (g, args) = m.position(c);
+            match args[..] {
+                [Value::Int(k)] if g == game && (0..h).contains(&k) => heaps.push(k as u32),
+                _ => {
+                    return Err(Diag::user(
+                        Code::NotSupported,
+                        format!(
+                            "{} has the option {}, not a sum of smaller heaps of its game",
+                            m.show_pos(pos),
+                            m.show_pos(c)
+                        ),
+                    )
+                    .help("a misère quotient is of a take-and-break game: each move leaves smaller heaps of the same game")
+                    .into());
+                }
+            }
+        }
+        out.push(heaps);
+    }
+    Ok(out)
+}
+
+/// Heaps that `quotient` computes for a sum by itself, at most.
+const AUTO_TOP: u32 = 400;
+
+/// Extends a game's quotient heap by heap to `top`, stopping early once
+/// `enough` says so. On a stop the quotient may be left between heaps: the
+/// caller drops it.
+fn extend(
+    m: &mut dyn Oracle,
+    game: u32,
+    heaps: &mut Heaps,
+    top: u32,
+    enough: &dyn Fn(&Heaps) -> bool,
+) -> R<()> {
+    let mut moves = Moves::default();
+    loop {
+        let next = heaps.q.heaps() + 1;
+        if next > top || enough(heaps) {
+            return Ok(());
+        }
+        let options = heap_options(m, game, i64::from(next), &mut moves)?;
+        let mut poll = || m.poll();
+        match heaps.q.push(options, &mut poll) {
+            Ok(()) => {}
+            Err(quotient::Stop::Interrupted(stop)) => return Err(stop),
+            Err(quotient::Stop::TooLarge) => {
+                return Err(Diag::user(
+                    Code::TooLarge,
+                    format!(
+                        "the misère quotient grew too large at heap {next} (order {} up to heap {}): it may be infinite",
+                        heaps.q.order(),
+                        next - 1
+                    ),
+                )
+                .help("ask for fewer heaps; some octal games (0.3122) have infinite quotients")
+                .into());
+            }
+            Err(quotient::Stop::NoCandidate(h)) => {
+                return Err(Diag::user(
+                    Code::NotSupported,
+                    format!(
+                        "the misère quotient could not be extended to heap {h}: no candidate of MisereSolver's recalibration step fits (order {} up to heap {})",
+                        heaps.q.order(),
+                        h - 1
+                    ),
+                )
+                .help("ask for heaps up to the one before; sums of heaps beyond are searched instead")
+                .into());
+            }
+            Err(quotient::Stop::Bug(what)) => return Err(Diag::bug(what).into()),
+        }
+    }
+}
+
+impl Misere {
+    /// A game's quotient of heaps 0..=top, given to `f`; kept for sums of
+    /// the game's heaps when it reaches further than the one kept.
+    pub fn with_quotient<T>(
+        &mut self,
+        m: &mut dyn Oracle,
+        game: u32,
+        top: u32,
+        f: impl FnOnce(&Heaps) -> T,
+    ) -> R<T> {
+        let kept = self.quotients.remove(&game);
+        let (mut heaps, other) = match kept {
+            Some(h) if h.q.heaps() <= top => (h, None),
+            other => (Heaps::new(m, game, Limits::default()), other),
+        };
+        let result = extend(m, game, &mut heaps, top, &|_| false);
+        match (result, other) {
+            (Ok(()), other) => {
+                let out = f(&heaps);
+                let keep = match other {
+                    Some(o) if o.q.heaps() > heaps.q.heaps() => o,
+                    _ => heaps,
+                };
+                self.quotients.insert(game, keep);
+                Ok(out)
+            }
+            (Err(stop), Some(o)) => {
+                self.quotients.insert(game, o);
+                Err(stop)
+            }
+            (Err(stop), None) => Err(stop),
+        }
+    }
+
+    /// The game and heaps of a sum of two or more heaps of one
+    /// one-parameter game that splits heaps (its rules an octal game's),
+    /// for the quotient to answer; `None` for any other sum.
+    fn quotient_sum(&mut self, m: &mut dyn Oracle, s: &State) -> R<Option<(u32, Vec<i64>)>> {
+        if s.len() < 2 {
+            return Ok(None);
+        }
+        let mut game = None;
+        let mut heaps = Vec::with_capacity(s.len());
+        for &c in s.iter() {
+            let (g, args) = m.position(c);
+            match args[..] {
+                [Value::Int(h)] if h >= 0 && game.is_none_or(|x| x == g) => {
+                    game = Some(g);
+                    heaps.push(h);
+                }
+                _ => return Ok(None),
+            }
+        }
+        let Some(game) = game else { return Ok(None) };
+        // Misère Nim's rule answers sums of Nim heaps (and of heaps with no
+        // move) at once.
+        if self.no_quotient.contains(&game) || s.iter().all(|&c| m.nim_heap(c).is_some()) {
+            return Ok(None);
+        }
+        if !self.quotients.contains_key(&game) {
+            let splits = m
+                .octal_digits(game)
+                .is_some_and(|d| d.iter().any(|&x| x & 4 != 0));
+            if !splits {
+                self.no_quotient.push(game);
+                return Ok(None);
+            }
+        }
+        Ok(Some((game, heaps)))
+    }
+
+    /// The elements of a sum's heaps from the game's quotient (computed
+    /// here up to the largest heap, or until its period is proven, within
+    /// small limits); `None` where the quotient does not answer.
+    pub(super) fn quotient_elements(
+        &mut self,
+        m: &mut dyn Oracle,
+        s: &State,
+    ) -> R<Option<(u32, Vec<u32>)>> {
+        let Some((game, heaps)) = self.quotient_sum(m, s)? else {
+            return Ok(None);
+        };
+        let known = |q: &Heaps| q.elements(&heaps).is_some();
+        let largest = heaps.iter().copied().max().unwrap_or(0);
+        let top = u32::try_from(largest).unwrap_or(u32::MAX).min(AUTO_TOP);
+        let limits = Limits {
+            max_elements: 1 << 14,
+            max_order: 1 << 10,
+            max_words: 1 << 20,
+        };
+        let mut q = match self.quotients.remove(&game) {
+            Some(q) => q,
+            None => Heaps::new(m, game, limits),
+        };
+        match extend(m, game, &mut q, top, &known) {
+            Ok(()) => {
+                let out = q.elements(&heaps).map(|xs| (game, xs));
+                self.quotients.insert(game, q);
+                Ok(out)
+            }
+            Err(stop) if stop.ends_statement() => Err(stop),
+            Err(_) => {
+                self.no_quotient.push(game);
+                Ok(None)
+            }
+        }
+    }
+
+    /// The misère outcome of a sum from its game's quotient: whether the
+    /// player to move loses; `None` where the quotient does not answer.
+    pub fn quotient_loses(&mut self, m: &mut dyn Oracle, parts: &[PosId]) -> R<Option<bool>> {
+        // Heaps with no move stay in: their element is the identity (and
+        // a huge heap is never listed).
+        let mut s: Vec<PosId> = parts.to_vec();
+        s.sort_unstable();
+        let s: State = s.into();
+        let Some((game, xs)) = self.quotient_elements(m, &s)? else {
+            return Ok(None);
+        };
+        let q = &self.quotients[&game].q;
+        let x = xs.iter().fold(0, |acc, &y| q.mul(acc, y));
+        Ok(Some(q.is_p(x)))
+    }
+
+    /// The winning moves of a sum from its game's quotient, with how many
+    /// moves it has and whether the player to move loses; `None` where the
+    /// quotient does not answer. A move in one heap leaves the others'
+    /// product (from products before and after it) times its option's.
+    #[allow(clippy::type_complexity)]
+    pub fn quotient_winning(
+        &mut self,
+        m: &mut dyn Oracle,
+        parts: &[PosId],
+    ) -> R<Option<(Vec<(PosId, Vec<PosId>)>, usize, bool)>> {
+        // A heap too large to list its moves is left to the search's
+        // error.
+        let listed =
+            |c: &PosId| matches!(m.position(*c).1[..], [Value::Int(h)] if h <= super::MAX_ARG);
+        if !parts.iter().all(listed) {
+            return Ok(None);
+        }
+        let s = self.state(m, parts)?;
+        let Some((game, xs)) = self.quotient_elements(m, &s)? else {
+            return Ok(None);
+        };
+        let n = xs.len();
+        let (mut before, mut after) = (vec![0u32; n + 1], vec![0u32; n + 1]);
+        {
+            let q = &self.quotients[&game].q;
+            for i in 0..n {
+                before[i + 1] = q.mul(before[i], xs[i]);
+                after[n - 1 - i] = q.mul(after[n - i], xs[n - 1 - i]);
+            }
+        }
+        let loses = self.quotients[&game].q.is_p(before[n]);
+        let mut out = Vec::new();
+        let mut count = 0usize;
+        let mut moves = Moves::default();
+        let mut seen = rustc_hash::FxHashSet::default();
+        for (i, &c) in s.iter().enumerate() {
+            if i > 0 && s[i - 1] == c {
+                continue;
+            }
+            m.options_into(c, &mut moves)?;
+            let rest = self.quotients[&game].q.mul(before[i], after[i + 1]);
+            let options: Vec<Vec<PosId>> = moves.iter().map(<[PosId]>::to_vec).collect();
+            for to in options {
+                m.poll()?;
+                // Moves in different components leave different sums; in
+                // one, those leaving the same heaps (but for empty ones).
+                let mut key = Vec::with_capacity(to.len());
+                let mut hs = Vec::with_capacity(to.len());
+                for &p in &to {
+                    if !self.is_terminal(m, p)? {
+                        key.push(p);
+                    }
+                    match m.position(p).1[..] {
+                        [Value::Int(h)] => hs.push(h),
+                        _ => return Ok(None),
+                    }
+                }
+                key.sort_unstable();
+                if !seen.insert((c, key)) {
+                    continue;
+                }
+                count += 1;
+                let Some(ys) = self.quotients[&game].elements(&hs) else {
+                    return Ok(None);
+                };
+                let q = &self.quotients[&game].q;
+                let x = ys.iter().fold(rest, |acc, &y| q.mul(acc, y));
+                if self.quotients[&game].q.is_p(x) {
+                    out.push((c, to));
+                }
+            }
+        }
+        Ok(Some((out, count, loses)))
+    }
+}

@@ -1,0 +1,155 @@
+//! Misère sums of octal games' heaps, answered from their quotients,
+//! against a brute force over the sums themselves: random octal codes
+//! (each with a move that splits a heap, so the quotient answers), random
+//! sums; the outcome, the winning moves and how many moves there are.
+
+use grundy::answer::Answer;
+use grundy::eval::Limits;
+use grundy::session::{Event, Session};
+use proptest::prelude::*;
+use std::collections::{HashMap, HashSet};
+
+/// The options of heap n of octal 0.d1d2…, each a sorted list of heaps.
+fn options(digits: &[u32], n: u32) -> Vec<Vec<u32>> {
+    let mut out = Vec::new();
+    for (i, &d) in digits.iter().enumerate() {
+        let j = i as u32 + 1;
+        if j > n {
+            break;
+        }
+        let r = n - j;
+        if d & 1 != 0 && r == 0 {
+            out.push(vec![]);
+        }
+        if d & 2 != 0 && r >= 1 {
+            out.push(vec![r]);
+        }
+        if d & 4 != 0 && r >= 2 {
+            for a in 1..=r / 2 {
+                out.push(vec![a, r - a]);
+            }
+        }
+    }
+    out
+}
+
+/// The sums one move from `hs` (sorted, no empty heaps).
+fn moves(digits: &[u32], hs: &[u32]) -> HashSet<Vec<u32>> {
+    let mut out = HashSet::new();
+    for i in 0..hs.len() {
+        for o in options(digits, hs[i]) {
+            let mut next: Vec<u32> = hs[..i].iter().chain(&hs[i + 1..]).copied().collect();
+            next.extend(o);
+            next.sort_unstable();
+            out.insert(next);
+        }
+    }
+    out
+}
+
+/// Whether the player to move loses the sum in misère play: it has a move
+/// and every move leads to a sum the next player wins.
+fn lost(digits: &[u32], hs: &[u32], memo: &mut HashMap<Vec<u32>, bool>) -> bool {
+    if let Some(&b) = memo.get(hs) {
+        return b;
+    }
+    let next = moves(digits, hs);
+    let out = !next.is_empty() && next.iter().all(|n| !lost(digits, n, memo));
+    memo.insert(hs.to_vec(), out);
+    out
+}
+
+fn code() -> impl Strategy<Value = Vec<u32>> {
+    (
+        proptest::collection::vec(0u32..=7, 1..=3),
+        any::<prop::sample::Index>(),
+    )
+        .prop_map(|(mut d, i)| {
+            let at = i.index(d.len());
+            d[at] |= 4;
+            // A last digit that only empties a heap is below every large
+            // heap's moves: not the code grundy reads from the rules.
+            let last = d.len() - 1;
+            if d[last] & 6 == 0 {
+                d[last] |= 2;
+            }
+            d
+        })
+}
+
+fn run(src: &str) -> Vec<Answer> {
+    let mut session = Session::new(Limits::default());
+    let mut answers = Vec::new();
+    session.run("q.game", src, &mut |_, e| match e {
+        Event::Answer(a) => answers.push(a),
+        Event::Error(d) => panic!("unexpected error: {}\n{src}", d.message),
+    });
+    answers
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn quotient_answers_match_brute_force(digits in code(), heaps in proptest::collection::vec(1u32..=10, 2..=4)) {
+        let code: String = digits.iter().map(u32::to_string).collect();
+        let sum: Vec<String> = heaps.iter().map(|h| format!("G({h})")).collect();
+        let sum = sum.join(" + ");
+        let src = format!("octal G = 0.{code}\nprint outcome({sum}, misere)\nprint winning({sum}, misere)\n");
+        let answers = run(&src);
+        let mut hs = heaps.clone();
+        hs.sort_unstable();
+        let mut memo = HashMap::new();
+        let is_lost = lost(&digits, &hs, &mut memo);
+        let Answer::MisereOutcome { outcome, found, .. } = &answers[0] else { panic!("{:?}", answers[0]) };
+        prop_assert_eq!(format!("{outcome:?}") == "P", is_lost, "{}", src);
+        // (Heaps with no move are misère Nim's; a quotient that cannot be
+        // built falls back to the search.)
+        prop_assert!(["from its game's misère quotient", "searched sum by sum", "misère Nim", "from its options' genera", "from its tame components' genera"].contains(&found.as_str()), "{}", found);
+        let Answer::MisereWinning { moves: won, options: count, .. } = &answers[1] else { panic!("{:?}", answers[1]) };
+        let next = moves(&digits, &hs);
+        // Sums that differ only in heaps with no move are one position.
+        let live = |n: &Vec<u32>| n.iter().filter(|&&h| !options(&digits, h).is_empty()).copied().collect::<Vec<u32>>();
+        prop_assert_eq!(*count, next.iter().map(live).collect::<HashSet<_>>().len(), "{}", src);
+        // Each winning move once (a move of one of several equal heaps is
+        // listed for each of them).
+        let distinct: HashSet<(&str, &str)> = won.iter().map(|m| (m.from.text.as_str(), m.to.text.as_str())).collect();
+        let winners = next.iter().filter(|n| lost(&digits, n, &mut memo)).map(live).collect::<HashSet<_>>().len();
+        prop_assert_eq!(distinct.len(), winners, "{}", src);
+    }
+}
+
+/// Games whose quotients are known to build (orders 8 to 360): their sums
+/// are answered from the quotient, and rightly.
+#[test]
+fn known_quotients_answer_their_sums() {
+    for (code, heaps) in [
+        ("75", vec![vec![9, 8, 2], vec![7, 7, 5, 3]]),
+        ("77", vec![vec![9, 6, 4], vec![11, 5, 3, 2], vec![8, 8]]),
+        ("07", vec![vec![10, 6, 4], vec![9, 9, 2]]),
+        ("15", vec![vec![10, 7, 3]]),
+        ("34", vec![vec![9, 7, 6]]),
+        ("71", vec![vec![8, 6, 5, 2]]),
+    ] {
+        let digits: Vec<u32> = code.chars().filter_map(|c| c.to_digit(8)).collect();
+        for hs in heaps {
+            let sum: Vec<String> = hs.iter().map(|h| format!("G({h})")).collect();
+            let src = format!(
+                "octal G = 0.{code}\nprint outcome({}, misere)\n",
+                sum.join(" + ")
+            );
+            let answers = run(&src);
+            let Answer::MisereOutcome { outcome, found, .. } = &answers[0] else {
+                panic!("{:?}", answers[0])
+            };
+            assert_eq!(found, "from its game's misère quotient", "{src}");
+            let mut sorted = hs.clone();
+            sorted.sort_unstable();
+            assert_eq!(
+                format!("{outcome:?}") == "P",
+                lost(&digits, &sorted, &mut HashMap::new()),
+                "{src}"
+            );
+        }
+    }
+}
