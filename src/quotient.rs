@@ -200,7 +200,7 @@ impl Quotient {
     ) -> Result<Option<u32>, Stop<E>> {
         let q = &self.q;
         let is_p = tm.iter().all(|&t| !q.p[t as usize]);
-        let fits = compatible(q);
+        let fits = compatible(q, poll)?;
         let candidates: Vec<u32> = (0..q.table.order() as u32)
             .filter(|&x| {
                 q.p[x as usize] == is_p && tm.iter().all(|&t| fits[x as usize].contains(t))
@@ -277,7 +277,9 @@ impl Quotient {
         let want = !cand.p[cand.of_word(f) as usize];
         let heaps: Vec<(u32, u32)> = f.iter().copied().filter(|&(h, _)| h <= m).collect();
         for k in 1..=heaps.len() {
-            for set in combinations(heaps.len(), k) {
+            let mut next = Some((0..k).collect::<Vec<usize>>());
+            while let Some(set) = next {
+                next = next_combination(&set, heaps.len());
                 let mut parts = vec![cand.table.clone()];
                 for &i in &set {
                     let (h, e) = heaps[i];
@@ -433,37 +435,45 @@ impl Quotient {
             .collect()
     }
 
-    /// The smallest period of the pretending function p and the heap n0 ≥ 1
-    /// it starts at (heaps n0..=N repeat with period p, with at least one
-    /// whole period after n0), if any.
-    pub fn period(&self) -> Option<(u32, u32)> {
+    /// Every period p of the pretending function's tail, with the first heap
+    /// n0 ≥ 1 it holds from (heaps n0..=N repeat with period p, at least
+    /// two whole periods of them), shortest p first.
+    pub fn periods(&self) -> Vec<(u32, u32)> {
         let phi = &self.q.phi;
         let n = phi.len();
-        (1..n).find_map(|p| {
-            let mut start = n - p;
-            while start > 1 && phi[start - 1] == phi[start - 1 + p] {
-                start -= 1;
-            }
-            let start = start.max(1);
-            (n - start >= 2 * p).then_some((p as u32, start as u32))
-        })
+        (1..n)
+            .filter_map(|p| {
+                let mut start = n - p;
+                while start > 1 && phi[start - 1] == phi[start - 1 + p] {
+                    start -= 1;
+                }
+                let start = start.max(1);
+                (n - start >= 2 * p).then_some((p as u32, start as u32))
+            })
+            .collect()
+    }
+
+    /// Raises (or lowers) the limits for the heaps still to come.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
 }
 
-/// The combinations of k of 0..n, in lexicographic order.
-fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
-    let mut out = Vec::new();
-    let mut c: Vec<usize> = (0..k).collect();
-    loop {
-        out.push(c.clone());
-        let Some(i) = (0..k).rev().find(|&i| c[i] < n - k + i) else {
-            return out;
-        };
-        c[i] += 1;
-        for j in i + 1..k {
-            c[j] = c[j - 1] + 1;
-        }
+/// The combination of as many of 0..n after `c` in lexicographic order.
+fn next_combination(c: &[usize], n: usize) -> Option<Vec<usize>> {
+    let k = c.len();
+    let i = (0..k).rev().find(|&i| c[i] < n - k + i)?;
+    let mut c = c.to_vec();
+    c[i] += 1;
+    for j in i + 1..k {
+        c[j] = c[j - 1] + 1;
     }
+    Some(c)
 }
 
 fn gen_letter(i: usize) -> char {

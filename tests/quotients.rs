@@ -153,3 +153,32 @@ fn known_quotients_answer_their_sums() {
         }
     }
 }
+
+/// 0.3122's quotient is infinite (it grows past any limit from heap 7):
+/// asked for, that is a clean error; in a sum, the sum is searched instead.
+#[test]
+fn an_infinite_quotient_falls_back_to_the_search() {
+    let digits = [3, 1, 2, 2];
+    let src = "octal G = 0.3122\nprint outcome(G(9) + G(8) + G(2), misere)\n";
+    let answers = run(src);
+    let Answer::MisereOutcome { outcome, found, .. } = &answers[0] else {
+        panic!("{:?}", answers[0])
+    };
+    assert_ne!(found, "from its game's misère quotient");
+    assert_eq!(
+        format!("{outcome:?}") == "P",
+        lost(&digits, &[2, 8, 9], &mut HashMap::new())
+    );
+    let mut session = Session::new(Limits::default());
+    let mut codes = Vec::new();
+    session.run(
+        "q.game",
+        "octal G = 0.3122\nprint quotient(G, 0..=8)\n",
+        &mut |_, e| {
+            if let Event::Error(d) = e {
+                codes.push(d.code);
+            }
+        },
+    );
+    assert_eq!(format!("{codes:?}"), "[TooLarge]");
+}

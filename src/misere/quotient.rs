@@ -54,24 +54,36 @@ impl Heaps {
         }
     }
 
-    /// The pretending function's period, if it repeats.
+    /// The pretending function's period, if its tail repeats: the first
+    /// whose proof holds, else the one starting earliest (a chance repeat of
+    /// the last few heaps is no period to report).
     pub fn period(&self) -> Option<Period> {
-        let (period, from) = self.q.period()?;
-        let needs = self.digits.as_ref().and_then(|d| {
+        let computed = self.q.heaps();
+        let needs = |period: u32, from: u32| {
+            let d = self.digits.as_ref()?;
             if d.iter().any(|&x| x & 8 != 0) {
                 return None;
             }
-            let k = d.len() as u32 - 1;
-            let splits = d.iter().any(|&x| x & 4 != 0);
-            let m = if splits { 2 } else { 1 };
-            Some(m * from + m * period + k - 1)
-        });
-        Some(Period {
-            period,
-            from,
-            computed: self.q.heaps(),
-            needs,
-        })
+            let k = d.len().saturating_sub(1) as u64;
+            let m = if d.iter().any(|&x| x & 4 != 0) { 2 } else { 1 };
+            let n = (m * (u64::from(from) + u64::from(period)) + k).saturating_sub(1);
+            u32::try_from(n).ok()
+        };
+        let all: Vec<Period> = self
+            .q
+            .periods()
+            .into_iter()
+            .map(|(period, from)| Period {
+                period,
+                from,
+                computed,
+                needs: needs(period, from),
+            })
+            .collect();
+        all.iter()
+            .find(|p| p.proven())
+            .or_else(|| all.iter().min_by_key(|p| (p.from + p.period, p.period)))
+            .copied()
     }
 
     /// The elements of heaps, if all are known: computed, or past them by
@@ -130,6 +142,10 @@ fn heap_options(m: &mut dyn Oracle, game: u32, h: i64, moves: &mut Moves) -> R<V
 /// Heaps that `quotient` computes for a sum by itself, at most.
 const AUTO_TOP: u32 = 400;
 
+/// Steps a sum's own attempt at its quotient may take (Kayles' to heap
+/// 167, where its period is proven, takes about a million).
+const AUTO_POLLS: u64 = 20_000_000;
+
 /// Extends a game's quotient heap by heap to `top`, stopping early once
 /// `enough` says so. On a stop the quotient may be left between heaps: the
 /// caller drops it.
@@ -139,15 +155,25 @@ fn extend(
     heaps: &mut Heaps,
     top: u32,
     enough: &dyn Fn(&Heaps) -> bool,
+    budget: Option<u64>,
 ) -> R<()> {
     let mut moves = Moves::default();
+    let mut polls = 0u64;
     loop {
         let next = heaps.q.heaps() + 1;
         if next > top || enough(heaps) {
             return Ok(());
         }
         let options = heap_options(m, game, i64::from(next), &mut moves)?;
-        let mut poll = || m.poll();
+        // A sum's own attempt has a budget of its own: past it, the sum is
+        // searched instead (the statement's limits stay for the search).
+        let mut poll = || {
+            polls += 1;
+            if budget.is_some_and(|b| polls > b) {
+                return Err(crate::flow::Stop::Aborted);
+            }
+            m.poll()
+        };
         match heaps.q.push(options, &mut poll) {
             Ok(()) => {}
             Err(quotient::Stop::Interrupted(stop)) => return Err(stop),
@@ -192,10 +218,14 @@ impl Misere {
     ) -> R<T> {
         let kept = self.quotients.remove(&game);
         let (mut heaps, other) = match kept {
-            Some(h) if h.q.heaps() <= top => (h, None),
+            Some(mut h) if h.q.heaps() <= top => {
+                // Kept from a sum's own attempt, within smaller limits.
+                h.q.set_limits(Limits::default());
+                (h, None)
+            }
             other => (Heaps::new(m, game, Limits::default()), other),
         };
-        let result = extend(m, game, &mut heaps, top, &|_| false);
+        let result = extend(m, game, &mut heaps, top, &|_| false, None);
         match (result, other) {
             (Ok(()), other) => {
                 let out = f(&heaps);
@@ -274,7 +304,7 @@ impl Misere {
             Some(q) => q,
             None => Heaps::new(m, game, limits),
         };
-        match extend(m, game, &mut q, top, &known) {
+        match extend(m, game, &mut q, top, &known, Some(AUTO_POLLS)) {
             Ok(()) => {
                 let out = q.elements(&heaps).map(|xs| (game, xs));
                 self.quotients.insert(game, q);

@@ -197,7 +197,10 @@ pub fn n_failure<E>(
 
 /// For each element x, the elements y ≠ x that can be options of a word
 /// reaching x: no z makes both xz and yz P.
-pub fn compatible(q: &Quot) -> Vec<Bits> {
+pub fn compatible<E>(
+    q: &Quot,
+    poll: &mut dyn FnMut() -> Result<(), E>,
+) -> Result<Vec<Bits>, Stop<E>> {
     let n = q.table.order();
     let s: Vec<Bits> = (0..n as u32)
         .map(|x| {
@@ -210,15 +213,16 @@ pub fn compatible(q: &Quot) -> Vec<Bits> {
             b
         })
         .collect();
-    (0..n)
-        .map(|x| {
-            let mut b = Bits::new(n);
-            for y in 0..n {
-                if y != x && !s[x].meets(&s[y]) {
-                    b.insert(y as u32);
-                }
+    let mut out = Vec::with_capacity(n);
+    for x in 0..n {
+        poll().map_err(Stop::Interrupted)?;
+        let mut b = Bits::new(n);
+        for y in 0..n {
+            if y != x && !s[x].meets(&s[y]) {
+                b.insert(y as u32);
             }
-            b
-        })
-        .collect()
+        }
+        out.push(b);
+    }
+    Ok(out)
 }

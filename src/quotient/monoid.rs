@@ -159,6 +159,7 @@ struct Found {
     parent: u32,
     heap: u32,
     tr: Vec<u32>,
+    is_p: bool,
 }
 
 /// The candidate (M, φ) reduced to the bipartite monoid it presents: each
@@ -192,8 +193,8 @@ pub fn build<E>(
         parent: u32::MAX,
         heap: 0,
         tr: Vec::new(),
+        is_p: false,
     }];
-    let mut p = vec![false];
     let look = |dense: &FxHashMap<u64, u32>, id: u64| {
         dense
             .get(&id)
@@ -227,25 +228,25 @@ pub fn build<E>(
                 }
                 tr.sort_unstable();
                 tr.dedup();
-                let is_p = !tr.is_empty() && tr.iter().all(|&y| !p[y as usize]);
+                let is_p = !tr.is_empty() && tr.iter().all(|&y| !found[y as usize].is_p);
                 let id = found.len() as u32;
                 if found.len() >= limits.max_elements {
                     return Err(Stop::TooLarge);
                 }
                 dense.insert(e, id);
-                p.push(is_p);
                 found.push(Found {
                     id: e,
                     parent: d,
                     heap: h as u32,
                     tr,
+                    is_p,
                 });
                 next.push(id);
             }
             frontier = next;
         }
     }
-    reduce(m, phi, &t, &found, &p, &dense, limits)
+    reduce(m, phi, &t, &found, &dense, limits, poll)
 }
 
 /// Merges the elements no word tells apart (Moore's refinement from
@@ -255,9 +256,9 @@ fn reduce<E>(
     phi: &[u64],
     t: &[Vec<u64>],
     found: &[Found],
-    p: &[bool],
     dense: &FxHashMap<u64, u32>,
     limits: &Limits,
+    poll: &mut dyn FnMut() -> Result<(), E>,
 ) -> Result<Quot, Stop<E>> {
     let n = found.len();
     let mut gens: Vec<u64> = (1..phi.len())
@@ -275,9 +276,10 @@ fn reduce<E>(
             .ok_or(Stop::Bug("a product left the reached elements"))?;
         act.push(row);
     }
-    let mut block: Vec<u32> = p.iter().map(|&b| u32::from(b)).collect();
+    let mut block: Vec<u32> = found.iter().map(|f| u32::from(f.is_p)).collect();
     let mut count = 0;
     loop {
+        poll().map_err(Stop::Interrupted)?;
         let mut ids: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
         let mut next = Vec::with_capacity(n);
         for x in 0..n {
@@ -287,15 +289,16 @@ fn reduce<E>(
             let fresh = ids.len() as u32;
             next.push(*ids.entry(key).or_insert(fresh));
         }
+        // Blocks only split: past the limit already, it stays past.
+        if ids.len() > limits.max_order {
+            return Err(Stop::TooLarge);
+        }
         let stable = ids.len() == count;
         count = ids.len();
         block = next;
         if stable {
             break;
         }
-    }
-    if count > limits.max_order {
-        return Err(Stop::TooLarge);
     }
     // Representatives: each block's first element, whose least word is the
     // block's; its parent lies in an earlier block.
@@ -351,7 +354,7 @@ fn reduce<E>(
         .collect::<Result<Vec<u32>, _>>()?;
     Ok(Quot {
         table: Table { q: count, mul },
-        p: rep.iter().map(|&r| p[r as usize]).collect(),
+        p: rep.iter().map(|&r| found[r as usize].is_p).collect(),
         phi,
         words,
     })
