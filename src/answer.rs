@@ -534,9 +534,14 @@ fn period(
     why: Option<&str>,
     ended: Option<&str>,
 ) -> fmt::Result {
+    // `G(0..N)`, or for a game with fixed parameters `G(2, n) for n in 0..N`.
+    let upto = |n: i64| match game.strip_suffix(')') {
+        Some(_) => format!("{} for n in 0..{n}", game.replace('_', "n")),
+        None => format!("{game}(0..{n})"),
+    };
     match found {
         None => {
-            writeln!(f, "period of {game}: none found in {game}(0..{computed})")?;
+            writeln!(f, "period of {game}: none found in {}", upto(computed))?;
             if let Some(ended) = ended {
                 writeln!(f, "  stopped: {ended}")?;
             }
@@ -567,8 +572,9 @@ fn period(
                 crate::analysis::Basis::Observed { why } => {
                     writeln!(
                         f,
-                        "period of {game}: {}, {pre} (observed in {game}(0..{}), not proven)",
-                        p.period, p.computed
+                        "period of {game}: {}, {pre} (observed in {}, not proven)",
+                        p.period,
+                        upto(p.computed)
                     )?;
                     writeln!(f, "  {why}")
                 }

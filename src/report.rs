@@ -375,13 +375,31 @@ fn period(
     env: &mut [Value],
 ) -> R<(String, crate::analysis::Search)> {
     let game = game_arg(m, args)?;
-    let budget = match args.get(1) {
-        Some(&b) => m.interp().eval_int(b, env)?,
+    // `period(G(_, 6))`: the game, the heap's index, every parameter's value.
+    let arity = m.program().games[game as usize].params.len();
+    let (sec, rest) = if arity >= 2 {
+        let heap = m.interp().eval_int(args[1], env)? as usize;
+        let mut values = Vec::with_capacity(arity);
+        for &a in &args[2..2 + arity] {
+            values.push(m.interp().eval_int(a, env)?);
+        }
+        let sec = crate::analysis::Section {
+            game,
+            heap,
+            args: values,
+        };
+        (sec, &args[2 + arity..])
+    } else {
+        (crate::analysis::Section::whole(game), &args[1..])
+    };
+    let budget_arg = rest.first().copied();
+    let budget = match budget_arg {
+        Some(b) => m.interp().eval_int(b, env)?,
         None => m.limits().period_budget,
     };
     if budget < 1 {
-        let (at, what) = match args.get(1) {
-            Some(&b) => (b, "this budget"),
+        let (at, what) = match budget_arg {
+            Some(b) => (b, "this budget"),
             None => (args[0], "the budget is --period-budget"),
         };
         return Err(Diag::user(
@@ -392,10 +410,22 @@ fn period(
         .help("give one: `period(G, 100000)`")
         .into());
     }
-    let name = m.program().games[game as usize].name.clone();
+    let mut name = m.program().games[game as usize].name.clone();
+    if !sec.is_whole() {
+        let shown: Vec<String> = (0..arity)
+            .map(|i| {
+                if i == sec.heap {
+                    "_".to_string()
+                } else {
+                    sec.args[i].to_string()
+                }
+            })
+            .collect();
+        name = format!("{name}({})", shown.join(", "));
+    }
     let span = m.program().span(args[0]);
-    let open = args.get(1).is_none();
-    let search = crate::analysis::period(&mut m.oracle(), game, budget, open, span)?;
+    let open = budget_arg.is_none();
+    let search = crate::analysis::period_of(&mut m.oracle(), &sec, budget, open, span)?;
     Ok((name, search))
 }
 

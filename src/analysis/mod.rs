@@ -97,10 +97,54 @@ const OBSERVE: i64 = 4096;
 /// [`SHAPELESS_BUDGET`] values when no proof can apply, and where the next
 /// doubling would look at more than [`STEP_WORK`] option values.
 pub fn period(m: &mut dyn Oracle, game: GameId, budget: i64, open: bool, span: Span) -> R<Search> {
+    period_of(m, &Section::whole(game), budget, open, span)
+}
+
+/// A one-parameter game, or a game of several parameters with all but one
+/// fixed (`period(G(_, 6))`): the positions G(…, n, …) for n = 0, 1, ….
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Section {
+    pub game: GameId,
+    /// Which parameter is the heap.
+    pub heap: usize,
+    /// Every parameter's value, the heap's ignored.
+    pub args: Vec<i64>,
+}
+
+impl Section {
+    /// A one-parameter game as itself.
+    pub fn whole(game: GameId) -> Section {
+        Section {
+            game,
+            heap: 0,
+            args: vec![0],
+        }
+    }
+
+    pub fn is_whole(&self) -> bool {
+        self.args.len() == 1
+    }
+
+    /// The arguments of the position at heap n.
+    pub fn at(&self, n: i64) -> Vec<Value> {
+        let mut out: Vec<Value> = self.args.iter().map(|&v| Value::Int(v)).collect();
+        out[self.heap] = Value::Int(n);
+        out
+    }
+}
+
+/// [`period`] of a section.
+pub fn period_of(
+    m: &mut dyn Oracle,
+    sec: &Section,
+    budget: i64,
+    open: bool,
+    span: Span,
+) -> R<Search> {
     // B values of a take-and-break game scan at most about B options each.
     let b = u64::try_from(budget).unwrap_or(0);
     let saved = m.apart(b.saturating_mul(b));
-    let result = search_values(m, game, budget, open, span);
+    let result = search_values(m, sec, budget, open, span);
     m.restore(saved);
     result
 }
@@ -111,12 +155,12 @@ pub const STEP_WORK: u64 = 15_000_000_000;
 
 fn search_values(
     m: &mut dyn Oracle,
-    game: GameId,
+    sec: &Section,
     budget: i64,
     open: bool,
     span: Span,
 ) -> R<Search> {
-    let shape = shape::shape(m, game);
+    let shape = shape::shape_of(m, sec);
     // The state limit ends the search too, with its answer rather than an
     // error.
     let room = m.state_count().saturating_add(m.room()) as i64 / 2;
@@ -147,7 +191,7 @@ fn search_values(
     let mut last_step = 0u64;
     loop {
         let before = m.work();
-        extend(m, game, &mut values, target, span)?;
+        extend(m, sec, &mut values, target, span)?;
         let step = m.work().saturating_sub(before);
         // The next doubling costs what this one did, times how much this
         // one grew over the last (2 for linear work, 4 for quadratic).
@@ -168,7 +212,9 @@ fn search_values(
         }
         match search(&values, shape.as_ref().map_err(String::as_str)) {
             Some(p) if p.is_proven() => {
-                m.set_period(game, p.preperiod, p.period);
+                if sec.is_whole() {
+                    m.set_period(sec.game, p.preperiod, p.period);
+                }
                 return Ok(Search::Found(p));
             }
             // No theorem: what is seen over a few thousand values is all
@@ -192,12 +238,14 @@ fn search_values(
 }
 
 /// Computes G(n) for n below `to`.
-fn extend(m: &mut dyn Oracle, game: GameId, values: &mut Vec<u32>, to: i64, span: Span) -> R<()> {
-    m.ascend(game, to)?;
+fn extend(m: &mut dyn Oracle, sec: &Section, values: &mut Vec<u32>, to: i64, span: Span) -> R<()> {
+    if sec.is_whole() {
+        m.ascend(sec.game, to)?;
+    }
     for n in values.len() as i64..to {
         // Values from kernels do not poll: Ctrl-C and the limits are seen here.
         m.poll()?;
-        let p = m.intern(game, &[Value::Int(n)], span)?;
+        let p = m.intern(sec.game, &sec.at(n), span)?;
         values.push(m.grundy(p)?);
     }
     Ok(())

@@ -10,6 +10,7 @@
 //! Everything the reading cannot follow makes the shape unknown (and
 //! periods only observed), never wrong.
 
+use super::Section;
 use crate::compiled::Compiler;
 use crate::ir::{BinOp, Clause, Expr, ExprId, GameId};
 use crate::linear::{Affine, Linear};
@@ -115,23 +116,29 @@ pub type Why = String;
 /// Derives the shape of a one-parameter game, or says why not: the moves
 /// the periodicity theorems cover.
 pub fn shape(m: &mut dyn Oracle, game: GameId) -> Result<Shape, Why> {
-    read(m, game, false)
+    read(m, &Section::whole(game), false)
+}
+
+/// [`shape`] of a game with all parameters but the heap fixed.
+pub fn shape_of(m: &mut dyn Oracle, sec: &Section) -> Result<Shape, Why> {
+    read(m, sec, false)
 }
 
 /// [`shape`], splits into two unequal heaps allowed too (for evaluating
 /// values, not for proofs).
 pub fn moves(m: &mut dyn Oracle, game: GameId) -> Result<Shape, Why> {
-    read(m, game, true)
+    read(m, &Section::whole(game), true)
 }
 
-fn read(m: &mut dyn Oracle, game: GameId, unequal_ok: bool) -> Result<Shape, Why> {
+fn read(m: &mut dyn Oracle, sec: &Section, unequal_ok: bool) -> Result<Shape, Why> {
+    let game = sec.game;
     let prog = m.program().clone();
     let g = &prog.games[game as usize];
-    if g.params.len() != 1 {
+    if g.params.len() != sec.args.len() {
         return Err(format!("`{}` has {} parameters", g.name, g.params.len()));
     }
-    if g.int_params.first() != Some(&true) {
-        return Err(format!("the parameter of `{}` is not an integer", g.name));
+    if !g.int_params.iter().all(|&i| i) {
+        return Err(format!("a parameter of `{}` is not an integer", g.name));
     }
     // A hexadecimal shorthand's splits into three heaps are two nested
     // loops the rule reader does not follow: its shape is its digits.
@@ -142,9 +149,12 @@ fn read(m: &mut dyn Oracle, game: GameId, unequal_ok: bool) -> Result<Shape, Why
     }
     let mut pieces = Vec::new();
     for rule in &g.rules {
-        let mut env: Vec<Option<Affine>> = vec![None; g.slots.max(1) as usize];
-        env[0] = Some(Affine::N);
-        let reader = Reader { m, game };
+        let mut env: Vec<Option<Affine>> = vec![None; (g.slots as usize).max(sec.args.len())];
+        for (i, &v) in sec.args.iter().enumerate() {
+            env[i] = Some(Affine::konst(v));
+        }
+        env[sec.heap] = Some(Affine::N);
+        let reader = Reader { m, sec };
         reader.unroll(
             &rule.clauses,
             rule.body,
@@ -157,7 +167,7 @@ fn read(m: &mut dyn Oracle, game: GameId, unequal_ok: bool) -> Result<Shape, Why
     // A component G(0) is harmless when G(0) has no move: it adds nothing.
     let g0_terminal = {
         let p = m
-            .intern(game, &[Value::Int(0)], g.header)
+            .intern(game, &sec.at(0), g.header)
             .map_err(|s| s.into_diag().message.clone())?;
         let mut moves = Moves::default();
         m.options_into(p, &mut moves).is_ok() && moves.is_empty()
@@ -189,7 +199,7 @@ fn read(m: &mut dyn Oracle, game: GameId, unequal_ok: bool) -> Result<Shape, Why
 
 struct Reader<'a> {
     m: &'a dyn Oracle,
-    game: GameId,
+    sec: &'a Section,
 }
 
 impl Reader<'_> {
@@ -371,8 +381,18 @@ impl Reader<'_> {
                 self.components(x, env, out)?;
                 self.components(y, env, out)
             }
-            Expr::Apply { game, args } if *game == self.game && args.len() == 1 => {
-                out.push(self.aff(args[0], env).ok_or_else(unsupported)?);
+            Expr::Apply { game, args }
+                if *game == self.sec.game && args.len() == self.sec.args.len() =>
+            {
+                // The fixed parameters stay as they are.
+                for (i, &a) in args.iter().enumerate() {
+                    if i != self.sec.heap
+                        && self.aff(a, env) != Some(Affine::konst(self.sec.args[i]))
+                    {
+                        return Err("a move changes a fixed parameter".into());
+                    }
+                }
+                out.push(self.aff(args[self.sec.heap], env).ok_or_else(unsupported)?);
                 Ok(())
             }
             Expr::Apply { .. } => Err("a move leads to another game".into()),

@@ -283,6 +283,12 @@ impl Checker {
                 ids.push(self.check_ty(a, Ty::Int, "a budget is a number of positions"));
                 continue;
             }
+            if f == Builtin::Period
+                && let Some(section) = section_args(self, a)
+            {
+                ids.extend(section);
+                continue;
+            }
             let (id, game) = self.game_arg(a, name);
             if f == Builtin::Period
                 && let Some(g) = game
@@ -608,4 +614,43 @@ fn asking_chain(funs: &[ir::Fun], fun: ir::FunId, span: Span) -> Diag {
         d = d.note(format!("it calls {}", names.join(" -> ")));
     }
     d.help("rules say which moves exist, and values are computed from them: ask for values in `print`, `check`, a constant or a function called from them")
+}
+
+/// `G(_, 6)` in `period(G(_, 6))`: a game of several parameters with
+/// all but the one written `_` fixed, as the arguments `G`, the heap's
+/// index, and each parameter's value (0 for the heap's). `None` where
+/// the argument is not written so.
+fn section_args(c: &mut Checker, a: &ast::Expr) -> Option<Vec<ExprId>> {
+    let ExprKind::Call { callee, args } = &a.kind else {
+        return None;
+    };
+    let Some(Global::Game(g)) = c.globals.get(&callee.name).copied() else {
+        return None;
+    };
+    let blank = |e: &ast::Expr| matches!(&e.kind, ExprKind::Name(n) if n == "_");
+    if args.len() < 2 || args.iter().filter(|e| blank(e)).count() != 1 {
+        return None;
+    }
+    if args.len() != c.game_params[g as usize].len() {
+        return None;
+    }
+    let mut out = vec![c.push(ir::Expr::GameRef(g), callee.span)];
+    let heap = args.iter().position(blank)?;
+    out.push(c.push(ir::Expr::Int(heap as i64), a.span));
+    for (i, e) in args.iter().enumerate() {
+        let p = c.game_params[g as usize][i];
+        if !c.unify(p, Ty::Int) {
+            c.errors.push(
+                Diag::user(Code::TypeMismatch, "`period` needs integer parameters")
+                    .label(e.span, "this game's parameter is not an integer")
+                    .help("periods are of value sequences G(0, k), G(1, k), ..."),
+            );
+        }
+        if i == heap {
+            out.push(c.push(ir::Expr::Int(0), e.span));
+        } else {
+            out.push(c.check_ty(e, Ty::Int, "a fixed parameter is an integer"));
+        }
+    }
+    Some(out)
 }
