@@ -845,3 +845,93 @@ fn recursion_is_bounded_by_the_depth_limit_and_memory() {
         text(&out.stderr)
     );
 }
+
+/// The judge problems in `examples/`, at the judges' sizes, against the
+/// answers their editorials' closed forms give (computed here), with
+/// `--quiet-checks` as a judge would run them.
+#[test]
+fn judge_examples_answer_at_the_judges_sizes() {
+    // A small deterministic generator for the inputs.
+    let mut seed = 12345u64;
+    let mut next = |lo: u64, hi: u64| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        lo + (seed >> 33) % (hi - lo + 1)
+    };
+    let run = |file: &str, input: &str| {
+        let out = grundy_stdin(&["--quiet-checks", file], input);
+        assert!(out.status.success(), "{file}: {}", text(&out.stderr));
+        text(&out.stdout)
+    };
+
+    // Codeforces 1194D: with k % 3 != 0, n is lost when 3 divides it; else
+    // r = n mod (k + 1) is lost when 3 divides r and r != k.
+    let tests: Vec<(u64, u64)> = (0..200)
+        .map(|_| (next(0, 1_000_000_000), next(3, 1_000_000_000)))
+        .collect();
+    let mut input = format!("{}\n", tests.len());
+    let mut want = String::new();
+    for &(n, k) in &tests {
+        input += &format!("{n} {k}\n");
+        let r = n % (k + 1);
+        let lost = if k % 3 != 0 {
+            n % 3 == 0
+        } else {
+            r % 3 == 0 && r != k
+        };
+        want += if lost { "Bob\n" } else { "Alice\n" };
+    }
+    assert_eq!(run("examples/one_two_k.game", &input), want);
+
+    // Codeforces 603C: the editorial's values (k even: 0 1 2, then 0 for
+    // odd n, 1 for even; k odd: 0 1 0 1 2, then 0 for odd n, and for even
+    // n 2 when the half's value is 1, else 1); Kevin wins on a nonzero XOR.
+    fn value(n: u64, k: u64) -> u64 {
+        match (k % 2, n) {
+            (0, 0..=2) => n,
+            (0, _) => 1 - n % 2,
+            (_, 0..=4) => [0, 1, 0, 1, 2][n as usize],
+            (_, _) if n % 2 == 1 => 0,
+            _ => {
+                if value(n / 2, k) == 1 {
+                    2
+                } else {
+                    1
+                }
+            }
+        }
+    }
+    for k in [999_999_999u64, 1_000_000_000] {
+        let piles: Vec<u64> = (0..100_000).map(|_| next(1, 1_000_000_000)).collect();
+        let x = piles.iter().fold(0, |x, &a| x ^ value(a, k));
+        let list: Vec<String> = piles.iter().map(u64::to_string).collect();
+        let input = format!("{} {k}\n{}\n", piles.len(), list.join(" "));
+        let want = if x != 0 { "Kevin\n" } else { "Nicky\n" };
+        assert_eq!(run("examples/lieges.game", &input), want);
+    }
+
+    // HackerRank Tower Breakers: player 2 wins when m = 1 or n is even.
+    let towers = [
+        (1_000_000u64, 1_000_000u64),
+        (999_999, 720_720),
+        (7, 999_983),
+        (5, 1),
+    ];
+    let mut input = format!("{}\n", towers.len());
+    let mut want = String::new();
+    for (n, m) in towers {
+        input += &format!("{n} {m}\n");
+        want += if m == 1 || n % 2 == 0 { "2\n" } else { "1\n" };
+    }
+    assert_eq!(run("examples/tower_breakers.game", &input), want);
+
+    // HackerRank Game of Stones: lost when n mod 7 is 0 or 1.
+    let mut input = "100\n".to_string();
+    let mut want = String::new();
+    for n in 1..=100u64 {
+        input += &format!("{n}\n");
+        want += if n % 7 <= 1 { "Second\n" } else { "First\n" };
+    }
+    assert_eq!(run("examples/game_of_stones.game", &input), want);
+}
