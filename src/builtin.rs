@@ -80,6 +80,8 @@ pub enum Builtin {
     Genus,
     /// `quotient(G, 0..=N)`: the misère quotient of a game's heaps.
     Quotient,
+    /// `bisect(xs, x)`: where x goes in a sorted list of integers.
+    Bisect,
     /// `graph(P[, limit])`: the state graph as Graphviz DOT.
     Graph,
     /// `period(G[, budget])`: pre-period and period, and how it is known.
@@ -336,6 +338,24 @@ pub const TABLE: &[Spec] = &[
         )],
     )
     .args(&[(Arg::List, "`xor` takes a list")], Gives::Int),
+    spec(
+        "bisect",
+        Some(B::Bisect),
+        Function,
+        (2, 2),
+        "2 arguments (a sorted list of integers and an integer)",
+        &[(
+            "bisect(xs, x)",
+            "the first index i with xs[i] >= x in a sorted list (len(xs) if none), in log time",
+        )],
+    )
+    .args(
+        &[
+            (Arg::List, "`bisect` takes a sorted list of integers"),
+            (Arg::Int, "`bisect` looks for an integer"),
+        ],
+        Gives::Int,
+    ),
     spec(
         "components",
         Some(B::Components),
@@ -859,9 +879,11 @@ mod tests {
                 B::Name => 38,
                 B::Genus => 39,
                 B::Quotient => 40,
+                B::Bisect => 41,
             }
         }
         let all = [
+            B::Bisect,
             B::Quotient,
             B::Genus,
             B::InputTokens,

@@ -935,3 +935,81 @@ fn judge_examples_answer_at_the_judges_sizes() {
     }
     assert_eq!(run("examples/game_of_stones.game", &input), want);
 }
+
+/// AtCoder ABC209 E at the judge's size (2·10^5 words of upper- and
+/// lower-case letters), against a retrograde analysis written here: a state
+/// (the three letters to start with) is lost with no word to say, won with
+/// a word to a lost state, lost when every word leads to a won one, and
+/// drawn otherwise.
+#[test]
+fn shiritori_at_the_judges_size() {
+    use std::collections::HashMap;
+    let mut seed = 99u64;
+    let mut next = |n: u64| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    };
+    let letters: Vec<char> = ('a'..='z').chain('A'..='Z').collect();
+    let words: Vec<String> = (0..200_000)
+        .map(|_| {
+            let len = 3 + next(6) as usize;
+            (0..len).map(|_| letters[next(52) as usize]).collect()
+        })
+        .collect();
+    let head = |w: &str| w[..3].to_string();
+    let tail = |w: &str| w[w.len() - 3..].to_string();
+    let mut id: HashMap<String, usize> = HashMap::new();
+    for w in &words {
+        for s in [head(w), tail(w)] {
+            let n = id.len();
+            id.entry(s).or_insert(n);
+        }
+    }
+    let n = id.len();
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut out_degree = vec![0usize; n];
+    for w in &words {
+        let (h, t) = (id[&head(w)], id[&tail(w)]);
+        preds[t].push(h);
+        out_degree[h] += 1;
+    }
+    // 0: undecided (a draw at the end), 1: won, 2: lost.
+    let mut state = vec![0u8; n];
+    let mut queue: Vec<usize> = (0..n).filter(|&v| out_degree[v] == 0).collect();
+    for &v in &queue {
+        state[v] = 2;
+    }
+    while let Some(v) = queue.pop() {
+        for &u in &preds[v] {
+            if state[u] != 0 {
+                continue;
+            }
+            if state[v] == 2 {
+                state[u] = 1;
+                queue.push(u);
+            } else {
+                out_degree[u] -= 1;
+                if out_degree[u] == 0 {
+                    state[u] = 2;
+                    queue.push(u);
+                }
+            }
+        }
+    }
+    let mut input = format!("{}\n", words.len());
+    let mut want = String::new();
+    for w in &words {
+        input += w;
+        input.push('\n');
+        want += match state[id[&tail(w)]] {
+            2 => "Takahashi\n",
+            1 => "Aoki\n",
+            _ => "Draw\n",
+        };
+    }
+    let out = grundy_stdin(&["examples/shiritori.game"], &input);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), want);
+}

@@ -47,6 +47,7 @@ pub(super) fn call(
                 .map(Value::Int)
                 .ok_or_else(|| overflow(span, format!("abs({v})")).into())
         }
+        Builtin::Bisect => bisect(m, p, arg(0)?, arg(1)?, span, env),
         Builtin::Sorted => {
             let mut v = m.ints(p, arg(0)?, env)?;
             v.sort_unstable();
@@ -486,4 +487,37 @@ fn gsg_value(v: crate::loopy::Gsg) -> Value {
         crate::loopy::Gsg::Finite(v) => Value::Int(i64::from(v)),
         crate::loopy::Gsg::Infinite(k) => Value::Infinite(k),
     }
+}
+
+/// `bisect(xs, x)`: the first index of a sorted list of integers whose
+/// element is at least x. The list is shared, not copied: log(n) probes.
+fn bisect(
+    m: &mut Interp,
+    p: &ir::Program,
+    xs: ExprId,
+    x: ExprId,
+    span: Span,
+    env: &mut [Value],
+) -> R<Value> {
+    let list = m.list(p, xs, env)?;
+    let x = m.int(p, x, env)?;
+    let (mut lo, mut hi) = (0usize, list.len());
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        let Value::Int(v) = list[mid] else {
+            return Err(Diag::user(
+                Code::TypeMismatch,
+                format!("`bisect` met {} in its list", list[mid].type_name()),
+            )
+            .label(span, "here")
+            .help("`bisect` searches a sorted list of integers")
+            .into());
+        };
+        if v < x {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    Ok(Value::Int(lo as i64))
 }
