@@ -669,7 +669,8 @@ fn fastest(m: &mut Machine, parts: &[PosId], rows: &mut Vec<Row>) -> R<Option<u3
     let [root] = parts else {
         return Ok(None);
     };
-    let Some(remote) = m.oracle().remoteness(*root)? else {
+    let mut oracle = m.oracle();
+    let Some(remote) = oracle.remoteness(*root)? else {
         return Ok(None);
     };
     let Some(Some((true, r))) = remote.get(root).copied() else {

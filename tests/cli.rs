@@ -1013,3 +1013,124 @@ fn shiritori_at_the_judges_size() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), want);
 }
+
+/// Codeforces 936B at the judge's size (10^5 vertices, 2·10^5 edges):
+/// the verdict against a search written here (Win: a stop reached after an
+/// odd number of moves; else Draw: a cycle reached; else Lose), and a
+/// printed path that is a walk along edges from the start to a stop, of an
+/// odd number of moves.
+#[test]
+fn sleepy_game_at_the_judges_size() {
+    let mut seed = 7u64;
+    let mut next = |n: u64| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    };
+    let n = 100_000usize;
+    // Random graphs: edges forward only (no cycle) or any way; and a chain.
+    let mut graphs: Vec<Vec<Vec<usize>>> = Vec::new();
+    for forward in [true, false] {
+        let mut adj = vec![Vec::new(); n + 1];
+        for _ in 0..200_000 {
+            let u = 1 + next(n as u64 - 1) as usize;
+            let v = if forward {
+                u + 1 + next((n - u) as u64) as usize
+            } else {
+                1 + next(n as u64) as usize
+            };
+            if v != u && !adj[u].contains(&v) {
+                adj[u].push(v);
+            }
+        }
+        graphs.push(adj);
+    }
+    graphs.push(
+        (0..=n)
+            .map(|v| if v >= 1 && v < n { vec![v + 1] } else { vec![] })
+            .collect(),
+    );
+    for adj in graphs {
+        let m: usize = adj.iter().map(Vec::len).sum();
+        let mut input = format!("{n} {m}\n");
+        for out in &adj[1..] {
+            let list: Vec<String> = out.iter().map(usize::to_string).collect();
+            input += &format!("{} {}\n", out.len(), list.join(" "));
+        }
+        input += "1\n";
+        // Win: a stop at odd parity reachable over (vertex, parity).
+        let mut seen = vec![[false; 2]; n + 1];
+        let mut stack = vec![(1usize, 0usize)];
+        seen[1][0] = true;
+        let mut win = false;
+        while let Some((v, p)) = stack.pop() {
+            if adj[v].is_empty() && p == 1 {
+                win = true;
+            }
+            for &u in &adj[v] {
+                if !seen[u][1 - p] {
+                    seen[u][1 - p] = true;
+                    stack.push((u, 1 - p));
+                }
+            }
+        }
+        // Draw: a cycle among the vertices reachable from the start (by
+        // peeling vertices with no edge left to a reachable one).
+        let reach: Vec<bool> = (0..=n).map(|v| seen[v][0] || seen[v][1]).collect();
+        let mut out_deg: Vec<usize> = (0..=n)
+            .map(|v| if reach[v] { adj[v].len() } else { 0 })
+            .collect();
+        let mut preds = vec![Vec::new(); n + 1];
+        for v in 1..=n {
+            if reach[v] {
+                for &u in &adj[v] {
+                    preds[u].push(v);
+                }
+            }
+        }
+        let mut queue: Vec<usize> = (1..=n).filter(|&v| reach[v] && out_deg[v] == 0).collect();
+        let mut peeled = 0;
+        while let Some(v) = queue.pop() {
+            peeled += 1;
+            for &u in &preds[v] {
+                out_deg[u] -= 1;
+                if out_deg[u] == 0 {
+                    queue.push(u);
+                }
+            }
+        }
+        let cycle = peeled < reach.iter().filter(|&&r| r).count();
+        let out = grundy_stdin(&["examples/sleepy.game"], &input);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        let mut lines = stdout.lines();
+        let verdict = lines.next().unwrap_or("");
+        let want = if win {
+            "Win"
+        } else if cycle {
+            "Draw"
+        } else {
+            "Lose"
+        };
+        assert_eq!(verdict, want);
+        if win {
+            let path: Vec<usize> = lines
+                .next()
+                .unwrap_or("")
+                .split(' ')
+                .filter_map(|w| w.parse().ok())
+                .collect();
+            assert_eq!(path.first(), Some(&1));
+            assert!(
+                path.windows(2).all(|w| adj[w[0]].contains(&w[1])),
+                "not a walk"
+            );
+            assert!(
+                adj[*path.last().unwrap_or(&1)].is_empty(),
+                "does not end at a stop"
+            );
+            assert_eq!(path.len() % 2, 0, "an even number of moves");
+        }
+    }
+}

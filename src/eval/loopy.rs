@@ -40,10 +40,23 @@ impl Scoped<'_> {
     /// loopy game's position and every move on the way leads to one
     /// position of a loopy game or to nothing (a token on a graph); `None`
     /// otherwise (sums have no remoteness here).
-    pub fn remoteness(&mut self, root: PosId) -> R<Option<Remoteness>> {
+    ///
+    /// Kept for the positions met (each solve covers every position its
+    /// root reaches), so following winning moves solves once.
+    pub fn remoteness(&mut self, root: PosId) -> R<Option<&Remoteness>> {
         if !self.is_loopy(root) {
             return Ok(None);
         }
+        if !self.m.found.remote.contains_key(&root) {
+            let Some(found) = self.solve_remoteness(root)? else {
+                return Ok(None);
+            };
+            self.m.found.remote.extend(found);
+        }
+        Ok(Some(&self.m.found.remote))
+    }
+
+    fn solve_remoteness(&mut self, root: PosId) -> R<Option<Remoteness>> {
         let mut index: FxHashMap<PosId, u32> = FxHashMap::default();
         index.insert(root, 0);
         let mut order = vec![root];

@@ -106,6 +106,16 @@ impl Default for Limits {
     }
 }
 
+/// What searches of the rules found, kept while the definitions stay.
+#[derive(Default)]
+struct Found {
+    /// Period searches, per game.
+    periods: periods::Periods,
+    /// The remoteness of the loopy positions solved alone so far (every
+    /// position a solved one reaches is in it too).
+    remote: loopy::Remoteness,
+}
+
 /// The evaluator: a checked program, its constants, and the memo of positions.
 pub struct Machine {
     prog: Rc<ir::Program>,
@@ -123,8 +133,8 @@ pub struct Machine {
     compiled: Rc<Compiled>,
     /// The misère search's memo (dropped when game ids change).
     misere: crate::misere::Misere,
-    /// What period searches found, per game.
-    periods: periods::Periods,
+    /// What searches of the rules found: periods, remoteness.
+    found: Found,
     limits: Limits,
     /// Ctrl-C and the work, time and memory limits of the statement.
     budget: Budget,
@@ -176,7 +186,7 @@ impl Machine {
             states_at_start: 0,
             accel: accel::Accel::default(),
             compiled: Rc::new(Compiled::default()),
-            periods: periods::Periods::default(),
+            found: Found::default(),
             misere: crate::misere::Misere::default(),
             budget: Budget::new(
                 limits.max_work,
@@ -225,7 +235,9 @@ impl Machine {
         // Looked for again: a game's shape reads the constants.
         self.accel.sparse = (0..n).map(|_| accel::SparseSlot::Unknown).collect();
         self.accel.counts.reset();
-        self.periods.games = carry(games, &self.periods.games, n);
+        self.found.periods.games = carry(games, &self.found.periods.games, n);
+        // Remoteness is by position, which new definitions may renumber.
+        self.found.remote.clear();
         self.prog = Rc::new(prog);
         self.interp_state.forget_calls();
         // Kernels and expressions are compiled for the new program once

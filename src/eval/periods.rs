@@ -33,7 +33,7 @@ pub(super) struct NoPeriod {
 impl Machine {
     /// The proven `(preperiod, period)` of a game, if a search found one.
     pub fn known_period(&self, game: GameId) -> Option<(i64, i64)> {
-        match self.periods.games.get(game as usize)?.found {
+        match self.found.periods.games.get(game as usize)?.found {
             Some(Ok(ep)) => Some(ep),
             _ => None,
         }
@@ -41,7 +41,7 @@ impl Machine {
 
     /// Records a proven period of a game.
     pub fn set_period(&mut self, game: GameId, preperiod: i64, period: i64) {
-        if let Some(slot) = self.periods.games.get_mut(game as usize) {
+        if let Some(slot) = self.found.periods.games.get_mut(game as usize) {
             slot.found = Some(Ok((preperiod, period)));
         }
     }
@@ -54,7 +54,13 @@ impl Scoped<'_> {
         if !matches!(d.code, Code::StateLimit | Code::DepthLimit) {
             return d;
         }
-        match self.m.periods.games.get(self.m.game_of(root) as usize) {
+        match self
+            .m
+            .found
+            .periods
+            .games
+            .get(self.m.game_of(root) as usize)
+        {
             Some(PeriodState {
                 found: Some(Err(why)),
                 ..
@@ -104,7 +110,7 @@ impl Scoped<'_> {
         let span = self.m.prog.games[game as usize].header;
         let full = self.m.limits.period_budget;
         let budget = if huge { full } else { n.min(full) };
-        let state = &self.m.periods.games[game as usize];
+        let state = &self.m.found.periods.games[game as usize];
         // Searching again pays when the budget has doubled, or when it is
         // the whole budget for a position that needs it.
         // Not from inside a fill: its nested searches are capped in depth.
@@ -112,13 +118,13 @@ impl Scoped<'_> {
             && (budget >= state.tried.saturating_mul(2).max(1) || (huge && full > state.tried));
         if state.found.is_none() && worth {
             let found = self.search_period(game, budget, huge, span)?;
-            let slot = &mut self.m.periods.games[game as usize];
+            let slot = &mut self.m.found.periods.games[game as usize];
             slot.tried = budget;
             if found.is_ok() || budget >= full || huge {
                 slot.found = Some(found);
             }
         }
-        if self.m.periods.games[game as usize].found.is_none() && huge && full < 1 {
+        if self.m.found.periods.games[game as usize].found.is_none() && huge && full < 1 {
             if crate::analysis::shape::shape(&mut self.m.oracle(), game).is_err() {
                 return Ok(None);
             }
@@ -130,7 +136,7 @@ impl Scoped<'_> {
             )
             .into());
         }
-        match &self.m.periods.games[game as usize].found {
+        match &self.m.found.periods.games[game as usize].found {
             &Some(Ok((e, p))) if n >= e + p => {
                 let r = e + (n - e) % p;
                 let q = self.m.intern(game, &[Value::Int(r)], span)?;
