@@ -427,6 +427,11 @@ fn cases() -> Vec<Case> {
             ERRORS,
         ),
         small(
+            "list_limit_sum_of_equal_components",
+            "game T(x) = { T(y) for y in 1..x if x % y == 0 }\nprint grundy(sum(T(5) for i in 0..5000))\n",
+            ERRORS,
+        ),
+        small(
             "list_limit_table_range",
             "game Nim(n) = { Nim(k) for k in 0..n }\nprint table(Nim, 0..=5000)\n",
             ERRORS,

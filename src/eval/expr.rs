@@ -119,6 +119,21 @@ impl Interp<'_> {
             ))
     }
 
+    /// A sum of more components than a list may hold: a limit, and the
+    /// way round it when the components are equal (normal play).
+    fn sum_too_long(&self, p: &ir::Program, e: ExprId) -> Diag {
+        let max = self.m.limits.max_list;
+        Diag::user(
+            Code::ListLimit,
+            format!("this sum would have more than {max} components"),
+        )
+        .label(p.span(e), "too many")
+        .help(format!(
+            "in normal play k equal components add to nothing (k even) or to one (k odd): \
+             write `sum(G for i in 0..k % 2)`; or raise the limit with `--max-list N` (now {max})"
+        ))
+    }
+
     /// An expression's value as text for output.
     pub(super) fn text(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<String> {
         let v = self.value(p, e, env)?;
@@ -276,8 +291,12 @@ impl Interp<'_> {
                 clauses,
             } => {
                 let body = *body;
+                let max = self.m.limits.max_list;
                 self.bindings(p, clauses, 0, env, &mut |m, env| {
                     m.pos_into(p, body, env, out)?;
+                    if out.len() > max {
+                        return Err(m.sum_too_long(p, e).into());
+                    }
                     Ok(true)
                 })
                 .map(|_| ())
