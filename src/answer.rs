@@ -535,8 +535,16 @@ fn period(
     ended: Option<&str>,
 ) -> fmt::Result {
     // `G(0..N)`, or for a game with fixed parameters `G(2, n) for n in 0..N`.
-    let upto = |n: i64| match game.strip_suffix(')') {
-        Some(_) => format!("{} for n in 0..{n}", game.replace('_', "n")),
+    let upto = |n: i64| match game.split_once('(') {
+        Some((name, args)) => {
+            // The blank argument, not an underscore of the name.
+            let args: Vec<&str> = args
+                .trim_end_matches(')')
+                .split(", ")
+                .map(|a| if a == "_" { "n" } else { a })
+                .collect();
+            format!("{name}({}) for n in 0..{n}", args.join(", "))
+        }
         None => format!("{game}(0..{n})"),
     };
     match found {

@@ -1046,11 +1046,27 @@ fn sleepy_game_at_the_judges_size() {
         }
         graphs.push(adj);
     }
+    // A chain to a stop: len - 1 moves, a win for even len, a loss for odd.
+    let chain = |len: usize| -> Vec<Vec<usize>> {
+        (0..=n)
+            .map(|v| {
+                if v >= 1 && v < len {
+                    vec![v + 1]
+                } else {
+                    vec![]
+                }
+            })
+            .collect()
+    };
+    graphs.push(chain(n));
+    graphs.push(chain(n - 1));
+    // A ring with no stop: a draw.
     graphs.push(
         (0..=n)
-            .map(|v| if v >= 1 && v < n { vec![v + 1] } else { vec![] })
+            .map(|v| if v == 0 { vec![] } else { vec![v % n + 1] })
             .collect(),
     );
+    let mut verdicts = Vec::new();
     for adj in graphs {
         let m: usize = adj.iter().map(Vec::len).sum();
         let mut input = format!("{n} {m}\n");
@@ -1114,6 +1130,7 @@ fn sleepy_game_at_the_judges_size() {
             "Lose"
         };
         assert_eq!(verdict, want);
+        verdicts.push(want);
         if win {
             let path: Vec<usize> = lines
                 .next()
@@ -1130,7 +1147,27 @@ fn sleepy_game_at_the_judges_size() {
                 adj[*path.last().unwrap_or(&1)].is_empty(),
                 "does not end at a stop"
             );
-            assert_eq!(path.len() % 2, 0, "an even number of moves");
+            assert_eq!(path.len() % 2, 0, "an odd number of moves");
         }
     }
+    // Every verdict was met.
+    for v in ["Win", "Draw", "Lose"] {
+        assert!(verdicts.contains(&v), "{verdicts:?}");
+    }
+}
+
+/// A period with a parameter fixed names its values with the running
+/// parameter as `n`, keeping the game's own name as it is.
+#[test]
+fn fixed_parameter_periods_name_their_values() {
+    let file = temp_file(
+        "up_down.game",
+        "game Up_Down(n, k) = { Up_Down(n - 1, k + 1) if n > 0 }\nprint period(Up_Down(_, 3))\n",
+    );
+    let out = grundy(&[file.to_str().unwrap_or_default()]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("period of Up_Down(_, 3): 2, purely periodic (observed in Up_Down(n, 3) for n in 0..4096, not proven)"),
+        "{stdout}"
+    );
 }
