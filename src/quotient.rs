@@ -168,18 +168,7 @@ impl Quotient {
             self.q.phi.push(0);
             return Ok(());
         }
-        let tm: Vec<u32> = {
-            let mut t: Vec<u32> = options
-                .iter()
-                .map(|o| {
-                    o.iter()
-                        .fold(0, |acc, &c| self.q.table.mul(acc, self.q.phi[c as usize]))
-                })
-                .collect();
-            t.sort_unstable();
-            t.dedup();
-            t
-        };
+        let tm = self.q.images(&options);
         self.opts.push(options);
         if let Some(x) = self.conservative(&tm, poll)? {
             self.q.phi.push(x);
@@ -306,9 +295,7 @@ impl Quotient {
 
     /// The element of a sum of heaps (each at most `heaps()`).
     pub fn element(&self, heaps: &[u32]) -> u32 {
-        heaps
-            .iter()
-            .fold(0, |acc, &h| self.q.table.mul(acc, self.q.phi[h as usize]))
+        self.q.of_heaps(heaps)
     }
 
     /// An element written as its least word in the generators a, b, c, …

@@ -47,16 +47,15 @@ impl Scoped<'_> {
         if !self.is_loopy(root) {
             return Ok(None);
         }
-        if !self.m.found.remote.contains_key(&root) {
-            let Some(found) = self.solve_remoteness(root)? else {
-                return Ok(None);
-            };
-            self.m.found.remote.extend(found);
+        if !self.m.found.remote.contains_key(&root) && !self.solve_remoteness(root)? {
+            return Ok(None);
         }
         Ok(Some(&self.m.found.remote))
     }
 
-    fn solve_remoteness(&mut self, root: PosId) -> R<Option<Remoteness>> {
+    /// Solves the remoteness of what `root` reaches into the kept map;
+    /// false where there is none (a move to a sum).
+    fn solve_remoteness(&mut self, root: PosId) -> R<bool> {
         let mut index: FxHashMap<PosId, u32> = FxHashMap::default();
         index.insert(root, 0);
         let mut order = vec![root];
@@ -79,7 +78,7 @@ impl Scoped<'_> {
                             next
                         })
                     }
-                    _ => return Ok(None),
+                    _ => return Ok(false),
                 };
                 opts.push(v);
             }
@@ -98,7 +97,10 @@ impl Scoped<'_> {
         }
         let budget = &mut self.m.budget;
         let r = crate::loopy::remoteness(&graph, &mut |w| budget.spend(w))?;
-        Ok(Some(order.into_iter().zip(r).collect()))
+        // Straight into the kept map (no second map of the whole graph).
+        drop(index);
+        self.m.found.remote.extend(order.into_iter().zip(r));
+        Ok(true)
     }
 
     /// Whether `pos` is a position of a loopy game.

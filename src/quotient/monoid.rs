@@ -134,20 +134,22 @@ impl Quot {
 
     /// Each heap's transitions: the elements of its options.
     pub fn transitions(&self, opts: &[Vec<Vec<u32>>]) -> Vec<Vec<u32>> {
-        opts.iter()
-            .map(|os| {
-                let mut t: Vec<u32> = os
-                    .iter()
-                    .map(|o| {
-                        o.iter()
-                            .fold(0, |acc, &c| self.table.mul(acc, self.phi[c as usize]))
-                    })
-                    .collect();
-                t.sort_unstable();
-                t.dedup();
-                t
-            })
-            .collect()
+        opts.iter().map(|os| self.images(os)).collect()
+    }
+
+    /// The elements of one heap's options, each once, in order.
+    pub fn images(&self, options: &[Vec<u32>]) -> Vec<u32> {
+        let mut t: Vec<u32> = options.iter().map(|o| self.of_heaps(o)).collect();
+        t.sort_unstable();
+        t.dedup();
+        t
+    }
+
+    /// The element of a sum of heaps.
+    pub fn of_heaps(&self, heaps: &[u32]) -> u32 {
+        heaps
+            .iter()
+            .fold(0, |acc, &h| self.table.mul(acc, self.phi[h as usize]))
     }
 }
 
