@@ -48,6 +48,45 @@ impl Program {
     pub fn span(&self, id: ExprId) -> Span {
         self.spans[id as usize]
     }
+
+    /// Whether the expression reads the variable in `slot` (a call's body
+    /// has its own slots, so only the call's arguments count). Walked with
+    /// a stack of its own: an expression may nest as deep as its source.
+    pub fn reads_local(&self, e: ExprId, slot: Slot) -> bool {
+        let mut todo = vec![e];
+        while let Some(e) = todo.pop() {
+            match self.expr(e) {
+                Expr::Local(s) if *s == slot => return true,
+                Expr::Int(_)
+                | Expr::Bool(_)
+                | Expr::Str(_)
+                | Expr::EmptyPos
+                | Expr::Local(_)
+                | Expr::Const(_)
+                | Expr::GameRef(_) => {}
+                Expr::Concat(a, b)
+                | Expr::ListConcat(a, b)
+                | Expr::Index(a, b)
+                | Expr::Binary(_, a, b)
+                | Expr::PosSum(a, b)
+                | Expr::Range { lo: a, hi: b, .. } => todo.extend([*a, *b]),
+                Expr::Field(a, _) | Expr::Neg(a) | Expr::Not(a) => todo.push(*a),
+                Expr::If(c, a, b) => todo.extend([*c, *a, *b]),
+                Expr::List(xs)
+                | Expr::Apply { args: xs, .. }
+                | Expr::CallFun { args: xs, .. }
+                | Expr::Call { args: xs, .. } => todo.extend(xs),
+                Expr::Comp { body, clauses, .. } => {
+                    todo.push(*body);
+                    todo.extend(clauses.iter().map(|c| match *c {
+                        Clause::For { iter, .. } => iter,
+                        Clause::If { cond } | Clause::While { cond } => cond,
+                    }));
+                }
+            }
+        }
+        false
+    }
 }
 
 /// A game definition.

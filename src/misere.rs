@@ -140,7 +140,7 @@ impl Misere {
     pub fn options(&mut self, m: &mut dyn Oracle, s: &State) -> R<Vec<(PosId, Vec<PosId>, State)>> {
         let mut out = Vec::new();
         let mut seen = FxHashSet::default();
-        let mut moves = Moves::default();
+        let mut moves = Moves::exact();
         let mut parts = Vec::new();
         for (i, &c) in s.iter().enumerate() {
             if i > 0 && s[i - 1] == c {
@@ -166,7 +166,7 @@ impl Misere {
     /// The distinct options of a state.
     fn option_states(&mut self, m: &mut dyn Oracle, s: &State) -> R<Vec<State>> {
         let mut out = Vec::new();
-        let mut moves = Moves::default();
+        let mut moves = Moves::exact();
         let mut parts = Vec::new();
         for (i, &c) in s.iter().enumerate() {
             if i > 0 && s[i - 1] == c {
@@ -288,7 +288,7 @@ impl Misere {
         }
         let mut out = Vec::new();
         let mut count = 0usize;
-        let mut moves = Moves::default();
+        let mut moves = Moves::exact();
         let mut seen = FxHashSet::default();
         for (i, &c) in s.iter().enumerate() {
             if i > 0 && s[i - 1] == c {

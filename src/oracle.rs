@@ -17,9 +17,26 @@ use crate::value::Value;
 pub struct Moves {
     parts: Vec<PosId>,
     ends: Vec<usize>,
+    /// Whether every copy of a sum of many equal components is listed: a
+    /// rule's `sum(G for i in 0..k)` is otherwise folded to `k % 2` copies
+    /// (G + G = 0 in normal play, not in misère play).
+    exact: bool,
 }
 
 impl Moves {
+    /// Options listed with every component (for misère play).
+    pub fn exact() -> Moves {
+        Moves {
+            exact: true,
+            ..Moves::default()
+        }
+    }
+
+    /// Whether every component is listed (see [`Moves::exact`]).
+    pub fn is_exact(&self) -> bool {
+        self.exact
+    }
+
     /// No options.
     pub fn clear(&mut self) {
         self.parts.clear();

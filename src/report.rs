@@ -8,7 +8,6 @@ use crate::answer::{Answer, Component, Move, Outcome, Position, Shown};
 use crate::diagnostics::{Code, Diag};
 use crate::eval::{Machine, R, Row, To, misere_rows, move_rows};
 use crate::flow::Stop;
-use crate::genus::Genus;
 use crate::ir::{self, Builtin, ExprId, Play};
 use crate::loopy::Gsg;
 use crate::span::Span;
@@ -17,6 +16,7 @@ use crate::value::{Record, RecordKind, Value};
 use std::collections::HashSet;
 use std::rc::Rc;
 
+mod genus;
 mod quotient;
 
 /// Answers a report query (`outcome`, `moves`, `winning`, `table`,
@@ -55,7 +55,7 @@ pub fn report(
             })
         }
         Builtin::Outcome => {
-            let parts = m.interp().eval_sum(args[0], env)?;
+            let parts = m.interp().eval_normal_sum(args[0], env)?;
             outcome(m, &parts)
         }
         Builtin::Moves | Builtin::Winning => moves(m, f, args, env),
@@ -136,7 +136,7 @@ pub fn report(
         Builtin::Describe => Ok(Answer::Describe {
             lines: describe(m, args)?,
         }),
-        Builtin::Genus => genus_answer(m, args, env),
+        Builtin::Genus => genus::genus_answer(m, args, env),
         Builtin::Quotient => quotient::answer(m, args, env),
         Builtin::Period => Ok(match period(m, args, env)? {
             (game, crate::analysis::Search::Found(p)) => Answer::Period {
@@ -188,7 +188,7 @@ pub fn outcome(m: &mut Machine, parts: &[PosId]) -> R<Answer> {
 
 /// `moves(P)` and `winning(P)` in normal play.
 fn moves(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<Answer> {
-    let parts = m.interp().eval_sum(args[0], env)?;
+    let parts = m.interp().eval_normal_sum(args[0], env)?;
     let grundy = m.gsg_sum(&parts)?;
     let (mut rows, options) = move_rows(m, &parts)?;
     let mut ends_within = None;
@@ -254,112 +254,6 @@ fn game_arg(m: &Machine, args: &[ExprId]) -> R<ir::GameId> {
         ir::Expr::GameRef(game) => Ok(*game),
         _ => Err(Diag::bug("a query without its game").into()),
     }
-}
-
-/// `print genus(P)` and `print genus(G, xs[, ys])`.
-fn genus_answer(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -> R<Answer> {
-    if let [p] = args {
-        let (parts, g, tame, found) = genus(m, *p, env)?;
-        return Ok(Answer::Genus {
-            position: pos_data(m, &parts),
-            genus: g.to_string(),
-            grundy: g.g,
-            misere: g.misere(),
-            tame,
-            found: found.words().to_string(),
-        });
-    }
-    let (game, axes, genera) = genera(m, args, env)?;
-    let g = &m.program().games[game as usize];
-    Ok(Answer::Genera {
-        game: g.name.clone(),
-        params: g.params.clone(),
-        axes,
-        genera: genera.iter().map(ToString::to_string).collect(),
-    })
-}
-
-/// `genus(P)` as a value (a record) and `genus(G, xs[, ys])` (a list of
-/// the genera as text, a list per row for two axes).
-fn genus_value(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -> R<Value> {
-    let list = |xs: Vec<Value>| Value::List(xs.into());
-    if let [p] = args {
-        let (parts, g, tame, _) = genus(m, *p, env)?;
-        let sup = g.sup.iter().map(|&d| Value::Int(i64::from(d))).collect();
-        return Ok(Value::Record(Rc::new(Record {
-            kind: RecordKind::Genus,
-            values: vec![
-                Value::Pos(parts.into()),
-                Value::Str(g.to_string().into()),
-                Value::Int(i64::from(g.g)),
-                Value::Int(i64::from(g.misere())),
-                list(sup),
-                Value::Bool(tame),
-            ],
-        })));
-    }
-    let (_, axes, genera) = genera(m, args, env)?;
-    let text: Vec<Value> = genera
-        .iter()
-        .map(|g| Value::Str(g.to_string().into()))
-        .collect();
-    Ok(match &axes[..] {
-        [_, cols] if !cols.is_empty() => list(
-            text.chunks(cols.len())
-                .map(|row| list(row.to_vec()))
-                .collect(),
-        ),
-        [rows, _] => list(vec![list(Vec::new()); rows.len()]),
-        _ => list(text),
-    })
-}
-
-/// `genus(P)`: the position's components, its genus, whether it is tame
-/// and how it was found.
-fn genus(
-    m: &mut Machine,
-    arg: ExprId,
-    env: &mut [Value],
-) -> R<(Vec<PosId>, Genus, bool, crate::misere::Found)> {
-    let parts = m.interp().eval_sum(arg, env)?;
-    let span = m.program().span(arg);
-    let (g, tame, found) = m
-        .with_misere(|ms, m| ms.genus_of(m, &parts))
-        .map_err(|d| at(d, span))?;
-    Ok((parts, g, tame, found))
-}
-
-/// `genus(G, xs[, ys])`: the game, its axes and the genera of its
-/// positions (the last axis fastest).
-fn genera(
-    m: &mut Machine,
-    args: &[ExprId],
-    env: &mut [Value],
-) -> R<(ir::GameId, Vec<Vec<i64>>, Vec<Genus>)> {
-    let game = game_arg(m, args)?;
-    let span = m.program().span(args[0]);
-    let mut axes = Vec::new();
-    for &a in &args[1..] {
-        axes.push(m.interp().eval_axis(a, env)?);
-    }
-    let points: Vec<Vec<i64>> = match &axes[..] {
-        [xs] => xs.iter().map(|&x| vec![x]).collect(),
-        [rows, cols] => rows
-            .iter()
-            .flat_map(|&r| cols.iter().map(move |&c| vec![r, c]))
-            .collect(),
-        _ => return Err(Diag::bug("a table with other than one or two axes").into()),
-    };
-    let mut out = Vec::new();
-    for xs in points {
-        let vals: Vec<Value> = xs.iter().map(|x| Value::Int(*x)).collect();
-        let p = m.intern(game, &vals, span)?;
-        let (g, _, _) = m
-            .with_misere(|ms, m| ms.genus_of(m, &[p]))
-            .map_err(|d| at(d, span))?;
-        push_counted(m, &mut out, g)?;
-    }
-    Ok((game, axes, out))
 }
 
 /// `describe(G)`: the moves of a game in words, a line each.
@@ -882,7 +776,7 @@ pub fn value(
             ))
         }
         Builtin::Moves | Builtin::Winning => {
-            let parts = m.interp().eval_sum(args[0], env)?;
+            let parts = m.interp().eval_normal_sum(args[0], env)?;
             let total = m.gsg_sum(&parts)?;
             let (mut rows, _) = move_rows(m, &parts)?;
             if f == Builtin::Winning {
@@ -913,7 +807,11 @@ pub fn value(
             Ok(list(out))
         }
         Builtin::Outcome => {
-            let parts = m.interp().eval_sum(args[0], env)?;
+            let parts = if play == Play::Normal {
+                m.interp().eval_normal_sum(args[0], env)?
+            } else {
+                m.interp().eval_sum(args[0], env)?
+            };
             let grundy = if play == Play::Normal {
                 m.gsg_sum(&parts)?
             } else {
@@ -965,7 +863,7 @@ pub fn value(
             })
         }
         Builtin::Describe => Ok(Value::Str(describe(m, args)?.join("\n").into())),
-        Builtin::Genus => genus_value(m, args, env),
+        Builtin::Genus => genus::genus_value(m, args, env),
         Builtin::Quotient => quotient::value(m, args, env),
         Builtin::Graph => Ok(Value::Str(graph(m, args, env)?.1.dot.into())),
         Builtin::Plot => Ok(Value::Str(plot(m, play, args, env)?.svg.into())),

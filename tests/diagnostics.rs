@@ -428,7 +428,7 @@ fn cases() -> Vec<Case> {
         ),
         small(
             "list_limit_sum_of_equal_components",
-            "game T(x) = { T(y) for y in 1..x if x % y == 0 }\nprint grundy(sum(T(5) for i in 0..5000))\n",
+            "game T(x) = { T(y) for y in 1..x if x % y == 0 }\nprint outcome(sum(T(5) for i in 0..5000), misere)\n",
             ERRORS,
         ),
         small(

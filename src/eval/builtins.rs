@@ -124,8 +124,7 @@ pub(super) fn call(
         Builtin::Args | Builtin::Name => position_data(m, p, f, arg(0)?, env),
         Builtin::Join => join(m, p, arg(0)?, arg(1)?, span, env),
         Builtin::Grundy => {
-            let mut parts = Vec::new();
-            m.pos_into(p, arg(0)?, env, &mut parts)?;
+            let parts = m.eval_normal_sum(arg(0)?, env)?;
             Ok(gsg_value(m.m.gsg_sum(&parts)?))
         }
         Builtin::MisereGrundy => {

@@ -54,6 +54,9 @@ pub(super) struct Frame {
     /// The position a statement asked about: its loops report their
     /// progress (for the runaway projection).
     metered: bool,
+    /// Whether its options may fold equal components by parity (all but
+    /// an exact listing, `Moves::exact`).
+    fold: bool,
 }
 
 /// Buffers for listing a position's options, reused from one to the next.
@@ -97,6 +100,7 @@ impl Machine {
             kernel_epoch: u64::MAX,
             kernel_tries: 0,
             metered: false,
+            fold: true,
         }
     }
 
@@ -122,7 +126,10 @@ impl Machine {
                     let Some(clause) = rule.clauses.get(d) else {
                         f.mode = Mode::Back(d);
                         out.clear();
-                        self.interp().pos_into(prog, rule.body, env, out)?;
+                        self.interp_state.fold = f.fold;
+                        let built = self.interp().pos_into(prog, rule.body, env, out);
+                        self.interp_state.fold = false;
+                        built?;
                         return Ok(Next::Option);
                     };
                     match *clause {
@@ -275,6 +282,7 @@ impl Machine {
             env, iters, out, ..
         } = bufs;
         let mut frame = self.enter(pos, env, iters);
+        frame.fold = !moves.is_exact();
         loop {
             match self
                 .next_option(&prog, &compiled, &mut frame, env, iters, out)

@@ -78,7 +78,7 @@ impl Misere {
     fn run(&mut self, m: &mut dyn Oracle, game: u32, a: &mut Ascent, top: i64) -> R<()> {
         let mut on_stack = FxHashSet::default();
         let mut stack = Vec::new();
-        let mut moves = Moves::default();
+        let mut moves = Moves::exact();
         while a.next < top {
             let k = a.next;
             let p = m.intern(game, &[Value::Int(k)], crate::span::Span::default())?;

@@ -157,7 +157,7 @@ fn extend(
     enough: &dyn Fn(&Heaps) -> bool,
     budget: Option<u64>,
 ) -> R<()> {
-    let mut moves = Moves::default();
+    let mut moves = Moves::exact();
     let mut polls = 0u64;
     loop {
         let next = heaps.q.heaps() + 1;
@@ -367,7 +367,7 @@ impl Misere {
         let loses = self.quotients[&game].q.is_p(before[n]);
         let mut out = Vec::new();
         let mut count = 0usize;
-        let mut moves = Moves::default();
+        let mut moves = Moves::exact();
         let mut seen = rustc_hash::FxHashSet::default();
         for (i, &c) in s.iter().enumerate() {
             if i > 0 && s[i - 1] == c {
