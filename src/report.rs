@@ -304,19 +304,7 @@ fn period(
         .help("give one: `period(G, 100000)`")
         .into());
     }
-    let mut name = m.program().games[game as usize].name.clone();
-    if !sec.is_whole() {
-        let shown: Vec<String> = (0..arity)
-            .map(|i| {
-                if i == sec.heap {
-                    "_".to_string()
-                } else {
-                    sec.args[i].to_string()
-                }
-            })
-            .collect();
-        name = format!("{name}({})", shown.join(", "));
-    }
+    let name = sec.name(&m.program().games[game as usize].name);
     let span = m.program().span(args[0]);
     let open = budget_arg.is_none();
     let search = crate::analysis::period_of(&mut m.oracle(), &sec, budget, open, span)?;

@@ -584,6 +584,11 @@ fn cases() -> Vec<Case> {
             "octal T = 0.007\nprint grundy(T(10**18))\n",
             ERRORS,
         ),
+        case(
+            "huge_position_of_a_section_without_a_proven_period",
+            "game T(n, c) = { T(a, c) + T(n - c - a, c) for a in 0..=n - c }\nprint grundy(T(10**18, 3))\n",
+            ERRORS,
+        ),
     ];
     cases.sort_by_key(|c| c.name);
     cases

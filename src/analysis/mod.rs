@@ -102,7 +102,7 @@ pub fn period(m: &mut dyn Oracle, game: GameId, budget: i64, open: bool, span: S
 
 /// A one-parameter game, or a game of several parameters with all but one
 /// fixed (`period(G(_, 6))`): the positions G(…, n, …) for n = 0, 1, ….
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Section {
     pub game: GameId,
     /// Which parameter is the heap.
@@ -123,6 +123,23 @@ impl Section {
 
     pub fn is_whole(&self) -> bool {
         self.args.len() == 1
+    }
+
+    /// How it reads, given its game's name: `G`, or `G(_, 6)`.
+    pub fn name(&self, game: &str) -> String {
+        if self.is_whole() {
+            return game.to_string();
+        }
+        let shown: Vec<String> = (0..self.args.len())
+            .map(|i| {
+                if i == self.heap {
+                    "_".to_string()
+                } else {
+                    self.args[i].to_string()
+                }
+            })
+            .collect();
+        format!("{game}({})", shown.join(", "))
     }
 
     /// The arguments of the position at heap n.
@@ -152,6 +169,10 @@ pub fn period_of(
 /// The most option values the next doubling of a search with a default
 /// budget may be expected to look at (some seconds of work).
 pub const STEP_WORK: u64 = 15_000_000_000;
+
+/// [`STEP_WORK`] for a section (`G(_, 6)`): its values are searched one
+/// by one, without the ascending strategies' sparse space and kernels.
+pub const SECTION_STEP_WORK: u64 = STEP_WORK / 64;
 
 fn search_values(
     m: &mut dyn Oracle,
@@ -202,7 +223,12 @@ fn search_values(
         };
         let next_work = step as f64 * growth;
         last_step = step;
-        let stop_here = open && target < budget && next_work > STEP_WORK as f64;
+        let step_work = if sec.is_whole() {
+            STEP_WORK
+        } else {
+            SECTION_STEP_WORK
+        };
+        let stop_here = open && target < budget && next_work > step_work as f64;
         if stop_here {
             ended = format!(
                 "the next doubling would look at about {} option values (a search without \
@@ -429,10 +455,12 @@ fn family_words(f: &Family) -> String {
 }
 
 /// An error for a position too large to compute without a proven period.
-pub fn too_large(name: &str, n: i64, why: &str, span: Span) -> Diag {
+/// `position` (as written) is too large to compute, and its game (or
+/// section, `name`) has no proven period.
+pub fn too_large(position: &str, name: &str, why: &str, span: Span) -> Diag {
     Diag::user(
         Code::TooLarge,
-        format!("{name}({n}) is too large to compute, and no period of {name} is proven"),
+        format!("{position} is too large to compute, and no period of {name} is proven"),
     )
     .label(span, "the game has no proven period")
     .note(why.to_string())

@@ -3,12 +3,40 @@
 //! never decides an answer.
 
 use super::*;
+use crate::analysis::Section;
 
 /// What period searches found.
 #[derive(Default)]
 pub(super) struct Periods {
     /// Per game.
     pub(super) games: Vec<PeriodState>,
+    /// Per section of a game of several parameters (`G(_, 6)`).
+    sections: rustc_hash::FxHashMap<Section, PeriodState>,
+}
+
+impl Periods {
+    /// What was found for a game or a section (nothing yet: the default).
+    fn state(&self, sec: &Section) -> PeriodState {
+        if sec.is_whole() {
+            return self
+                .games
+                .get(sec.game as usize)
+                .cloned()
+                .unwrap_or_default();
+        }
+        self.sections.get(sec).cloned().unwrap_or_default()
+    }
+
+    fn state_mut(&mut self, sec: &Section) -> &mut PeriodState {
+        if sec.is_whole() {
+            let g = sec.game as usize;
+            if self.games.len() <= g {
+                self.games.resize(g + 1, PeriodState::default());
+            }
+            return &mut self.games[g];
+        }
+        self.sections.entry(sec.clone()).or_default()
+    }
 }
 
 /// What period searches found for one game.
@@ -54,101 +82,82 @@ impl Scoped<'_> {
         if !matches!(d.code, Code::StateLimit | Code::DepthLimit) {
             return d;
         }
-        match self
-            .m
-            .found
-            .periods
-            .games
-            .get(self.m.game_of(root) as usize)
-        {
-            Some(PeriodState {
-                found: Some(Err(why)),
-                ..
-            }) => {
-                let name = &self.m.prog.games[self.m.game_of(root) as usize].name;
-                d.note(if why.proof_possible {
-                    format!("no period of {name} could answer instead: {}", why.text)
-                } else {
-                    format!(
-                        "no period of {name} can be proven to answer instead: its moves have \
-                         no take-and-break shape ({})",
-                        why.text
-                    )
-                })
-            }
-            _ => d,
-        }
+        let Some((sec, _)) = section_of(self.m, root) else {
+            return d;
+        };
+        let Some(Err(why)) = self.m.found.periods.state(&sec).found else {
+            return d;
+        };
+        let name = sec.name(&self.m.prog.games[sec.game as usize].name);
+        d.note(if why.proof_possible {
+            format!("no period of {name} could answer instead: {}", why.text)
+        } else {
+            format!(
+                "no period of {name} can be proven to answer instead: its moves have \
+                 no take-and-break shape ({})",
+                why.text
+            )
+        })
     }
 
-    /// The value of a one-parameter position from a proven period. A
-    /// period is searched for (once the game has a take-and-break shape)
-    /// when a position from [`PERIOD_FROM`] on is asked for: with a budget of
-    /// n values, which computing G(n) directly would need anyway, doubled
+    /// The value of a position from a proven period: of a one-parameter
+    /// game, or of a game of integer parameters with all but its largest
+    /// argument fixed (the section `G(_, 6)` for `G(10**18, 6)`). A period
+    /// is searched for (once the game has a take-and-break shape) when a
+    /// position from [`PERIOD_FROM`] on is asked for: with a budget of n
+    /// values, which computing G(n) directly would need anyway, doubled
     /// each time, and with the whole budget for positions too large to
     /// compute (more positions below them than the state limit).
     pub(super) fn by_period(&mut self, pos: PosId) -> R<Option<u32>> {
-        let game = self.m.game_of(pos);
-        if self.m.prog.games[game as usize].params.len() != 1 || self.scope.in_period_search {
+        if self.scope.in_period_search {
             return Ok(None);
         }
-        let n = match self.m.memo.dense_args(pos) {
-            Some(([n, _], 1)) => n,
-            Some(_) => return Ok(None),
-            None => {
-                let mut args = Vec::new();
-                crate::key::args_of(&self.m.memo, pos, &mut args);
-                match args[..] {
-                    [Value::Int(n)] => n,
-                    _ => return Ok(None),
-                }
-            }
+        let Some((sec, n)) = section_of(self.m, pos) else {
+            return Ok(None);
         };
         if n < PERIOD_FROM {
             return Ok(None);
         }
+        let game = sec.game;
         let huge = n >= self.m.limits.max_states as i64;
         let span = self.m.prog.games[game as usize].header;
         let full = self.m.limits.period_budget;
         let budget = if huge { full } else { n.min(full) };
-        let state = &self.m.found.periods.games[game as usize];
+        let state = self.m.found.periods.state(&sec);
         // Searching again pays when the budget has doubled, or when it is
         // the whole budget for a position that needs it.
         // Not from inside a fill: its nested searches are capped in depth.
         let worth = self.scope.depth_cap.is_none()
             && (budget >= state.tried.saturating_mul(2).max(1) || (huge && full > state.tried));
         if state.found.is_none() && worth {
-            let found = self.search_period(game, budget, huge, span)?;
-            let slot = &mut self.m.found.periods.games[game as usize];
+            let found = self.search_period(&sec, budget, huge, span)?;
+            let slot = self.m.found.periods.state_mut(&sec);
             slot.tried = budget;
             if found.is_ok() || budget >= full || huge {
                 slot.found = Some(found);
             }
         }
-        if self.m.found.periods.games[game as usize].found.is_none() && huge && full < 1 {
-            if crate::analysis::shape::shape(&mut self.m.oracle(), game).is_err() {
+        if self.m.found.periods.state(&sec).found.is_none() && huge && full < 1 {
+            if crate::analysis::shape::shape_of(&mut self.m.oracle(), &sec).is_err() {
                 return Ok(None);
             }
-            return Err(crate::analysis::too_large(
-                &self.m.prog.games[game as usize].name,
-                n,
+            return Err(too_large(
+                self.m,
+                pos,
+                &sec,
                 "period searches are turned off (--period-budget 0)",
-                span,
             )
             .into());
         }
-        match &self.m.found.periods.games[game as usize].found {
+        match &self.m.found.periods.state(&sec).found {
             &Some(Ok((e, p))) if n >= e + p => {
                 let r = e + (n - e) % p;
-                let q = self.m.intern(game, &[Value::Int(r)], span)?;
+                let q = self.m.intern(game, &sec.at(r), span)?;
                 self.search(q).map(Some)
             }
-            Some(Err(why)) if huge && why.proof_possible => Err(crate::analysis::too_large(
-                &self.m.prog.games[game as usize].name,
-                n,
-                &why.text,
-                span,
-            )
-            .into()),
+            Some(Err(why)) if huge && why.proof_possible => {
+                Err(too_large(self.m, pos, &sec, &why.text.clone()).into())
+            }
             _ => Ok(None),
         }
     }
@@ -156,25 +165,25 @@ impl Scoped<'_> {
     /// Runs a period search for a game (not for the positions it computes).
     fn search_period(
         &mut self,
-        game: GameId,
+        sec: &Section,
         budget: i64,
         open: bool,
         span: Span,
     ) -> R<Result<(i64, i64), NoPeriod>> {
         // Without a take-and-break shape no period can be proven: positions
         // are computed directly (a game may need few of them).
-        if let Err(why) = crate::analysis::shape::shape(&mut self.m.oracle(), game) {
+        if let Err(why) = crate::analysis::shape::shape_of(&mut self.m.oracle(), sec) {
             return Ok(Err(NoPeriod {
                 text: why,
                 proof_possible: false,
             }));
         }
-        let result = crate::analysis::period(
+        let result = crate::analysis::period_of(
             &mut self.m.scoped(Scope {
                 in_period_search: true,
                 ..Scope::default()
             }),
-            game,
+            sec,
             budget,
             open,
             span,
@@ -216,4 +225,45 @@ impl Scoped<'_> {
             proof_possible: true,
         }))
     }
+}
+
+/// A position too large to compute, whose game or section has no
+/// proven period.
+fn too_large(m: &Machine, pos: PosId, sec: &Section, why: &str) -> Diag {
+    let g = &m.prog.games[sec.game as usize];
+    crate::analysis::too_large(
+        &m.show().pos_briefly(pos),
+        &sec.name(&g.name),
+        why,
+        g.header,
+    )
+}
+
+/// The section a position lies in, and its heap: its game's one
+/// parameter, or the largest of several integer arguments (the others
+/// fixed).
+fn section_of(m: &Machine, pos: PosId) -> Option<(Section, i64)> {
+    let game = m.game_of(pos);
+    if let Some(([n, _], 1)) = m.memo.dense_args(pos) {
+        return Some((Section::whole(game), n));
+    }
+    let mut args = Vec::new();
+    crate::key::args_of(&m.memo, pos, &mut args);
+    let mut ints = args
+        .iter()
+        .map(|a| match a {
+            Value::Int(v) => Some(*v),
+            _ => None,
+        })
+        .collect::<Option<Vec<i64>>>()?;
+    let (heap, &n) = ints.iter().enumerate().max_by_key(|&(_, v)| *v)?;
+    ints[heap] = 0;
+    Some((
+        Section {
+            game,
+            heap,
+            args: ints,
+        },
+        n,
+    ))
 }

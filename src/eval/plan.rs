@@ -106,6 +106,9 @@ pub(super) fn plan(game: &ir::Game, kernels: Option<&GameKernels>, limits: &Limi
         if limits.kernels && limits.fill && !nim {
             steps.push(Strategy::Ascend);
         }
+    } else if game.int_params.iter().all(|&i| i) {
+        // With all arguments but the largest fixed: a section's period.
+        steps.push(Strategy::Period);
     }
     if limits.kernels && kernels.is_some_and(|k| k.complete) {
         steps.push(Strategy::Kernel);
