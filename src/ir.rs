@@ -212,10 +212,14 @@ pub struct Fun {
     /// `Some(g)` through the function `g` it calls (the next step of the
     /// chain).
     pub asks: Option<FunId>,
-    /// Whether its calls are memoized: it can call itself, through
-    /// functions (a recursion's calls repeat); any other function is
-    /// evaluated afresh at each call.
+    /// Whether its calls are memoized: as declared (`let memo f`,
+    /// `memo(N)`), else when it can call itself, through functions (a
+    /// recursion's calls repeat); any other function is evaluated afresh
+    /// at each call.
     pub memo: bool,
+    /// `memo(N)`: at most N calls remembered at a time; `Some(u64::MAX)`
+    /// for `memo`; `None` when undeclared.
+    pub memo_limit: Option<u64>,
 }
 
 /// The `for` a clause at `at` belongs to: the nearest one before it (what

@@ -814,6 +814,61 @@ fn only_recursive_functions_remember_their_calls() {
     );
 }
 
+/// `memo` says how a function's calls are remembered. A recursion that
+/// builds a list of n elements holds n lists when memoized (quadratic: it
+/// stops at a 200 MB limit, and the error names the function and the
+/// fix); `memo(0)` remembers none and `memo(100)` at most 100, and both
+/// answer within the limit; `memo` remembers a non-recursive function's
+/// calls (seen in the work they take).
+#[test]
+fn memo_declarations_bound_or_turn_off_a_functions_memo() {
+    let body = "build(n) = if n == 0 then [] else build(n - 1) + [n]\nprint len(build(20000))\n";
+    let run = |decl: &str| {
+        let path = temp_file("memo.game", &format!("let {decl}{body}"));
+        grundy(&["--max-memory", "200M", path.to_str().expect("utf-8 path")])
+    };
+    let out = run("");
+    let err = text(&out.stderr);
+    assert!(err.contains("grundy::memory-limit"), "{err}");
+    assert!(err.contains("calls of `build` are remembered"), "{err}");
+    assert!(
+        err.contains("`let memo(0) build(...)` remembers none"),
+        "{err}"
+    );
+    for decl in ["memo(0) ", "memo(100) "] {
+        let out = run(decl);
+        assert_eq!(
+            text(&out.stdout),
+            "len(build(20000)) = 20000\n",
+            "{decl}: {}",
+            text(&out.stderr)
+        );
+    }
+    // `memo` on a function that does not call itself: 1,000 calls with two
+    // distinct arguments cost two bodies of 10^5 loop values, within a
+    // work limit of 10^7 that the 1,000 bodies pass.
+    let want = (0..100_000i64).sum::<i64>() * 500;
+    let body = "slow(n) = sum(i * n for i in 0..100000)\nprint sum(slow(i % 2) for i in 0..1000)\n";
+    for (decl, ok) in [("memo ", true), ("", false)] {
+        let path = temp_file("slow.game", &format!("let {decl}{body}"));
+        let out = grundy(&["--max-work", "10000000", path.to_str().expect("utf-8 path")]);
+        if ok {
+            assert_eq!(
+                text(&out.stdout),
+                format!("sum(slow(i % 2) for i in 0..1000) = {want}\n"),
+                "{}",
+                text(&out.stderr)
+            );
+        } else {
+            assert!(
+                text(&out.stderr).contains("grundy::work-limit"),
+                "{}",
+                text(&out.stderr)
+            );
+        }
+    }
+}
+
 /// Function calls nest past the old fixed bound of 10,000: a recursion
 /// 200,000 deep answers with the default options, and one without end
 /// stops at the depth limit or, under a small memory limit, at that.

@@ -585,6 +585,11 @@ fn cases() -> Vec<Case> {
             ERRORS,
         ),
         case(
+            "memo_before_a_constant",
+            "let memo limit = 10\nlet memo(5) f(n) = n + limit\nprint f(1)\n",
+            ERRORS,
+        ),
+        case(
             "huge_position_of_a_section_without_a_proven_period",
             "game T(n, c) = { T(a, c) + T(n - c - a, c) for a in 0..=n - c }\nprint grundy(T(10**18, 3))\n",
             ERRORS,

@@ -283,6 +283,10 @@ fn mark_funs(direct: &[Vec<usize>], via: &[Option<usize>], nc: usize, funs: &mut
                 f as ir::FunId
             }
         });
+        // Declared `memo`: as declared.
+        if fun.memo_limit.is_some() {
+            continue;
+        }
         let me = nc + f;
         let mut seen = vec![false; direct.len()];
         let mut stack: Vec<usize> = direct[me].iter().copied().filter(|&d| d >= nc).collect();

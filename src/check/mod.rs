@@ -208,8 +208,10 @@ impl Checker {
                     name,
                     params: Some(params),
                     span,
+                    memo,
                     ..
                 }) => {
+                    let memo_limit = memo.as_ref().map(|m| m.limit.unwrap_or(u64::MAX));
                     let id = self.out.funs.len() as ir::FunId;
                     let tys = params.iter().map(|_| self.fresh_any()).collect();
                     let ret = self.fresh_any();
@@ -222,11 +224,22 @@ impl Checker {
                         span: *span,
                         uses: Vec::new(),
                         asks: None,
-                        memo: false,
+                        memo: memo_limit.is_some_and(|n| n > 0),
+                        memo_limit,
                     });
                     self.globals.insert(name.name.clone(), Global::Fun(id));
                 }
                 Item::Let(l) => {
+                    if let Some(m) = &l.memo {
+                        self.errors.push(
+                            Diag::user(
+                                Code::BadLet,
+                                format!("`memo` before the constant `{}`", l.name.name),
+                            )
+                            .label(m.span, "for functions only")
+                            .help("a constant is computed once anyway; `memo` says how a function's calls are remembered"),
+                        );
+                    }
                     let id = self.out.consts.len() as u32;
                     self.const_tys.push((Ty::Error, false));
                     self.out.consts.push(ir::Const {

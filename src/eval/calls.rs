@@ -10,8 +10,8 @@ use super::*;
 pub(super) struct InterpState {
     /// The key of a position being built argument by argument.
     pub(super) key: Vec<i64>,
-    /// Function results by call: the function's id, then its arguments.
-    memo: rustc_hash::FxHashMap<Box<[i64]>, Value>,
+    /// Function results by call, per function: by the call's arguments.
+    memo: Vec<rustc_hash::FxHashMap<Box<[i64]>, Value>>,
     /// Calls in progress.
     depth: usize,
     /// The fresh segments of stack the calls in progress run on, and the
@@ -48,6 +48,15 @@ pub type ReportValues =
     fn(&mut Machine, ir::Builtin, ir::Play, &[ExprId], Span, &mut [Value]) -> R<Value>;
 
 impl InterpState {
+    /// The function with the most calls remembered, and how many.
+    pub(super) fn largest_memo(&self) -> Option<(usize, usize)> {
+        self.memo
+            .iter()
+            .enumerate()
+            .map(|(f, m)| (f, m.len()))
+            .max_by_key(|&(_, n)| n)
+    }
+
     /// Forgets every call's result (the program changed).
     pub(super) fn forget_calls(&mut self) {
         self.memo = Default::default();
@@ -78,12 +87,8 @@ impl Interp<'_> {
                 .label(span, "here")
                 .into());
         };
-        // Only a recursive function's calls are memoized (and keyed).
-        let mut key = if f.memo {
-            vec![i64::from(fun)]
-        } else {
-            Vec::new()
-        };
+        // Only a memoized function's calls are keyed.
+        let mut key = Vec::new();
         let mut frame = vec![Value::Int(0); (f.slots as usize).max(args.len())];
         for (slot, &a) in frame.iter_mut().zip(args) {
             let v = self.value(p, a, env)?;
@@ -96,7 +101,12 @@ impl Interp<'_> {
         self.m.budget.add(1 + key.len() as u64 / 8);
         self.m.poll()?;
         if f.memo
-            && let Some(v) = self.m.interp_state.memo.get(key.as_slice())
+            && let Some(v) = self
+                .m
+                .interp_state
+                .memo
+                .get(fun as usize)
+                .and_then(|m| m.get(key.as_slice()))
         {
             return Ok(v.clone());
         }
@@ -150,9 +160,19 @@ impl Interp<'_> {
         if !f.memo {
             return Ok(v);
         }
+        let memos = &mut self.m.interp_state.memo;
+        if memos.len() <= fun as usize {
+            memos.resize_with(fun as usize + 1, Default::default);
+        }
+        // `memo(N)`: a full memo starts again (what it held is freed).
+        if f.memo_limit
+            .is_some_and(|n| memos[fun as usize].len() as u64 >= n)
+        {
+            memos[fun as usize] = Default::default();
+        }
         // The key and, when the memo is full, its table doubling.
         let entry = std::mem::size_of::<(Box<[i64]>, Value)>() + 1;
-        let memo = &self.m.interp_state.memo;
+        let memo = &memos[fun as usize];
         let growth = if memo.len() == memo.capacity() {
             memo.capacity().max(4) * 2 * entry
         } else {
@@ -160,7 +180,7 @@ impl Interp<'_> {
         };
         self.m
             .reserve(key.len() * 8 + std::mem::size_of::<Value>() * 2 + growth)?;
-        self.m.interp_state.memo.insert(key.into(), v.clone());
+        self.m.interp_state.memo[fun as usize].insert(key.into(), v.clone());
         Ok(v)
     }
 }

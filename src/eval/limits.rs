@@ -77,7 +77,7 @@ impl Machine {
     pub fn reserve(&self, bytes: usize) -> R<()> {
         self.budget
             .memory(bytes)
-            .map_err(|s| explain(s, self.memo.states()))
+            .map_err(|s| explain_memos(self, explain(s, self.memo.states())))
     }
 }
 
@@ -144,6 +144,28 @@ fn explain(s: Stop, states: usize) -> Stop {
     s.map_diag(|d| {
         d.note(format!(
             "{states} positions are stored (--max-states bounds them)"
+        ))
+    })
+}
+
+/// Adds to a memory-limit error the calls a function remembers, when
+/// they are many.
+#[cold]
+fn explain_memos(m: &Machine, s: Stop) -> Stop {
+    let Some((f, calls)) = m.interp_state.largest_memo() else {
+        return s;
+    };
+    let Some(fun) = m.prog.funs.get(f) else {
+        return s;
+    };
+    if !s.is(Code::MemoryLimit) || calls < 1000 {
+        return s;
+    }
+    let name = &fun.name;
+    s.map_diag(|d| {
+        d.note(format!(
+            "{calls} calls of `{name}` are remembered, each with its result: \
+             `let memo(0) {name}(...)` remembers none, `let memo(N) {name}(...)` at most N"
         ))
     })
 }

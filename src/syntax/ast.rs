@@ -43,6 +43,16 @@ pub struct LetDef {
     pub value: Expr,
     /// The whole definition.
     pub span: Span,
+    /// `memo` or `memo(N)` before the name.
+    pub memo: Option<MemoDecl>,
+}
+
+/// `let memo f(...)` (every call remembered, `limit` None) or
+/// `let memo(N) f(...)` (at most N at a time; 0: none).
+#[derive(Clone, Debug)]
+pub struct MemoDecl {
+    pub limit: Option<u64>,
+    pub span: Span,
 }
 
 /// `game NAME(p1, ..., pk) = { rules }`.

@@ -64,6 +64,7 @@ fn rule_name(r: &Rule) -> Option<&'static str> {
         Rule::let_def | Rule::let_clause | Rule::kw_let => "`let`",
         Rule::game_def | Rule::kw_game => "`game`",
         Rule::loopy_mark => "`loopy`",
+        Rule::memo_decl | Rule::memo_mark => "`memo`",
         Rule::split_decl | Rule::split_mark => "`split`",
         Rule::canonical_decl | Rule::canonical_mark => "`canonical`",
         Rule::print_stmt | Rule::kw_print => "`print`",

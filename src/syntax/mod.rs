@@ -405,6 +405,10 @@ impl Lower {
     fn let_def(&mut self, pair: Pair<Rule>) -> Item {
         let span = self.span(&pair);
         let mut inner = parts(pair).peekable();
+        let memo = match inner.peek().map(|p| p.as_rule()) {
+            Some(Rule::memo_decl) => inner.next().map(|p| self.memo_decl(p)),
+            _ => None,
+        };
         let name = inner.next().map(|p| self.ident(p));
         let params = match inner.peek().map(|p| p.as_rule()) {
             Some(Rule::params) => inner
@@ -419,9 +423,31 @@ impl Lower {
                 params,
                 value,
                 span,
+                memo,
             }),
             _ => self.malformed(span),
         }
+    }
+
+    fn memo_decl(&mut self, pair: Pair<Rule>) -> ast::MemoDecl {
+        // Up to its last token (the lookahead for the name adds none).
+        let end = pair
+            .clone()
+            .into_inner()
+            .last()
+            .map_or(pair.as_span().end(), |p| p.as_span().end());
+        let span = Span::new(pair.as_span().start() + self.base, end + self.base);
+        let limit = parts(pair).find(|p| p.as_rule() == Rule::int).map(|i| {
+            let at = self.span(&i);
+            i.as_str()
+                .replace('_', "")
+                .parse::<u64>()
+                .unwrap_or_else(|_| {
+                    self.errors.push(literal_too_large(at));
+                    0
+                })
+        });
+        ast::MemoDecl { limit, span }
     }
 
     fn malformed(&mut self, span: Span) -> Item {
@@ -585,6 +611,7 @@ impl Lower {
                     params: None,
                     value,
                     span,
+                    memo: None,
                 }));
             }
         }
