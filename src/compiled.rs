@@ -234,7 +234,8 @@ impl Compiler<'_> {
         max: usize,
     ) -> Option<(Option<BoolExpr>, Vec<IntExpr>)> {
         let f = self.prog.funs.get(fun as usize)?;
-        if f.memo || f.asks.is_some() || args.len() != f.params.len() {
+        // Not a recursion, nor a function whose calls are remembered.
+        if f.recursive || f.memo || f.asks.is_some() || args.len() != f.params.len() {
             return None;
         }
         let xs = args

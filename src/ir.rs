@@ -220,6 +220,8 @@ pub struct Fun {
     /// `memo(N)`: at most N calls remembered at a time; `Some(u64::MAX)`
     /// for `memo`; `None` when undeclared.
     pub memo_limit: Option<u64>,
+    /// Whether it can call itself, through functions.
+    pub recursive: bool,
 }
 
 /// The `for` a clause at `at` belongs to: the nearest one before it (what

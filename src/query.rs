@@ -139,7 +139,11 @@ fn label(m: &mut Machine, expr: ExprId, text: &str, env: &mut [Value]) -> R<Opti
         && matches!(f, Builtin::Grundy | Builtin::MisereGrundy)
         && let [arg] = args[..]
     {
-        let parts = m.interp().eval_sum(arg, env)?;
+        let parts = if f == Builtin::Grundy {
+            m.interp().eval_normal_sum(arg, env)?
+        } else {
+            m.interp().eval_sum(arg, env)?
+        };
         let shown = format!("{}({})", f.name(), m.show().sum(&parts));
         if shown.chars().count() <= LABEL_WIDTH {
             return Ok(Some(shown));

@@ -55,7 +55,7 @@ pub fn report(
             })
         }
         Builtin::Outcome => {
-            let parts = m.interp().eval_normal_sum(args[0], env)?;
+            let parts = m.interp().eval_sum(args[0], env)?;
             outcome(m, &parts)
         }
         Builtin::Moves | Builtin::Winning => moves(m, f, args, env),
@@ -188,7 +188,7 @@ pub fn outcome(m: &mut Machine, parts: &[PosId]) -> R<Answer> {
 
 /// `moves(P)` and `winning(P)` in normal play.
 fn moves(m: &mut Machine, f: Builtin, args: &[ExprId], env: &mut [Value]) -> R<Answer> {
-    let parts = m.interp().eval_normal_sum(args[0], env)?;
+    let parts = m.interp().eval_sum(args[0], env)?;
     let grundy = m.gsg_sum(&parts)?;
     let (mut rows, options) = move_rows(m, &parts)?;
     let mut ends_within = None;
@@ -764,7 +764,7 @@ pub fn value(
             ))
         }
         Builtin::Moves | Builtin::Winning => {
-            let parts = m.interp().eval_normal_sum(args[0], env)?;
+            let parts = m.interp().eval_sum(args[0], env)?;
             let total = m.gsg_sum(&parts)?;
             let (mut rows, _) = move_rows(m, &parts)?;
             if f == Builtin::Winning {
@@ -795,11 +795,7 @@ pub fn value(
             Ok(list(out))
         }
         Builtin::Outcome => {
-            let parts = if play == Play::Normal {
-                m.interp().eval_normal_sum(args[0], env)?
-            } else {
-                m.interp().eval_sum(args[0], env)?
-            };
+            let parts = m.interp().eval_sum(args[0], env)?;
             let grundy = if play == Play::Normal {
                 m.gsg_sum(&parts)?
             } else {

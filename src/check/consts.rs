@@ -283,22 +283,23 @@ fn mark_funs(direct: &[Vec<usize>], via: &[Option<usize>], nc: usize, funs: &mut
                 f as ir::FunId
             }
         });
-        // Declared `memo`: as declared.
-        if fun.memo_limit.is_some() {
-            continue;
-        }
         let me = nc + f;
         let mut seen = vec![false; direct.len()];
         let mut stack: Vec<usize> = direct[me].iter().copied().filter(|&d| d >= nc).collect();
         while let Some(d) = stack.pop() {
             if d == me {
-                fun.memo = true;
+                fun.recursive = true;
                 break;
             }
             if !std::mem::replace(&mut seen[d], true) {
                 stack.extend(direct[d].iter().copied().filter(|&e| e >= nc));
             }
         }
+        // Remembered as declared (`memo`, `memo(N)`), else when recursive.
+        fun.memo = match fun.memo_limit {
+            Some(n) => n > 0,
+            None => fun.recursive,
+        };
     }
 }
 

@@ -226,6 +226,7 @@ impl Checker {
                         asks: None,
                         memo: memo_limit.is_some_and(|n| n > 0),
                         memo_limit,
+                        recursive: false,
                     });
                     self.globals.insert(name.name.clone(), Global::Fun(id));
                 }

@@ -37,9 +37,6 @@ pub(super) struct InterpState {
     /// The frames `split` and `canonical` are evaluated in, kept from one
     /// option to the next.
     pub(super) rename_envs: [Vec<Value>; 2],
-    /// Whether a rule's option being built may fold many equal components
-    /// by parity (normal play; `Interp::pos_into`).
-    pub(super) fold: bool,
 }
 
 /// A report query's answer as a value (`let p = period(G)`), given by the

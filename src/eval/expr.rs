@@ -10,10 +10,6 @@ use std::ops::RangeInclusive;
 /// much as copying this many bytes).
 pub(super) const TEXT_BYTES_PER_WORK: u64 = 64;
 
-/// A rule's sum of this many equal components or more is folded by parity
-/// in normal play (`Interp::fold_copies`); fewer are listed as written.
-pub const FOLD_FROM: i128 = 64;
-
 /// The expression interpreter: evaluates the program's expressions against
 /// a machine (its constants, positions and queries). A view made for each
 /// evaluation; what it keeps between evaluations (the memo of function
@@ -134,9 +130,9 @@ impl Interp<'_> {
         .label(p.span(e), "too many")
         .help(format!(
             "`sum(G for i in 0..k)` with a G that does not use i folds by parity (G + G = 0) in \
-             a rule and in a normal-play query's position, but a position kept as a value or \
-             played in misère play has every copy: write `sum(G for i in 0..k % 2)` for normal \
-             play, or raise the limit with `--max-list N` (now {max})"
+             a rule's moves and in `grundy(...)`, but a position that may be kept or played in \
+             misère play has every copy: write `sum(G for i in 0..k % 2)` for normal play, or \
+             raise the limit with `--max-list N` (now {max})"
         ))
     }
 
@@ -297,9 +293,6 @@ impl Interp<'_> {
                 clauses,
             } => {
                 let body = *body;
-                if self.m.interp_state.fold && self.fold_copies(p, body, clauses, env, out)? {
-                    return Ok(());
-                }
                 let max = self.m.limits.max_list;
                 self.bindings(p, clauses, 0, env, &mut |m, env| {
                     m.pos_into(p, body, env, out)?;
@@ -310,8 +303,7 @@ impl Interp<'_> {
                 })
                 .map(|_| ())
             }
-            // A function's result is exact: it is remembered for every use.
-            _ => match self.exactly(|m| m.value(p, e, env))? {
+            _ => match self.value(p, e, env)? {
                 Value::Pos(parts) => {
                     out.extend_from_slice(&parts);
                     Ok(())
@@ -319,57 +311,6 @@ impl Interp<'_> {
                 other => Err(self.type_bug(p, e, "a position", &other).into()),
             },
         }
-    }
-
-    /// In a rule's option (normal play), `sum(G for i in xs)` whose body
-    /// does not read `i`, over at least [`FOLD_FROM`] values: `len(xs) % 2`
-    /// copies of G, as G + G = 0. Returns whether it was folded (not when
-    /// a component is a loopy game's: ∞ + ∞ is not 0).
-    fn fold_copies(
-        &mut self,
-        p: &ir::Program,
-        body: ExprId,
-        clauses: &[Clause],
-        env: &mut [Value],
-        out: &mut Vec<PosId>,
-    ) -> R<bool> {
-        let [Clause::For { slot, iter }] = *clauses else {
-            return Ok(false);
-        };
-        if p.reads_local(body, slot) {
-            return Ok(false);
-        }
-        let count = match self.value(p, iter, env)? {
-            Value::Range(lo, hi) => (i128::from(hi) - i128::from(lo) + 1).max(0),
-            Value::List(xs) => xs.len() as i128,
-            other => return Err(self.type_bug(p, iter, "a range or a list", &other).into()),
-        };
-        if count < FOLD_FROM {
-            return Ok(false);
-        }
-        let start = out.len();
-        self.pos_into(p, body, env, out)?;
-        let games = &self.m.prog.games;
-        if out[start..].iter().any(|&c| {
-            games
-                .get(self.m.game_of(c) as usize)
-                .is_none_or(|g| g.loopy)
-        }) {
-            out.truncate(start);
-            return Ok(false);
-        }
-        if count % 2 == 0 {
-            out.truncate(start);
-        }
-        Ok(true)
-    }
-
-    /// Runs `f` with no folding of equal components (see `fold_copies`).
-    pub(super) fn exactly<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
-        let fold = std::mem::replace(&mut self.m.interp_state.fold, false);
-        let result = f(self);
-        self.m.interp_state.fold = fold;
-        result
     }
 
     /// Appends the key encoding of a position's arguments (as
@@ -706,7 +647,7 @@ impl Interp<'_> {
             }
             CompKind::SumPos => {
                 let mut out = Vec::new();
-                self.exactly(|m| m.pos_into(p, e, env, &mut out))?;
+                self.pos_into(p, e, env, &mut out)?;
                 Ok(Value::Pos(out.into()))
             }
             CompKind::SumInt => {
@@ -862,13 +803,15 @@ impl Interp<'_> {
         Ok(parts)
     }
 
-    /// Evaluates the position argument of a normal-play query, where a
-    /// `sum(G for i in xs)` written in it folds by parity as a rule's does.
+    /// Evaluates the position argument of `grundy(...)`, where a
+    /// `sum(G for i in xs)` written in it folds by parity as a rule's does
+    /// (its answer is a number: the folded sum goes nowhere else).
     pub fn eval_normal_sum(&mut self, e: ExprId, env: &mut [Value]) -> R<Vec<PosId>> {
-        let fold = std::mem::replace(&mut self.m.interp_state.fold, true);
-        let parts = self.eval_sum(e, env);
-        self.m.interp_state.fold = fold;
-        parts
+        let p = Rc::clone(&self.m.prog);
+        let p = &*p;
+        let mut parts = Vec::new();
+        self.pos_folded(p, e, env, &mut parts)?;
+        Ok(parts)
     }
 
     /// Evaluates a range or list argument (tables) to its integers.

@@ -32,6 +32,7 @@ mod accel;
 mod builtins;
 mod calls;
 mod expr;
+mod fold;
 mod limits;
 mod loops;
 mod loopy;
@@ -236,6 +237,8 @@ impl Machine {
         self.accel.sparse = (0..n).map(|_| accel::SparseSlot::Unknown).collect();
         self.accel.counts.reset();
         self.found.periods.games = carry(games, &self.found.periods.games, n);
+        // Sections are looked for again (their games may be renumbered).
+        self.found.periods.forget_sections();
         // Remoteness is by position, which new definitions may renumber.
         self.found.remote.clear();
         self.prog = Rc::new(prog);

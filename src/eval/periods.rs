@@ -14,17 +14,26 @@ pub(super) struct Periods {
     sections: rustc_hash::FxHashMap<Section, PeriodState>,
 }
 
+/// Nothing found yet.
+const NOTHING: PeriodState = PeriodState {
+    found: None,
+    tried: 0,
+};
+
 impl Periods {
-    /// What was found for a game or a section (nothing yet: the default).
-    fn state(&self, sec: &Section) -> PeriodState {
-        if sec.is_whole() {
-            return self
-                .games
-                .get(sec.game as usize)
-                .cloned()
-                .unwrap_or_default();
-        }
-        self.sections.get(sec).cloned().unwrap_or_default()
+    /// What was found for a game or a section.
+    fn state(&self, sec: &Section) -> &PeriodState {
+        let found = if sec.is_whole() {
+            self.games.get(sec.game as usize)
+        } else {
+            self.sections.get(sec)
+        };
+        found.unwrap_or(&NOTHING)
+    }
+
+    /// Forgets every section's period (the program changed).
+    pub(super) fn forget_sections(&mut self) {
+        self.sections.clear();
     }
 
     fn state_mut(&mut self, sec: &Section) -> &mut PeriodState {
@@ -85,7 +94,7 @@ impl Scoped<'_> {
         let Some((sec, _)) = section_of(self.m, root) else {
             return d;
         };
-        let Some(Err(why)) = self.m.found.periods.state(&sec).found else {
+        let Some(Err(why)) = &self.m.found.periods.state(&sec).found else {
             return d;
         };
         let name = sec.name(&self.m.prog.games[sec.game as usize].name);
@@ -156,7 +165,7 @@ impl Scoped<'_> {
                 self.search(q).map(Some)
             }
             Some(Err(why)) if huge && why.proof_possible => {
-                Err(too_large(self.m, pos, &sec, &why.text.clone()).into())
+                Err(too_large(self.m, pos, &sec, &why.text).into())
             }
             _ => Ok(None),
         }

@@ -81,7 +81,7 @@ impl Interp<'_> {
         self.m.interp_state.naming = inner;
         let start = out.len();
         // A stored name is exact: misère play reads it too.
-        let result = self.exactly(|m| m.pos_into(p, expr, &mut env, out));
+        let result = self.pos_into(p, expr, &mut env, out);
         self.m.interp_state.naming = naming;
         self.m.interp_state.rename_envs[buf] = env;
         result?;

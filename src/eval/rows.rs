@@ -111,7 +111,9 @@ fn component_rows(
         return Ok(count);
     }
     let mut seen = HashSet::new();
-    let mut options = crate::oracle::Moves::default();
+    // Exact: the moves become records, values a statement may keep and
+    // play in misère play.
+    let mut options = crate::oracle::Moves::exact();
     m.options_into(c, &mut options)?;
     for opt in options.iter() {
         m.poll()?;

@@ -126,10 +126,11 @@ impl Machine {
                     let Some(clause) = rule.clauses.get(d) else {
                         f.mode = Mode::Back(d);
                         out.clear();
-                        self.interp_state.fold = f.fold;
-                        let built = self.interp().pos_into(prog, rule.body, env, out);
-                        self.interp_state.fold = false;
-                        built?;
+                        if f.fold {
+                            self.interp().pos_folded(prog, rule.body, env, out)?;
+                        } else {
+                            self.interp().pos_into(prog, rule.body, env, out)?;
+                        }
                         return Ok(Next::Option);
                     };
                     match *clause {
