@@ -585,6 +585,11 @@ fn cases() -> Vec<Case> {
             ERRORS,
         ),
         case(
+            "cycle_through_many_equal_components",
+            "game G(n) = { sum(G(n) for i in 0..64) }\nprint grundy(G(0))\n",
+            ERRORS,
+        ),
+        case(
             "memo_before_a_constant",
             "let memo limit = 10\nlet memo(5) f(n) = n + limit\nprint f(1)\n",
             ERRORS,

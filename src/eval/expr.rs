@@ -129,10 +129,11 @@ impl Interp<'_> {
         )
         .label(p.span(e), "too many")
         .help(format!(
-            "`sum(G for i in 0..k)` with a G that does not use i folds by parity (G + G = 0) in \
-             a rule's moves and in `grundy(...)`, but a position that may be kept or played in \
-             misère play has every copy: write `sum(G for i in 0..k % 2)` for normal play, or \
-             raise the limit with `--max-list N` (now {max})"
+            "`sum(G for i in 0..k)` with a G that does not use i folds by parity (G + G = 0) \
+             where only its value counts (the search for values, `grundy(...)`), but values, \
+             the records of `outcome`, `moves` and `winning`, and misère play have every copy: \
+             write `sum(G for i in 0..k % 2)` for normal play, or raise the limit with \
+             `--max-list N` (now {max})"
         ))
     }
 

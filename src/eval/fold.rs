@@ -10,8 +10,8 @@ pub const FOLD_FROM: i128 = 64;
 
 impl Interp<'_> {
     /// In a rule's option (normal play), `sum(G for i in xs)` whose body
-    /// does not read `i`, over at least [`FOLD_FROM`] values: `len(xs) % 2`
-    /// copies of G, as G + G = 0. Returns whether it was folded (not when
+    /// does not read `i`, over at least [`FOLD_FROM`] values: one copy of G
+    /// for an odd count, two for an even one, as G + G = 0. Returns whether it was folded (not when
     /// a component can reach a loopy game's: ∞ + ∞ is not 0).
     fn fold_copies(
         &mut self,
@@ -44,8 +44,10 @@ impl Interp<'_> {
             out.truncate(start);
             return Ok(false);
         }
+        // An even count keeps two copies, worth 0 all the same: G is still
+        // searched, so an error or a cycle in it shows as for any count.
         if count % 2 == 0 {
-            out.truncate(start);
+            out.extend_from_within(start..);
         }
         Ok(true)
     }
@@ -82,25 +84,30 @@ impl Interp<'_> {
 }
 
 /// Whether a position of `game` can reach a loopy game's (its own game
-/// loopy, or one its rules name, however far down): its value may be ∞,
-/// and ∞ + ∞ is not 0.
+/// loopy, or one its rules name, however far down, through functions and
+/// constants too): its value may be ∞, and copies of ∞ do not cancel.
 fn reaches_loopy(p: &ir::Program, game: ir::GameId) -> bool {
-    let mut seen = vec![false; p.games.len()];
-    let mut todo = vec![game];
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut todo = vec![ir::Global::Game(game)];
     while let Some(g) = todo.pop() {
-        let Some(def) = p.games.get(g as usize) else {
-            return true;
-        };
-        if std::mem::replace(&mut seen[g as usize], true) {
+        if !seen.insert(g) {
             continue;
         }
-        if def.loopy {
-            return true;
-        }
-        todo.extend(def.uses.iter().filter_map(|u| match u {
-            ir::Global::Game(h) => Some(*h),
-            _ => None,
-        }));
+        let uses = match g {
+            ir::Global::Game(h) => match p.games.get(h as usize) {
+                Some(def) if !def.loopy => &def.uses,
+                _ => return true,
+            },
+            ir::Global::Fun(f) => match p.funs.get(f as usize) {
+                Some(def) => &def.uses,
+                None => return true,
+            },
+            ir::Global::Const(c) => match p.consts.get(c as usize) {
+                Some(def) => &def.uses,
+                None => return true,
+            },
+        };
+        todo.extend(uses.iter().copied());
     }
     false
 }

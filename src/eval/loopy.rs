@@ -63,7 +63,7 @@ impl Scoped<'_> {
         // The end of the game, a vertex with no move, once some move leads
         // to nothing.
         let mut end = None;
-        let mut moves = Moves::default();
+        let mut moves = Moves::exact();
         while let Some(&p) = order.get(options.len()) {
             self.m.poll()?;
             self.m.options_into(p, &mut moves)?;
