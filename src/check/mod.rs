@@ -224,7 +224,8 @@ impl Checker {
                         span: *span,
                         uses: Vec::new(),
                         asks: None,
-                        memo: memo_limit.is_some_and(|n| n > 0),
+                        // Both set with `recursive` once the calls are known (`mark_funs`).
+                        memo: false,
                         memo_limit,
                         recursive: false,
                     });

@@ -121,6 +121,10 @@ impl Scoped<'_> {
         if self.scope.in_period_search {
             return Ok(None);
         }
+        // Read without a section first: most positions asked are small.
+        if dense_heap(self.m, pos).is_some_and(|n| n < PERIOD_FROM) {
+            return Ok(None);
+        }
         let Some((sec, n)) = section_of(self.m, pos) else {
             return Ok(None);
         };
@@ -251,6 +255,13 @@ fn too_large(m: &Machine, pos: PosId, sec: &Section, why: &str) -> Diag {
 /// The section a position lies in, and its heap: its game's one
 /// parameter, or the largest of several integer arguments (the others
 /// fixed).
+/// The largest argument of a position stored densely (one or two
+/// integers), read in place.
+fn dense_heap(m: &Machine, pos: PosId) -> Option<i64> {
+    let (args, k) = m.memo.dense_args(pos)?;
+    args[..k].iter().copied().max()
+}
+
 fn section_of(m: &Machine, pos: PosId) -> Option<(Section, i64)> {
     let game = m.game_of(pos);
     if let Some(([n, _], 1)) = m.memo.dense_args(pos) {
