@@ -49,6 +49,25 @@ impl Program {
         self.spans[id as usize]
     }
 
+    /// Whether a position-typed expression has, along `+` and the branches
+    /// of `if`, a generator with one `for` clause: what `eval::fold` may
+    /// fold.
+    pub fn may_fold(&self, e: ExprId) -> bool {
+        let mut todo = vec![e];
+        while let Some(e) = todo.pop() {
+            match self.expr(e) {
+                Expr::PosSum(a, b) | Expr::If(_, a, b) => todo.extend([*a, *b]),
+                Expr::Comp {
+                    kind: CompKind::SumPos,
+                    clauses,
+                    ..
+                } if matches!(clauses[..], [Clause::For { .. }]) => return true,
+                _ => {}
+            }
+        }
+        false
+    }
+
     /// Whether the expression reads the variable in `slot` (a call's body
     /// has its own slots, so only the call's arguments count). Walked with
     /// a stack of its own: an expression may nest as deep as its source.
@@ -147,6 +166,9 @@ pub struct Rule {
     pub clauses: Vec<Clause>,
     /// The rule's span.
     pub span: Span,
+    /// Whether its body has a generator the search may fold by parity
+    /// (`Program::may_fold`): others are built as they are.
+    pub folds: bool,
 }
 
 /// A comprehension clause.

@@ -294,6 +294,7 @@ impl Checker {
                 body,
                 clauses,
                 span: r.span,
+                folds: self.out.may_fold(body),
             });
         }
         // `split` and `canonical` read the parameters, in the rules' frame.

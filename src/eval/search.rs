@@ -126,7 +126,7 @@ impl Machine {
                     let Some(clause) = rule.clauses.get(d) else {
                         f.mode = Mode::Back(d);
                         out.clear();
-                        if f.fold {
+                        if f.fold && rule.folds {
                             self.interp().pos_folded(prog, rule.body, env, out)?;
                         } else {
                             self.interp().pos_into(prog, rule.body, env, out)?;
