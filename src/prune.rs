@@ -21,8 +21,15 @@ pub trait Tree {
     fn known(&self, pos: PosId) -> Option<u32>;
     /// Stores the value of `pos`.
     fn store(&mut self, pos: PosId, value: u32);
-    /// The options of `pos`, each a sum of components, into `out`.
-    fn options(&mut self, pos: PosId, out: &mut Moves) -> R<()>;
+    /// The options of `pos`, each a sum of components, into `out`, asking
+    /// `more` after each (given the option's value when every component's
+    /// is known) whether to go on: `Ok(false)` when it stopped.
+    fn options(
+        &mut self,
+        pos: PosId,
+        out: &mut Moves,
+        more: &mut dyn FnMut(Option<u32>) -> bool,
+    ) -> R<bool>;
     /// The value of `pos` by another search: for a position with more
     /// options than a candidate set holds.
     fn value(&mut self, pos: PosId) -> R<u32>;
@@ -187,7 +194,7 @@ impl Search {
             return Ok(Some(v));
         }
         let mut moves = std::mem::take(&mut self.moves);
-        let listed = t.options(root, &mut moves);
+        let listed = t.options(root, &mut moves, &mut |_| true);
         let mut options: Vec<Pending> = Vec::new();
         let mut taken = vec![false; moves.len() + 1];
         if listed.is_ok() {
@@ -281,8 +288,10 @@ impl Search {
         self.nodes.clear();
         self.parts.clear();
         self.ends.clear();
-        if !self.enter(t, pos, asked)? {
-            return Ok(None);
+        match self.enter(t, pos, asked)? {
+            Entered::Pushed => {}
+            Entered::Answered(found) => return Ok(Some(found)),
+            Entered::TooMany => return Ok(None),
         }
         loop {
             let found = match self.step(t)? {
@@ -307,18 +316,29 @@ impl Search {
         }
     }
 
-    /// Pushes a node for `pos` asked about `asked`; `false` when it has
-    /// too many options (it is left to the general search).
-    fn enter<T: Tree>(&mut self, t: &mut T, pos: PosId, asked: Set) -> R<bool> {
+    /// Pushes a node for `pos` asked about `asked`, or answers at once:
+    /// the options whose values are known are read as they are listed,
+    /// and the listing stops when they take every value asked about
+    /// (Beling's enhanced transposition cut-off).
+    fn enter<T: Tree>(&mut self, t: &mut T, pos: PosId, asked: Set) -> R<Entered> {
         if self.nodes.len() >= MAX_DEPTH {
             return Err(Stop::Aborted);
         }
         let mut moves = std::mem::take(&mut self.moves);
-        let listed = t.options(pos, &mut moves);
-        let result = listed.map(|()| {
+        let mut untaken = asked;
+        let listed = t.options(pos, &mut moves, &mut |known| {
+            if let Some(x) = known.filter(|&x| x < Set::BITS) {
+                untaken &= !(1 << x);
+            }
+            untaken != 0
+        });
+        let result = listed.map(|all| {
+            if !all {
+                return Entered::Answered(Found::NotInSet);
+            }
             let n = moves.len();
             if n > MAX_OPTIONS {
-                return false;
+                return Entered::TooMany;
             }
             // The candidates 0..=n (all of a set's for n = 127).
             let mut cand: Set = up_to_max(1 << n);
@@ -362,7 +382,7 @@ impl Search {
                 xor: 0,
                 wait: Wait::Other,
             });
-            true
+            Entered::Pushed
         });
         self.moves = moves;
         result
@@ -406,16 +426,27 @@ impl Search {
                 node.take(Found::Value(v));
                 continue;
             }
-            if self.enter(t, c, asked)? {
-                return Ok(Step::Pushed);
-            }
-            // Too many options for a candidate set: the general search.
-            let v = t.value(c)?;
+            let found = match self.enter(t, c, asked)? {
+                Entered::Pushed => return Ok(Step::Pushed),
+                Entered::Answered(found) => found,
+                // Too many options for a candidate set: the general search.
+                Entered::TooMany => Found::Value(t.value(c)?),
+            };
             if let Some(node) = self.nodes.last_mut() {
-                node.take(Found::Value(v));
+                node.take(found);
             }
         }
     }
+}
+
+/// What [`Search::enter`] did with a position.
+enum Entered {
+    /// A node for it is on the stack.
+    Pushed,
+    /// Its options answered the question as they were listed.
+    Answered(Found),
+    /// It has too many options for a candidate set.
+    TooMany,
 }
 
 /// What [`Search::step`] did: pushed a child, or finished its node.
@@ -466,12 +497,23 @@ mod tests {
         fn store(&mut self, pos: PosId, value: u32) {
             self.values[pos as usize] = Some(value);
         }
-        fn options(&mut self, pos: PosId, out: &mut Moves) -> R<()> {
+        fn options(
+            &mut self,
+            pos: PosId,
+            out: &mut Moves,
+            more: &mut dyn FnMut(Option<u32>) -> bool,
+        ) -> R<bool> {
             out.clear();
             for o in &self.options[pos as usize] {
                 out.push(o);
+                let known = o
+                    .iter()
+                    .try_fold(0, |x, &c| self.values[c as usize].map(|v| x ^ v));
+                if !more(known) {
+                    return Ok(false);
+                }
             }
-            Ok(())
+            Ok(true)
         }
         fn value(&mut self, pos: PosId) -> R<u32> {
             self.full += 1;

@@ -334,7 +334,8 @@ impl Scoped<'_> {
                 // The graph's arrays, before they double.
                 self.m.reserve(i * 32)?;
             }
-            self.m.options_with(pos, &mut moves, &mut bufs)?;
+            self.m
+                .options_with(pos, &mut moves, &mut bufs, &mut |_, _| true)?;
             targets.clear();
             for option in moves.iter() {
                 let target = match option {

@@ -20,9 +20,21 @@ impl crate::prune::Tree for Board<'_, '_> {
         self.s.m.memo.set(pos, value);
     }
 
-    fn options(&mut self, pos: PosId, out: &mut Moves) -> R<()> {
+    fn options(
+        &mut self,
+        pos: PosId,
+        out: &mut Moves,
+        more: &mut dyn FnMut(Option<u32>) -> bool,
+    ) -> R<bool> {
         let bufs = &mut self.bufs;
-        named(self.s.m, Naming::Stored, |m| m.options_with(pos, out, bufs))
+        named(self.s.m, Naming::Stored, |m| {
+            m.options_with(pos, out, bufs, &mut |m, parts| {
+                more(parts.iter().try_fold(0, |x, &c| {
+                    let v = m.memo.value(c);
+                    (v <= MAX_VALUE).then_some(x ^ v)
+                }))
+            })
+        })
     }
 
     fn value(&mut self, pos: PosId) -> R<u32> {

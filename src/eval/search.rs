@@ -237,7 +237,8 @@ impl Machine {
     /// Every option of one position, in rule order, into `moves` (cleared
     /// first).
     pub fn options_into(&mut self, pos: PosId, moves: &mut Moves) -> R<()> {
-        self.options_with(pos, moves, &mut OptionBufs::default())
+        self.options_with(pos, moves, &mut OptionBufs::default(), &mut |_, _| true)
+            .map(drop)
     }
 
     /// Whether a position has any option: its rules run up to the first
@@ -263,16 +264,20 @@ impl Machine {
     }
 
     /// [`Machine::options_into`] with buffers kept from one call to the
-    /// next (a loopy game's graph lists millions of positions).
+    /// next (a loopy game's graph lists millions of positions), asking
+    /// `more` after each option whether to go on: `Ok(false)` when it
+    /// stopped the listing (the pruned search stops as soon as the options
+    /// it knows settle its question, before naming the rest).
     pub(super) fn options_with(
         &mut self,
         pos: PosId,
         moves: &mut Moves,
         bufs: &mut OptionBufs,
-    ) -> R<()> {
+        more: &mut dyn FnMut(&Machine, &[PosId]) -> bool,
+    ) -> R<bool> {
         moves.clear();
         if self.kernel_options(pos, moves, bufs)? {
-            return Ok(());
+            return Ok(moves.iter().all(|option| more(self, option)));
         }
         moves.clear();
         bufs.env.clear();
@@ -289,9 +294,14 @@ impl Machine {
                 .next_option(&prog, &compiled, &mut frame, env, iters, out)
                 .map_err(|d| self.in_position(d, pos))?
             {
-                Next::Option => moves.push(out),
+                Next::Option => {
+                    moves.push(out);
+                    if !more(self, out) {
+                        return Ok(false);
+                    }
+                }
                 Next::Rule => {}
-                Next::Done => return Ok(()),
+                Next::Done => return Ok(true),
             }
         }
     }
