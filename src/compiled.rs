@@ -564,6 +564,10 @@ struct GameCx<'a> {
     base: u32,
     /// The parts hoisted so far (slot `base + i` holds part `i`).
     parts: Vec<IntExpr>,
+    /// Whether parts are hoisted: not in `split` and `canonical`, which
+    /// run once per position named (hoisted, they would run whenever a
+    /// frame of the game is set up).
+    hoisting: bool,
 }
 
 impl GameCx<'_> {
@@ -586,7 +590,14 @@ impl GameCx<'_> {
             }
         }
         let trivial = matches!(e, IntExpr::Const(_) | IntExpr::Slot(_));
-        if !trivial && params_only(&e, self.arity) {
+        // Constants are folded (one that fails is left to the interpreter,
+        // which reports it where it stands).
+        if !trivial && params_only(&e, 0) {
+            if let Some(v) = e.eval(&[] as &[Value]) {
+                return IntExpr::Const(v);
+            }
+        }
+        if !trivial && self.hoisting && params_only(&e, self.arity) {
             let i = match self.parts.iter().position(|p| *p == e) {
                 Some(i) => i,
                 None => {
@@ -671,11 +682,13 @@ impl Compiled {
                 arity,
                 base: game.slots.max(arity),
                 parts: Vec::new(),
+                hoisting: true,
             };
             for rule in &game.rules {
                 out.clauses(&mut cx, &rule.clauses);
                 out.position(&mut cx, rule.body, 0);
             }
+            cx.hoisting = false;
             for &e in game.stored_as.split.iter().chain(&game.stored_as.canonical) {
                 out.position(&mut cx, e, 0);
             }
