@@ -37,24 +37,33 @@ pub fn components(
     }
     let mut rest = mask as u64;
     while rest != 0 {
-        let seed = rest & rest.wrapping_neg();
-        let mut part = seed;
-        let mut frontier = seed;
-        while frontier != 0 {
-            let v = frontier.trailing_zeros();
-            frontier &= frontier - 1;
-            let near = adj(v as usize).ok_or(BoardError::NoNeighbours(v))?;
-            if near < 0 {
-                return Err(BoardError::NegativeNeighbours(v));
-            }
-            let new = near as u64 & rest & !part;
-            part |= new;
-            frontier |= new;
-        }
+        let part = part_of(rest, &adj)?;
         rest &= !part;
         out.push(part as i64);
     }
     Ok(())
+}
+
+/// The part of `rest` that holds its lowest vertex: the vertices of `rest`
+/// joined to it (see [`components`]; the parts of a mask, lowest first,
+/// without a list).
+#[inline]
+pub fn part_of(rest: u64, adj: impl Fn(usize) -> Option<i64>) -> Result<u64, BoardError> {
+    let seed = rest & rest.wrapping_neg();
+    let mut part = seed;
+    let mut frontier = seed;
+    while frontier != 0 {
+        let v = frontier.trailing_zeros();
+        frontier &= frontier - 1;
+        let near = adj(v as usize).ok_or(BoardError::NoNeighbours(v))?;
+        if near < 0 {
+            return Err(BoardError::NegativeNeighbours(v));
+        }
+        let new = near as u64 & rest & !part;
+        part |= new;
+        frontier |= new;
+    }
+    Ok(part)
 }
 
 /// The least of the images of `mask`'s shape on a `w` × `h` grid: moved to
@@ -91,44 +100,73 @@ pub fn grid_canon(mask: i64, w: i64, h: i64) -> Result<i64, BoardError> {
     }
     let (c0, c1) = (cols.trailing_zeros(), 63 - cols.leading_zeros());
     let (bh, bw) = (r1 - r0 + 1, c1 - c0 + 1);
-    // The images row by row: a row of the box as `bw` bits (reversed for
-    // a reflection of the columns), placed top to bottom or bottom to top.
-    // The turned images likewise from the box's columns, when they fit.
-    let mut rows = [0u64; 63];
-    let mut cols = [0u64; 63];
-    let turns = bw <= h && bh <= w;
-    for r in 0..bh {
-        let row = (mask >> ((r0 + r) * w + c0)) & ((1u64 << bw) - 1);
-        rows[r as usize] = row;
-        if turns {
-            let mut bits = row;
-            while bits != 0 {
-                let c = bits.trailing_zeros();
-                bits &= bits - 1;
-                cols[c as usize] |= 1 << r;
-            }
-        }
+    let line = (1u64 << bw) - 1;
+    let row = |r: u32| (mask >> ((r0 + r) * w + c0)) & line;
+    if bh <= 8 && bw <= 8 {
+        return Ok(least_packed(bh, bw, w, h, row) as i64);
     }
-    /// The least of the four reflections of `lines` (each `len` bits) laid
-    /// out as rows of a grid `w` wide.
-    fn least(lines: &[u64], len: u32, w: u32) -> u64 {
-        let flip = |x: u64| x.reverse_bits() >> (64 - len);
-        let (mut a, mut b, mut c, mut d) = (0u64, 0u64, 0u64, 0u64);
-        let n = lines.len() as u32;
-        for (i, &x) in lines.iter().enumerate() {
-            let (i, j) = (i as u32 * w, (n - 1 - i as u32) * w);
-            a |= x << i;
-            b |= flip(x) << i;
-            c |= x << j;
-            d |= flip(x) << j;
-        }
-        a.min(b).min(c).min(d)
+    // A box too long for a byte a line: the images row by row, a row of
+    // the box as `bw` bits (reversed for a reflection of the columns),
+    // placed top to bottom or bottom to top. (A turned image fits the
+    // grid only for a box at most 7 by 7.)
+    let (mut a, mut b, mut c, mut d) = (0u64, 0u64, 0u64, 0u64);
+    for k in 0..bh {
+        let x = row(k);
+        let flipped = x.reverse_bits() >> (64 - bw);
+        let (i, j) = (k * w, (bh - 1 - k) * w);
+        a |= x << i;
+        b |= flipped << i;
+        c |= x << j;
+        d |= flipped << j;
     }
-    let mut best = least(&rows[..bh as usize], bw, w);
-    if turns {
-        best = best.min(least(&cols[..bw as usize], bh, w));
-    }
+    let best = a.min(b).min(c).min(d);
     Ok(best as i64)
+}
+
+/// [`grid_canon`] for a box of at most 8 by 8: the box packed a byte a
+/// row (row `r` of the box is byte `r`), its eight images made by moving
+/// bytes and bits of one word, and the least laid out on the grid. Images
+/// compare alike packed and on the grid: both lay rows out in order, each
+/// within its row's room.
+#[inline]
+fn least_packed(bh: u32, bw: u32, w: u32, h: u32, row: impl Fn(u32) -> u64) -> u64 {
+    let mut box_ = 0u64;
+    for r in 0..bh {
+        box_ |= row(r) << (8 * r);
+    }
+    // The four reflections of `n` rows of `len` bits each, packed.
+    let reflections = |x: u64, n: u32, len: u32| {
+        // Each byte's bits reversed, then moved down to its `len` bits.
+        let across = x.reverse_bits().swap_bytes() >> (8 - len);
+        // The rows in reverse order, moved down to the first `n` bytes.
+        let down = |y: u64| y.swap_bytes() >> (8 * (8 - n));
+        x.min(across).min(down(x)).min(down(across))
+    };
+    let mut best = (reflections(box_, bh, bw), bh);
+    // Turned (its columns as rows), when the turned shape fits the grid.
+    if bw <= h && bh <= w {
+        let turned = reflections(transpose8(box_), bw, bh);
+        if turned < best.0 {
+            best = (turned, bw);
+        }
+    }
+    let (packed, rows) = best;
+    let mut out = 0u64;
+    for r in 0..rows {
+        out |= ((packed >> (8 * r)) & 0xff) << (r * w);
+    }
+    out
+}
+
+/// The 8 × 8 bit matrix `x` (row `r` is byte `r`, column `c` its bit `c`)
+/// transposed (Hacker's Delight, 7-3).
+fn transpose8(mut x: u64) -> u64 {
+    let t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
+    x ^= t ^ (t << 7);
+    let t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;
+    x ^= t ^ (t << 14);
+    let t = (x ^ (x >> 28)) & 0x0000_0000_F0F0_F0F0;
+    x ^ t ^ (t << 28)
 }
 
 #[cfg(test)]

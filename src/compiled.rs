@@ -592,10 +592,11 @@ impl GameCx<'_> {
         let trivial = matches!(e, IntExpr::Const(_) | IntExpr::Slot(_));
         // Constants are folded (one that fails is left to the interpreter,
         // which reports it where it stands).
-        if !trivial && params_only(&e, 0) {
-            if let Some(v) = e.eval(&[] as &[Value]) {
-                return IntExpr::Const(v);
-            }
+        if !trivial
+            && params_only(&e, 0)
+            && let Some(v) = e.eval(&[] as &[Value])
+        {
+            return IntExpr::Const(v);
         }
         if !trivial && self.hoisting && params_only(&e, self.arity) {
             let i = match self.parts.iter().position(|p| *p == e) {

@@ -318,7 +318,9 @@ fn the_bottom_layers_use_only_what_is_below_them() {
         ("linear", &["compiled", "ops"]),
         (
             "kernel",
-            &["compiled", "ir", "linear", "mex", "ops", "store", "value"],
+            &[
+                "board", "compiled", "ir", "linear", "mex", "ops", "store", "value",
+            ],
         ),
         // Sparse space over plain values (the store's sentinels only).
         ("sparse", &["mex", "store"]),

@@ -34,9 +34,8 @@ pub(super) struct InterpState {
     pub(super) end_loop: Option<(*const Clause, usize)>,
     /// How positions made now are named (`eval::rename`).
     pub(super) naming: super::rename::Naming,
-    /// The frames `split` and `canonical` are evaluated in, kept from one
-    /// option to the next.
-    pub(super) rename_envs: [Vec<Value>; 2],
+    /// What naming keeps from one option to the next.
+    pub(super) rename: super::rename::RenameBufs,
 }
 
 /// A report query's answer as a value (`let p = period(G)`), given by the

@@ -242,8 +242,7 @@ impl Interp<'_> {
             // A search's options are named as stored (`eval::rename`).
             if self.m.interp_state.naming.renames(&p.games[*game as usize]) {
                 return if known == args.len() {
-                    let vals: [Value; 8] = std::array::from_fn(|i| Value::Int(ints[i]));
-                    self.renamed_into(p, *game, &vals[..known], out)
+                    super::rename::renamed_ints_into(self, p, *game, &ints[..known], out)
                 } else {
                     let mut vals: Vec<Value> =
                         ints[..known].iter().map(|&v| Value::Int(v)).collect();

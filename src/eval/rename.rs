@@ -40,6 +40,18 @@ impl Naming {
     }
 }
 
+/// What naming keeps from one option to the next, so that it allocates
+/// nothing per option.
+#[derive(Debug, Default)]
+pub(super) struct RenameBufs {
+    /// The frames `split` and `canonical` are evaluated in.
+    envs: [Vec<Value>; 2],
+    /// The naming kernels' frames and parts (`split`'s, then a part's
+    /// `canonical`'s).
+    kenvs: [Vec<i64>; 2],
+    kparts: [Vec<kernel::KPos>; 2],
+}
+
 /// Runs `f` with the positions the interpreter makes named `naming`
 /// (restored after, whatever `f` gives).
 pub(super) fn named<T>(m: &mut Machine, naming: Naming, f: impl FnOnce(&mut Machine) -> T) -> T {
@@ -52,7 +64,8 @@ pub(super) fn named<T>(m: &mut Machine, naming: Naming, f: impl FnOnce(&mut Mach
 impl Interp<'_> {
     /// Appends to `out` the stored names of `game(args)`: its `split`'s
     /// parts in canonical form, or its `canonical` form, as the current
-    /// naming asks ([`Naming::renames`] holds).
+    /// naming asks ([`Naming::renames`] holds). The naming kernels name it
+    /// when they can; else the interpreter.
     pub(super) fn renamed_into(
         &mut self,
         p: &ir::Program,
@@ -60,15 +73,31 @@ impl Interp<'_> {
         args: &[Value],
         out: &mut Vec<PosId>,
     ) -> R<()> {
+        if self.m.limits.kernels && args.len() <= 8 {
+            let mut ints = [0i64; 8];
+            let all = ints.iter_mut().zip(args).all(|(slot, a)| match a {
+                Value::Int(x) => {
+                    *slot = *x;
+                    true
+                }
+                _ => false,
+            });
+            let start = out.len();
+            if all && by_kernel(self.m, p, game, &ints[..args.len()], out).is_some() {
+                return Ok(());
+            }
+            out.truncate(start);
+        }
         let g = &p.games[game as usize];
         let naming = self.m.interp_state.naming;
         let Some((expr, inner)) = naming.renamer(g) else {
             return Err(Diag::bug("renaming a position its game does not rename").into());
         };
+        let start = out.len();
         // `split` makes parts that are put in canonical form in turn: one
         // buffer each, so that neither allocates per option.
         let buf = usize::from(inner == Naming::AsWritten);
-        let mut env = std::mem::take(&mut self.m.interp_state.rename_envs[buf]);
+        let mut env = std::mem::take(&mut self.m.interp_state.rename.envs[buf]);
         let need = g.slots.max(g.params.len() as u32) as usize + self.m.compiled.extra_slots(game);
         if env.len() != need {
             env.clear();
@@ -79,11 +108,10 @@ impl Interp<'_> {
         }
         self.m.compiled.hoist(game, &mut env);
         self.m.interp_state.naming = inner;
-        let start = out.len();
         // A stored name is exact: misère play reads it too.
         let result = self.pos_into(p, expr, &mut env, out);
         self.m.interp_state.naming = naming;
-        self.m.interp_state.rename_envs[buf] = env;
+        self.m.interp_state.rename.envs[buf] = env;
         result?;
         if inner == Naming::AsWritten {
             let one = &out[start..];
@@ -104,6 +132,81 @@ impl Interp<'_> {
         }
         Ok(())
     }
+}
+
+/// [`Interp::renamed_into`] for integer arguments, read in place: the
+/// naming kernels first, without a value per argument.
+pub(super) fn renamed_ints_into(
+    i: &mut Interp,
+    p: &ir::Program,
+    game: GameId,
+    args: &[i64],
+    out: &mut Vec<PosId>,
+) -> R<()> {
+    let start = out.len();
+    if i.m.limits.kernels && by_kernel(i.m, p, game, args, out).is_some() {
+        return Ok(());
+    }
+    out.truncate(start);
+    let vals: Vec<Value> = args.iter().map(|&x| Value::Int(x)).collect();
+    i.renamed_into(p, game, &vals, out)
+}
+
+/// [`Interp::renamed_into`] by the game's naming kernels (`split`'s parts
+/// each put in canonical form by its game's); `None` when a kernel is
+/// missing or gave up, and the interpreter names the position (and
+/// reports what there is to report).
+fn by_kernel(
+    m: &mut Machine,
+    p: &ir::Program,
+    game: GameId,
+    args: &[i64],
+    out: &mut Vec<PosId>,
+) -> Option<()> {
+    let (_, inner) = m.interp_state.naming.renamer(p.games.get(game as usize)?)?;
+    let kernels = Rc::clone(&m.accel.kernels);
+    let gk = kernels.get(game as usize)?;
+    let k = match inner {
+        Naming::Canonical => gk.split.as_ref()?,
+        _ => gk.canonical.as_ref()?,
+    };
+    let bufs = &mut m.interp_state.rename;
+    let [mut env, mut canon_env] = std::mem::take(&mut bufs.kenvs);
+    let [mut parts, mut canon_parts] = std::mem::take(&mut bufs.kparts);
+    env.clear();
+    env.extend_from_slice(args);
+    env.resize(gk.slots.max(args.len()), 0);
+    let memo = &mut m.memo;
+    let max = m.limits.max_list.saturating_add(out.len());
+    let done = k.options(&mut env, &mut parts, &mut |comps| {
+        for &(g, a, n) in comps {
+            let id = if inner.renames(p.games.get(g as usize)?) {
+                // A part of a `split`, in its game's canonical form.
+                let gk = kernels.get(g as usize)?;
+                canon_env.clear();
+                canon_env.extend_from_slice(&a[..n]);
+                canon_env.resize(gk.slots.max(n), 0);
+                let mut one = None;
+                gk.canonical
+                    .as_ref()?
+                    .options(&mut canon_env, &mut canon_parts, &mut |c| {
+                        one = c.first().copied();
+                        Some(())
+                    })?;
+                let (g, a, n) = one?;
+                memo.intern_ints(g, &a[..n]).ok()?
+            } else {
+                memo.intern_ints(g, &a[..n]).ok()?
+            };
+            out.push(id);
+        }
+        // A sum too long is the interpreter's to report.
+        (out.len() <= max).then_some(())
+    });
+    let bufs = &mut m.interp_state.rename;
+    bufs.kenvs = [env, canon_env];
+    bufs.kparts = [parts, canon_parts];
+    done
 }
 
 impl Scoped<'_> {

@@ -44,6 +44,13 @@ enum KClause {
         slot: u32,
         items: Rc<[i64]>,
     },
+    /// `for part in components(mask, adj)` with a constant `adj`: the
+    /// parts of a board, lowest first, without a list.
+    Parts {
+        slot: u32,
+        mask: IntExpr,
+        adj: Rc<[i64]>,
+    },
     If(BoolExpr),
 }
 
@@ -137,6 +144,10 @@ pub struct GameKernels {
     /// For one-argument games of the simplest shapes, the whole value
     /// computation as one loop over positions.
     pub batch: Option<Rc<Batch>>,
+    /// Its `split` as a kernel: each run of the body is one part.
+    pub split: Option<KRule>,
+    /// Its `canonical` as a kernel, when it is one position of the game.
+    pub canonical: Option<KRule>,
 }
 
 /// Compiles the kernels of every game. `consts` are the evaluated constants
@@ -147,9 +158,23 @@ pub fn compile(prog: &ir::Program, consts: &[Option<Value>]) -> Vec<GameKernels>
         .enumerate()
         .map(|(id, g)| {
             // Kernels read options' values by their arguments; a game that
-            // renames its positions stores them by other names.
+            // renames its positions stores them by other names, which its
+            // naming kernels give.
             if g.renames() {
-                return GameKernels::default();
+                let c = Compiler(compiled::Compiler { prog, consts });
+                return GameKernels {
+                    slots: g.slots.max(g.params.len() as u32) as usize,
+                    split: g.stored_as.split.and_then(|e| c.naming(e, g)),
+                    canonical: g
+                        .stored_as
+                        .canonical
+                        .and_then(|e| c.naming(e, g))
+                        .filter(|k| {
+                            k.clauses.is_empty()
+                                && matches!(k.comps.as_slice(), [one] if one.game == id as GameId)
+                        }),
+                    ..GameKernels::default()
+                };
             }
             let rules: Vec<Option<KRule>> = g
                 .rules
@@ -172,6 +197,8 @@ pub fn compile(prog: &ir::Program, consts: &[Option<Value>]) -> Vec<GameKernels>
                 rules,
                 slots: g.slots.max(g.params.len() as u32) as usize,
                 batch,
+                split: None,
+                canonical: None,
             }
         })
         .collect()
@@ -188,9 +215,33 @@ impl<'a> std::ops::Deref for Compiler<'a> {
 }
 
 impl Compiler<'_> {
+    /// A `split` or `canonical` expression as a kernel that lists its parts
+    /// (a sum comprehension's clauses, or none).
+    fn naming(&self, e: ExprId, g: &ir::Game) -> Option<KRule> {
+        let (clauses, body) = match self.prog.expr(e) {
+            ir::Expr::Comp {
+                kind: ir::CompKind::SumPos,
+                body,
+                clauses,
+            } => (clauses.as_slice(), *body),
+            _ => (&[][..], e),
+        };
+        self.rule_of(clauses, body, g.params.len(), g.slots as usize)
+    }
+
     fn rule(&self, r: &ir::Rule, arity: usize, slots: usize) -> Option<KRule> {
+        self.rule_of(&r.clauses, r.body, arity, slots)
+    }
+
+    fn rule_of(
+        &self,
+        rule_clauses: &[Clause],
+        body: ExprId,
+        arity: usize,
+        slots: usize,
+    ) -> Option<KRule> {
         let mut clauses = Vec::new();
-        for c in &r.clauses {
+        for c in rule_clauses {
             clauses.push(match *c {
                 Clause::If { cond } => KClause::If(self.cond(cond)?),
                 // Kernels run every loop to its end.
@@ -202,6 +253,18 @@ impl Compiler<'_> {
                         hi: self.int(*hi)?,
                         inclusive: *inclusive,
                     },
+                    ir::Expr::Call {
+                        f: ir::Builtin::Components,
+                        args,
+                        ..
+                    } => match args.as_slice() {
+                        [mask, adj] => KClause::Parts {
+                            slot,
+                            mask: self.int(*mask)?,
+                            adj: self.int_list(*adj)?,
+                        },
+                        _ => return None,
+                    },
                     _ => KClause::List {
                         slot,
                         items: self.int_list(iter)?,
@@ -210,7 +273,7 @@ impl Compiler<'_> {
             });
         }
         let mut comps = Vec::new();
-        self.body(r.body, &mut comps)?;
+        self.body(body, &mut comps)?;
         let dom = domains(&clauses, slots.max(arity), arity);
         let fused = fuse(&clauses, &comps, &dom);
         // The fused loop is the last `for` clause.
@@ -333,6 +396,11 @@ fn domains(clauses: &[KClause], slots: usize, arity: usize) -> Vec<(i128, i128)>
                 let hi = items.iter().max().map_or(0, |v| i128::from(*v));
                 if let Some(d) = dom.get_mut(*slot as usize) {
                     *d = (lo, hi);
+                }
+            }
+            KClause::Parts { slot, .. } => {
+                if let Some(d) = dom.get_mut(*slot as usize) {
+                    *d = (0, i128::from(i64::MAX));
                 }
             }
             KClause::If(_) => {}

@@ -108,6 +108,12 @@ impl KRule {
                 }
                 Some(())
             }
+            KClause::Parts { slot, mask, adj } => {
+                let mask = mask.eval(env)?;
+                for_parts(mask, adj, *slot, env, steps, &mut |env, steps| {
+                    self.clauses_from(d + 1, memo, env, seen, steps)
+                })
+            }
         }
     }
 
@@ -139,6 +145,28 @@ impl KRule {
         seen.insert(v);
         Some(())
     }
+}
+
+/// Runs `f` with each part of the board `mask` (joined by `adj`, as
+/// `components` groups them) in `slot`, lowest first; `None` where the
+/// builtin would report an error.
+fn for_parts(
+    mask: i64,
+    adj: &[i64],
+    slot: u32,
+    env: &mut [i64],
+    steps: &mut u64,
+    f: &mut dyn FnMut(&mut [i64], &mut u64) -> Option<()>,
+) -> Option<()> {
+    let mut rest = u64::try_from(mask).ok()?;
+    while rest != 0 {
+        step(steps)?;
+        let part = crate::board::part_of(rest, |v| adj.get(v).copied()).ok()?;
+        rest &= !part;
+        *env.get_mut(slot as usize)? = part as i64;
+        f(env, steps)?;
+    }
+    Some(())
 }
 
 /// One component of a fused loop, ready to read.
@@ -503,6 +531,12 @@ impl KRule {
                     *env.get_mut(*slot as usize)? = x;
                     self.options_from(d + 1, env, comps, emit, steps)?;
                 }
+            }
+            KClause::Parts { slot, mask, adj } => {
+                let mask = mask.eval(env)?;
+                for_parts(mask, adj, *slot, env, steps, &mut |env, steps| {
+                    self.options_from(d + 1, env, comps, emit, steps)
+                })?;
             }
         }
         Some(())
