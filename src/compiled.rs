@@ -173,7 +173,16 @@ impl Compiler<'_> {
             },
             ir::Expr::Neg(x) => IntExpr::Neg(Box::new(int(*x)?)),
             ir::Expr::Binary(op, a, b) if op.is_arithmetic() => {
-                IntExpr::Bin(*op, Box::new(int(*a)?), Box::new(int(*b)?))
+                let (a, b) = (int(*a)?, int(*b)?);
+                // Constants folded (one that fails is the interpreter's to
+                // report, where it stands).
+                match (&a, &b) {
+                    (IntExpr::Const(x), IntExpr::Const(y)) => match ops::int_op(*op, *x, *y) {
+                        Ok(v) => IntExpr::Const(v),
+                        Err(_) => IntExpr::Bin(*op, Box::new(a), Box::new(b)),
+                    },
+                    _ => IntExpr::Bin(*op, Box::new(a), Box::new(b)),
+                }
             }
             ir::Expr::Index(l, i) => match self.prog.expr(*l) {
                 ir::Expr::Local(s) => IntExpr::SlotIndex(*s, Box::new(int(*i)?)),

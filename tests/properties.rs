@@ -575,6 +575,77 @@ proptest! {
     }
 }
 
+/// How many parts of `mask` no edge joins (`adj`: neighbour masks), by
+/// flood fill, written here.
+fn parts_count(adj: &[u64], mask: u64) -> u32 {
+    let (mut rest, mut count) = (mask, 0);
+    while rest != 0 {
+        let mut part = rest & rest.wrapping_neg();
+        loop {
+            let grown = (0..adj.len())
+                .filter(|v| part >> v & 1 == 1)
+                .fold(part, |p, v| p | (adj[v] & rest));
+            if grown == part {
+                break;
+            }
+            part = grown;
+        }
+        rest &= !part;
+        count += 1;
+    }
+    count
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// A board that splits into its parts (`split` over `components`),
+    /// its moves tried in a constant order with a condition on the cell
+    /// alone, and a game whose rule loops over the parts: by the listing
+    /// and naming kernels and by the interpreter, every value matches
+    /// brute force (Node Kayles; and removing a whole part, worth the
+    /// parity of the number of parts).
+    #[test]
+    fn split_boards_by_kernels_match_brute_force(
+        n in 3usize..=9,
+        edges in proptest::collection::vec((0usize..9, 0usize..9), 0..=14),
+        order in Just((0..12i64).collect::<Vec<_>>()).prop_shuffle(),
+    ) {
+        let mut closed: Vec<u64> = (0..n).map(|v| 1 << v).collect();
+        for (a, b) in edges {
+            let (a, b) = (a % n, b % n);
+            closed[a] |= 1 << b;
+            closed[b] |= 1 << a;
+        }
+        let adj: Vec<u64> = closed.iter().enumerate().map(|(v, c)| c & !(1 << v)).collect();
+        let show = |xs: &[u64]| xs.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+        let order: Vec<String> = order.iter().map(i64::to_string).collect();
+        let src = format!(
+            "let closed = [{}]\nlet adj = [{}]\nlet ORDER = [{}]\n\
+             game K(mask) = {{\n    \
+                 K(mask ^ (mask & closed[v])) for v in ORDER if v < {n} if (mask >> v) & 1 == 1\n\
+             }}\n    \
+                 split sum(K(part) for part in components(mask, adj) if popcount(part) > 0)\n\
+             game T(mask) = {{ T(mask ^ part) for part in components(mask, adj) }}\n\
+             print [grundy(K(m)) for m in 0..{m}]\n\
+             print [grundy(T(m)) for m in 0..{m}]\n",
+            show(&closed),
+            show(&adj),
+            order.join(", "),
+            m = 1u64 << n,
+        );
+        let mut memo = HashMap::new();
+        let kayles: Vec<u64> = (0..1u64 << n)
+            .map(|m| u64::from(node_kayles_brute(&closed, m, &mut memo)))
+            .collect();
+        let parity: Vec<u64> = (0..1u64 << n).map(|m| u64::from(parts_count(&adj, m) % 2)).collect();
+        let fast = run_text(&src, true);
+        prop_assert!(fast.contains(&format!("= [{}]\n", show(&kayles))), "{}\n{}", src, fast);
+        prop_assert!(fast.ends_with(&format!("= [{}]\n", show(&parity))), "{}\n{}", src, fast);
+        prop_assert_eq!(fast, run_text(&src, false));
+    }
+}
+
 /// Parts of a rule that depend on the parameters alone are computed once
 /// per position, ahead of time: one that fails there (a shift by 64) must
 /// still be reported only where the rule reaches it, as the interpreter

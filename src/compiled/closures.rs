@@ -7,10 +7,11 @@ use crate::ir::BinOp;
 use crate::ops;
 use crate::value::Value;
 
-/// An integer function of the interpreter's slots.
-type IntFn = Box<dyn Fn(&[Value]) -> Option<i64>>;
-/// A boolean function of the interpreter's slots.
-type BoolFn = Box<dyn Fn(&[Value]) -> Option<bool>>;
+/// An integer function of a frame's slots (the interpreter's values, or a
+/// kernel's integers).
+type IntFn<E> = Box<dyn Fn(&E) -> Option<i64>>;
+/// A boolean function of a frame's slots.
+type BoolFn<E> = Box<dyn Fn(&E) -> Option<bool>>;
 
 /// Runs `$body` with `$f` bound to the function of the arithmetic operator
 /// `$op` (each operator its own closure type, so the body is specialized
@@ -66,51 +67,51 @@ macro_rules! with_cmp {
 /// An integer expression as closures over the interpreter's slots, with
 /// the operator of each node and the common leaf shapes (`x op y`,
 /// `x op 3`) specialized: what the hot paths evaluate.
-pub struct Code(IntFn);
+pub struct Code<E: ?Sized = [Value]>(IntFn<E>);
 
-impl std::fmt::Debug for Code {
+impl<E: ?Sized> std::fmt::Debug for Code<E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Code")
     }
 }
 
-impl Code {
+impl<E: Slots + ?Sized + 'static> Code<E> {
     /// The compiled form of an integer expression.
-    pub fn int(e: &IntExpr) -> Code {
+    pub fn int(e: &IntExpr) -> Code<E> {
         Code(int_fn(e))
     }
 
     /// The value, or `None` where the interpreter would report an error
     /// (or a slot holds no integer).
     #[inline]
-    pub fn eval(&self, env: &[Value]) -> Option<i64> {
+    pub fn eval(&self, env: &E) -> Option<i64> {
         (self.0)(env)
     }
 }
 
 /// A condition as closures (see [`Code`]).
-pub struct BoolCode(BoolFn);
+pub struct BoolCode<E: ?Sized = [Value]>(BoolFn<E>);
 
-impl std::fmt::Debug for BoolCode {
+impl<E: ?Sized> std::fmt::Debug for BoolCode<E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("BoolCode")
     }
 }
 
-impl BoolCode {
+impl<E: Slots + ?Sized + 'static> BoolCode<E> {
     /// The compiled form of a condition.
-    pub fn new(c: &BoolExpr) -> BoolCode {
+    pub fn new(c: &BoolExpr) -> BoolCode<E> {
         BoolCode(bool_fn(c))
     }
 
     /// The value, or `None` where the interpreter would report an error.
     #[inline]
-    pub fn eval(&self, env: &[Value]) -> Option<bool> {
+    pub fn eval(&self, env: &E) -> Option<bool> {
         (self.0)(env)
     }
 }
 
-fn int_fn(e: &IntExpr) -> IntFn {
+fn int_fn<E: Slots + ?Sized + 'static>(e: &IntExpr) -> IntFn<E> {
     match e {
         &IntExpr::Const(k) => Box::new(move |_| Some(k)),
         &IntExpr::Slot(s) => Box::new(move |env| env.int(s)),
@@ -147,14 +148,14 @@ fn int_fn(e: &IntExpr) -> IntFn {
             Box::new(move |env| ops::popcount(a(env)?).ok())
         }
         IntExpr::GridCanon(xs) => {
-            let xs: Vec<IntFn> = xs.iter().map(int_fn).collect();
+            let xs: Vec<IntFn<E>> = xs.iter().map(int_fn).collect();
             Box::new(move |env| match xs.as_slice() {
                 [m, w, h] => crate::board::grid_canon(m(env)?, w(env)?, h(env)?).ok(),
                 _ => None,
             })
         }
         IntExpr::Min(xs) | IntExpr::Max(xs) => {
-            let xs: Vec<IntFn> = xs.iter().map(int_fn).collect();
+            let xs: Vec<IntFn<E>> = xs.iter().map(int_fn).collect();
             let min = matches!(e, IntExpr::Min(_));
             Box::new(move |env| {
                 let mut best: Option<i64> = None;
@@ -185,7 +186,7 @@ fn int_fn(e: &IntExpr) -> IntFn {
     }
 }
 
-fn bool_fn(c: &BoolExpr) -> BoolFn {
+fn bool_fn<E: Slots + ?Sized + 'static>(c: &BoolExpr) -> BoolFn<E> {
     match c {
         &BoolExpr::Const(b) => Box::new(move |_| Some(b)),
         BoolExpr::Cmp(op, a, b) => match (a, b) {

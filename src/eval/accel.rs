@@ -118,53 +118,73 @@ impl Machine {
         ok
     }
 
-    /// Lists a position's options by its game's kernels, when every rule
-    /// has one and none gives up (the general evaluator lists them
-    /// otherwise, and reports what there is to report): `Ok(true)` when
-    /// `moves` holds them all.
+    /// Lists a position's options by its game's kernels, asking `more`
+    /// after each whether to go on (as `options_with` does): `Ok(None)`
+    /// when they cannot (a rule without a kernel, or one gave up: the
+    /// general evaluator lists them then, and reports what there is to
+    /// report), `Ok(Some(false))` when `more` stopped the listing. A game
+    /// that renames lists by its listing kernels, each option named by its
+    /// naming kernels when the naming asks.
     pub(super) fn kernel_options(
         &mut self,
         pos: PosId,
         moves: &mut Moves,
         bufs: &mut OptionBufs,
-    ) -> R<bool> {
+        more: &mut dyn FnMut(&Machine, &[PosId]) -> bool,
+    ) -> R<Option<bool>> {
         if !self.limits.kernels {
-            return Ok(false);
+            return Ok(None);
         }
         let kernels = self.accel.kernels.clone();
         let Some(gk) = kernels.get(self.game_of(pos) as usize) else {
-            return Ok(false);
+            return Ok(None);
         };
-        if !gk.complete {
-            return Ok(false);
-        }
+        let (rules, listing): (&[Option<kernel::KRule>], &[kernel::KRule]) = if gk.complete {
+            (&gk.rules, &[])
+        } else if let Some(listing) = &gk.listing {
+            (&[], listing)
+        } else {
+            return Ok(None);
+        };
         let Some(args) = self.memo.int_args(pos) else {
-            return Ok(false);
+            return Ok(None);
         };
         bufs.kenv.clear();
         bufs.kenv.extend_from_slice(args.as_slice());
         bufs.kenv.resize(gk.slots.max(bufs.kenv.len()), 0);
-        let memo = &mut self.memo;
+        let prog = Rc::clone(&self.prog);
+        let naming = self.interp_state.naming;
         let mut parts: Vec<PosId> = std::mem::take(&mut bufs.out);
         let mut listed = 0u64;
+        let mut stopped = false;
         let mut emit = |comps: &[kernel::KPos]| {
             parts.clear();
             for &(game, args, n) in comps {
-                parts.push(memo.intern_ints(game, &args[..n]).ok()?);
+                if naming.renames(prog.games.get(game as usize)?) {
+                    super::rename::by_kernel(self, &prog, game, &args[..n], &mut parts)?;
+                } else {
+                    parts.push(self.memo.intern_ints(game, &args[..n]).ok()?);
+                }
             }
             moves.push(&parts);
             listed += 1;
+            if !more(self, &parts) {
+                stopped = true;
+                return None;
+            }
             Some(())
         };
-        let ok = gk.rules.iter().all(|r| {
-            r.as_ref().is_some_and(|k| {
-                k.options(&mut bufs.kenv, &mut bufs.comps, &mut emit)
-                    .is_some()
-            })
+        let ok = rules.iter().flatten().chain(listing).all(|k| {
+            k.options(&mut bufs.kenv, &mut bufs.comps, &mut emit)
+                .is_some()
         });
         bufs.out = parts;
         self.budget.spend(listed.max(1))?;
-        Ok(ok)
+        Ok(if stopped {
+            Some(false)
+        } else {
+            ok.then_some(true)
+        })
     }
 }
 

@@ -46,10 +46,10 @@ impl Naming {
 pub(super) struct RenameBufs {
     /// The frames `split` and `canonical` are evaluated in.
     envs: [Vec<Value>; 2],
-    /// The naming kernels' frames and parts (`split`'s, then a part's
-    /// `canonical`'s).
+    /// The naming kernels' frames (`split`'s, then a part's
+    /// `canonical`'s) and parts.
     kenvs: [Vec<i64>; 2],
-    kparts: [Vec<kernel::KPos>; 2],
+    kparts: [Vec<kernel::KPos>; 1],
 }
 
 /// Runs `f` with the positions the interpreter makes named `naming`
@@ -156,7 +156,7 @@ pub(super) fn renamed_ints_into(
 /// each put in canonical form by its game's); `None` when a kernel is
 /// missing or gave up, and the interpreter names the position (and
 /// reports what there is to report).
-fn by_kernel(
+pub(super) fn by_kernel(
     m: &mut Machine,
     p: &ir::Program,
     game: GameId,
@@ -164,49 +164,41 @@ fn by_kernel(
     out: &mut Vec<PosId>,
 ) -> Option<()> {
     let (_, inner) = m.interp_state.naming.renamer(p.games.get(game as usize)?)?;
-    let kernels = Rc::clone(&m.accel.kernels);
+    // The machine's parts borrowed one by one, so that nothing is cloned
+    // or moved per option.
+    let kernels = &*m.accel.kernels;
+    let memo = &mut m.memo;
+    let RenameBufs {
+        kenvs: [env, canon_env],
+        kparts: [parts],
+        ..
+    } = &mut m.interp_state.rename;
     let gk = kernels.get(game as usize)?;
     let k = match inner {
         Naming::Canonical => gk.split.as_ref()?,
         _ => gk.canonical.as_ref()?,
     };
-    let bufs = &mut m.interp_state.rename;
-    let [mut env, mut canon_env] = std::mem::take(&mut bufs.kenvs);
-    let [mut parts, mut canon_parts] = std::mem::take(&mut bufs.kparts);
     env.clear();
     env.extend_from_slice(args);
     env.resize(gk.slots.max(args.len()), 0);
-    let memo = &mut m.memo;
     let max = m.limits.max_list.saturating_add(out.len());
-    let done = k.options(&mut env, &mut parts, &mut |comps| {
+    k.options(env, parts, &mut |comps| {
         for &(g, a, n) in comps {
-            let id = if inner.renames(p.games.get(g as usize)?) {
+            let (g, a, n) = if inner.renames(p.games.get(g as usize)?) {
                 // A part of a `split`, in its game's canonical form.
                 let gk = kernels.get(g as usize)?;
                 canon_env.clear();
                 canon_env.extend_from_slice(&a[..n]);
                 canon_env.resize(gk.slots.max(n), 0);
-                let mut one = None;
-                gk.canonical
-                    .as_ref()?
-                    .options(&mut canon_env, &mut canon_parts, &mut |c| {
-                        one = c.first().copied();
-                        Some(())
-                    })?;
-                let (g, a, n) = one?;
-                memo.intern_ints(g, &a[..n]).ok()?
+                gk.canonical.as_ref()?.position(canon_env)?
             } else {
-                memo.intern_ints(g, &a[..n]).ok()?
+                (g, a, n)
             };
-            out.push(id);
+            out.push(memo.intern_ints(g, &a[..n]).ok()?);
         }
         // A sum too long is the interpreter's to report.
         (out.len() <= max).then_some(())
-    });
-    let bufs = &mut m.interp_state.rename;
-    bufs.kenvs = [env, canon_env];
-    bufs.kparts = [parts, canon_parts];
-    done
+    })
 }
 
 impl Scoped<'_> {

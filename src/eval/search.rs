@@ -276,8 +276,8 @@ impl Machine {
         more: &mut dyn FnMut(&Machine, &[PosId]) -> bool,
     ) -> R<bool> {
         moves.clear();
-        if self.kernel_options(pos, moves, bufs)? {
-            return Ok(moves.iter().all(|option| more(self, option)));
+        if let Some(all) = self.kernel_options(pos, moves, bufs, more)? {
+            return Ok(all);
         }
         moves.clear();
         bufs.env.clear();

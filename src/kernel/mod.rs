@@ -14,9 +14,9 @@
 //! A kernel may insert values computed from sentinels before it notices and
 //! gives up, so callers run it into a scratch set and keep it on success only.
 
-use crate::compiled::{self, BoolExpr, IntExpr};
+use crate::compiled::{self, BoolCode, BoolExpr, Code, IntExpr};
 use crate::ir::{self, BinOp, Clause, ExprId, GameId};
-use crate::linear::{FULL, Linear, affine_in, cond_safe, interval};
+use crate::linear::{FULL, Linear, affine_in, cond_mentions, cond_safe, interval};
 use crate::mex::{SeenSet, Stamped};
 use crate::ops::div_floor_wide as div_floor;
 use crate::store::{SENTINEL_BIT, Store, UNKNOWN};
@@ -117,10 +117,21 @@ struct Fused {
     comps: Vec<(GameId, Vec<Form>)>,
 }
 
+/// A rule's conditions (per clause, for its `if`s) and its components'
+/// arguments as closures: what listing its options evaluates over and over.
+#[derive(Debug)]
+struct Fast {
+    conds: Vec<Option<BoolCode<[i64]>>>,
+    args: Vec<Vec<Code<[i64]>>>,
+}
+
 /// A compiled rule.
 #[derive(Clone, Debug)]
 pub struct KRule {
     clauses: Vec<KClause>,
+    fast: Rc<Fast>,
+    /// The clauses from here on are conditions (after the last loop).
+    tail: usize,
     comps: Vec<KComp>,
     fused: Option<Fused>,
     /// The index of the clause `fused` replaces, when there is one.
@@ -144,6 +155,9 @@ pub struct GameKernels {
     /// For one-argument games of the simplest shapes, the whole value
     /// computation as one loop over positions.
     pub batch: Option<Rc<Batch>>,
+    /// For a game that renames (and so has no `rules`), every rule as a
+    /// kernel that only lists options, each then named as stored.
+    pub listing: Option<Vec<KRule>>,
     /// Its `split` as a kernel: each run of the body is one part.
     pub split: Option<KRule>,
     /// Its `canonical` as a kernel, when it is one position of the game.
@@ -162,8 +176,14 @@ pub fn compile(prog: &ir::Program, consts: &[Option<Value>]) -> Vec<GameKernels>
             // naming kernels give.
             if g.renames() {
                 let c = Compiler(compiled::Compiler { prog, consts });
+                let slots = g.slots as usize;
                 return GameKernels {
                     slots: g.slots.max(g.params.len() as u32) as usize,
+                    listing: g
+                        .rules
+                        .iter()
+                        .map(|r| c.rule(r, g.params.len(), slots))
+                        .collect(),
                     split: g.stored_as.split.and_then(|e| c.naming(e, g)),
                     canonical: g
                         .stored_as
@@ -197,6 +217,7 @@ pub fn compile(prog: &ir::Program, consts: &[Option<Value>]) -> Vec<GameKernels>
                 rules,
                 slots: g.slots.max(g.params.len() as u32) as usize,
                 batch,
+                listing: None,
                 split: None,
                 canonical: None,
             }
@@ -274,13 +295,33 @@ impl Compiler<'_> {
         }
         let mut comps = Vec::new();
         self.body(body, &mut comps)?;
+        prefilter(&mut clauses, slots.max(arity));
         let dom = domains(&clauses, slots.max(arity), arity);
         let fused = fuse(&clauses, &comps, &dom);
         // The fused loop is the last `for` clause.
         let fused_at = fused
             .as_ref()
             .and_then(|_| clauses.iter().rposition(|c| !matches!(c, KClause::If(_))));
+        let tail = clauses
+            .iter()
+            .rposition(|c| !matches!(c, KClause::If(_)))
+            .map_or(0, |i| i + 1);
+        let fast = Rc::new(Fast {
+            conds: clauses
+                .iter()
+                .map(|c| match c {
+                    KClause::If(c) => Some(BoolCode::new(c)),
+                    _ => None,
+                })
+                .collect(),
+            args: comps
+                .iter()
+                .map(|k| k.args.iter().map(Code::int).collect())
+                .collect(),
+        });
         Some(KRule {
+            tail,
+            fast,
             clauses,
             comps,
             fused,
@@ -307,6 +348,51 @@ impl Compiler<'_> {
             }
             _ => None,
         }
+    }
+}
+
+/// Drops from a constant list the items that the conditions right after
+/// it reject when they read nothing but its loop variable (a board's cells
+/// that a move cannot start from), and those conditions with them: they
+/// would be asked of every position alike. Only conditions that answer
+/// for every item are dropped, so nothing the interpreter would report is
+/// skipped, and the order of what is left is kept.
+fn prefilter(clauses: &mut Vec<KClause>, slots: usize) {
+    let mut i = 0;
+    while i < clauses.len() {
+        let KClause::List { slot: x, items } = &clauses[i] else {
+            i += 1;
+            continue;
+        };
+        let (x, mut items) = (*x, items.to_vec());
+        let mut env = vec![0i64; slots.max(x as usize + 1)];
+        let mut dropped = 0;
+        while let Some(KClause::If(c)) = clauses.get(i + 1 + dropped) {
+            let only_x = (0..env.len() as u32).all(|s| s == x || !cond_mentions(c, s));
+            let kept: Option<Vec<i64>> = only_x
+                .then(|| {
+                    let mut kept = Vec::new();
+                    for &v in &items {
+                        env[x as usize] = v;
+                        if c.eval(&env[..])? {
+                            kept.push(v);
+                        }
+                    }
+                    Some(kept)
+                })
+                .flatten();
+            let Some(kept) = kept else { break };
+            items = kept;
+            dropped += 1;
+        }
+        if dropped > 0 {
+            clauses.drain(i + 1..i + 1 + dropped);
+            clauses[i] = KClause::List {
+                slot: x,
+                items: items.into(),
+            };
+        }
+        i += 1;
     }
 }
 

@@ -491,19 +491,13 @@ impl KRule {
         emit: &mut dyn FnMut(&[KPos]) -> Option<()>,
         steps: &mut u64,
     ) -> Option<()> {
-        let Some(clause) = self.clauses.get(d) else {
-            comps.clear();
-            for c in &self.comps {
-                let mut args = [0i64; 2];
-                for (slot, a) in args.iter_mut().zip(&c.args) {
-                    *slot = a.eval(env)?;
-                }
-                comps.push((c.game, args, c.args.len()));
-            }
-            return emit(comps);
-        };
+        if d >= self.tail {
+            return self.option_at(d, env, comps, emit);
+        }
+        let clause = self.clauses.get(d)?;
         match clause {
-            KClause::If(c) => {
+            KClause::If(_) => {
+                let c = self.fast.conds.get(d)?.as_ref()?;
                 if c.eval(env)? {
                     self.options_from(d + 1, env, comps, emit, steps)?;
                 }
@@ -526,10 +520,17 @@ impl KRule {
                 }
             }
             KClause::List { slot, items } => {
+                let slot = *slot as usize;
+                env.get(slot)?;
+                let last = d + 1 >= self.tail;
                 for &x in items.iter() {
                     step(steps)?;
-                    *env.get_mut(*slot as usize)? = x;
-                    self.options_from(d + 1, env, comps, emit, steps)?;
+                    env[slot] = x;
+                    if last {
+                        self.option_at(d + 1, env, comps, emit)?;
+                    } else {
+                        self.options_from(d + 1, env, comps, emit, steps)?;
+                    }
                 }
             }
             KClause::Parts { slot, mask, adj } => {
@@ -540,5 +541,45 @@ impl KRule {
             }
         }
         Some(())
+    }
+
+    /// The one position of a rule with no clauses and one component (a
+    /// `canonical`), without a list.
+    #[inline]
+    pub fn position(&self, env: &[i64]) -> Option<KPos> {
+        let ([c], [args_of], 0) = (&self.comps[..], &self.fast.args[..], self.clauses.len()) else {
+            return None;
+        };
+        let mut args = [0i64; 2];
+        for (slot, a) in args.iter_mut().zip(args_of) {
+            *slot = a.eval(env)?;
+        }
+        Some((c.game, args, c.args.len()))
+    }
+
+    /// The conditions after the last loop (from clause `d`), and the
+    /// option when they hold, in place.
+    #[inline(always)]
+    fn option_at(
+        &self,
+        d: usize,
+        env: &[i64],
+        comps: &mut Vec<KPos>,
+        emit: &mut dyn FnMut(&[KPos]) -> Option<()>,
+    ) -> Option<()> {
+        for c in self.fast.conds.get(d..)?.iter().flatten() {
+            if !c.eval(env)? {
+                return Some(());
+            }
+        }
+        comps.clear();
+        for (c, args_of) in self.comps.iter().zip(&self.fast.args) {
+            let mut args = [0i64; 2];
+            for (slot, a) in args.iter_mut().zip(args_of) {
+                *slot = a.eval(env)?;
+            }
+            comps.push((c.game, args, c.args.len()));
+        }
+        emit(comps)
     }
 }
