@@ -173,34 +173,43 @@ impl IntTable {
         }
     }
 
-    fn find(&self, args: &[i64]) -> Option<u32> {
-        let hash = FxBuildHasher.hash_one(args);
-        let (all, ar) = (&self.args, self.arity);
-        self.index
-            .find(hash, |&i| {
-                &all[i as usize * ar..(i as usize + 1) * ar] == args
-            })
-            .copied()
+    /// Whether entry `i` holds `args` (one argument compared in place: a
+    /// board's mask, the common case, without a call to compare slices).
+    #[inline(always)]
+    fn holds(all: &[i64], arity: usize, i: u32, args: &[i64]) -> bool {
+        match args {
+            [a] => all.get(i as usize) == Some(a),
+            _ => all.get(i as usize * arity..(i as usize + 1) * arity) == Some(args),
+        }
     }
 
-    /// The index of `args`, inserted if new (`None` when the table is full).
-    fn intern(&mut self, args: &[i64]) -> Option<u32> {
-        let hash = FxBuildHasher.hash_one(args);
+    #[inline]
+    fn hash(args: &[i64]) -> u64 {
+        match args {
+            [a] => FxBuildHasher.hash_one(*a),
+            _ => FxBuildHasher.hash_one(args),
+        }
+    }
+
+    /// The index of `args`, inserted if new and `room` allows (`None` when
+    /// it does not, or the table is full): one hash and one probe.
+    fn intern(&mut self, args: &[i64], room: bool) -> Option<u32> {
         let (all, ar) = (&mut self.args, self.arity);
         let entry = self.index.entry(
-            hash,
-            |&i| &all[i as usize * ar..(i as usize + 1) * ar] == args,
-            |&i| FxBuildHasher.hash_one(&all[i as usize * ar..(i as usize + 1) * ar]),
+            Self::hash(args),
+            |&i| Self::holds(all, ar, i, args),
+            |&i| Self::hash(&all[i as usize * ar..(i as usize + 1) * ar]),
         );
         match entry {
             hashbrown::hash_table::Entry::Occupied(e) => Some(*e.get()),
-            hashbrown::hash_table::Entry::Vacant(e) => {
+            hashbrown::hash_table::Entry::Vacant(e) if room => {
                 let i = u32::try_from(self.values.len()).ok()?;
                 all.extend_from_slice(args);
                 self.values.push(UNKNOWN);
                 e.insert(i);
                 Some(i)
             }
+            hashbrown::hash_table::Entry::Vacant(_) => None,
         }
     }
 
@@ -416,15 +425,15 @@ impl Store {
         if let Some(Some(t)) = self.tables.get(game as usize)
             && t.arity == args.len()
         {
-            if let Some(i) = t.find(args) {
-                return Ok(table_id(game, i));
-            }
-            self.room_for(1)?;
+            let room = self.room_for(1).is_ok();
             let Some(Some(t)) = self.tables.get_mut(game as usize) else {
                 return Err(Full);
             };
-            let i = t.intern(args).ok_or(Full)?;
-            self.counted += 1;
+            let before = t.values.len();
+            let i = t.intern(args, room).ok_or(Full)?;
+            if t.values.len() > before {
+                self.counted += 1;
+            }
             return Ok(table_id(game, i));
         }
         let mut key = std::mem::take(&mut self.key_buf);
