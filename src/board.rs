@@ -66,6 +66,81 @@ pub fn part_of(rest: u64, adj: impl Fn(usize) -> Option<i64>) -> Result<u64, Boa
     Ok(part)
 }
 
+/// A grid's 4-neighbour adjacency, recognized: when `adj[v]` is the mask
+/// of the cells beside cell `v` on a `w`-wide grid of `adj.len()` cells,
+/// for some `w`, the grid. Its parts are then found a whole frontier at a
+/// time by shifts ([`Grid::part_of`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Grid {
+    w: u32,
+    cells: u32,
+    /// The cells outside the first and the last column.
+    not_first: u64,
+    not_last: u64,
+}
+
+impl Grid {
+    /// The grid whose adjacency `adj` is, if it is one (of at most 63
+    /// cells).
+    pub fn of(adj: &[i64]) -> Option<Grid> {
+        let n = u32::try_from(adj.len())
+            .ok()
+            .filter(|&n| (1..=63).contains(&n))?;
+        (1..=n).filter(|w| n % w == 0).find_map(|w| {
+            let h = n / w;
+            let beside = |v: u32| {
+                let (r, c) = (v / w, v % w);
+                let mut a = 0i64;
+                if c > 0 {
+                    a |= 1 << (v - 1);
+                }
+                if c + 1 < w {
+                    a |= 1 << (v + 1);
+                }
+                if r > 0 {
+                    a |= 1 << (v - w);
+                }
+                if r + 1 < h {
+                    a |= 1 << (v + w);
+                }
+                a
+            };
+            adj.iter().zip(0..n).all(|(&a, v)| a == beside(v)).then(|| {
+                let column = |c: u32| (0..h).fold(0u64, |m, r| m | 1 << (r * w + c));
+                let all = (1u64 << n) - 1;
+                Grid {
+                    w,
+                    cells: n,
+                    not_first: all & !column(0),
+                    not_last: all & !column(w - 1),
+                }
+            })
+        })
+    }
+
+    /// [`part_of`] on this grid; `None` for a cell off the grid (the
+    /// builtin's error, left to it to report).
+    #[inline]
+    pub fn part_of(&self, rest: u64) -> Option<u64> {
+        if rest >> self.cells != 0 {
+            return None;
+        }
+        let mut part = rest & rest.wrapping_neg();
+        loop {
+            let grown = (part
+                | ((part << 1) & self.not_first)
+                | ((part >> 1) & self.not_last)
+                | (part << self.w)
+                | (part >> self.w))
+                & rest;
+            if grown == part {
+                return Some(part);
+            }
+            part = grown;
+        }
+    }
+}
+
 /// The least of the images of `mask`'s shape on a `w` × `h` grid: moved to
 /// the top-left corner, then reflected and rotated (all eight ways when
 /// the turned shape fits the grid, else the four of a rectangle), each
@@ -281,6 +356,33 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A recognized grid finds the parts `components` finds, on every mask
+    /// of a few grids; a list that is not a grid's adjacency is not one.
+    #[test]
+    fn grids_split_as_components_do() {
+        for (w, h) in [(3i64, 3i64), (4, 2), (1, 5), (5, 1), (2, 3)] {
+            let adj = grid_adj(w, h);
+            let grid = Grid::of(&adj).expect("a grid");
+            for mask in 0..1i64 << (w * h) {
+                let mut want = Vec::new();
+                components(mask, |v| adj.get(v).copied(), &mut want).unwrap();
+                let mut got = Vec::new();
+                let mut rest = mask as u64;
+                while rest != 0 {
+                    let part = grid.part_of(rest).unwrap();
+                    rest &= !part;
+                    got.push(part as i64);
+                }
+                assert_eq!(got, want, "{mask:b} on {w}×{h}");
+            }
+            assert_eq!(grid.part_of(1 << (w * h)), None);
+        }
+        let mut path_with_a_chord = grid_adj(4, 1);
+        path_with_a_chord[0] |= 1 << 3;
+        path_with_a_chord[3] |= 1;
+        assert_eq!(Grid::of(&path_with_a_chord), None);
     }
 
     #[test]

@@ -50,6 +50,8 @@ enum KClause {
         slot: u32,
         mask: IntExpr,
         adj: Rc<[i64]>,
+        /// `adj` when it is a grid's: parts found by shifts.
+        grid: Option<crate::board::Grid>,
     },
     If(BoolExpr),
 }
@@ -279,11 +281,15 @@ impl Compiler<'_> {
                         args,
                         ..
                     } => match args.as_slice() {
-                        [mask, adj] => KClause::Parts {
-                            slot,
-                            mask: self.int(*mask)?,
-                            adj: self.int_list(*adj)?,
-                        },
+                        [mask, adj] => {
+                            let adj = self.int_list(*adj)?;
+                            KClause::Parts {
+                                slot,
+                                mask: self.int(*mask)?,
+                                grid: crate::board::Grid::of(&adj),
+                                adj,
+                            }
+                        }
                         _ => return None,
                     },
                     _ => KClause::List {

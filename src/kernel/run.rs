@@ -108,9 +108,14 @@ impl KRule {
                 }
                 Some(())
             }
-            KClause::Parts { slot, mask, adj } => {
+            KClause::Parts {
+                slot,
+                mask,
+                adj,
+                grid,
+            } => {
                 let mask = mask.eval(env)?;
-                for_parts(mask, adj, *slot, env, steps, &mut |env, steps| {
+                for_parts(mask, adj, *grid, *slot, env, steps, &mut |env, steps| {
                     self.clauses_from(d + 1, memo, env, seen, steps)
                 })
             }
@@ -153,6 +158,7 @@ impl KRule {
 fn for_parts(
     mask: i64,
     adj: &[i64],
+    grid: Option<crate::board::Grid>,
     slot: u32,
     env: &mut [i64],
     steps: &mut u64,
@@ -161,7 +167,10 @@ fn for_parts(
     let mut rest = u64::try_from(mask).ok()?;
     while rest != 0 {
         step(steps)?;
-        let part = crate::board::part_of(rest, |v| adj.get(v).copied()).ok()?;
+        let part = match &grid {
+            Some(grid) => grid.part_of(rest)?,
+            None => crate::board::part_of(rest, |v| adj.get(v).copied()).ok()?,
+        };
         rest &= !part;
         *env.get_mut(slot as usize)? = part as i64;
         f(env, steps)?;
@@ -533,9 +542,14 @@ impl KRule {
                     }
                 }
             }
-            KClause::Parts { slot, mask, adj } => {
+            KClause::Parts {
+                slot,
+                mask,
+                adj,
+                grid,
+            } => {
                 let mask = mask.eval(env)?;
-                for_parts(mask, adj, *slot, env, steps, &mut |env, steps| {
+                for_parts(mask, adj, *grid, *slot, env, steps, &mut |env, steps| {
                     self.options_from(d + 1, env, comps, emit, steps)
                 })?;
             }
