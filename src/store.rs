@@ -89,6 +89,17 @@ pub const TAG_STR: i64 = 4;
 
 const DENSE: u64 = 1 << 63;
 const TABLE: u64 = 1 << 62;
+/// A *raw* id: a board (a one-argument game kept in a table) named by its
+/// argument without being interned, for the options a search lists but
+/// may never enter ([`Store::found_or_raw`]). Its value reads through the
+/// table; storing a value interns it.
+const RAW: u64 = DENSE | TABLE;
+
+/// Whether `p` is a raw id.
+#[inline]
+fn is_raw(p: PosId) -> bool {
+    p & RAW == RAW
+}
 const GAME_SHIFT: u32 = 48;
 const PAYLOAD: u64 = (1 << GAME_SHIFT) - 1;
 /// Largest coordinate of a two-argument dense position.
@@ -191,6 +202,13 @@ impl IntTable {
         }
     }
 
+    fn find(&self, args: &[i64]) -> Option<u32> {
+        let (all, ar) = (&self.args, self.arity);
+        self.index
+            .find(Self::hash(args), |&i| Self::holds(all, ar, i, args))
+            .copied()
+    }
+
     /// The index of `args`, inserted if new and `room` allows (`None` when
     /// it does not, or the table is full): one hash and one probe.
     fn intern(&mut self, args: &[i64], room: bool) -> Option<u32> {
@@ -278,6 +296,12 @@ pub struct Store {
 struct Infinites {
     sets: Vec<std::rc::Rc<[u32]>>,
     index: std::collections::HashMap<std::rc::Rc<[u32]>, u32, FxBuildHasher>,
+}
+
+/// The game and the argument a raw id names.
+#[inline]
+fn raw_parts(p: PosId) -> (GameId, i64) {
+    (((p & !RAW) >> GAME_SHIFT) as GameId, (p & PAYLOAD) as i64)
 }
 
 /// The id of entry `i` of `game`'s table.
@@ -445,6 +469,36 @@ impl Store {
         let id = self.intern_keyed(&key);
         self.key_buf = key;
         id
+    }
+
+    /// `game(arg)`'s id when it is interned, else, for a board (a
+    /// one-argument game kept only in its table), a raw id that names it
+    /// without interning it; `None` otherwise (the caller interns it).
+    #[inline]
+    pub fn found_or_raw(&self, game: GameId, arg: i64) -> Option<PosId> {
+        let t = self.tables.get(game as usize)?.as_ref()?;
+        // Only a game with no dense array: its positions are all in the
+        // table, where a raw id's value is read.
+        let tabled = self.frozen.get(game as usize).copied().unwrap_or(false)
+            && matches!(self.dense.get(game as usize), Some(Dense::Empty));
+        if t.arity != 1 || !tabled {
+            return None;
+        }
+        if let Some(i) = t.find(&[arg]) {
+            return Some(table_id(game, i));
+        }
+        let arg = u64::try_from(arg).ok().filter(|&a| a <= PAYLOAD)?;
+        (u64::from(game) < 1 << (62 - GAME_SHIFT))
+            .then_some(RAW | u64::from(game) << GAME_SHIFT | arg)
+    }
+
+    /// The interned id of `p` (a raw id is interned; any other is itself).
+    pub fn interned(&mut self, p: PosId) -> Result<PosId, Full> {
+        if is_raw(p) {
+            let (game, arg) = raw_parts(p);
+            return self.intern_ints(game, &[arg]);
+        }
+        Ok(p)
     }
 
     /// Interns `game(args)` from the key encoding of its arguments (without
@@ -628,6 +682,11 @@ impl Store {
     /// The cell array holding `p` and its index there.
     #[inline]
     fn cell(&self, p: PosId) -> Option<(&Vec<u32>, usize)> {
+        if is_raw(p) {
+            let (game, arg) = raw_parts(p);
+            let t = self.tables.get(game as usize)?.as_ref()?;
+            return Some((&t.values, t.find(&[arg])? as usize));
+        }
         if p & DENSE == 0 {
             if p & TABLE == 0 {
                 return Some((&self.values, p as usize));
@@ -660,6 +719,13 @@ impl Store {
 
     /// Stores a value (or a sentinel).
     pub fn set(&mut self, p: PosId, v: u32) {
+        if is_raw(p) {
+            // Interned when it gets a value (a full store keeps none).
+            if let Ok(q) = self.interned(p) {
+                self.set(q, v);
+            }
+            return;
+        }
         let dense = p & DENSE != 0;
         let (cells, i) = if dense {
             let payload = p & PAYLOAD;
@@ -745,6 +811,9 @@ impl Store {
 
     /// The game of a position.
     pub fn game_of(&self, p: PosId) -> GameId {
+        if is_raw(p) {
+            return raw_parts(p).0;
+        }
         if p & DENSE != 0 {
             return ((p & !DENSE) >> GAME_SHIFT) as GameId;
         }
@@ -772,6 +841,9 @@ impl Store {
     /// The arguments of a position whose arguments are all integers and
     /// that is stored densely or in a table.
     pub fn int_args(&self, p: PosId) -> Option<IntArgs<'_>> {
+        if is_raw(p) {
+            return Some(IntArgs::Inline([raw_parts(p).1, 0], 1));
+        }
         if let Some((args, n)) = self.dense_args(p) {
             return Some(IntArgs::Inline(args, n));
         }
@@ -803,7 +875,7 @@ impl Store {
 
     /// The integer arguments of a dense position, and how many there are.
     pub fn dense_args(&self, p: PosId) -> Option<([i64; 2], usize)> {
-        if p & DENSE == 0 {
+        if p & DENSE == 0 || is_raw(p) {
             return None;
         }
         let payload = p & PAYLOAD;
@@ -846,6 +918,38 @@ mod tests {
         assert!(s.dense_args(p).is_none(), "keyed");
         assert_eq!(s.dense_cells, 0);
         assert_eq!(s.game_of(p), 0);
+    }
+
+    /// A board not stored yet gets a raw id: nothing is interned until it
+    /// gets a value, which then reads through the raw id and the interned
+    /// one alike. Games with dense arrays never get one.
+    #[test]
+    fn raw_ids_name_boards_until_they_get_a_value() {
+        let board = GameShape {
+            arity: 1,
+            ints: true,
+            sparse: true,
+        };
+        let mut s = Store::new(&[board, INTS3], 100);
+        let raw = s.found_or_raw(0, 1 << 40).expect("a board");
+        assert!(is_raw(raw));
+        assert_eq!(s.states(), 0);
+        assert_eq!(s.value(raw), UNKNOWN);
+        assert_eq!(s.game_of(raw), 0);
+        assert_eq!(s.int_args(raw).unwrap().as_slice(), &[1 << 40]);
+        assert!(s.dense_args(raw).is_none());
+        s.set(raw, 3);
+        assert_eq!(s.states(), 1);
+        assert_eq!(s.value(raw), 3);
+        let p = s.intern_ints(0, &[1 << 40]).unwrap();
+        assert!(!is_raw(p));
+        assert_eq!(s.value(p), 3);
+        assert_eq!(s.found_or_raw(0, 1 << 40), Some(p));
+        assert_eq!(s.interned(raw).unwrap(), p);
+        // Not for a game of three arguments, nor an argument past the id.
+        assert_eq!(s.found_or_raw(1, 5), None);
+        assert_eq!(s.found_or_raw(0, -1), None);
+        assert_eq!(s.found_or_raw(0, 1 << 50), None);
     }
 
     #[test]

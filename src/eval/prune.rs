@@ -26,18 +26,25 @@ impl crate::prune::Tree for Board<'_, '_> {
         out: &mut Moves,
         more: &mut dyn FnMut(Option<u32>) -> bool,
     ) -> R<bool> {
+        // A raw id is listed as it is (by its argument): a position whose
+        // listing stops early is never stored.
         let bufs = &mut self.bufs;
         named(self.s.m, Naming::Stored, |m| {
-            m.options_with(pos, out, bufs, &mut |m, parts| {
+            // Options it may never enter are named without being stored.
+            let raw = std::mem::replace(&mut m.interp_state.rename.raw, true);
+            let listed = m.options_with(pos, out, bufs, &mut |m, parts| {
                 more(parts.iter().try_fold(0, |x, &c| {
                     let v = m.memo.value(c);
                     (v <= MAX_VALUE).then_some(x ^ v)
                 }))
-            })
+            });
+            m.interp_state.rename.raw = raw;
+            listed
         })
     }
 
     fn value(&mut self, pos: PosId) -> R<u32> {
+        let pos = self.interned(pos)?;
         self.s.fallback_value(pos)
     }
 
@@ -48,6 +55,18 @@ impl crate::prune::Tree for Board<'_, '_> {
             .memo
             .int_args(pos)
             .map_or(0, |a| a.as_slice().iter().map(|v| v.count_ones()).sum())
+    }
+}
+
+impl Board<'_, '_> {
+    /// `pos` interned (the options it lists may be raw ids).
+    fn interned(&mut self, pos: PosId) -> R<PosId> {
+        let max = self.s.m.limits.max_states;
+        self.s
+            .m
+            .memo
+            .interned(pos)
+            .map_err(|_| state_limit(max, Span::default()).into())
     }
 }
 

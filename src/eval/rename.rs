@@ -50,6 +50,10 @@ pub(super) struct RenameBufs {
     /// `canonical`'s) and parts.
     kenvs: [Vec<i64>; 2],
     kparts: [Vec<kernel::KPos>; 1],
+    /// Whether the naming kernels may name a board not stored yet by a raw
+    /// id (`Store::found_or_raw`): only while the pruned search lists, which
+    /// interns what it enters.
+    pub(super) raw: bool,
 }
 
 /// Runs `f` with the positions the interpreter makes named `naming`
@@ -171,8 +175,10 @@ pub(super) fn by_kernel(
     let RenameBufs {
         kenvs: [env, canon_env],
         kparts: [parts],
+        raw,
         ..
     } = &mut m.interp_state.rename;
+    let raw = *raw;
     let gk = kernels.get(game as usize)?;
     let k = match inner {
         Naming::Canonical => gk.split.as_ref()?,
@@ -194,7 +200,14 @@ pub(super) fn by_kernel(
             } else {
                 (g, a, n)
             };
-            out.push(memo.intern_ints(g, &a[..n]).ok()?);
+            let found = match (raw, &a[..n]) {
+                (true, &[x]) => memo.found_or_raw(g, x),
+                _ => None,
+            };
+            out.push(match found {
+                Some(id) => id,
+                None => memo.intern_ints(g, &a[..n]).ok()?,
+            });
         }
         // A sum too long is the interpreter's to report.
         (out.len() <= max).then_some(())
