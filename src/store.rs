@@ -210,25 +210,24 @@ impl IntTable {
     }
 
     /// The index of `args`, inserted if new and `room` allows (`None` when
-    /// it does not, or the table is full): one hash and one probe.
+    /// it does not, or the table is full): hashed once.
     fn intern(&mut self, args: &[i64], room: bool) -> Option<u32> {
-        let (all, ar) = (&mut self.args, self.arity);
-        let entry = self.index.entry(
-            Self::hash(args),
-            |&i| Self::holds(all, ar, i, args),
-            |&i| Self::hash(&all[i as usize * ar..(i as usize + 1) * ar]),
-        );
-        match entry {
-            hashbrown::hash_table::Entry::Occupied(e) => Some(*e.get()),
-            hashbrown::hash_table::Entry::Vacant(e) if room => {
-                let i = u32::try_from(self.values.len()).ok()?;
-                all.extend_from_slice(args);
-                self.values.push(UNKNOWN);
-                e.insert(i);
-                Some(i)
-            }
-            hashbrown::hash_table::Entry::Vacant(_) => None,
+        let hash = Self::hash(args);
+        let (all, ar) = (&self.args, self.arity);
+        if let Some(&i) = self.index.find(hash, |&i| Self::holds(all, ar, i, args)) {
+            return Some(i);
         }
+        if !room {
+            return None;
+        }
+        let i = u32::try_from(self.values.len()).ok()?;
+        self.args.extend_from_slice(args);
+        self.values.push(UNKNOWN);
+        let all = &self.args;
+        self.index.insert_unique(hash, i, |&j| {
+            Self::hash(&all[j as usize * ar..(j as usize + 1) * ar])
+        });
+        Some(i)
     }
 
     fn args_of(&self, i: usize) -> Option<&[i64]> {
@@ -682,11 +681,6 @@ impl Store {
     /// The cell array holding `p` and its index there.
     #[inline]
     fn cell(&self, p: PosId) -> Option<(&Vec<u32>, usize)> {
-        if is_raw(p) {
-            let (game, arg) = raw_parts(p);
-            let t = self.tables.get(game as usize)?.as_ref()?;
-            return Some((&t.values, t.find(&[arg])? as usize));
-        }
         if p & DENSE == 0 {
             if p & TABLE == 0 {
                 return Some((&self.values, p as usize));
@@ -697,6 +691,9 @@ impl Store {
                 .as_ref()?;
             return Some((&t.values, (p & PAYLOAD) as usize));
         }
+        if is_raw(p) {
+            return self.raw_cell(p);
+        }
         let payload = p & PAYLOAD;
         match self.dense.get(((p & !DENSE) >> GAME_SHIFT) as usize)? {
             Dense::One { values } => Some((values, payload as usize)),
@@ -706,6 +703,25 @@ impl Store {
             )),
             Dense::Empty => None,
         }
+    }
+
+    /// [`Store::set`] of a raw id: interned when it gets a value (a full
+    /// store keeps none).
+    #[inline(never)]
+    fn set_raw(&mut self, p: PosId, v: u32) {
+        if let Ok(q) = self.interned(p)
+            && !is_raw(q)
+        {
+            self.set(q, v);
+        }
+    }
+
+    /// [`Store::cell`] of a raw id: its entry in the table, if it has one.
+    #[inline(never)]
+    fn raw_cell(&self, p: PosId) -> Option<(&Vec<u32>, usize)> {
+        let (game, arg) = raw_parts(p);
+        let t = self.tables.get(game as usize)?.as_ref()?;
+        Some((&t.values, t.find(&[arg])? as usize))
     }
 
     /// The stored value (or `UNKNOWN` / `ON_STACK`).
@@ -719,14 +735,10 @@ impl Store {
 
     /// Stores a value (or a sentinel).
     pub fn set(&mut self, p: PosId, v: u32) {
-        if is_raw(p) {
-            // Interned when it gets a value (a full store keeps none).
-            if let Ok(q) = self.interned(p) {
-                self.set(q, v);
-            }
-            return;
-        }
         let dense = p & DENSE != 0;
+        if dense && is_raw(p) {
+            return self.set_raw(p, v);
+        }
         let (cells, i) = if dense {
             let payload = p & PAYLOAD;
             match self.dense.get_mut(((p & !DENSE) >> GAME_SHIFT) as usize) {
