@@ -325,12 +325,15 @@ impl Search {
             return Err(Stop::Aborted);
         }
         let mut moves = std::mem::take(&mut self.moves);
+        // Not when the whole value is asked: a component after an option's
+        // first must answer its value (see `Wait::Other`).
         let mut untaken = asked;
+        let whole = asked == ALL;
         let listed = t.options(pos, &mut moves, &mut |known| {
             if let Some(x) = known.filter(|&x| x < Set::BITS) {
                 untaken &= !(1 << x);
             }
-            untaken != 0
+            whole || untaken != 0
         });
         let result = listed.map(|all| {
             if !all {
@@ -419,7 +422,16 @@ impl Search {
                 (option[option.len() - 1 - node.done], Wait::Other, ALL)
             } else {
                 let asked = without_largest(node.cand) & up_to_max(node.asked);
-                (option[0], Wait::First, xor_each(asked, node.xor))
+                let shifted = xor_each(asked, node.xor);
+                // A candidate whose XOR no set can hold (128 or more): the
+                // first component is asked for its whole value instead, or
+                // its "not in the set" would hide that candidate.
+                let asked = if shifted.count_ones() == asked.count_ones() {
+                    shifted
+                } else {
+                    ALL
+                };
+                (option[0], Wait::First, asked)
             };
             node.wait = wait;
             if let Some(v) = t.known(c) {
@@ -598,6 +610,80 @@ mod tests {
 
     /// A position with exactly as many options as a candidate set holds
     /// (127: candidates 0 to 127, every bit): its value 0 is found.
+    /// Positions with some values given (leaves worth 0..=127 without
+    /// their options) and the rest computed by the plain mex.
+    struct Given {
+        options: Vec<Vec<Vec<PosId>>>,
+        values: Vec<Option<u32>>,
+    }
+
+    impl Tree for Given {
+        fn known(&self, pos: PosId) -> Option<u32> {
+            self.values[pos as usize]
+        }
+        fn store(&mut self, pos: PosId, value: u32) {
+            self.values[pos as usize] = Some(value);
+        }
+        fn options(
+            &mut self,
+            pos: PosId,
+            out: &mut Moves,
+            more: &mut dyn FnMut(Option<u32>) -> bool,
+        ) -> R<bool> {
+            out.clear();
+            for o in &self.options[pos as usize] {
+                out.push(o);
+                let known = o
+                    .iter()
+                    .try_fold(0, |x, &c| self.values[c as usize].map(|v| x ^ v));
+                if !more(known) {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        }
+        fn value(&mut self, pos: PosId) -> R<u32> {
+            if let Some(v) = self.values[pos as usize] {
+                return Ok(v);
+            }
+            let mut seen = Vec::new();
+            for o in self.options[pos as usize].clone() {
+                let mut x = 0;
+                for c in o {
+                    x ^= self.value(c)?;
+                }
+                seen.push(x);
+            }
+            Ok((0..).find(|v| !seen.contains(v)).unwrap_or(0))
+        }
+        fn size(&self, pos: PosId) -> u32 {
+            pos as u32
+        }
+    }
+
+    /// A component asked for its whole value is never cut off, even when
+    /// its known options take every value a set can hold: P = A + B with A
+    /// and B both worth 128 (128 options each, of known values 0..=127)
+    /// is worth 1, its only option A + B being worth 0; Q, whose only
+    /// option is P, is worth 0.
+    #[test]
+    fn a_component_asked_in_full_is_not_cut_off() {
+        let leaves: Vec<Vec<PosId>> = (1..=128).map(|k| vec![k]).collect();
+        let mut options: Vec<Vec<Vec<PosId>>> = vec![Vec::new(); 133];
+        options[129] = leaves.clone();
+        options[130] = leaves;
+        options[131] = vec![vec![130, 129]];
+        options[132] = vec![vec![131]];
+        let mut values = vec![None; 133];
+        for (k, v) in values.iter_mut().enumerate().take(129).skip(1) {
+            *v = Some(k as u32 - 1);
+        }
+        let mut tree = Given { options, values };
+        let got = Search::default().nimber(&mut tree, 132).unwrap();
+        assert_eq!(got, Some(0));
+        assert_eq!(tree.values[131], Some(1));
+    }
+
     #[test]
     fn a_full_candidate_set() {
         // 0 ends the game, 1 moves to 0, 2 has 127 moves to 1, 3 moves to 2.

@@ -19,11 +19,11 @@
 //! and `G(true)` stay distinct: Int -> [0, v], Bool -> [1, b], List ->
 //! [2, len, items...] ([`crate::value`] encodes and decodes values).
 
+mod table;
 use crate::ir::GameId;
-use hashbrown::HashTable;
 use indexmap::IndexSet;
 use rustc_hash::FxBuildHasher;
-use std::hash::BuildHasher;
+use table::{IntTable, near_full};
 
 /// The id of an interned position.
 pub type PosId = u64;
@@ -116,7 +116,7 @@ const MAX_1D: usize = 1 << 27;
 const MAX_2D_CELLS: usize = 1 << 24;
 /// Games with ids from here on are stored by key only (the id layout has 15
 /// bits for the game).
-const MAX_DENSE_GAMES: GameId = 1 << 15;
+const MAX_DENSE_GAMES: GameId = 1 << 14;
 /// Games with ids from here on have no table (14 bits for the game).
 const MAX_TABLE_GAMES: GameId = 1 << 14;
 /// Integer games with more arguments than this are stored by key.
@@ -165,91 +165,6 @@ impl IntArgs<'_> {
 /// The state limit was reached.
 #[derive(Clone, Copy, Debug)]
 pub struct Full;
-
-/// The positions of one integer game outside its dense array: arguments
-/// side by side (`arity` to a position), found by an FxHash table of indices.
-#[derive(Clone, Debug, Default)]
-struct IntTable {
-    arity: usize,
-    args: Vec<i64>,
-    values: Vec<u32>,
-    index: HashTable<u32>,
-}
-
-impl IntTable {
-    fn new(arity: usize) -> IntTable {
-        IntTable {
-            arity,
-            ..IntTable::default()
-        }
-    }
-
-    /// Whether entry `i` holds `args` (one argument compared in place: a
-    /// board's mask, the common case, without a call to compare slices).
-    #[inline(always)]
-    fn holds(all: &[i64], arity: usize, i: u32, args: &[i64]) -> bool {
-        match args {
-            [a] => all.get(i as usize) == Some(a),
-            _ => all.get(i as usize * arity..(i as usize + 1) * arity) == Some(args),
-        }
-    }
-
-    #[inline]
-    fn hash(args: &[i64]) -> u64 {
-        match args {
-            [a] => FxBuildHasher.hash_one(*a),
-            _ => FxBuildHasher.hash_one(args),
-        }
-    }
-
-    fn find(&self, args: &[i64]) -> Option<u32> {
-        let (all, ar) = (&self.args, self.arity);
-        self.index
-            .find(Self::hash(args), |&i| Self::holds(all, ar, i, args))
-            .copied()
-    }
-
-    /// The index of `args`, inserted if new and `room` allows (`None` when
-    /// it does not, or the table is full): hashed once.
-    fn intern(&mut self, args: &[i64], room: bool) -> Option<u32> {
-        let hash = Self::hash(args);
-        let (all, ar) = (&self.args, self.arity);
-        if let Some(&i) = self.index.find(hash, |&i| Self::holds(all, ar, i, args)) {
-            return Some(i);
-        }
-        if !room {
-            return None;
-        }
-        let i = u32::try_from(self.values.len()).ok()?;
-        self.args.extend_from_slice(args);
-        self.values.push(UNKNOWN);
-        let all = &self.args;
-        self.index.insert_unique(hash, i, |&j| {
-            Self::hash(&all[j as usize * ar..(j as usize + 1) * ar])
-        });
-        Some(i)
-    }
-
-    fn args_of(&self, i: usize) -> Option<&[i64]> {
-        self.args.get(i * self.arity..(i + 1) * self.arity)
-    }
-
-    /// Bytes its next doubling would allocate, if that is near.
-    fn growth_near(&self) -> usize {
-        let n = self.values.len();
-        if !near_full(n, self.values.capacity()) {
-            return 0;
-        }
-        // Arguments, values, and the index (4 bytes and a control byte each).
-        n.saturating_mul(2 * (self.arity * 8 + 4 + 5))
-    }
-}
-
-/// Whether a table of `len` entries is within a quarter of its `capacity`:
-/// its next doubling is near.
-fn near_full(len: usize, capacity: usize) -> bool {
-    len >= 1 << 16 && len >= capacity / 4 * 3
-}
 
 /// What the store needs to know of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

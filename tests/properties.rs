@@ -646,6 +646,52 @@ proptest! {
     }
 }
 
+/// The kernels report what the interpreter reports on boards: a vertex
+/// without an adjacency entry, even when the search would have stopped
+/// listing after an earlier part; and a sum of parts past `--max-list`,
+/// counted over the whole option.
+#[test]
+fn board_kernels_keep_the_interpreters_errors() {
+    let missing = "let ADJ = [2, 1, 0]\n\
+        game Z(n) = { Z(n - 1) if n > 0 }\n\
+        game B(m) = {\n    B(9) if m == 0\n    Z(0) for part in components(m, ADJ) if m == 9\n}\n    \
+        split B(m)\n\
+        print grundy(Z(0))\nprint grundy(B(0))\n";
+    let fast = run_text(missing, true);
+    assert_eq!(fast, run_text(missing, false));
+    assert!(fast.contains("error: vertex 3"), "{fast}");
+    let long = "let ADJ = [2, 1, 8, 4]\n\
+        game B(m) = { B(5) + B(5) + B(1) if m == 3 }\n    \
+        split sum(B(p) for p in components(m, ADJ))\n\
+        print grundy(B(3))\n";
+    let limits = |kernels| Limits {
+        kernels,
+        max_list: 4,
+        ..Limits::default()
+    };
+    let fast = run_mode(long, limits(true));
+    assert_eq!(fast, run_mode(long, limits(false)));
+    assert!(fast.contains("more than 4 components"), "{fast}");
+}
+
+/// A memoized function a board's rule calls while the pruned search lists
+/// its options keeps positions that print and play as any other: what it
+/// remembers never names a board the search has not stored.
+#[test]
+fn a_function_memo_filled_while_listing_keeps_plain_positions() {
+    let src = "let ADJ = [2, 5, 2, 8, 20, 8]\n\
+        let memo take(m, v) = Path(m ^ (m & (7 << (v - 1))))\n\
+        game Path(m) = { take(m, v) for v in 1..5 if (m >> v) & 1 == 1 }\n    \
+        split sum(Path(p) for p in components(m, ADJ) if popcount(p) > 0)\n\
+        print grundy(Path(63))\n\
+        print take(63, 2)\n\
+        print grundy(take(63, 2))\n\
+        print moves(take(63, 2))\n";
+    let fast = run_text(src, true);
+    assert_eq!(fast, run_text(src, false));
+    assert!(fast.contains("Path(49): first player wins"), "{fast}");
+}
+
 /// Parts of a rule that depend on the parameters alone are computed once
 /// per position, ahead of time: one that fails there (a shift by 64) must
 /// still be reported only where the rule reaches it, as the interpreter

@@ -147,7 +147,11 @@ impl Interp<'_> {
             }
         }
         self.m.interp_state.depth += 1;
+        // A function's result may be kept (its memo, a `let`): the boards it
+        // makes are interned, never raw ids (`eval::rename`).
+        let raw = std::mem::replace(&mut self.m.interp_state.rename.raw, false);
         let result = stacker::maybe_grow(RED_ZONE, SEGMENT, || self.value(p, f.body, &mut frame));
+        self.m.interp_state.rename.raw = raw;
         self.m.interp_state.depth -= 1;
         if grows {
             self.m.interp_state.stack_bytes -= SEGMENT;

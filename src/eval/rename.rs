@@ -187,7 +187,8 @@ pub(super) fn by_kernel(
     env.clear();
     env.extend_from_slice(args);
     env.resize(gk.slots.max(args.len()), 0);
-    let max = m.limits.max_list.saturating_add(out.len());
+    // Counted over the whole sum, as the interpreter counts it.
+    let max = m.limits.max_list;
     k.options(env, parts, &mut |comps| {
         for &(g, a, n) in comps {
             let (g, a, n) = if inner.renames(p.games.get(g as usize)?) {

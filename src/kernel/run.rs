@@ -165,6 +165,23 @@ fn for_parts(
     f: &mut dyn FnMut(&mut [i64], &mut u64) -> Option<()>,
 ) -> Option<()> {
     let mut rest = u64::try_from(mask).ok()?;
+    // The builtin finds every part, and every error, before the loop runs:
+    // a vertex without a neighbour mask gives up before any option.
+    match &grid {
+        Some(grid) => {
+            grid.part_of(rest)?;
+        }
+        None => {
+            let mut bits = rest;
+            while bits != 0 {
+                let v = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if *adj.get(v)? < 0 {
+                    return None;
+                }
+            }
+        }
+    }
     while rest != 0 {
         step(steps)?;
         let part = match &grid {
