@@ -118,11 +118,17 @@ impl Grid {
         })
     }
 
+    /// Whether every cell of `mask` is on the grid.
+    #[inline]
+    pub fn holds(&self, mask: u64) -> bool {
+        mask >> self.cells == 0
+    }
+
     /// [`part_of`] on this grid; `None` for a cell off the grid (the
     /// builtin's error, left to it to report).
     #[inline]
     pub fn part_of(&self, rest: u64) -> Option<u64> {
-        if rest >> self.cells != 0 {
+        if !self.holds(rest) {
             return None;
         }
         let mut part = rest & rest.wrapping_neg();

@@ -169,7 +169,9 @@ fn for_parts(
     // a vertex without a neighbour mask gives up before any option.
     match &grid {
         Some(grid) => {
-            grid.part_of(rest)?;
+            if !grid.holds(rest) {
+                return None;
+            }
         }
         None => {
             let mut bits = rest;
