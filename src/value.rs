@@ -169,6 +169,16 @@ impl fmt::Display for Value {
     }
 }
 
+/// Stores `v` in a frame's slot: an integer over an integer in place,
+/// without dropping the old value (a loop variable, every step).
+#[inline(always)]
+pub fn assign(slot: &mut Value, v: Value) {
+    match (slot, v) {
+        (Value::Int(old), Value::Int(new)) => *old = new,
+        (slot, v) => *slot = v,
+    }
+}
+
 /// Writes `[a, b, c]`.
 pub fn write_list(f: &mut impl fmt::Write, xs: &[i64]) -> fmt::Result {
     f.write_char('[')?;

@@ -396,7 +396,7 @@ impl Interp<'_> {
             };
             for x in values {
                 self.m.poll()?;
-                env[slot as usize] = Value::Int(x);
+                crate::value::assign(&mut env[slot as usize], Value::Int(x));
                 self.list_element(p, e, body, code, env, key, &mut w)?;
             }
         } else {

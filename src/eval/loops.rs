@@ -138,7 +138,7 @@ impl Interp<'_> {
                 return Ok(true);
             };
             self.m.poll()?;
-            env[slot as usize] = v;
+            crate::value::assign(&mut env[slot as usize], v);
             if !self.bindings(p, clauses, i + 1, env, body)? {
                 return Ok(false);
             }
