@@ -786,8 +786,15 @@ fn chomp_example_matches_brute_force_on_sizes_from_the_command_line() {
             "--let",
             &format!("h={h}"),
         ]);
-        let first = text(&out.stdout).lines().next().unwrap_or_default().to_string();
-        assert!(first.ends_with(&format!("grundy {want}")), "{w}×{h}: {first}");
+        let first = text(&out.stdout)
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            first.ends_with(&format!("grundy {want}")),
+            "{w}×{h}: {first}"
+        );
     }
 }
 

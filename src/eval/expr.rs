@@ -554,9 +554,7 @@ impl Interp<'_> {
                 self.value(p, branch, env)?
             }
             ir::Expr::EmptyPos | ir::Expr::PosSum(..) | ir::Expr::Apply { .. } => {
-                let mut out = Vec::new();
-                self.pos_into(p, e, env, &mut out)?;
-                Value::Pos(out.into())
+                Value::Pos(super::rename::interned_pos(self, p, e, env)?.into())
             }
             ir::Expr::Call { f, play, args } => {
                 builtins::call(self, p, *f, *play, args, span, env)?
@@ -645,11 +643,9 @@ impl Interp<'_> {
                 })?;
                 Ok(Value::List(items.into()))
             }
-            CompKind::SumPos => {
-                let mut out = Vec::new();
-                self.pos_into(p, e, env, &mut out)?;
-                Ok(Value::Pos(out.into()))
-            }
+            CompKind::SumPos => Ok(Value::Pos(
+                super::rename::interned_pos(self, p, e, env)?.into(),
+            )),
             CompKind::SumInt => {
                 let mut acc: i64 = 0;
                 let span = p.span(e);

@@ -138,6 +138,22 @@ impl Interp<'_> {
     }
 }
 
+/// A position made as a value (kept, passed to a builtin or a function,
+/// played): its parts as `pos_into` names them, but never raw ids, which
+/// only the options the pruned search lists may hold.
+pub(super) fn interned_pos(
+    i: &mut Interp,
+    p: &ir::Program,
+    e: ExprId,
+    env: &mut [Value],
+) -> R<Vec<PosId>> {
+    let raw = std::mem::replace(&mut i.m.interp_state.rename.raw, false);
+    let mut out = Vec::new();
+    let result = i.pos_into(p, e, env, &mut out);
+    i.m.interp_state.rename.raw = raw;
+    result.map(|()| out)
+}
+
 /// [`Interp::renamed_into`] for integer arguments, read in place: the
 /// naming kernels first, without a value per argument.
 pub(super) fn renamed_ints_into(
