@@ -164,7 +164,7 @@ impl Compiler<'_> {
         }
         let int = |e: ExprId| self.int_at(e, depth + 1, max);
         let cond = |e: ExprId| self.cond_at(e, depth + 1, max);
-        Some(match self.prog.expr(e) {
+        Some(folded(match self.prog.expr(e) {
             ir::Expr::Int(v) => IntExpr::Const(*v),
             ir::Expr::Local(s) => IntExpr::Slot(*s),
             ir::Expr::Const(c) => match self.consts.get(*c as usize)? {
@@ -173,16 +173,7 @@ impl Compiler<'_> {
             },
             ir::Expr::Neg(x) => IntExpr::Neg(Box::new(int(*x)?)),
             ir::Expr::Binary(op, a, b) if op.is_arithmetic() => {
-                let (a, b) = (int(*a)?, int(*b)?);
-                // Constants folded (one that fails is the interpreter's to
-                // report, where it stands).
-                match (&a, &b) {
-                    (IntExpr::Const(x), IntExpr::Const(y)) => match ops::int_op(*op, *x, *y) {
-                        Ok(v) => IntExpr::Const(v),
-                        Err(_) => IntExpr::Bin(*op, Box::new(a), Box::new(b)),
-                    },
-                    _ => IntExpr::Bin(*op, Box::new(a), Box::new(b)),
-                }
+                IntExpr::Bin(*op, Box::new(int(*a)?), Box::new(int(*b)?))
             }
             ir::Expr::Index(l, i) => match self.prog.expr(*l) {
                 ir::Expr::Local(s) => IntExpr::SlotIndex(*s, Box::new(int(*i)?)),
@@ -227,7 +218,7 @@ impl Compiler<'_> {
                 out
             }
             _ => return None,
-        })
+        }))
     }
 
     /// The arguments of a call of a plain function (not recursive, asking
@@ -545,6 +536,25 @@ enum Fast {
     Bool(BoolCode),
 }
 
+/// `e` with its value computed now when its operands are constants (the
+/// compiler builds bottom up, so every constant part folds); one whose
+/// evaluation fails is left for the interpreter to report where it stands.
+fn folded(e: IntExpr) -> IntExpr {
+    let constant = |x: &IntExpr| matches!(x, IntExpr::Const(_));
+    let operands_constant = match &e {
+        IntExpr::Bin(_, a, b) => constant(a) && constant(b),
+        IntExpr::Neg(a) | IntExpr::Abs(a) | IntExpr::Popcount(a) | IntExpr::Index(_, a) => {
+            constant(a)
+        }
+        IntExpr::Min(xs) | IntExpr::Max(xs) | IntExpr::GridCanon(xs) => xs.iter().all(constant),
+        _ => false,
+    };
+    match operands_constant.then(|| e.eval(&[] as &[Value])).flatten() {
+        Some(v) => IntExpr::Const(v),
+        None => e,
+    }
+}
+
 /// The compiled forms of the expressions that rules evaluate over and over
 /// (conditions, loop bounds, arguments of positions), by expression id.
 ///
@@ -599,14 +609,6 @@ impl GameCx<'_> {
             }
         }
         let trivial = matches!(e, IntExpr::Const(_) | IntExpr::Slot(_));
-        // Constants are folded (one that fails is left to the interpreter,
-        // which reports it where it stands).
-        if !trivial
-            && params_only(&e, 0)
-            && let Some(v) = e.eval(&[] as &[Value])
-        {
-            return IntExpr::Const(v);
-        }
         if !trivial && self.hoisting && params_only(&e, self.arity) {
             let i = match self.parts.iter().position(|p| *p == e) {
                 Some(i) => i,
