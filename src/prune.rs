@@ -166,6 +166,11 @@ struct Pending {
     cost: u64,
 }
 
+/// The value of a sum whose components' values are all known (their XOR).
+pub fn known_sum(parts: &[PosId], known: impl Fn(PosId) -> Option<u32>) -> Option<u32> {
+    parts.iter().try_fold(0, |x, &c| known(c).map(|v| x ^ v))
+}
+
 /// Moves the hardest component of an option first; the option's cost, the
 /// sum of its components' squared sizes (Beling's "smaller components
 /// first").
@@ -200,7 +205,7 @@ impl Search {
         if listed.is_ok() {
             for option in moves.iter() {
                 let mut comps = option.to_vec();
-                let x = comps.iter().try_fold(0, |x, &c| t.known(c).map(|v| x ^ v));
+                let x = known_sum(&comps, |c| t.known(c));
                 match x {
                     Some(x) => {
                         if let Some(slot) = taken.get_mut(x as usize) {
@@ -353,7 +358,7 @@ impl Search {
             order.clear();
             let base = self.parts.len();
             for option in moves.iter() {
-                match option.iter().try_fold(0, |x, &c| t.known(c).map(|v| x ^ v)) {
+                match known_sum(option, |c| t.known(c)) {
                     Some(x) => cand = rule_out(cand, x),
                     None => {
                         let at = self.parts.len();
@@ -515,17 +520,7 @@ mod tests {
             out: &mut Moves,
             more: &mut dyn FnMut(Option<u32>) -> bool,
         ) -> R<bool> {
-            out.clear();
-            for o in &self.options[pos as usize] {
-                out.push(o);
-                let known = o
-                    .iter()
-                    .try_fold(0, |x, &c| self.values[c as usize].map(|v| x ^ v));
-                if !more(known) {
-                    return Ok(false);
-                }
-            }
-            Ok(true)
+            Ok(listed(&self.options, &self.values, pos, out, more))
         }
         fn value(&mut self, pos: PosId) -> R<u32> {
             self.full += 1;
@@ -534,6 +529,25 @@ mod tests {
         fn size(&self, pos: PosId) -> u32 {
             pos as u32
         }
+    }
+
+    /// A test tree's options of `pos` into `out`, asking `more` after
+    /// each (given its value when its components' are known).
+    fn listed(
+        options: &[Vec<Vec<PosId>>],
+        values: &[Option<u32>],
+        pos: PosId,
+        out: &mut Moves,
+        more: &mut dyn FnMut(Option<u32>) -> bool,
+    ) -> bool {
+        out.clear();
+        for o in &options[pos as usize] {
+            out.push(o);
+            if !more(known_sum(o, |c| values[c as usize])) {
+                return false;
+            }
+        }
+        true
     }
 
     fn brute(options: &[Vec<Vec<PosId>>], pos: PosId) -> u32 {
@@ -630,17 +644,7 @@ mod tests {
             out: &mut Moves,
             more: &mut dyn FnMut(Option<u32>) -> bool,
         ) -> R<bool> {
-            out.clear();
-            for o in &self.options[pos as usize] {
-                out.push(o);
-                let known = o
-                    .iter()
-                    .try_fold(0, |x, &c| self.values[c as usize].map(|v| x ^ v));
-                if !more(known) {
-                    return Ok(false);
-                }
-            }
-            Ok(true)
+            Ok(listed(&self.options, &self.values, pos, out, more))
         }
         fn value(&mut self, pos: PosId) -> R<u32> {
             if let Some(v) = self.values[pos as usize] {

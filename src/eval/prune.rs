@@ -26,16 +26,16 @@ impl crate::prune::Tree for Board<'_, '_> {
         out: &mut Moves,
         more: &mut dyn FnMut(Option<u32>) -> bool,
     ) -> R<bool> {
-        // A raw id is listed as it is (by its argument): a position whose
-        // listing stops early is never stored.
+        // `pos` may be a raw id, listed by its argument: a position whose
+        // listing stops early is never stored. The options it may never
+        // enter are named without being stored in turn.
         let bufs = &mut self.bufs;
         named(self.s.m, Naming::Stored, |m| {
-            // Options it may never enter are named without being stored.
             let raw = std::mem::replace(&mut m.interp_state.rename.raw, true);
             let listed = m.options_with(pos, out, bufs, &mut |m, parts| {
-                more(parts.iter().try_fold(0, |x, &c| {
+                more(crate::prune::known_sum(parts, |c| {
                     let v = m.memo.value(c);
-                    (v <= MAX_VALUE).then_some(x ^ v)
+                    (v <= MAX_VALUE).then_some(v)
                 }))
             });
             m.interp_state.rename.raw = raw;

@@ -77,65 +77,74 @@ impl Interp<'_> {
         args: &[Value],
         out: &mut Vec<PosId>,
     ) -> R<()> {
-        if self.m.limits.kernels && args.len() <= 8 {
-            let mut ints = [0i64; 8];
-            let all = ints.iter_mut().zip(args).all(|(slot, a)| match a {
+        let mut ints = [0i64; 8];
+        let all = args.len() <= ints.len()
+            && ints.iter_mut().zip(args).all(|(slot, a)| match a {
                 Value::Int(x) => {
                     *slot = *x;
                     true
                 }
                 _ => false,
             });
-            let start = out.len();
-            if all && by_kernel(self.m, p, game, &ints[..args.len()], out).is_some() {
-                return Ok(());
-            }
-            out.truncate(start);
+        if all {
+            return renamed_ints_into(self, p, game, &ints[..args.len()], out);
         }
-        let g = &p.games[game as usize];
-        let naming = self.m.interp_state.naming;
-        let Some((expr, inner)) = naming.renamer(g) else {
-            return Err(Diag::bug("renaming a position its game does not rename").into());
-        };
-        let start = out.len();
-        // `split` makes parts that are put in canonical form in turn: one
-        // buffer each, so that neither allocates per option.
-        let buf = usize::from(inner == Naming::AsWritten);
-        let mut env = std::mem::take(&mut self.m.interp_state.rename.envs[buf]);
-        let need = g.slots.max(g.params.len() as u32) as usize + self.m.compiled.extra_slots(game);
-        if env.len() != need {
-            env.clear();
-            env.resize(need, Value::Int(0));
-        }
-        for (slot, a) in env.iter_mut().zip(args) {
-            *slot = a.clone();
-        }
-        self.m.compiled.hoist(game, &mut env);
-        self.m.interp_state.naming = inner;
-        // A stored name is exact: misère play reads it too.
-        let result = self.pos_into(p, expr, &mut env, out);
-        self.m.interp_state.naming = naming;
-        self.m.interp_state.rename.envs[buf] = env;
-        result?;
-        if inner == Naming::AsWritten {
-            let one = &out[start..];
-            if one.len() != 1 || self.m.game_of(one[0]) != game {
-                let got = if one.is_empty() {
-                    "no position".to_string()
-                } else {
-                    self.m.show().sum(one)
-                };
-                return Err(Diag::user(
-                    Code::TypeMismatch,
-                    format!("`canonical` of {} gave {got}", g.name),
-                )
-                .label(p.span(expr), format!("must be one position of {}", g.name))
-                .help("`canonical` names the one position of its symmetry class that is stored: a position of the same game")
-                .into());
-            }
-        }
-        Ok(())
+        by_interp(self, p, game, args, out)
     }
+}
+
+/// [`Interp::renamed_into`] by the interpreter: the declaration evaluated
+/// in a frame kept from one option to the next.
+fn by_interp(
+    i: &mut Interp,
+    p: &ir::Program,
+    game: GameId,
+    args: &[Value],
+    out: &mut Vec<PosId>,
+) -> R<()> {
+    let g = &p.games[game as usize];
+    let naming = i.m.interp_state.naming;
+    let Some((expr, inner)) = naming.renamer(g) else {
+        return Err(Diag::bug("renaming a position its game does not rename").into());
+    };
+    let start = out.len();
+    // `split` makes parts that are put in canonical form in turn: one
+    // buffer each, so that neither allocates per option.
+    let buf = usize::from(inner == Naming::AsWritten);
+    let mut env = std::mem::take(&mut i.m.interp_state.rename.envs[buf]);
+    let need = g.slots.max(g.params.len() as u32) as usize + i.m.compiled.extra_slots(game);
+    if env.len() != need {
+        env.clear();
+        env.resize(need, Value::Int(0));
+    }
+    for (slot, a) in env.iter_mut().zip(args) {
+        *slot = a.clone();
+    }
+    i.m.compiled.hoist(game, &mut env);
+    i.m.interp_state.naming = inner;
+    // A stored name is exact: misère play reads it too.
+    let result = i.pos_into(p, expr, &mut env, out);
+    i.m.interp_state.naming = naming;
+    i.m.interp_state.rename.envs[buf] = env;
+    result?;
+    if inner == Naming::AsWritten {
+        let one = &out[start..];
+        if one.len() != 1 || i.m.game_of(one[0]) != game {
+            let got = if one.is_empty() {
+                "no position".to_string()
+            } else {
+                i.m.show().sum(one)
+            };
+            return Err(Diag::user(
+                Code::TypeMismatch,
+                format!("`canonical` of {} gave {got}", g.name),
+            )
+            .label(p.span(expr), format!("must be one position of {}", g.name))
+            .help("`canonical` names the one position of its symmetry class that is stored: a position of the same game")
+            .into());
+        }
+    }
+    Ok(())
 }
 
 /// A position made as a value (kept, passed to a builtin or a function,
@@ -169,7 +178,7 @@ pub(super) fn renamed_ints_into(
     }
     out.truncate(start);
     let vals: Vec<Value> = args.iter().map(|&x| Value::Int(x)).collect();
-    i.renamed_into(p, game, &vals, out)
+    by_interp(i, p, game, &vals, out)
 }
 
 /// [`Interp::renamed_into`] by the game's naming kernels (`split`'s parts

@@ -304,14 +304,10 @@ impl Compiler<'_> {
         prefilter(&mut clauses, slots.max(arity));
         let dom = domains(&clauses, slots.max(arity), arity);
         let fused = fuse(&clauses, &comps, &dom);
+        let last_loop = clauses.iter().rposition(|c| !matches!(c, KClause::If(_)));
         // The fused loop is the last `for` clause.
-        let fused_at = fused
-            .as_ref()
-            .and_then(|_| clauses.iter().rposition(|c| !matches!(c, KClause::If(_))));
-        let tail = clauses
-            .iter()
-            .rposition(|c| !matches!(c, KClause::If(_)))
-            .map_or(0, |i| i + 1);
+        let fused_at = fused.as_ref().and(last_loop);
+        let tail = last_loop.map_or(0, |i| i + 1);
         let fast = Rc::new(Fast {
             conds: clauses
                 .iter()

@@ -583,11 +583,7 @@ impl KRule {
         let ([c], [args_of], 0) = (&self.comps[..], &self.fast.args[..], self.clauses.len()) else {
             return None;
         };
-        let mut args = [0i64; 2];
-        for (slot, a) in args.iter_mut().zip(args_of) {
-            *slot = a.eval(env)?;
-        }
-        Some((c.game, args, c.args.len()))
+        component(c, args_of, env)
     }
 
     /// The conditions after the last loop (from clause `d`), and the
@@ -607,12 +603,18 @@ impl KRule {
         }
         comps.clear();
         for (c, args_of) in self.comps.iter().zip(&self.fast.args) {
-            let mut args = [0i64; 2];
-            for (slot, a) in args.iter_mut().zip(args_of) {
-                *slot = a.eval(env)?;
-            }
-            comps.push((c.game, args, c.args.len()));
+            comps.push(component(c, args_of, env)?);
         }
         emit(comps)
     }
+}
+
+/// One component of an option, its arguments evaluated.
+#[inline(always)]
+fn component(c: &KComp, args_of: &[Code<[i64]>], env: &[i64]) -> Option<KPos> {
+    let mut args = [0i64; 2];
+    for (slot, a) in args.iter_mut().zip(args_of) {
+        *slot = a.eval(env)?;
+    }
+    Some((c.game, args, c.args.len()))
 }
