@@ -675,8 +675,10 @@ fn board_kernels_keep_the_interpreters_errors() {
 }
 
 /// A memoized function a board's rule calls while the pruned search lists
-/// its options keeps positions that print and play as any other: what it
-/// remembers never names a board the search has not stored.
+/// its options: the compiled and the interpreted paths agree, and what it
+/// remembers prints and plays as any position. (That it never holds a raw
+/// id is not observable from a program: the checker keeps queries and
+/// move records out of rules, so nothing compares such ids.)
 #[test]
 fn a_function_memo_filled_while_listing_keeps_plain_positions() {
     let src = "let ADJ = [2, 5, 2, 8, 20, 8]\n\
