@@ -49,6 +49,17 @@ impl Moves {
         self.ends.push(self.parts.len());
     }
 
+    /// Keeps the first `len` options.
+    pub fn truncate(&mut self, len: usize) {
+        self.ends.truncate(len);
+        self.parts.truncate(self.ends.last().copied().unwrap_or(0));
+    }
+
+    /// How many components the options hold in all, and room for how many.
+    pub fn parts_room(&self) -> (usize, usize) {
+        (self.parts.len(), self.parts.capacity())
+    }
+
     /// How many options.
     pub fn len(&self) -> usize {
         self.ends.len()

@@ -17,6 +17,10 @@ enum Mode {
     Advance(usize),
     /// Backtrack from clause `d` to the nearest enclosing `for`.
     Back(usize),
+    /// Every option was listed at once by the game's kernels, into the
+    /// search's stack of listed options: this frame's are `from..to`, and
+    /// option `at` comes next.
+    Listed { from: usize, at: usize, to: usize },
 }
 
 /// What [`Machine::next_option`] found.
@@ -160,6 +164,9 @@ impl Machine {
                             };
                         }
                     }
+                }
+                Mode::Listed { .. } => {
+                    return Err(Diag::bug("a frame listed by kernels listed again").into());
                 }
                 Mode::Advance(d) => {
                     let Clause::For { slot, .. } = rule.clauses[d] else {
@@ -317,6 +324,77 @@ impl Machine {
     }
 }
 
+/// A game whose every rule has a kernel lists a position's options at
+/// once, each named once; the frame then walks them (`Mode::Listed`).
+fn list_by_kernels(
+    m: &mut Machine,
+    f: &mut Frame,
+    listed: &mut Moves,
+    bufs: &mut OptionBufs,
+) -> R<()> {
+    let from = listed.len();
+    // Before the stack of listed options doubles: the memory limit.
+    let (len, cap) = listed.parts_room();
+    if len >= 1 << 16 && 2 * len >= cap {
+        m.reserve(2 * cap * std::mem::size_of::<PosId>())?;
+    }
+    match m.kernel_options(f.pos, listed, bufs, &mut |_, _| true)? {
+        Some(_) => {
+            f.mode = Mode::Listed {
+                from,
+                at: from,
+                to: listed.len(),
+            };
+        }
+        // A kernel gave up: the rules run as written.
+        None => listed.truncate(from),
+    }
+    Ok(())
+}
+
+/// The rule of `pos` that has `target` among its options (for a frame
+/// its kernels listed, which do not say).
+fn rule_to(m: &mut Machine, pos: PosId, target: PosId) -> Option<usize> {
+    let prog = Rc::clone(&m.prog);
+    let compiled = Rc::clone(&m.compiled);
+    let (mut env, mut iters, mut out) = (Vec::new(), Vec::new(), Vec::new());
+    let mut frame = m.enter(pos, &mut env, &mut iters);
+    loop {
+        match m
+            .next_option(&prog, &compiled, &mut frame, &mut env, &mut iters, &mut out)
+            .ok()?
+        {
+            Next::Option if out.contains(&target) => return Some(frame.rule),
+            Next::Option | Next::Rule => {}
+            Next::Done => return None,
+        }
+    }
+}
+
+/// Writes a frame's next listed option into `out`; false when it has no
+/// more (and its options leave the stack).
+fn next_listed(f: &mut Frame, listed: &mut Moves, out: &mut Vec<PosId>) -> bool {
+    let Mode::Listed { from, at, to } = f.mode else {
+        return false;
+    };
+    match listed.get(at).filter(|_| at < to) {
+        Some(comps) => {
+            out.clear();
+            out.extend_from_slice(comps);
+            f.mode = Mode::Listed {
+                from,
+                at: at + 1,
+                to,
+            };
+            true
+        }
+        None => {
+            listed.truncate(from);
+            false
+        }
+    }
+}
+
 impl Scoped<'_> {
     /// The value of `root` by the general search (with the kernels, the
     /// fill and loopy options inside it).
@@ -380,9 +458,10 @@ impl Scoped<'_> {
         iters: &mut Vec<Option<Iter>>,
     ) -> R<u32> {
         let mut out: Vec<PosId> = Vec::new();
-        // The components of parked options, frame above frame: a frame's
-        // are on top when it resumes (no allocation per option).
-        let mut parked: Vec<PosId> = Vec::new();
+        // The components of parked options, and the options of frames
+        // listed by kernels, frame above frame (no allocation per option).
+        let (mut parked, mut listed, mut lbufs) =
+            (Vec::new(), Moves::default(), OptionBufs::default());
         // The program and its compiled forms, held once for the search.
         let prog = Rc::clone(&self.m.prog);
         let compiled = Rc::clone(&self.m.compiled);
@@ -397,18 +476,28 @@ impl Scoped<'_> {
             // most every 1024 units of work).
             if f.metered && self.m.budget.work() >= next_report {
                 next_report = self.m.budget.work() + 1024;
-                if let Some((at, last)) = innermost_range(&iters[f.iter_base..]) {
+                let progress = match f.mode {
+                    Mode::Listed { from, at, to } => Some(((at - from) as i64, (to - from) as i64)),
+                    _ => innermost_range(&iters[f.iter_base..]),
+                };
+                if let Some((at, last)) = progress {
                     self.m.budget.report(Meter::Search, at, last);
                 }
+            }
+            let at_start = f.pending.is_none() && matches!(f.mode, Mode::Enter(0));
+            if at_start && f.rule == 0 {
+                list_by_kernels(self.m, f, &mut listed, &mut lbufs)?;
             }
             // A kernel finishes a rule at once when its options' values are
             // known: try it when the rule starts, when a child is done (a few
             // times per frame, so a frame with many children stays linear),
             // and after every fill.
-            let at_start = f.pending.is_none() && matches!(f.mode, Mode::Enter(0));
             let resumed = f.pending.is_some()
                 && (f.kernel_epoch != self.m.accel.fill_epoch || f.kernel_tries < KERNEL_RETRIES);
-            if (at_start || resumed) && f.rule < self.m.prog.games[f.game as usize].rules.len() {
+            if (at_start || resumed)
+                && !matches!(f.mode, Mode::Listed { .. })
+                && f.rule < self.m.prog.games[f.game as usize].rules.len()
+            {
                 f.kernel_epoch = self.m.accel.fill_epoch;
                 f.kernel_tries = f.kernel_tries.saturating_add(1);
                 let nparams = self.m.prog.games[f.game as usize].params.len();
@@ -422,13 +511,14 @@ impl Scoped<'_> {
                     continue;
                 }
             }
-            let have = match f.pending.take() {
-                Some(n) => {
+            let have = match (f.pending.take(), f.mode) {
+                (Some(n), _) => {
                     out.clear();
                     out.extend(parked.drain(parked.len() - n as usize..));
                     true
                 }
-                None => match self
+                (None, Mode::Listed { .. }) => next_listed(f, &mut listed, &mut out),
+                (None, _) => match self
                     .m
                     .next_option(
                         &prog,
@@ -446,20 +536,7 @@ impl Scoped<'_> {
                 },
             };
             if !have {
-                let mex = f.seen.mex();
-                let pos = f.pos;
-                if mex > u64::from(MAX_VALUE) {
-                    return Err(Diag::user(Code::ValueLimit, "a Grundy value exceeds 2^31")
-                        .note(format!(
-                            "while evaluating {}",
-                            self.m.show().pos_briefly(pos)
-                        ))
-                        .into());
-                }
-                self.m.memo.set(pos, mex as u32);
-                env.truncate(f.env_base);
-                iters.truncate(f.iter_base);
-                frames.pop();
+                self.finish(frames, env, iters)?;
                 continue;
             }
             let mut x = 0u32;
@@ -518,7 +595,33 @@ impl Scoped<'_> {
         Ok(self.m.memo.value(root))
     }
 
-    fn cycle(&self, frames: &[Frame], target: PosId) -> Diag {
+    /// The top frame has no more options: its position gets its value.
+    fn finish(
+        &mut self,
+        frames: &mut Vec<Frame>,
+        env: &mut Vec<Value>,
+        iters: &mut Vec<Option<Iter>>,
+    ) -> R<()> {
+        let Some(f) = frames.last() else {
+            return Ok(());
+        };
+        let mex = f.seen.mex();
+        if mex > u64::from(MAX_VALUE) {
+            return Err(Diag::user(Code::ValueLimit, "a Grundy value exceeds 2^31")
+                .note(format!(
+                    "while evaluating {}",
+                    self.m.show().pos_briefly(f.pos)
+                ))
+                .into());
+        }
+        self.m.memo.set(f.pos, mex as u32);
+        env.truncate(f.env_base);
+        iters.truncate(f.iter_base);
+        frames.pop();
+        Ok(())
+    }
+
+    fn cycle(&mut self, frames: &[Frame], target: PosId) -> Diag {
         let start = frames.iter().rposition(|f| f.pos == target).unwrap_or(0);
         let mut path: Vec<String> = frames[start..]
             .iter()
@@ -534,8 +637,12 @@ impl Scoped<'_> {
         let Some(last) = frames.last() else {
             return Diag::bug("cycle reported with no frames");
         };
+        let rule = match last.mode {
+            Mode::Listed { .. } => rule_to(self.m, last.pos, target),
+            _ => Some(last.rule),
+        };
         let g = &self.m.prog.games[last.game as usize];
-        let rule_span = g.rules.get(last.rule).map(|r| r.span).unwrap_or(g.span);
+        let rule_span = rule.and_then(|r| g.rules.get(r)).map_or(g.span, |r| r.span);
         Diag::user(
             Code::Cycle,
             format!(
