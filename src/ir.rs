@@ -69,13 +69,36 @@ impl Program {
     }
 
     /// Whether the expression reads the variable in `slot` (a call's body
-    /// has its own slots, so only the call's arguments count). Walked with
-    /// a stack of its own: an expression may nest as deep as its source.
+    /// has its own slots, so only the call's arguments count).
     pub fn reads_local(&self, e: ExprId, slot: Slot) -> bool {
+        self.any_part(e, |x| matches!(x, Expr::Local(s) if *s == slot))
+    }
+
+    /// Whether a one-parameter game's positions are masks: some rule's
+    /// option has the parameter's bits changed by `^`, `&` or `|`. Few of a
+    /// mask's range are ever reached, so they are stored by key.
+    pub fn moves_bits(&self, g: &Game) -> bool {
+        let param = |e: &ExprId| matches!(self.expr(*e), Expr::Local(0));
+        g.params.len() == 1
+            && g.rules.iter().any(|r| {
+                self.any_part(r.body, |x| {
+                    matches!(x, Expr::Binary(BinOp::BitXor | BinOp::BitAnd | BinOp::BitOr, a, b)
+                        if param(a) || param(b))
+                })
+            })
+    }
+
+    /// Whether `found` holds for the expression or a part of it (a call's
+    /// body is not a part; its arguments are). Walked with a stack of its
+    /// own: an expression may nest as deep as its source.
+    fn any_part(&self, e: ExprId, found: impl Fn(&Expr) -> bool) -> bool {
         let mut todo = vec![e];
         while let Some(e) = todo.pop() {
-            match self.expr(e) {
-                Expr::Local(s) if *s == slot => return true,
+            let x = self.expr(e);
+            if found(x) {
+                return true;
+            }
+            match x {
                 Expr::Int(_)
                 | Expr::Bool(_)
                 | Expr::Str(_)

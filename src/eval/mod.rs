@@ -218,7 +218,7 @@ impl Machine {
             .map(|g| GameShape {
                 arity: g.params.len(),
                 ints: g.int_params.iter().all(|i| *i),
-                sparse: g.renames(),
+                sparse: g.renames() || prog.moves_bits(g),
             })
             .collect();
         let moved = self.memo.remap(games, &shapes);

@@ -25,6 +25,7 @@ use std::rc::Rc;
 
 mod affine;
 mod batch;
+mod bits;
 mod run;
 mod window;
 
@@ -125,6 +126,9 @@ struct Fused {
 struct Fast {
     conds: Vec<Option<BoolCode<[i64]>>>,
     args: Vec<Vec<Code<[i64]>>>,
+    /// Per loop clause, the condition right after it as a bit test on its
+    /// variable, when it is one.
+    bits: Vec<Option<bits::BitTest>>,
 }
 
 /// A compiled rule.
@@ -266,7 +270,18 @@ impl Compiler<'_> {
         let mut clauses = Vec::new();
         for c in rule_clauses {
             clauses.push(match *c {
-                Clause::If { cond } => KClause::If(self.cond(cond)?),
+                Clause::If { cond } => {
+                    // `if a and b` as `if a if b` (the same order, the same
+                    // short circuit): each may then filter on its own.
+                    let mut todo = vec![self.cond(cond)?];
+                    while let Some(c) = todo.pop() {
+                        match c {
+                            BoolExpr::And(a, b) => todo.extend([*b, *a]),
+                            c => clauses.push(KClause::If(c)),
+                        }
+                    }
+                    continue;
+                }
                 // Kernels run every loop to its end.
                 Clause::While { .. } => return None,
                 Clause::For { slot, iter } => match self.prog.expr(iter) {
@@ -319,6 +334,16 @@ impl Compiler<'_> {
             args: comps
                 .iter()
                 .map(|k| k.args.iter().map(Code::int).collect())
+                .collect(),
+            bits: clauses
+                .iter()
+                .zip(clauses.iter().skip(1))
+                .map(|pair| match pair {
+                    (KClause::Range { slot, .. } | KClause::List { slot, .. }, KClause::If(c)) => {
+                        bits::BitTest::of(c, *slot)
+                    }
+                    _ => None,
+                })
                 .collect(),
         });
         Some(KRule {

@@ -539,10 +539,27 @@ impl KRule {
                 let lo = lo.eval(env)?;
                 let hi = hi.eval(env)?;
                 let hi = if *inclusive { hi } else { hi.checked_sub(1)? };
+                let slot = *slot as usize;
+                env.get(slot)?;
+                // A bit test after the loop: only the values that pass it,
+                // by their bits (when every value's shift is in range).
+                let test = self.bit_test(d, env).filter(|_| lo <= hi);
+                if let Some((test, word)) = test
+                    && let (Some(a), Some(b)) = (test.bit(lo), test.bit(hi))
+                {
+                    let mut bits = (word >> a) & (u64::MAX >> (63 - (b - a)));
+                    while bits != 0 {
+                        step(steps)?;
+                        env[slot] = lo + i64::from(bits.trailing_zeros());
+                        self.options_from(d + 2, env, comps, emit, steps)?;
+                        bits &= bits - 1;
+                    }
+                    return Some(());
+                }
                 let mut x = lo;
                 while x <= hi {
                     step(steps)?;
-                    *env.get_mut(*slot as usize)? = x;
+                    env[slot] = x;
                     self.options_from(d + 1, env, comps, emit, steps)?;
                     x = x.checked_add(1)?;
                 }
@@ -550,14 +567,29 @@ impl KRule {
             KClause::List { slot, items } => {
                 let slot = *slot as usize;
                 env.get(slot)?;
-                let last = d + 1 >= self.tail;
+                let test = if items.is_empty() {
+                    None
+                } else {
+                    self.bit_test(d, env)
+                };
+                // Past the test (when it is one) or past the loop.
+                let next = d + 1 + usize::from(test.is_some());
                 for &x in items.iter() {
                     step(steps)?;
                     env[slot] = x;
-                    if last {
-                        self.option_at(d + 1, env, comps, emit)?;
+                    let at = match test {
+                        Some((test, word)) => match test.bit(x) {
+                            Some(j) if word >> j & 1 == 0 => continue,
+                            Some(_) => next,
+                            // Out of shift range: the test as written reports.
+                            None => d + 1,
+                        },
+                        None => d + 1,
+                    };
+                    if at >= self.tail {
+                        self.option_at(at, env, comps, emit)?;
                     } else {
-                        self.options_from(d + 1, env, comps, emit, steps)?;
+                        self.options_from(at, env, comps, emit, steps)?;
                     }
                 }
             }
@@ -574,6 +606,15 @@ impl KRule {
             }
         }
         Some(())
+    }
+
+    /// The bit test right after loop clause `d`, and its word for this
+    /// frame; `None` when there is none or its word cannot be evaluated
+    /// (the test then runs as written).
+    #[inline]
+    fn bit_test(&self, d: usize, env: &[i64]) -> Option<(&super::bits::BitTest, u64)> {
+        let test = self.fast.bits.get(d)?.as_ref()?;
+        Some((test, test.word(env)?))
     }
 
     /// The one position of a rule with no clauses and one component (a
