@@ -49,6 +49,12 @@ impl Moves {
         self.ends.push(self.parts.len());
     }
 
+    /// Adds an option of one component.
+    pub fn push_one(&mut self, part: PosId) {
+        self.parts.push(part);
+        self.ends.push(self.parts.len());
+    }
+
     /// Keeps the first `len` options.
     pub fn truncate(&mut self, len: usize) {
         self.ends.truncate(len);

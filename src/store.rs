@@ -349,7 +349,11 @@ impl Store {
 
     /// Interns `game(args)` for integer arguments.
     pub fn intern_ints(&mut self, game: GameId, args: &[i64]) -> Result<PosId, Full> {
+        // A board (frozen with no array) goes straight to its table.
+        let arrayless = self.frozen.get(game as usize).copied().unwrap_or(false)
+            && matches!(self.dense.get(game as usize), Some(Dense::Empty));
         let dense = match (self.arity.get(game as usize), args) {
+            _ if arrayless => None,
             (Some(1), [n]) => self.dense1(game, *n)?,
             (Some(2), [a, b]) => self.dense2(game, *a, *b)?,
             _ => None,

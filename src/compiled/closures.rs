@@ -130,6 +130,10 @@ fn int_fn<E: Slots + ?Sized + 'static>(e: &IntExpr) -> IntFn<E> {
                 let a = int_fn(a);
                 with_int_op!(*op, |f| Box::new(move |env| f(a(env)?, env.int(y)?)))
             }
+            (&IntExpr::Slot(x), _) => {
+                let b = int_fn(b);
+                with_int_op!(*op, |f| Box::new(move |env| f(env.int(x)?, b(env)?)))
+            }
             _ => {
                 let (a, b) = (int_fn(a), int_fn(b));
                 with_int_op!(*op, |f| Box::new(move |env| f(a(env)?, b(env)?)))
@@ -171,7 +175,12 @@ fn int_fn<E: Slots + ?Sized + 'static>(e: &IntExpr) -> IntFn<E> {
             })
         }
         IntExpr::Index(items, i) => {
-            let (items, i) = (items.clone(), int_fn(i));
+            let items = items.clone();
+            // Indexed by a variable (a board's table by cell): one closure.
+            if let IntExpr::Slot(s) = **i {
+                return Box::new(move |env| items.get(usize::try_from(env.int(s)?).ok()?).copied());
+            }
+            let i = int_fn(i);
             Box::new(move |env| items.get(usize::try_from(i(env)?).ok()?).copied())
         }
         IntExpr::SlotIndex(s, i) => {

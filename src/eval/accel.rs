@@ -158,6 +158,19 @@ impl Machine {
         let mut listed = 0u64;
         let mut stopped = false;
         let mut emit = |comps: &[kernel::KPos]| {
+            listed += 1;
+            // One part not renamed, the common case: no buffer.
+            if let [(game, args, n)] = comps
+                && !naming.renames(prog.games.get(*game as usize)?)
+            {
+                let p = self.memo.intern_ints(*game, &args[..*n]).ok()?;
+                moves.push_one(p);
+                if !more(self, std::slice::from_ref(&p)) {
+                    stopped = true;
+                    return None;
+                }
+                return Some(());
+            }
             parts.clear();
             for &(game, args, n) in comps {
                 if naming.renames(prog.games.get(game as usize)?) {
@@ -167,7 +180,6 @@ impl Machine {
                 }
             }
             moves.push(&parts);
-            listed += 1;
             if !more(self, &parts) {
                 stopped = true;
                 return None;

@@ -371,28 +371,31 @@ fn rule_to(m: &mut Machine, pos: PosId, target: PosId) -> Option<usize> {
     }
 }
 
-/// Writes a frame's next listed option into `out`; false when it has no
-/// more (and its options leave the stack).
-fn next_listed(f: &mut Frame, listed: &mut Moves, out: &mut Vec<PosId>) -> bool {
-    let Mode::Listed { from, at, to } = f.mode else {
+/// Takes a frame's listed options whose values are known, in one loop,
+/// and writes the next other one into `out` for the search; false when it
+/// has no more (and its options leave the stack).
+fn next_listed(memo: &Store, f: &mut Frame, listed: &mut Moves, out: &mut Vec<PosId>) -> bool {
+    let Mode::Listed { from, mut at, to } = f.mode else {
         return false;
     };
-    match listed.get(at).filter(|_| at < to) {
-        Some(comps) => {
+    while let Some(comps) = listed.get(at).filter(|_| at < to) {
+        at += 1;
+        let mut x = 0;
+        if comps.iter().all(|&c| {
+            let v = memo.value(c);
+            x ^= v;
+            v <= MAX_VALUE
+        }) {
+            f.seen.insert(x);
+        } else {
             out.clear();
             out.extend_from_slice(comps);
-            f.mode = Mode::Listed {
-                from,
-                at: at + 1,
-                to,
-            };
-            true
-        }
-        None => {
-            listed.truncate(from);
-            false
+            f.mode = Mode::Listed { from, at, to };
+            return true;
         }
     }
+    listed.truncate(from);
+    false
 }
 
 impl Scoped<'_> {
@@ -517,7 +520,7 @@ impl Scoped<'_> {
                     out.extend(parked.drain(parked.len() - n as usize..));
                     true
                 }
-                (None, Mode::Listed { .. }) => next_listed(f, &mut listed, &mut out),
+                (None, Mode::Listed { .. }) => next_listed(&self.m.memo, f, &mut listed, &mut out),
                 (None, _) => match self
                     .m
                     .next_option(

@@ -548,10 +548,15 @@ impl KRule {
                     && let (Some(a), Some(b)) = (test.bit(lo), test.bit(hi))
                 {
                     let mut bits = (word >> a) & (u64::MAX >> (63 - (b - a)));
+                    let last = d + 2 >= self.tail;
                     while bits != 0 {
                         step(steps)?;
                         env[slot] = lo + i64::from(bits.trailing_zeros());
-                        self.options_from(d + 2, env, comps, emit, steps)?;
+                        if last {
+                            self.option_at(d + 2, env, comps, emit)?;
+                        } else {
+                            self.options_from(d + 2, env, comps, emit, steps)?;
+                        }
                         bits &= bits - 1;
                     }
                     return Some(());
