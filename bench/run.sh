@@ -329,6 +329,42 @@ for case in "${BOARDS[@]}"; do
 done
 command -v igsolve > /dev/null || echo "(igsolve not installed: cargo install igsolve)"
 
+# Chomp bars against igsolve's chomp (its skyline solver, with the bar up
+# to transposition), and examples/chomp.game (a mask, the bar's size from
+# --let; its checks left out). Both take milliseconds, under the resolution
+# of `measure`: each is run RUNS times and the mean wall time is given in ms.
+# The nimbers must agree.
+echo
+echo "boards: Chomp bars (milliseconds, mean wall time of repeated runs)"
+if [ $quick = 1 ]; then CHOMPS=("5 5" "6 6"); else CHOMPS=("6 6" "7 7" "8 8"); fi
+RUNS=20
+# mean_ms NAME CMD...: the mean wall time of RUNS runs in ms; stdout of the
+# last in $out/NAME.out
+mean_ms() {
+  local name=$1; shift
+  local t0 t1
+  t0=$(date +%s%N)
+  for _ in $(seq $RUNS); do "$@" > "$out/$name.out"; done
+  t1=$(date +%s%N)
+  awk -v d=$((t1 - t0)) -v n=$RUNS 'BEGIN { printf "%.1f", d / n / 1e6 }'
+}
+grep -v '^check' "$root/examples/chomp.game" > "$out/chomp_ex.game"
+printf '%-18s %10s %10s %8s\n' bar igsolve grundy ratio
+for case in "${CHOMPS[@]}"; do
+  read -r w h <<<"$case"
+  tg=$(mean_ms chomp_ex "$grundy" "$out/chomp_ex.game" --let "w=$w" --let "h=$h")
+  got=$(sed 's/.*= //' "$out/chomp_ex.out")
+  if command -v igsolve > /dev/null; then
+    best=$(mean_ms chomp_ig igsolve chomp -r "$h" -c "$w")
+    want=$(grep -o "Nimber of initial position: [0-9]*" "$out/chomp_ig.out" | sed 's/.*: //')
+    [ "$want" = "$got" ] || { echo "MISMATCH chomp ${w}x$h: igsolve $want, grundy $got"; exit 1; }
+  else
+    best=-
+  fi
+  ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == "-") { print "-"; exit } printf "%.1f", a / b }'; }
+  printf '%-18s %10s %10s %8s\n' "chomp ${w}x$h" "$best" "$tg" "$(ratio "$tg" "$best")"
+done
+
 # Node Kayles on grid graphs, examples/node_kayles.game (the graph read
 # from standard input, split into components) against bench/node_kayles.cpp
 # (the hand-written yardstick: memoized, split into components the same

@@ -352,6 +352,17 @@ impl Store {
         // A board (frozen with no array) goes straight to its table.
         let arrayless = self.frozen.get(game as usize).copied().unwrap_or(false)
             && matches!(self.dense.get(game as usize), Some(Dense::Empty));
+        if let (true, &[a]) = (arrayless, args) {
+            let room = self.room_for(1).is_ok();
+            if let Some(Some(t)) = self.tables.get_mut(game as usize)
+                && t.arity == 1
+            {
+                let before = t.values.len();
+                let i = t.intern1(a, room).ok_or(Full)?;
+                self.counted += t.values.len() - before;
+                return Ok(table_id(game, i));
+            }
+        }
         let dense = match (self.arity.get(game as usize), args) {
             _ if arrayless => None,
             (Some(1), [n]) => self.dense1(game, *n)?,
@@ -364,13 +375,10 @@ impl Store {
             }
             return Ok(p);
         }
-        if let Some(Some(t)) = self.tables.get(game as usize)
+        let room = self.room_for(1).is_ok();
+        if let Some(Some(t)) = self.tables.get_mut(game as usize)
             && t.arity == args.len()
         {
-            let room = self.room_for(1).is_ok();
-            let Some(Some(t)) = self.tables.get_mut(game as usize) else {
-                return Err(Full);
-            };
             let before = t.values.len();
             let i = t.intern(args, room).ok_or(Full)?;
             if t.values.len() > before {

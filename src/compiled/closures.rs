@@ -152,6 +152,12 @@ fn int_fn<E: Slots + ?Sized + 'static>(e: &IntExpr) -> IntFn<E> {
             Box::new(move |env| ops::popcount(a(env)?).ok())
         }
         IntExpr::GridCanon(xs) => {
+            // A grid of constant size, the usual case: no calls for its sides.
+            if let [m, IntExpr::Const(w), IntExpr::Const(h)] = &xs[..] {
+                let (w, h) = (*w, *h);
+                let m = int_fn(m);
+                return Box::new(move |env| crate::board::grid_canon(m(env)?, w, h).ok());
+            }
             let xs: Vec<IntFn<E>> = xs.iter().map(int_fn).collect();
             Box::new(move |env| match xs.as_slice() {
                 [m, w, h] => crate::board::grid_canon(m(env)?, w(env)?, h(env)?).ok(),

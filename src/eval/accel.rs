@@ -124,13 +124,16 @@ impl Machine {
     /// general evaluator lists them then, and reports what there is to
     /// report), `Ok(Some(false))` when `more` stopped the listing. A game
     /// that renames lists by its listing kernels, each option named by its
-    /// naming kernels when the naming asks.
+    /// naming kernels when the naming asks. With `known`, an option of one
+    /// part whose value is known goes into it instead of `moves` (the
+    /// search's mex set: most options are known when listed).
     pub(super) fn kernel_options(
         &mut self,
         pos: PosId,
         moves: &mut Moves,
         bufs: &mut OptionBufs,
         more: &mut dyn FnMut(&Machine, &[PosId]) -> bool,
+        mut known: Option<&mut crate::mex::Seen>,
     ) -> R<Option<bool>> {
         if !self.limits.kernels {
             return Ok(None);
@@ -164,6 +167,13 @@ impl Machine {
                 && !naming.renames(prog.games.get(*game as usize)?)
             {
                 let p = self.memo.intern_ints(*game, &args[..*n]).ok()?;
+                if let Some(seen) = known.as_deref_mut() {
+                    let v = self.memo.value(p);
+                    if v <= MAX_VALUE {
+                        seen.insert(v);
+                        return Some(());
+                    }
+                }
                 moves.push_one(p);
                 if !more(self, std::slice::from_ref(&p)) {
                     stopped = true;

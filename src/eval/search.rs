@@ -74,24 +74,10 @@ pub(super) struct OptionBufs {
     pub(super) comps: Vec<kernel::KPos>,
 }
 
-impl Machine {
-    /// A frame for `pos` at its first option: its slots (parameters, then
-    /// room for every variable and the hoisted parts) appended to `env`, its
-    /// iterators to `iters`.
-    fn enter(&self, pos: PosId, env: &mut Vec<Value>, iters: &mut Vec<Option<Iter>>) -> Frame {
-        let game = self.game_of(pos);
-        let g = &self.prog.games[game as usize];
-        let env_base = env.len();
-        let iter_base = iters.len();
-        crate::key::args_of(&self.memo, pos, env);
-        env.resize(
-            env_base
-                + g.slots.max(g.params.len() as u32) as usize
-                + self.compiled.extra_slots(game),
-            Value::Int(0),
-        );
-        self.compiled.hoist(game, &mut env[env_base..]);
-        iters.resize(iter_base + g.max_clauses as usize, None);
+impl Frame {
+    /// A frame for `pos` at its first option, its slots and iterators from
+    /// `env_base` and `iter_base` on (not set up yet).
+    fn new(pos: PosId, game: GameId, env_base: usize, iter_base: usize) -> Frame {
         Frame {
             pos,
             game,
@@ -106,6 +92,31 @@ impl Machine {
             metered: false,
             fold: true,
         }
+    }
+}
+
+/// A frame's slots (parameters, then room for every variable and the
+/// hoisted parts) appended to `env`, its iterators to `iters`: what its
+/// rules need when they run as written.
+fn set_up(m: &Machine, f: &Frame, env: &mut Vec<Value>, iters: &mut Vec<Option<Iter>>) {
+    let g = &m.prog.games[f.game as usize];
+    crate::key::args_of(&m.memo, f.pos, env);
+    env.resize(
+        f.env_base + g.slots.max(g.params.len() as u32) as usize + m.compiled.extra_slots(f.game),
+        Value::Int(0),
+    );
+    m.compiled.hoist(f.game, &mut env[f.env_base..]);
+    iters.resize(f.iter_base + g.max_clauses as usize, None);
+}
+
+impl Machine {
+    /// A frame for `pos` at its first option: its slots (parameters, then
+    /// room for every variable and the hoisted parts) appended to `env`, its
+    /// iterators to `iters`.
+    fn enter(&self, pos: PosId, env: &mut Vec<Value>, iters: &mut Vec<Option<Iter>>) -> Frame {
+        let f = Frame::new(pos, self.game_of(pos), env.len(), iters.len());
+        set_up(self, &f, env, iters);
+        f
     }
 
     /// Advances a frame to its next option, written into `out`. `prog` and
@@ -283,7 +294,7 @@ impl Machine {
         more: &mut dyn FnMut(&Machine, &[PosId]) -> bool,
     ) -> R<bool> {
         moves.clear();
-        if let Some(all) = self.kernel_options(pos, moves, bufs, more)? {
+        if let Some(all) = self.kernel_options(pos, moves, bufs, more, None)? {
             return Ok(all);
         }
         moves.clear();
@@ -325,31 +336,36 @@ impl Machine {
 }
 
 /// A game whose every rule has a kernel lists a position's options at
-/// once, each named once; the frame then walks them (`Mode::Listed`).
+/// once, each named once, those whose values are known straight into the
+/// frame's mex set; the frame then walks the others (`Mode::Listed`).
+/// False when the kernels cannot list them.
 fn list_by_kernels(
     m: &mut Machine,
     f: &mut Frame,
     listed: &mut Moves,
     bufs: &mut OptionBufs,
-) -> R<()> {
+) -> R<bool> {
     let from = listed.len();
     // Before the stack of listed options doubles: the memory limit.
     let (len, cap) = listed.parts_room();
     if len >= 1 << 16 && 2 * len >= cap {
         m.reserve(2 * cap * std::mem::size_of::<PosId>())?;
     }
-    match m.kernel_options(f.pos, listed, bufs, &mut |_, _| true)? {
+    match m.kernel_options(f.pos, listed, bufs, &mut |_, _| true, Some(&mut f.seen))? {
         Some(_) => {
             f.mode = Mode::Listed {
                 from,
                 at: from,
                 to: listed.len(),
             };
+            Ok(true)
         }
-        // A kernel gave up: the rules run as written.
-        None => listed.truncate(from),
+        // No kernels, or one gave up: the rules run as written.
+        None => {
+            listed.truncate(from);
+            Ok(false)
+        }
     }
-    Ok(())
 }
 
 /// The rule of `pos` that has `target` among its options (for a frame
@@ -427,12 +443,14 @@ impl Scoped<'_> {
         })
     }
 
+    /// Pushes a frame for `pos`: its options listed by its kernels when
+    /// they can, else its slots set up for its rules as written.
     fn push_frame(
         &mut self,
         pos: PosId,
         frames: &mut Vec<Frame>,
-        env: &mut Vec<Value>,
-        iters: &mut Vec<Option<Iter>>,
+        (env, iters): (&mut Vec<Value>, &mut Vec<Option<Iter>>),
+        (listed, bufs): (&mut Moves, &mut OptionBufs),
     ) -> R<()> {
         if self.scope.depth_cap.is_some_and(|cap| frames.len() >= cap) {
             return Err(Stop::Aborted);
@@ -447,9 +465,14 @@ impl Scoped<'_> {
                 + iters.capacity() * std::mem::size_of::<Option<Iter>>();
             self.m.reserve(bytes)?;
         }
-        let frame = self.m.enter(pos, env, iters);
         self.m.memo.set(pos, ON_STACK);
-        frames.push(frame);
+        frames.push(Frame::new(pos, self.m.game_of(pos), env.len(), iters.len()));
+        let Some(f) = frames.last_mut() else {
+            return Ok(());
+        };
+        if !list_by_kernels(self.m, f, listed, bufs)? {
+            set_up(self.m, f, env, iters);
+        }
         Ok(())
     }
 
@@ -469,7 +492,7 @@ impl Scoped<'_> {
         let prog = Rc::clone(&self.m.prog);
         let compiled = Rc::clone(&self.m.compiled);
         let mut next_fill = FILL_DEPTH;
-        self.push_frame(root, frames, env, iters)?;
+        self.push_frame(root, frames, (env, iters), (&mut listed, &mut lbufs))?;
         if let Some(f) = frames.first_mut() {
             f.metered = self.m.interp_state.searching == 1;
         }
@@ -488,9 +511,6 @@ impl Scoped<'_> {
                 }
             }
             let at_start = f.pending.is_none() && matches!(f.mode, Mode::Enter(0));
-            if at_start && f.rule == 0 {
-                list_by_kernels(self.m, f, &mut listed, &mut lbufs)?;
-            }
             // A kernel finishes a rule at once when its options' values are
             // known: try it when the rule starts, when a child is done (a few
             // times per frame, so a frame with many children stays linear),
@@ -590,7 +610,7 @@ impl Scoped<'_> {
                             continue;
                         }
                     }
-                    self.push_frame(c, frames, env, iters)?;
+                    self.push_frame(c, frames, (env, iters), (&mut listed, &mut lbufs))?;
                 }
                 None => f.seen.insert(x),
             }

@@ -57,7 +57,7 @@ enum KClause {
     If(BoolExpr),
 }
 
-/// One component of an option: a position of a dense game.
+/// One component of an option: a position of an integer game.
 #[derive(Clone, Debug)]
 struct KComp {
     game: GameId,
@@ -365,7 +365,7 @@ impl Compiler<'_> {
                 self.body(*a, out)?;
                 self.body(*b, out)
             }
-            ir::Expr::Apply { game, args } if (1..=2).contains(&args.len()) => {
+            ir::Expr::Apply { game, args } if (1..=run::MAX_ARGS).contains(&args.len()) => {
                 let args = args
                     .iter()
                     .map(|&a| self.int(a))
@@ -436,7 +436,8 @@ fn fuse(clauses: &[KClause], comps: &[KComp], dom: &[(i128, i128)]) -> Option<Fu
     let (KClause::Range { slot: x, .. } | KClause::List { slot: x, .. }) = clauses[last_for] else {
         return None;
     };
-    if comps.len() > MAX_FUSED {
+    // Fused loops read the dense arrays: games of one or two arguments.
+    if comps.len() > MAX_FUSED || comps.iter().any(|k| k.args.len() > 2) {
         return None;
     }
     let mut bounds = Vec::new();

@@ -493,7 +493,11 @@ pub(super) fn affine_loop(
 
 /// One component of an option listed by [`KRule::options`]: its game, its
 /// arguments (the first `arity` of them).
-pub type KPos = (GameId, [i64; 2], usize);
+pub type KPos = (GameId, [i64; MAX_ARGS], usize);
+
+/// The most arguments a kernel's component may have (one or two are read
+/// from the dense arrays; more only listed, by the games' tables).
+pub const MAX_ARGS: usize = 4;
 
 impl KRule {
     /// Lists this rule's options at a position, in the general evaluator's
@@ -647,6 +651,10 @@ impl KRule {
                 return Some(());
             }
         }
+        // One component, the usual case: no list.
+        if let ([c], [args_of]) = (&self.comps[..], &self.fast.args[..]) {
+            return emit(&[component(c, args_of, env)?]);
+        }
         comps.clear();
         for (c, args_of) in self.comps.iter().zip(&self.fast.args) {
             comps.push(component(c, args_of, env)?);
@@ -658,7 +666,7 @@ impl KRule {
 /// One component of an option, its arguments evaluated.
 #[inline(always)]
 fn component(c: &KComp, args_of: &[Code<[i64]>], env: &[i64]) -> Option<KPos> {
-    let mut args = [0i64; 2];
+    let mut args = [0i64; MAX_ARGS];
     for (slot, a) in args.iter_mut().zip(args_of) {
         *slot = a.eval(env)?;
     }

@@ -49,9 +49,33 @@ impl IntTable {
             .copied()
     }
 
+    /// [`IntTable::intern`] of one argument (a board's mask).
+    #[inline(always)]
+    pub(super) fn intern1(&mut self, a: i64, room: bool) -> Option<u32> {
+        let hash = FxBuildHasher.hash_one(a);
+        let all = &self.args;
+        if let Some(&i) = self.index.find(hash, |&i| all.get(i as usize) == Some(&a)) {
+            return Some(i);
+        }
+        if !room {
+            return None;
+        }
+        let i = u32::try_from(self.values.len()).ok()?;
+        self.args.push(a);
+        self.values.push(UNKNOWN);
+        let all = &self.args;
+        self.index.insert_unique(hash, i, |&j| {
+            FxBuildHasher.hash_one(all.get(j as usize).copied().unwrap_or_default())
+        });
+        Some(i)
+    }
+
     /// The index of `args`, inserted if new and `room` allows (`None` when
     /// it does not, or the table is full): hashed once.
     pub(super) fn intern(&mut self, args: &[i64], room: bool) -> Option<u32> {
+        if let &[a] = args {
+            return self.intern1(a, room);
+        }
         let hash = Self::hash(args);
         let (all, ar) = (&self.args, self.arity);
         if let Some(&i) = self.index.find(hash, |&i| Self::holds(all, ar, i, args)) {
