@@ -204,6 +204,41 @@ pub fn grid_canon(mask: i64, w: i64, h: i64) -> Result<i64, BoardError> {
     Ok(best as i64)
 }
 
+/// [`grid_canon`] on one grid with its recent answers kept: a search names
+/// the same parts of a board over and over (each option's parts, most of
+/// them unchanged by its move). A direct-mapped table of 2^14 masks,
+/// allocated at the first call.
+#[derive(Debug, Default)]
+pub struct CanonCache {
+    slots: std::cell::RefCell<Vec<(i64, i64)>>,
+}
+
+/// Entries of a [`CanonCache`] (16 bytes each).
+const CANON_SLOTS: usize = 1 << 14;
+
+impl CanonCache {
+    /// `grid_canon(mask, w, h)`, `None` where it reports an error.
+    pub fn canon(&self, mask: i64, w: i64, h: i64) -> Option<i64> {
+        if mask < 0 {
+            return grid_canon(mask, w, h).ok();
+        }
+        let mut slots = self.slots.borrow_mut();
+        if slots.is_empty() {
+            // -1 is no mask: every key kept is at least 0.
+            slots.resize(CANON_SLOTS, (-1, 0));
+        }
+        let i = ((mask as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            >> (64 - CANON_SLOTS.trailing_zeros())) as usize;
+        let slot = slots.get_mut(i)?;
+        if slot.0 == mask {
+            return Some(slot.1);
+        }
+        let canon = grid_canon(mask, w, h).ok()?;
+        *slot = (mask, canon);
+        Some(canon)
+    }
+}
+
 /// [`grid_canon`] for a box of at most 8 by 8: the box packed a byte a
 /// row (row `r` of the box is byte `r`), its eight images made by moving
 /// bytes and bits of one word, and the least laid out on the grid. Images
@@ -389,6 +424,32 @@ mod tests {
         path_with_a_chord[0] |= 1 << 3;
         path_with_a_chord[3] |= 1;
         assert_eq!(Grid::of(&path_with_a_chord), None);
+    }
+
+    /// The cache answers as `grid_canon` does, for masks that share its
+    /// slots and masks asked again, and keeps no error.
+    #[test]
+    fn the_canon_cache_answers_as_grid_canon() {
+        let cache = CanonCache::default();
+        let (w, h) = (5i64, 6i64);
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for round in 0..3 {
+            for _ in 0..(CANON_SLOTS * 2) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let mask = (x & ((1 << (w * h)) - 1)) as i64;
+                assert_eq!(
+                    cache.canon(mask, w, h),
+                    grid_canon(mask, w, h).ok(),
+                    "{mask:b}"
+                );
+            }
+            x = 0x2545_f491_4f6c_dd1d + round;
+        }
+        assert_eq!(cache.canon(1 << 40, w, h), None);
+        assert_eq!(cache.canon(-3, w, h), None);
+        assert_eq!(cache.canon(0, w, h), Some(0));
     }
 
     #[test]

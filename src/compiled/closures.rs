@@ -155,8 +155,8 @@ fn int_fn<E: Slots + ?Sized + 'static>(e: &IntExpr) -> IntFn<E> {
             // A grid of constant size, the usual case: no calls for its sides.
             if let [m, IntExpr::Const(w), IntExpr::Const(h)] = &xs[..] {
                 let (w, h) = (*w, *h);
-                let m = int_fn(m);
-                return Box::new(move |env| crate::board::grid_canon(m(env)?, w, h).ok());
+                let (m, cache) = (int_fn(m), crate::board::CanonCache::default());
+                return Box::new(move |env| cache.canon(m(env)?, w, h));
             }
             let xs: Vec<IntFn<E>> = xs.iter().map(int_fn).collect();
             Box::new(move |env| match xs.as_slice() {
