@@ -209,9 +209,7 @@ pub(super) fn by_kernel(
         Naming::Canonical => gk.split.as_ref()?,
         _ => gk.canonical.as_ref()?,
     };
-    env.clear();
-    env.extend_from_slice(args);
-    env.resize(gk.slots.max(args.len()), 0);
+    set_params(env, args, gk.slots);
     // Counted over the whole sum, as the interpreter counts it.
     let max = m.limits.max_list;
     k.options(env, parts, &mut |comps| {
@@ -219,9 +217,7 @@ pub(super) fn by_kernel(
             let (g, a, n) = if inner.renames(p.games.get(g as usize)?) {
                 // A part of a `split`, in its game's canonical form.
                 let gk = kernels.get(g as usize)?;
-                canon_env.clear();
-                canon_env.extend_from_slice(&a[..n]);
-                canon_env.resize(gk.slots.max(n), 0);
+                set_params(canon_env, &a[..n], gk.slots);
                 gk.canonical.as_ref()?.position(canon_env)?
             } else {
                 (g, a, n)
@@ -238,6 +234,21 @@ pub(super) fn by_kernel(
         // A sum too long is the interpreter's to report.
         (out.len() <= max).then_some(())
     })
+}
+
+/// A kernel frame of at least `slots` slots with these parameters first,
+/// written in place: called for every option and part, it copies a few
+/// integers without a call. The slots after them hold what the last frame
+/// left; a kernel binds each variable before it reads it.
+#[inline]
+fn set_params(env: &mut Vec<i64>, params: &[i64], slots: usize) {
+    let need = slots.max(params.len());
+    if env.len() < need {
+        env.resize(need, 0);
+    }
+    for (slot, &p) in env.iter_mut().zip(params) {
+        *slot = p;
+    }
 }
 
 impl Scoped<'_> {
