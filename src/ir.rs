@@ -74,18 +74,39 @@ impl Program {
         self.any_part(e, |x| matches!(x, Expr::Local(s) if *s == slot))
     }
 
-    /// Whether a one-parameter game's positions are masks: some rule's
-    /// option has the parameter's bits changed by `^`, `&` or `|`. Few of a
-    /// mask's range are ever reached, so they are stored by key.
-    pub fn moves_bits(&self, g: &Game) -> bool {
-        let param = |e: &ExprId| matches!(self.expr(*e), Expr::Local(0));
-        g.params.len() == 1
-            && g.rules.iter().any(|r| {
-                self.any_part(r.body, |x| {
-                    matches!(x, Expr::Binary(BinOp::BitXor | BinOp::BitAnd | BinOp::BitOr, a, b)
-                        if param(a) || param(b))
+    /// Whether a game's positions are stored by key rather than in a dense
+    /// array sized by the largest: boards. A game that renames its
+    /// positions (`split`, `canonical`), and a one-parameter game whose
+    /// positions are masks: one of its rules moves to the same game with
+    /// the parameter's bits changed by `^`, `&` or `|` (`G(m ^ b)`,
+    /// `G(m & (m - 1))`). Few of a mask's range are ever reached.
+    pub fn stored_by_key(&self, game: GameId) -> bool {
+        let Some(g) = self.games.get(game as usize) else {
+            return false;
+        };
+        let param = |e: ExprId| matches!(self.expr(e), Expr::Local(0));
+        let masks = |e: ExprId| {
+            matches!(self.expr(e), Expr::Binary(BinOp::BitXor | BinOp::BitAnd | BinOp::BitOr, a, b)
+                if param(*a) || param(*b))
+        };
+        g.renames()
+            || g.params.len() == 1
+                && g.rules.iter().any(|r| {
+                    // The rule's options: along `+` and the branches of `if`.
+                    let mut todo = vec![r.body];
+                    while let Some(e) = todo.pop() {
+                        match self.expr(e) {
+                            Expr::PosSum(a, b) | Expr::If(_, a, b) => todo.extend([*a, *b]),
+                            Expr::Apply { game: to, args }
+                                if *to == game && args.first().is_some_and(|&a| masks(a)) =>
+                            {
+                                return true;
+                            }
+                            _ => {}
+                        }
+                    }
+                    false
                 })
-            })
     }
 
     /// Whether `found` holds for the expression or a part of it (a call's

@@ -349,9 +349,8 @@ impl Store {
 
     /// Interns `game(args)` for integer arguments.
     pub fn intern_ints(&mut self, game: GameId, args: &[i64]) -> Result<PosId, Full> {
-        // A board (frozen with no array) goes straight to its table.
-        let arrayless = self.frozen.get(game as usize).copied().unwrap_or(false)
-            && matches!(self.dense.get(game as usize), Some(Dense::Empty));
+        // A board goes straight to its table.
+        let arrayless = self.tabled(game);
         if let (true, &[a]) = (arrayless, args) {
             let room = self.room_for(1).is_ok();
             if let Some(Some(t)) = self.tables.get_mut(game as usize)
@@ -397,6 +396,14 @@ impl Store {
         id
     }
 
+    /// Whether a game keeps every position in its table (or keys): a board,
+    /// frozen with no dense array.
+    #[inline]
+    fn tabled(&self, game: GameId) -> bool {
+        self.frozen.get(game as usize).copied().unwrap_or(false)
+            && matches!(self.dense.get(game as usize), Some(Dense::Empty))
+    }
+
     /// `game(arg)`'s id when it is interned, else, for a board (a
     /// one-argument game kept only in its table), a raw id that names it
     /// without interning it; `None` otherwise (the caller interns it).
@@ -405,9 +412,7 @@ impl Store {
         let t = self.tables.get(game as usize)?.as_ref()?;
         // Only a game with no dense array: its positions are all in the
         // table, where a raw id's value is read.
-        let tabled = self.frozen.get(game as usize).copied().unwrap_or(false)
-            && matches!(self.dense.get(game as usize), Some(Dense::Empty));
-        if t.arity != 1 || !tabled {
+        if t.arity != 1 || !self.tabled(game) {
             return None;
         }
         if let Some(i) = t.find(&[arg]) {

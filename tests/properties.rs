@@ -1205,11 +1205,66 @@ fn games_whose_moves_change_bits_are_boards() {
         ("game G(n) = { G(n / 2) if n > 0 }", false),
         ("game G(n) = { G(n - 1) if (n >> 1) & 1 == 1 }", false),
         ("game G(a, b) = { G(a ^ 1, b) if a > 5 }", false),
+        // Bits read, not moved: the argument is not the parameter's bits.
+        ("game G(n) = { G(n - 1 - (n & 1)) if n > 1 }", false),
+        (
+            "game H(n) = { H(n - 1) if n > 0 }\ngame G(n) = { G(n - 1) + H(n & 1) if n > 0 }",
+            false,
+        ),
+        (
+            "game G(n) = { if n & 1 == 1 then G(n - 1) else G(n / 2) if n > 0 }",
+            false,
+        ),
+        ("game G(m) = { G(m - 1) + G(m ^ 3) if m > 7 }", true),
     ];
     for (src, board) in cases {
         let mut session = Session::new(Limits::default());
         let (prog, errors) = session.check("b.game", src).expect("it checks");
         assert!(errors.is_empty(), "{src}");
-        assert_eq!(prog.moves_bits(&prog.games[0]), board, "{src}");
+        let last = prog.games.len() as u32 - 1;
+        assert_eq!(prog.stored_by_key(last), board, "{src}");
+    }
+}
+
+/// A game whose kernels can only list its options (a part of three
+/// arguments, read from no dense array) is still filled bottom-up when its
+/// search gets deep, as it was before such parts had kernels; so is a game
+/// that reads its parameter's bits without moving them.
+#[test]
+fn games_whose_kernels_only_list_are_still_filled() {
+    let limits = Limits {
+        period_budget: 0,
+        ..Limits::default()
+    };
+    let src = "game H(a, b, c) = { H(a - 1, b, c) if a > 0 }\n\
+               game G(n) = {\n    G(n - 1) if n > 0\n    G(n / 2) + H(1, 0, 0) if n > 1\n}\n\
+               print grundy(G(1500000))\n\
+               game F(n) = { F(n - 1 - (n & 1)) if n > 1\n    F(n - 1) if n > 0 }\n\
+               print grundy(F(2000000))\n";
+    let out = run_mode(src, limits);
+    assert!(!out.contains("error"), "{out}");
+    assert_eq!(out.lines().count(), 2, "{out}");
+}
+
+/// Kernels that list a position's options count every loop value they
+/// step through as work, as the interpreter does: a rule that filters
+/// millions of values down to one stops at the work limit either way.
+#[test]
+fn listing_kernels_count_their_steps_as_work() {
+    let src = "game B(m) = { B(m - 1) for v in 0..3000000 if v == 0 and m > 0 }\n\
+               print grundy(B(3))\n";
+    for kernels in [true, false] {
+        let limits = Limits {
+            max_work: 1_000_000,
+            kernels,
+            fill: kernels,
+            compiled: kernels,
+            ..Limits::default()
+        };
+        let out = run_mode(src, limits);
+        assert!(
+            out.contains("error[work-limit]"),
+            "kernels {kernels}: {out}"
+        );
     }
 }

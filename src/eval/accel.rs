@@ -92,6 +92,9 @@ impl Machine {
         let Some(Some(Some(k))) = kernels.get(game as usize).map(|g| g.rules.get(rule)) else {
             return false;
         };
+        if !k.reads {
+            return false;
+        }
         let mut env = std::mem::take(&mut self.accel.kenv);
         env.clear();
         env.resize(kernels[game as usize].slots, 0);
@@ -142,7 +145,7 @@ impl Machine {
         let Some(gk) = kernels.get(self.game_of(pos) as usize) else {
             return Ok(None);
         };
-        let (rules, listing): (&[Option<kernel::KRule>], &[kernel::KRule]) = if gk.complete {
+        let (rules, listing): (&[Option<kernel::KRule>], &[kernel::KRule]) = if gk.lists {
             (&gk.rules, &[])
         } else if let Some(listing) = &gk.listing {
             (&[], listing)
@@ -158,7 +161,7 @@ impl Machine {
         let prog = Rc::clone(&self.prog);
         let naming = self.interp_state.naming;
         let mut parts: Vec<PosId> = std::mem::take(&mut bufs.out);
-        let mut listed = 0u64;
+        let (mut listed, mut steps) = (0u64, 0u64);
         let mut stopped = false;
         let mut emit = |comps: &[kernel::KPos]| {
             listed += 1;
@@ -197,11 +200,12 @@ impl Machine {
             Some(())
         };
         let ok = rules.iter().flatten().chain(listing).all(|k| {
-            k.options(&mut bufs.kenv, &mut bufs.comps, &mut emit)
+            k.options(&mut bufs.kenv, &mut bufs.comps, &mut emit, &mut steps)
                 .is_some()
         });
         bufs.out = parts;
-        self.budget.spend(listed.max(1))?;
+        // Work: every loop value stepped, at least one per option.
+        self.budget.spend(listed.max(steps).max(1))?;
         Ok(if stopped {
             Some(false)
         } else {

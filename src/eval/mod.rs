@@ -215,10 +215,11 @@ impl Machine {
         let shapes: Vec<GameShape> = prog
             .games
             .iter()
-            .map(|g| GameShape {
+            .enumerate()
+            .map(|(id, g)| GameShape {
                 arity: g.params.len(),
                 ints: g.int_params.iter().all(|i| *i),
-                sparse: g.renames() || prog.moves_bits(g),
+                sparse: prog.stored_by_key(id as GameId),
             })
             .collect();
         let moved = self.memo.remap(games, &shapes);

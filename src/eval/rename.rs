@@ -212,28 +212,34 @@ pub(super) fn by_kernel(
     set_params(env, args, gk.slots);
     // Counted over the whole sum, as the interpreter counts it.
     let max = m.limits.max_list;
-    k.options(env, parts, &mut |comps| {
-        for &(g, a, n) in comps {
-            let (g, a, n) = if inner.renames(p.games.get(g as usize)?) {
-                // A part of a `split`, in its game's canonical form.
-                let gk = kernels.get(g as usize)?;
-                set_params(canon_env, &a[..n], gk.slots);
-                gk.canonical.as_ref()?.position(canon_env)?
-            } else {
-                (g, a, n)
-            };
-            let found = match (raw, &a[..n]) {
-                (true, &[x]) => memo.found_or_raw(g, x),
-                _ => None,
-            };
-            out.push(match found {
-                Some(id) => id,
-                None => memo.intern_ints(g, &a[..n]).ok()?,
-            });
-        }
-        // A sum too long is the interpreter's to report.
-        (out.len() <= max).then_some(())
-    })
+    let mut steps = 0;
+    k.options(
+        env,
+        parts,
+        &mut |comps| {
+            for &(g, a, n) in comps {
+                let (g, a, n) = if inner.renames(p.games.get(g as usize)?) {
+                    // A part of a `split`, in its game's canonical form.
+                    let gk = kernels.get(g as usize)?;
+                    set_params(canon_env, &a[..n], gk.slots);
+                    gk.canonical.as_ref()?.position(canon_env)?
+                } else {
+                    (g, a, n)
+                };
+                let found = match (raw, &a[..n]) {
+                    (true, &[x]) => memo.found_or_raw(g, x),
+                    _ => None,
+                };
+                out.push(match found {
+                    Some(id) => id,
+                    None => memo.intern_ints(g, &a[..n]).ok()?,
+                });
+            }
+            // A sum too long is the interpreter's to report.
+            (out.len() <= max).then_some(())
+        },
+        &mut steps,
+    )
 }
 
 /// A kernel frame of at least `slots` slots with these parameters first,

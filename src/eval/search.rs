@@ -36,6 +36,9 @@ enum Next {
 /// How deep the search may go before values below the deepest position are
 /// filled in ascending order instead (see [`Machine::fill_towards`]).
 pub(super) const FILL_DEPTH: usize = 256;
+/// The most parts the frames of a search keep listed (16 bytes each,
+/// with the end of their option).
+const MAX_LISTED: usize = 1 << 22;
 /// How many times a frame retries its kernel when a child is done.
 const KERNEL_RETRIES: u8 = 8;
 
@@ -242,7 +245,7 @@ impl Machine {
                                 .kernels
                                 .get(f.game as usize)
                                 .and_then(|k| k.rules.get(f.rule));
-                            if matches!(kernel, Some(Some(_))) {
+                            if matches!(kernel, Some(Some(k)) if k.reads) {
                                 return Ok(Next::Rule);
                             }
                         }
@@ -346,10 +349,16 @@ fn list_by_kernels(
     bufs: &mut OptionBufs,
 ) -> R<bool> {
     let from = listed.len();
-    // Before the stack of listed options doubles: the memory limit.
+    // A deep search whose frames wait on many options each: past a bound,
+    // frames step their rules as written, holding no list.
     let (len, cap) = listed.parts_room();
+    if len >= MAX_LISTED {
+        return Ok(false);
+    }
+    // Before the stack of listed options doubles: the memory limit (a part
+    // and the end of its option, at most).
     if len >= 1 << 16 && 2 * len >= cap {
-        m.reserve(2 * cap * std::mem::size_of::<PosId>())?;
+        m.reserve(2 * cap * (std::mem::size_of::<PosId>() + std::mem::size_of::<usize>()))?;
     }
     match m.kernel_options(f.pos, listed, bufs, &mut |_, _| true, Some(&mut f.seen))? {
         Some(_) => {

@@ -1,9 +1,12 @@
 //! Kernels: move rules of common shapes compiled to tight loops over the dense
-//! value arrays, used whenever every option's value is already known.
+//! value arrays, used whenever every option's value is already known, and to
+//! list a position's options at once.
 //!
 //! A rule qualifies when its clauses are `for` over ranges or constant integer
 //! lists and `if` over integer arithmetic, and its body is a sum of positions
-//! of one- or two-argument games with integer arguments. Its innermost `for`
+//! of games of up to four integer arguments. Values are read only for parts
+//! of one or two arguments in the dense arrays; other kernels only list
+//! options. Its innermost `for`
 //! is *fused* when the trailing `if`s are linear inequalities in the loop
 //! variable (folded into the loop bounds) and every argument is affine in it:
 //! the loop then reads `values[c + s·x]` directly, as hand-written code would.
@@ -146,6 +149,9 @@ pub struct KRule {
     dom: Vec<(i128, i128)>,
     /// How many parameters the rule's game has (the first slots).
     arity: usize,
+    /// Whether it reads its options' values (every part a game of one or
+    /// two arguments kept in the dense arrays); else it only lists them.
+    pub reads: bool,
 }
 
 /// The kernels of one game: one per rule that qualifies.
@@ -153,8 +159,12 @@ pub struct KRule {
 pub struct GameKernels {
     /// Per rule, its kernel if it has one.
     pub rules: Vec<Option<KRule>>,
-    /// Whether every rule has a kernel (the whole value can be computed by
-    /// kernels alone).
+    /// Whether every rule has a kernel: a position's options can be listed
+    /// by kernels alone.
+    pub lists: bool,
+    /// Whether, besides, every kernel reads its options' values (each part
+    /// a game of one or two arguments kept in the dense arrays): the whole
+    /// value can be computed by kernels alone.
     pub complete: bool,
     /// Integer slots a frame needs.
     pub slots: usize,
@@ -218,8 +228,10 @@ pub fn compile(prog: &ir::Program, consts: &[Option<Value>]) -> Vec<GameKernels>
             } else {
                 None
             };
+            let lists = rules.iter().all(Option::is_some);
             GameKernels {
-                complete: rules.iter().all(Option::is_some),
+                lists,
+                complete: lists && rules.iter().flatten().all(|r| r.reads),
                 rules,
                 slots: g.slots.max(g.params.len() as u32) as usize,
                 batch,
@@ -346,6 +358,10 @@ impl Compiler<'_> {
                 })
                 .collect(),
         });
+        // Values are read from the dense arrays only.
+        let reads = comps
+            .iter()
+            .all(|k| k.args.len() <= 2 && !self.prog.stored_by_key(k.game));
         Some(KRule {
             tail,
             fast,
@@ -355,6 +371,7 @@ impl Compiler<'_> {
             fused_at,
             dom,
             arity,
+            reads,
         })
     }
 

@@ -502,17 +502,18 @@ pub const MAX_ARGS: usize = 4;
 impl KRule {
     /// Lists this rule's options at a position, in the general evaluator's
     /// order: `emit` gets each option's components. `env` holds the
-    /// parameters (and room for every slot). `None`: it gave up (a value
-    /// the interpreter would report an error for, or too many loop values),
-    /// or `emit` did; the general evaluator must list them.
+    /// parameters (and room for every slot); `steps` counts the loop values
+    /// stepped through (the work done). `None`: it gave up (a value the
+    /// interpreter would report an error for, or too many loop values), or
+    /// `emit` did; the general evaluator must list them.
     pub fn options(
         &self,
         env: &mut [i64],
         comps: &mut Vec<KPos>,
         emit: &mut dyn FnMut(&[KPos]) -> Option<()>,
+        steps: &mut u64,
     ) -> Option<()> {
-        let mut steps = 0;
-        self.options_from(0, env, comps, emit, &mut steps)
+        self.options_from(0, env, comps, emit, steps)
     }
 
     fn options_from(
