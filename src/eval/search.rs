@@ -479,7 +479,11 @@ impl Scoped<'_> {
         let Some(f) = frames.last_mut() else {
             return Ok(());
         };
-        if !list_by_kernels(self.m, f, listed, bufs)? {
+        // Positions in the dense arrays (decreasing games, filled bottom-up
+        // when deep) step their rules; the others, boards, are listed: a
+        // dense search may be deep, and would hold every frame's options.
+        let dense = self.m.memo.dense_args(pos).is_some();
+        if dense || !list_by_kernels(self.m, f, listed, bufs)? {
             set_up(self.m, f, env, iters);
         }
         Ok(())
