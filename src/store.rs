@@ -347,21 +347,46 @@ impl Store {
         self.max_states.saturating_sub(self.states())
     }
 
+    /// Interns `game(args)` for integer arguments, and gives its value
+    /// (a board's read from its table as it is found).
+    #[inline]
+    pub fn intern_valued(&mut self, game: GameId, args: &[i64]) -> Result<(PosId, u32), Full> {
+        if let Some(found) = self.intern_board(game, args) {
+            return found;
+        }
+        let p = self.intern_ints(game, args)?;
+        Ok((p, self.value(p)))
+    }
+
+    /// A board of one argument interned straight in its table, and its
+    /// value; `None` for any other position.
+    #[inline(always)]
+    fn intern_board(&mut self, game: GameId, args: &[i64]) -> Option<Result<(PosId, u32), Full>> {
+        let (true, &[a]) = (self.tabled(game), args) else {
+            return None;
+        };
+        let room = self.room_for(1).is_ok();
+        let Some(Some(t)) = self.tables.get_mut(game as usize) else {
+            return None;
+        };
+        if t.arity != 1 {
+            return None;
+        }
+        let before = t.values.len();
+        let Some(i) = t.intern1(a, room) else {
+            return Some(Err(Full));
+        };
+        self.counted += t.values.len() - before;
+        let v = t.values.get(i as usize).copied().unwrap_or(UNKNOWN);
+        Some(Ok((table_id(game, i), v)))
+    }
+
     /// Interns `game(args)` for integer arguments.
     pub fn intern_ints(&mut self, game: GameId, args: &[i64]) -> Result<PosId, Full> {
-        // A board goes straight to its table.
-        let arrayless = self.tabled(game);
-        if let (true, &[a]) = (arrayless, args) {
-            let room = self.room_for(1).is_ok();
-            if let Some(Some(t)) = self.tables.get_mut(game as usize)
-                && t.arity == 1
-            {
-                let before = t.values.len();
-                let i = t.intern1(a, room).ok_or(Full)?;
-                self.counted += t.values.len() - before;
-                return Ok(table_id(game, i));
-            }
+        if let Some(found) = self.intern_board(game, args) {
+            return found.map(|(p, _)| p);
         }
+        let arrayless = self.tabled(game);
         let dense = match (self.arity.get(game as usize), args) {
             _ if arrayless => None,
             (Some(1), [n]) => self.dense1(game, *n)?,

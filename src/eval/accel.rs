@@ -169,13 +169,12 @@ impl Machine {
             if let [(game, args, n)] = comps
                 && !naming.renames(prog.games.get(*game as usize)?)
             {
-                let p = self.memo.intern_ints(*game, &args[..*n]).ok()?;
-                if let Some(seen) = known.as_deref_mut() {
-                    let v = self.memo.value(p);
-                    if v <= MAX_VALUE {
-                        seen.insert(v);
-                        return Some(());
-                    }
+                let (p, v) = self.memo.intern_valued(*game, &args[..*n]).ok()?;
+                if let Some(seen) = known.as_deref_mut()
+                    && v <= MAX_VALUE
+                {
+                    seen.insert(v);
+                    return Some(());
                 }
                 moves.push_one(p);
                 if !more(self, std::slice::from_ref(&p)) {
