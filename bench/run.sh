@@ -363,7 +363,6 @@ for case in "${CHOMPS[@]}"; do
   else
     best=-
   fi
-  ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == "-") { print "-"; exit } printf "%.1f", a / b }'; }
   printf '%-18s %10s %10s %8s\n' "chomp ${w}x$h" "$best" "$tg" "$(ratio "$tg" "$best")"
 done
 
