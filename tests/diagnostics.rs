@@ -401,6 +401,13 @@ fn cases() -> Vec<Case> {
             "game Loop(n) = { Loop(1 - n) }\nprint grundy(Loop(0))\n",
             ERRORS,
         ),
+        // A board's options are listed at once by its kernels: the label
+        // still names the rule that closes the cycle (the second).
+        case(
+            "cycle_on_a_board",
+            "game B(m) = {\n    B(m | 1) if m == 2\n    B(m ^ 1) if m == 3\n}\nprint grundy(B(2))\n",
+            ERRORS,
+        ),
         case(
             "cycle_self_loop",
             "game Stay(n) = { Stay(n) if n > 0 }\nprint outcome(Stay(3))\n",

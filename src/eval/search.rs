@@ -378,20 +378,21 @@ fn list_by_kernels(
 }
 
 /// The rule of `pos` that has `target` among its options (for a frame
-/// its kernels listed, which do not say).
-fn rule_to(m: &mut Machine, pos: PosId, target: PosId) -> Option<usize> {
+/// its kernels listed, which do not say); `Ok(None)` if listing them
+/// fails (the cycle is reported all the same), an error only for what
+/// ends the statement (Ctrl-C, its time or memory).
+fn rule_to(m: &mut Machine, pos: PosId, target: PosId) -> R<Option<usize>> {
     let prog = Rc::clone(&m.prog);
     let compiled = Rc::clone(&m.compiled);
     let (mut env, mut iters, mut out) = (Vec::new(), Vec::new(), Vec::new());
     let mut frame = m.enter(pos, &mut env, &mut iters);
     loop {
-        match m
-            .next_option(&prog, &compiled, &mut frame, &mut env, &mut iters, &mut out)
-            .ok()?
-        {
-            Next::Option if out.contains(&target) => return Some(frame.rule),
-            Next::Option | Next::Rule => {}
-            Next::Done => return None,
+        match m.next_option(&prog, &compiled, &mut frame, &mut env, &mut iters, &mut out) {
+            Ok(Next::Option) if out.contains(&target) => return Ok(Some(frame.rule)),
+            Ok(Next::Option | Next::Rule) => {}
+            Ok(Next::Done) => return Ok(None),
+            Err(s) if s.ends_statement() => return Err(s),
+            Err(_) => return Ok(None),
         }
     }
 }
@@ -586,7 +587,7 @@ impl Scoped<'_> {
                         break;
                     }
                     ON_STACK if self.is_loopy(c) => x ^= self.option_value(f.pos, c)?,
-                    ON_STACK => return Err(self.cycle(frames, c).into()),
+                    ON_STACK => return Err(self.cycle(frames, c)),
                     v if v <= MAX_VALUE => x ^= v,
                     _ => x ^= self.option_value(f.pos, c)?,
                 }
@@ -657,7 +658,9 @@ impl Scoped<'_> {
         Ok(())
     }
 
-    fn cycle(&mut self, frames: &[Frame], target: PosId) -> Diag {
+    /// The cycle error for `target`, reached again from the top frame (or
+    /// what ended the statement while its rule was looked for).
+    fn cycle(&mut self, frames: &[Frame], target: PosId) -> Stop {
         let start = frames.iter().rposition(|f| f.pos == target).unwrap_or(0);
         let mut path: Vec<String> = frames[start..]
             .iter()
@@ -671,10 +674,13 @@ impl Scoped<'_> {
             path.extend(tail);
         }
         let Some(last) = frames.last() else {
-            return Diag::bug("cycle reported with no frames");
+            return Diag::bug("cycle reported with no frames").into();
         };
         let rule = match last.mode {
-            Mode::Listed { .. } => rule_to(self.m, last.pos, target),
+            Mode::Listed { .. } => match rule_to(self.m, last.pos, target) {
+                Ok(rule) => rule,
+                Err(s) => return s,
+            },
             _ => Some(last.rule),
         };
         let g = &self.m.prog.games[last.game as usize];
@@ -701,5 +707,6 @@ impl Scoped<'_> {
              then be ∞, and positions draws)",
             g.name
         ))
+        .into()
     }
 }
