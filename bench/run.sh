@@ -312,7 +312,7 @@ mean_ms() {
   local name=$1 runs=$2; shift 2
   local t0 t1
   t0=$(date +%s%N)
-  for _ in $(seq "$runs"); do "$@" > "$out/$name.out"; done
+  for _ in $(seq "$runs"); do "$@" > "$out/$name.out" || return 1; done
   t1=$(date +%s%N)
   awk -v d=$((t1 - t0)) -v n="$runs" 'BEGIN { printf "%.1f", d / n / 1e6 }'
 }

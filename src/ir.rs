@@ -84,10 +84,21 @@ impl Program {
         let Some(g) = self.games.get(game as usize) else {
             return false;
         };
-        let param = |e: ExprId| matches!(self.expr(e), Expr::Local(0));
+        // A tree of `^`, `&` and `|` with the parameter among its operands.
         let masks = |e: ExprId| {
-            matches!(self.expr(e), Expr::Binary(BinOp::BitXor | BinOp::BitAnd | BinOp::BitOr, a, b)
-                if param(*a) || param(*b))
+            let mut todo = vec![e];
+            let mut top = true;
+            while let Some(e) = todo.pop() {
+                match self.expr(e) {
+                    Expr::Local(0) if !top => return true,
+                    Expr::Binary(BinOp::BitXor | BinOp::BitAnd | BinOp::BitOr, a, b) => {
+                        todo.extend([*a, *b]);
+                    }
+                    _ => {}
+                }
+                top = false;
+            }
+            false
         };
         g.renames()
             || g.params.len() == 1

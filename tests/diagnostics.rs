@@ -164,6 +164,16 @@ fn cases() -> Vec<Case> {
                 ERRORS,
             )
         },
+        // Past 0 the positions are in a table, listed by kernels: the label
+        // still names the rule that goes on (the second).
+        Case {
+            limits: Lim::Shallow,
+            ..case(
+                "missing_guard_in_the_second_rule",
+                "game G(n) = {\n    G(n - 2) if n >= 2\n    G(n - 1)\n}\nprint grundy(G(10))\n",
+                ERRORS,
+            )
+        },
         // Deep and decreasing, too wide for the dense arrays (no bottom-up
         // fill): no guard is missing, the game is this deep.
         Case {

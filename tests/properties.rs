@@ -1216,6 +1216,8 @@ fn games_whose_moves_change_bits_are_boards() {
             false,
         ),
         ("game G(m) = { G(m - 1) + G(m ^ 3) if m > 7 }", true),
+        ("game G(m) = { G((m | 4) & 3) if m > 7 }", true),
+        ("game G(m) = { G(m) if m > 7 }", false),
     ];
     for (src, board) in cases {
         let mut session = Session::new(Limits::default());

@@ -198,13 +198,21 @@ impl Machine {
             }
             Some(())
         };
+        // Each rule may step up to the kernels' bound; their steps add up.
         let ok = rules.iter().flatten().chain(listing).all(|k| {
-            k.options(&mut bufs.kenv, &mut bufs.comps, &mut emit, &mut steps)
-                .is_some()
+            let mut rule_steps = 0;
+            let ok = k
+                .options(&mut bufs.kenv, &mut bufs.comps, &mut emit, &mut rule_steps)
+                .is_some();
+            steps += rule_steps;
+            ok
         });
         bufs.out = parts;
-        // Work: every loop value stepped, at least one per option.
-        self.budget.spend(listed.max(steps).max(1))?;
+        // Work: every loop value stepped, at least one per option; none
+        // when a kernel gave up (the rules then run as written, and count).
+        if ok || stopped {
+            self.budget.spend(listed.max(steps).max(1))?;
+        }
         Ok(if stopped {
             Some(false)
         } else {

@@ -82,7 +82,9 @@ impl Machine {
 }
 
 impl Scoped<'_> {
-    pub(super) fn too_deep(&self, frames: &[Frame], pos: PosId) -> Diag {
+    /// The depth-limit error at `pos`, reached from the top frame by its
+    /// rule `rule` (when known).
+    pub(super) fn too_deep(&self, frames: &[Frame], pos: PosId, rule: Option<usize>) -> Diag {
         let first = frames
             .first()
             .map(|f| self.m.show().pos(f.pos))
@@ -120,7 +122,7 @@ impl Scoped<'_> {
         );
         if let Some(last) = frames.last() {
             let g = &self.m.prog.games[last.game as usize];
-            if let Some(rule) = g.rules.get(last.rule) {
+            if let Some(rule) = rule.and_then(|r| g.rules.get(r)) {
                 d = d.label(rule.span, "this rule keeps making new positions");
             }
         }

@@ -466,7 +466,11 @@ impl Scoped<'_> {
             return Err(Stop::Aborted);
         }
         if frames.len() >= self.m.limits.max_depth {
-            return Err(self.too_deep(frames, pos).into());
+            let rule = match frames.last() {
+                Some(f) if matches!(f.mode, Mode::Listed { .. }) => rule_to(self.m, f.pos, pos)?,
+                f => f.map(|f| f.rule),
+            };
+            return Err(self.too_deep(frames, pos, rule).into());
         }
         // Before the search's stacks double: the memory limit.
         if frames.len() == frames.capacity() && frames.len() >= 1 << 16 {
