@@ -499,12 +499,27 @@ impl Node {
 mod tests {
     use super::*;
 
-    /// A random game: position `p`'s options are sums of one to three
-    /// positions below `p`; values stored as the search proves them.
+    /// A test game: position `p`'s options are sums of positions below
+    /// `p`; some positions have values given (leaves worth more than
+    /// their options say), the rest are worth the plain mex. The search
+    /// stores what it proves in `values`, apart from `given`.
     struct Dag {
         options: Vec<Vec<Vec<PosId>>>,
+        given: Vec<Option<u32>>,
         values: Vec<Option<u32>>,
+        /// How often the general search was asked.
         full: u32,
+    }
+
+    impl Dag {
+        fn new(options: Vec<Vec<Vec<PosId>>>, given: Vec<Option<u32>>) -> Dag {
+            Dag {
+                options,
+                values: given.clone(),
+                given,
+                full: 0,
+            }
+        }
     }
 
     impl Tree for Dag {
@@ -520,40 +535,32 @@ mod tests {
             out: &mut Moves,
             more: &mut dyn FnMut(Option<u32>) -> bool,
         ) -> R<bool> {
-            Ok(listed(&self.options, &self.values, pos, out, more))
+            out.clear();
+            for o in &self.options[pos as usize] {
+                out.push(o);
+                if !more(known_sum(o, |c| self.values[c as usize])) {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
         }
         fn value(&mut self, pos: PosId) -> R<u32> {
             self.full += 1;
-            Ok(brute(&self.options, pos))
+            Ok(brute(&self.options, &self.given, pos))
         }
         fn size(&self, pos: PosId) -> u32 {
             pos as u32
         }
     }
 
-    /// A test tree's options of `pos` into `out`, asking `more` after
-    /// each (given its value when its components' are known).
-    fn listed(
-        options: &[Vec<Vec<PosId>>],
-        values: &[Option<u32>],
-        pos: PosId,
-        out: &mut Moves,
-        more: &mut dyn FnMut(Option<u32>) -> bool,
-    ) -> bool {
-        out.clear();
-        for o in &options[pos as usize] {
-            out.push(o);
-            if !more(known_sum(o, |c| values[c as usize])) {
-                return false;
-            }
+    /// A position's given value, else the plain mex of its options'.
+    fn brute(options: &[Vec<Vec<PosId>>], given: &[Option<u32>], pos: PosId) -> u32 {
+        if let Some(v) = given[pos as usize] {
+            return v;
         }
-        true
-    }
-
-    fn brute(options: &[Vec<Vec<PosId>>], pos: PosId) -> u32 {
         let seen: Vec<u32> = options[pos as usize]
             .iter()
-            .map(|o| o.iter().fold(0, |x, &c| x ^ brute(options, c)))
+            .map(|o| o.iter().fold(0, |x, &c| x ^ brute(options, given, c)))
             .collect();
         (0..).find(|v| !seen.contains(v)).unwrap_or(0)
     }
@@ -598,12 +605,9 @@ mod tests {
                     opts.push(o);
                 }
             }
-            let want: Vec<u32> = (0..n as PosId).map(|p| brute(&options, p)).collect();
-            let mut dag = Dag {
-                options,
-                values: vec![None; n],
-                full: 0,
-            };
+            let none = vec![None; n];
+            let want: Vec<u32> = (0..n as PosId).map(|p| brute(&options, &none, p)).collect();
+            let mut dag = Dag::new(options, none);
             let mut search = Search::default();
             // The top position first (the wide one only as its option).
             for p in (0..n as PosId)
@@ -619,49 +623,6 @@ mod tests {
             if wide && game % 20 == 0 {
                 assert!(dag.full > 0, "the wide position went to the general search");
             }
-        }
-    }
-
-    /// A position with exactly as many options as a candidate set holds
-    /// (127: candidates 0 to 127, every bit): its value 0 is found.
-    /// Positions with some values given (leaves worth 0..=127 without
-    /// their options) and the rest computed by the plain mex.
-    struct Given {
-        options: Vec<Vec<Vec<PosId>>>,
-        values: Vec<Option<u32>>,
-    }
-
-    impl Tree for Given {
-        fn known(&self, pos: PosId) -> Option<u32> {
-            self.values[pos as usize]
-        }
-        fn store(&mut self, pos: PosId, value: u32) {
-            self.values[pos as usize] = Some(value);
-        }
-        fn options(
-            &mut self,
-            pos: PosId,
-            out: &mut Moves,
-            more: &mut dyn FnMut(Option<u32>) -> bool,
-        ) -> R<bool> {
-            Ok(listed(&self.options, &self.values, pos, out, more))
-        }
-        fn value(&mut self, pos: PosId) -> R<u32> {
-            if let Some(v) = self.values[pos as usize] {
-                return Ok(v);
-            }
-            let mut seen = Vec::new();
-            for o in self.options[pos as usize].clone() {
-                let mut x = 0;
-                for c in o {
-                    x ^= self.value(c)?;
-                }
-                seen.push(x);
-            }
-            Ok((0..).find(|v| !seen.contains(v)).unwrap_or(0))
-        }
-        fn size(&self, pos: PosId) -> u32 {
-            pos as u32
         }
     }
 
@@ -682,7 +643,7 @@ mod tests {
         for (k, v) in values.iter_mut().enumerate().take(129).skip(1) {
             *v = Some(k as u32 - 1);
         }
-        let mut tree = Given { options, values };
+        let mut tree = Dag::new(options, values);
         let got = Search::default().nimber(&mut tree, 132).unwrap();
         assert_eq!(got, Some(0));
         assert_eq!(tree.values[131], Some(1));
@@ -692,11 +653,7 @@ mod tests {
     fn a_full_candidate_set() {
         // 0 ends the game, 1 moves to 0, 2 has 127 moves to 1, 3 moves to 2.
         let options = vec![vec![], vec![vec![0]], vec![vec![1]; 127], vec![vec![2]]];
-        let mut dag = Dag {
-            options,
-            values: vec![None; 4],
-            full: 0,
-        };
+        let mut dag = Dag::new(options, vec![None; 4]);
         let got = Search::default().nimber(&mut dag, 3).expect("no error");
         assert_eq!(got, Some(1));
         assert_eq!(dag.values[2], Some(0));

@@ -6,6 +6,8 @@
 //! independent sources in tests/fixtures/ and tests/brute_force.rs; regenerate the files after an
 //! intended format change with `UPDATE_EXAMPLES=1 cargo test --release --test cli`.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -747,38 +749,13 @@ fn cram_example_matches_brute_force_on_every_size() {
     }
 }
 
-/// Chomp by brute force over row lengths (bottom row first): a move eats
-/// square (r, c) and everything above and to its right, never the poison.
-fn chomp_brute(rows: &[u32], memo: &mut std::collections::HashMap<Vec<u32>, u32>) -> u32 {
-    if let Some(&v) = memo.get(rows) {
-        return v;
-    }
-    let mut seen = 0u64;
-    for r in 0..rows.len() {
-        for c in 0..rows[r] {
-            if r + c as usize == 0 {
-                continue;
-            }
-            let next: Vec<u32> = rows
-                .iter()
-                .enumerate()
-                .map(|(i, &x)| if i >= r { x.min(c) } else { x })
-                .collect();
-            seen |= 1 << chomp_brute(&next, memo);
-        }
-    }
-    let g = seen.trailing_ones();
-    memo.insert(rows.to_vec(), g);
-    g
-}
-
 /// examples/chomp.game, sized from the command line as its comment says,
 /// plays the bar the brute force values.
 #[test]
 fn chomp_example_matches_brute_force_on_sizes_from_the_command_line() {
     let mut memo = Default::default();
-    for (w, h) in [(1u32, 1u32), (2, 1), (1, 3), (3, 2), (5, 4), (6, 5), (4, 8)] {
-        let want = chomp_brute(&vec![w; h as usize], &mut memo);
+    for (w, h) in [(1i64, 1i64), (2, 1), (1, 3), (3, 2), (5, 4), (6, 5), (4, 8)] {
+        let want = common::chomp_brute(&vec![w; h as usize], &mut memo);
         let out = grundy(&[
             "examples/chomp.game",
             "--let",

@@ -5,6 +5,8 @@
 //! options (never using the XOR rule), and the P-positions grundy lists must be
 //! exactly the positions a win/loss search calls lost.
 
+mod common;
+
 use grundy::answer::Answer;
 use grundy::eval::Limits;
 use grundy::session::{Event, Session};
@@ -618,12 +620,7 @@ proptest! {
         edges in proptest::collection::vec((0usize..9, 0usize..9), 0..=14),
         order in Just((0..12i64).collect::<Vec<_>>()).prop_shuffle(),
     ) {
-        let mut closed: Vec<u64> = (0..n).map(|v| 1 << v).collect();
-        for (a, b) in edges {
-            let (a, b) = (a % n, b % n);
-            closed[a] |= 1 << b;
-            closed[b] |= 1 << a;
-        }
+        let (closed, _) = closed_neighbourhoods(n, &edges);
         let adj: Vec<u64> = closed.iter().enumerate().map(|(v, c)| c & !(1 << v)).collect();
         let show = |xs: &[u64]| xs.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
         let order: Vec<String> = order.iter().map(i64::to_string).collect();
@@ -791,32 +788,6 @@ fn a_period_search_that_fails_falls_back() {
     }
 }
 
-/// Chomp by brute force: rows of a Young diagram (non-increasing); biting
-/// at (r, c) cuts every row from r on to at most c columns; biting (0, 0),
-/// the poisoned square, is not a move.
-fn chomp_brute(rows: &[i64], memo: &mut HashMap<Vec<i64>, u32>) -> u32 {
-    if let Some(&v) = memo.get(rows) {
-        return v;
-    }
-    let mut seen = Vec::new();
-    for r in 0..rows.len() {
-        for c in 0..rows[r] {
-            if r + c as usize == 0 {
-                continue;
-            }
-            let next: Vec<i64> = rows
-                .iter()
-                .enumerate()
-                .map(|(i, &x)| if i >= r { x.min(c) } else { x })
-                .collect();
-            seen.push(chomp_brute(&next, memo));
-        }
-    }
-    let v = (0..).find(|v| !seen.contains(v)).unwrap_or(0);
-    memo.insert(rows.to_vec(), v);
-    v
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
@@ -833,7 +804,7 @@ proptest! {
              game Nim(rows) = {{\n    Nim([if j == r then c else rows[j] for j in 0..len(rows)]) for r in 0..len(rows) for c in 0..rows[r]\n    Nim(set(rows, r, c)) for r in 0..len(rows) for c in 0..rows[r]\n}}\n\
              print grundy(Chomp({list}))\nprint grundy(Nim({list}))\n"
         );
-        let chomp = chomp_brute(&rows, &mut HashMap::new());
+        let chomp = common::chomp_brute(&rows, &mut HashMap::new());
         let nim = rows.iter().fold(0, |x, &r| x ^ r);
         let want = format!("grundy(Chomp({list})) = {chomp}\ngrundy(Nim({list})) = {nim}\n");
         prop_assert_eq!(run_text(&src, true), want.clone());

@@ -67,3 +67,29 @@ pub fn scratch(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).expect("scratch dir");
     dir
 }
+
+/// Chomp by brute force over row lengths (bottom row first): a move eats
+/// square (r, c) and everything above and to its right, never the poison
+/// (0, 0). Written here, apart from grundy, as the tests' oracle.
+pub fn chomp_brute(rows: &[i64], memo: &mut std::collections::HashMap<Vec<i64>, u32>) -> u32 {
+    if let Some(&v) = memo.get(rows) {
+        return v;
+    }
+    let mut seen = Vec::new();
+    for r in 0..rows.len() {
+        for c in 0..rows[r] {
+            if r + c as usize == 0 {
+                continue;
+            }
+            let next: Vec<i64> = rows
+                .iter()
+                .enumerate()
+                .map(|(i, &x)| if i >= r { x.min(c) } else { x })
+                .collect();
+            seen.push(chomp_brute(&next, memo));
+        }
+    }
+    let v = (0..).find(|v| !seen.contains(v)).unwrap_or(0);
+    memo.insert(rows.to_vec(), v);
+    v
+}
