@@ -553,15 +553,10 @@ impl KRule {
                     && let (Some(a), Some(b)) = (test.bit(lo), test.bit(hi))
                 {
                     let mut bits = (word >> a) & (u64::MAX >> (63 - (b - a)));
-                    let last = d + 2 >= self.tail;
                     while bits != 0 {
                         step(steps)?;
                         env[slot] = lo + i64::from(bits.trailing_zeros());
-                        if last {
-                            self.option_at(d + 2, env, comps, emit)?;
-                        } else {
-                            self.options_from(d + 2, env, comps, emit, steps)?;
-                        }
+                        self.go_on(d + 2, env, comps, emit, steps)?;
                         bits &= bits - 1;
                     }
                     return Some(());
@@ -596,11 +591,7 @@ impl KRule {
                         },
                         None => d + 1,
                     };
-                    if at >= self.tail {
-                        self.option_at(at, env, comps, emit)?;
-                    } else {
-                        self.options_from(at, env, comps, emit, steps)?;
-                    }
+                    self.go_on(at, env, comps, emit, steps)?;
                 }
             }
             KClause::Parts {
@@ -616,6 +607,24 @@ impl KRule {
             }
         }
         Some(())
+    }
+
+    /// [`KRule::options_from`] from clause `d`, the option itself without
+    /// a call when only conditions are left (a loop's body, per value).
+    #[inline(always)]
+    fn go_on(
+        &self,
+        d: usize,
+        env: &mut [i64],
+        comps: &mut Vec<KPos>,
+        emit: &mut dyn FnMut(&[KPos]) -> Option<()>,
+        steps: &mut u64,
+    ) -> Option<()> {
+        if d >= self.tail {
+            self.option_at(d, env, comps, emit)
+        } else {
+            self.options_from(d, env, comps, emit, steps)
+        }
     }
 
     /// The bit test right after loop clause `d`, and its word for this
