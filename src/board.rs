@@ -154,33 +154,12 @@ impl Grid {
 /// one is a translation, rotation or reflection of the other within the
 /// grid. The empty board is 0.
 pub fn grid_canon(mask: i64, w: i64, h: i64) -> Result<i64, BoardError> {
-    if mask < 0 {
-        return Err(BoardError::NegativeMask);
-    }
-    if w < 1 || h < 1 || w.checked_mul(h).is_none_or(|n| n > 63) {
-        return Err(BoardError::BadGrid);
-    }
+    check_grid(mask, w, h)?;
     let (w, h) = (w as u32, h as u32);
     let mask = mask as u64;
-    if mask >> (w * h) != 0 {
-        return Err(BoardError::OffGrid(63 - mask.leading_zeros()));
-    }
-    if mask == 0 {
+    let Some((r0, c0, bh, bw)) = bounding_box(mask, w, h)? else {
         return Ok(0);
-    }
-    let row_mask = (1u64 << w) - 1;
-    // The bounding box: its rows, and its columns from the union of rows.
-    let (mut r0, mut r1, mut cols) = (u32::MAX, 0, 0u64);
-    for r in 0..h {
-        let row = (mask >> (r * w)) & row_mask;
-        if row != 0 {
-            r0 = r0.min(r);
-            r1 = r;
-            cols |= row;
-        }
-    }
-    let (c0, c1) = (cols.trailing_zeros(), 63 - cols.leading_zeros());
-    let (bh, bw) = (r1 - r0 + 1, c1 - c0 + 1);
+    };
     let line = (1u64 << bw) - 1;
     let row = |r: u32| (mask >> ((r0 + r) * w + c0)) & line;
     if bh <= 8 && bw <= 8 {
@@ -202,6 +181,67 @@ pub fn grid_canon(mask: i64, w: i64, h: i64) -> Result<i64, BoardError> {
     }
     let best = a.min(b).min(c).min(d);
     Ok(best as i64)
+}
+
+/// The shape of `mask` turned half a turn within its bounding box: cell
+/// (r, c) goes to (r0 + r1 - r, c0 + c1 - c), where rows r0..=r1 and
+/// columns c0..=c1 are the box. A shape on its own (the position after a
+/// move answered by its mirror image) keeps its box, so a mask `m` left
+/// symmetric by a move is `m & grid_turn(m, w, h)` after the answer.
+pub fn grid_turn(mask: i64, w: i64, h: i64) -> Result<i64, BoardError> {
+    check_grid(mask, w, h)?;
+    let (w, h) = (w as u32, h as u32);
+    let mask = mask as u64;
+    let Some((r0, c0, bh, bw)) = bounding_box(mask, w, h)? else {
+        return Ok(0);
+    };
+    let line = (1u64 << bw) - 1;
+    let mut out = 0u64;
+    for k in 0..bh {
+        let row = (mask >> ((r0 + k) * w + c0)) & line;
+        let turned = row.reverse_bits() >> (64 - bw);
+        out |= turned << ((r0 + bh - 1 - k) * w + c0);
+    }
+    Ok(out as i64)
+}
+
+/// The checks `grid_canon` and `grid_turn` share: a mask at least 0 on a
+/// grid of 1 to 63 cells.
+#[inline]
+fn check_grid(mask: i64, w: i64, h: i64) -> Result<(), BoardError> {
+    if mask < 0 {
+        return Err(BoardError::NegativeMask);
+    }
+    if w < 1 || h < 1 || w.checked_mul(h).is_none_or(|n| n > 63) {
+        return Err(BoardError::BadGrid);
+    }
+    Ok(())
+}
+
+/// The bounding box of `mask` on a `w` × `h` grid: its first row and
+/// column, height and width; `None` for the empty board. An error for a
+/// set bit off the grid.
+#[inline]
+fn bounding_box(mask: u64, w: u32, h: u32) -> Result<Option<(u32, u32, u32, u32)>, BoardError> {
+    if mask >> (w * h) != 0 {
+        return Err(BoardError::OffGrid(63 - mask.leading_zeros()));
+    }
+    if mask == 0 {
+        return Ok(None);
+    }
+    let row_mask = (1u64 << w) - 1;
+    // Its rows, and its columns from the union of rows.
+    let (mut r0, mut r1, mut cols) = (u32::MAX, 0, 0u64);
+    for r in 0..h {
+        let row = (mask >> (r * w)) & row_mask;
+        if row != 0 {
+            r0 = r0.min(r);
+            r1 = r;
+            cols |= row;
+        }
+    }
+    let (c0, c1) = (cols.trailing_zeros(), 63 - cols.leading_zeros());
+    Ok(Some((r0, c0, r1 - r0 + 1, c1 - c0 + 1)))
 }
 
 /// [`grid_canon`] on one grid with its recent answers kept: a search names

@@ -90,6 +90,8 @@ pub enum IntExpr {
     Popcount(Box<IntExpr>),
     /// `grid_canon(mask, w, h)`: three arguments.
     GridCanon(Vec<IntExpr>),
+    /// `grid_turn(mask, w, h)`.
+    GridTurn(Vec<IntExpr>),
     /// A constant list indexed.
     Index(Rc<[i64]>, Box<IntExpr>),
     /// The list in a variable, indexed (a list state's `rows[i]`).
@@ -191,6 +193,9 @@ impl Compiler<'_> {
                 (Builtin::Popcount, [x]) => IntExpr::Popcount(Box::new(int(*x)?)),
                 (Builtin::GridCanon, [m, w, h]) => {
                     IntExpr::GridCanon(vec![int(*m)?, int(*w)?, int(*h)?])
+                }
+                (Builtin::GridTurn, [m, w, h]) => {
+                    IntExpr::GridTurn(vec![int(*m)?, int(*w)?, int(*h)?])
                 }
                 (Builtin::Min | Builtin::Max, args) if args.len() >= 2 => {
                     let xs = args.iter().map(|&a| int(a)).collect::<Option<Vec<_>>>()?;
@@ -363,7 +368,10 @@ impl IntExpr {
             IntExpr::Bin(_, x, y) => x.size() + y.size(),
             IntExpr::Neg(x) | IntExpr::Abs(x) | IntExpr::Popcount(x) => x.size(),
             IntExpr::Index(_, x) | IntExpr::SlotIndex(_, x) => x.size(),
-            IntExpr::Min(xs) | IntExpr::Max(xs) | IntExpr::GridCanon(xs) => all(xs),
+            IntExpr::Min(xs)
+            | IntExpr::Max(xs)
+            | IntExpr::GridCanon(xs)
+            | IntExpr::GridTurn(xs) => all(xs),
             IntExpr::If(c, x, y) => c.size() + x.size() + y.size(),
         }
     }
@@ -383,6 +391,7 @@ impl IntExpr {
             IntExpr::Min(xs) => IntExpr::Min(all(xs)?),
             IntExpr::Max(xs) => IntExpr::Max(all(xs)?),
             IntExpr::GridCanon(xs) => IntExpr::GridCanon(all(xs)?),
+            IntExpr::GridTurn(xs) => IntExpr::GridTurn(all(xs)?),
             IntExpr::Abs(x) => IntExpr::Abs(b(x)?),
             IntExpr::Popcount(x) => IntExpr::Popcount(b(x)?),
             IntExpr::Index(l, i) => IntExpr::Index(l.clone(), b(i)?),
@@ -408,6 +417,7 @@ impl IntExpr {
             IntExpr::Min(xs) => IntExpr::Min(all(xs)?),
             IntExpr::Max(xs) => IntExpr::Max(all(xs)?),
             IntExpr::GridCanon(xs) => IntExpr::GridCanon(all(xs)?),
+            IntExpr::GridTurn(xs) => IntExpr::GridTurn(all(xs)?),
             IntExpr::Abs(x) => IntExpr::Abs(b(x)?),
             IntExpr::Popcount(x) => IntExpr::Popcount(b(x)?),
             IntExpr::Index(l, i) => IntExpr::Index(l.clone(), b(i)?),
@@ -441,9 +451,13 @@ impl IntExpr {
             IntExpr::Neg(a) => ops::neg(a.eval(env)?).ok()?,
             IntExpr::Abs(a) => ops::abs(a.eval(env)?).ok()?,
             IntExpr::Popcount(a) => ops::popcount(a.eval(env)?).ok()?,
-            IntExpr::GridCanon(xs) => match xs.as_slice() {
+            IntExpr::GridCanon(xs) | IntExpr::GridTurn(xs) => match xs.as_slice() {
                 [m, w, h] => {
-                    crate::board::grid_canon(m.eval(env)?, w.eval(env)?, h.eval(env)?).ok()?
+                    let f = match self {
+                        IntExpr::GridTurn(_) => crate::board::grid_turn,
+                        _ => crate::board::grid_canon,
+                    };
+                    f(m.eval(env)?, w.eval(env)?, h.eval(env)?).ok()?
                 }
                 _ => return None,
             },
@@ -546,7 +560,9 @@ fn folded(e: IntExpr) -> IntExpr {
         IntExpr::Neg(a) | IntExpr::Abs(a) | IntExpr::Popcount(a) | IntExpr::Index(_, a) => {
             constant(a)
         }
-        IntExpr::Min(xs) | IntExpr::Max(xs) | IntExpr::GridCanon(xs) => xs.iter().all(constant),
+        IntExpr::Min(xs) | IntExpr::Max(xs) | IntExpr::GridCanon(xs) | IntExpr::GridTurn(xs) => {
+            xs.iter().all(constant)
+        }
         _ => false,
     };
     match operands_constant.then(|| e.eval(&[] as &[Value])).flatten() {
@@ -600,9 +616,10 @@ impl GameCx<'_> {
                 IntExpr::Neg(a) | IntExpr::Abs(a) | IntExpr::Popcount(a) | IntExpr::Index(_, a) => {
                     params_only(a, arity)
                 }
-                IntExpr::Min(xs) | IntExpr::Max(xs) | IntExpr::GridCanon(xs) => {
-                    xs.iter().all(|x| params_only(x, arity))
-                }
+                IntExpr::Min(xs)
+                | IntExpr::Max(xs)
+                | IntExpr::GridCanon(xs)
+                | IntExpr::GridTurn(xs) => xs.iter().all(|x| params_only(x, arity)),
                 IntExpr::SlotIndex(s, a) => *s < arity && params_only(a, arity),
                 IntExpr::SlotLen(s) => *s < arity,
                 IntExpr::If(..) => false,
@@ -633,6 +650,9 @@ impl GameCx<'_> {
             IntExpr::Max(xs) => IntExpr::Max(xs.into_iter().map(|x| self.hoist(x)).collect()),
             IntExpr::GridCanon(xs) => {
                 IntExpr::GridCanon(xs.into_iter().map(|x| self.hoist(x)).collect())
+            }
+            IntExpr::GridTurn(xs) => {
+                IntExpr::GridTurn(xs.into_iter().map(|x| self.hoist(x)).collect())
             }
             IntExpr::If(c, a, b) => {
                 let c = Box::new(self.hoist_cond(*c));

@@ -188,12 +188,14 @@ pub struct Game {
     pub uses: Vec<Global>,
     /// `loopy game`: its moves may return to a position it had.
     pub loopy: bool,
-    /// `split` and `canonical`: how its positions are stored.
+    /// `split`, `canonical` and `prefer`: how its positions are stored
+    /// and searched.
     pub stored_as: StoredAs,
 }
 
 /// How a game's positions are stored: by their parts, each in canonical
-/// form (`eval::rename`); both `None` for most games.
+/// form (`eval::rename`); and which the pruned search tries first. All
+/// `None` for most games.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct StoredAs {
     /// `split EXPR`: the position as a sum of parts no move joins (a
@@ -202,6 +204,10 @@ pub struct StoredAs {
     /// `canonical EXPR`: the one position of this game its symmetry class
     /// is stored as.
     pub canonical: Option<ExprId>,
+    /// `prefer COND` (a condition over the parameters): the pruned search
+    /// tries first the options whose parts it holds for. A hint: it orders
+    /// the search, never changes a value.
+    pub prefer: Option<ExprId>,
 }
 
 impl Game {

@@ -243,7 +243,7 @@ pub fn mentions(e: &IntExpr, x: u32) -> bool {
         | IntExpr::Index(_, a)
         | IntExpr::SlotIndex(_, a) => mentions(a, x),
         IntExpr::SlotLen(_) => false,
-        IntExpr::Min(xs) | IntExpr::Max(xs) | IntExpr::GridCanon(xs) => {
+        IntExpr::Min(xs) | IntExpr::Max(xs) | IntExpr::GridCanon(xs) | IntExpr::GridTurn(xs) => {
             xs.iter().any(|a| mentions(a, x))
         }
         IntExpr::If(c, a, b) => cond_mentions(c, x) || mentions(a, x) || mentions(b, x),
@@ -289,7 +289,7 @@ pub fn interval(e: &IntExpr, dom: &[(i128, i128)]) -> Option<(i128, i128)> {
             interval(a, dom)?;
             Some((0, 64))
         }
-        IntExpr::GridCanon(xs) => {
+        IntExpr::GridCanon(xs) | IntExpr::GridTurn(xs) => {
             for a in xs {
                 interval(a, dom)?;
             }

@@ -15,6 +15,11 @@ use crate::flow::{R, Stop};
 use crate::oracle::Moves;
 use crate::store::PosId;
 
+/// What a listing asks after each option: whether to go on, given its
+/// value when every component's is known, and whether the hint prefers it
+/// (see [`Tree::options`]).
+pub type More<'a> = dyn FnMut(Option<u32>, Option<bool>) -> bool + 'a;
+
 /// What the pruned search reads and writes.
 pub trait Tree {
     /// The stored value of `pos`, if it is known.
@@ -22,20 +27,27 @@ pub trait Tree {
     /// Stores the value of `pos`.
     fn store(&mut self, pos: PosId, value: u32);
     /// The options of `pos`, each a sum of components, into `out`, asking
-    /// `more` after each (given the option's value when every component's
-    /// is known) whether to go on: `Ok(false)` when it stopped.
-    fn options(
-        &mut self,
-        pos: PosId,
-        out: &mut Moves,
-        more: &mut dyn FnMut(Option<u32>) -> bool,
-    ) -> R<bool>;
+    /// `more` after each whether to go on (`Ok(false)` when it stopped),
+    /// given its value when every component's is known, and whether the
+    /// hint prefers it ([`aimed_sum`]; `None` when that is for
+    /// [`Tree::aimed`] to tell).
+    fn options(&mut self, pos: PosId, out: &mut Moves, more: &mut More) -> R<bool>;
     /// The value of `pos` by another search: for a position with more
     /// options than a candidate set holds.
     fn value(&mut self, pos: PosId) -> R<u32>;
     /// How big `pos` is, for trying small parts first (the cells of a
     /// board); any measure will do, it only orders the search.
     fn size(&self, pos: PosId) -> u32;
+    /// Whether there is a hint: options to try first. A hint orders the
+    /// search and never changes a value.
+    fn hinted(&self) -> bool {
+        false
+    }
+    /// Whether the hint prefers the option `parts`, where the listing
+    /// could not tell.
+    fn aimed(&mut self, _parts: &[PosId]) -> R<bool> {
+        Ok(false)
+    }
 }
 
 /// Sets of values below 128, as bits.
@@ -79,6 +91,9 @@ struct Node {
     cand: Set,
     /// Whether every option ruled out exactly its own value.
     exact: bool,
+    /// Whether it holds only its preferred option, listed up to that one:
+    /// the rest are listed if that option does not settle the question.
+    partial: bool,
     /// Its options whose values were not known on entry: `ends[first..]`.
     first: usize,
     /// The option looked at now, and how many of its components after the
@@ -155,6 +170,10 @@ pub struct Search {
     /// parts in their new order.
     order: Vec<(u64, usize, usize)>,
     sorted: Vec<PosId>,
+    /// Whether the hint prefers each option listed now.
+    aimed: Vec<Option<bool>>,
+    /// Whether the tree has a hint (read at the start of a search).
+    hinted: bool,
 }
 
 /// An option of the root not known yet: its components (the hardest
@@ -169,6 +188,62 @@ struct Pending {
 /// The value of a sum whose components' values are all known (their XOR).
 pub fn known_sum(parts: &[PosId], known: impl Fn(PosId) -> Option<u32>) -> Option<u32> {
     parts.iter().try_fold(0, |x, &c| known(c).map(|v| x ^ v))
+}
+
+/// [`known_sum`], also when its unknown components come in equal pairs
+/// (`G + G = 0`): what a mirror strategy leaves. Used with a hint only;
+/// without one such options are too rare to pay for the looking.
+pub fn known_sum_paired(parts: &[PosId], known: impl Fn(PosId) -> Option<u32>) -> Option<u32> {
+    let mut x = 0;
+    for (i, &c) in parts.iter().enumerate() {
+        match known(c) {
+            Some(v) => x ^= v,
+            None if parts[..i].contains(&c) => {}
+            None => {
+                if parts.iter().filter(|&&d| d == c).count() % 2 == 1 {
+                    return None;
+                }
+            }
+        }
+    }
+    Some(x)
+}
+
+/// Whether the hint prefers the sum `parts`: `holds` says yes for each of
+/// its components, bar pairs of equal ones (which cancel); `None` when
+/// `holds` cannot tell for one and none says no.
+pub fn aimed_sum(parts: &[PosId], mut holds: impl FnMut(PosId) -> Option<bool>) -> Option<bool> {
+    let mut all = Some(true);
+    for (i, &c) in parts.iter().enumerate() {
+        let paired = parts[..i].contains(&c) || parts.iter().filter(|&&d| d == c).count() % 2 == 0;
+        if paired {
+            continue;
+        }
+        match holds(c) {
+            Some(false) => return Some(false),
+            None => all = None,
+            Some(true) => {}
+        }
+    }
+    all
+}
+
+/// Sorts `parts` and moves equal pairs out (`G + G = 0`): the sum is
+/// `parts[..n]` for the `n` returned.
+fn cancel_pairs(parts: &mut [PosId]) -> usize {
+    parts.sort_unstable();
+    let mut out = 0;
+    let mut i = 0;
+    while i < parts.len() {
+        if i + 1 < parts.len() && parts[i] == parts[i + 1] {
+            i += 2;
+        } else {
+            parts[out] = parts[i];
+            out += 1;
+            i += 1;
+        }
+    }
+    out
 }
 
 /// Moves the hardest component of an option first; the option's cost, the
@@ -198,8 +273,9 @@ impl Search {
         if let Some(v) = t.known(root) {
             return Ok(Some(v));
         }
+        self.hinted = t.hinted();
         let mut moves = std::mem::take(&mut self.moves);
-        let listed = t.options(root, &mut moves, &mut |_| true);
+        let listed = t.options(root, &mut moves, &mut |_, _| true);
         let mut options: Vec<Pending> = Vec::new();
         let mut taken = vec![false; moves.len() + 1];
         if listed.is_ok() {
@@ -301,19 +377,14 @@ impl Search {
         loop {
             let found = match self.step(t)? {
                 Step::Pushed => continue,
-                Step::Done(found) => found,
+                // The node is done: its options leave the stacks, and its
+                // parent takes its answer.
+                Step::Done(found) => match self.pop() {
+                    Some(_) => found,
+                    None => return Ok(None),
+                },
+                Step::Answered(found) => found,
             };
-            // The node is done: its options leave the stacks, and its
-            // parent takes its answer.
-            let Some(node) = self.nodes.pop() else {
-                return Ok(None);
-            };
-            let start = match node.first {
-                0 => 0,
-                i => self.ends[i - 1],
-            };
-            self.ends.truncate(node.first);
-            self.parts.truncate(start);
             match self.nodes.last_mut() {
                 Some(parent) => parent.take(found),
                 None => return Ok(Some(found)),
@@ -324,76 +395,148 @@ impl Search {
     /// Pushes a node for `pos` asked about `asked`, or answers at once:
     /// the options whose values are known are read as they are listed,
     /// and the listing stops when they take every value asked about
-    /// (Beling's enhanced transposition cut-off).
+    /// (Beling's enhanced transposition cut-off). Asked about one value,
+    /// a position with a preferred option is listed only up to it, and
+    /// that option tried alone (a partial node).
     fn enter<T: Tree>(&mut self, t: &mut T, pos: PosId, asked: Set) -> R<Entered> {
+        self.enter_as(t, pos, asked, true)
+    }
+
+    fn enter_as<T: Tree>(&mut self, t: &mut T, pos: PosId, asked: Set, lazy: bool) -> R<Entered> {
         if self.nodes.len() >= MAX_DEPTH {
             return Err(Stop::Aborted);
         }
+        // One value asked (not the largest a set holds, which a partial
+        // node keeps as its spare candidate).
+        let lazy = lazy && asked.count_ones() == 1 && asked >> (Set::BITS - 1) == 0;
+        let hinted = self.hinted;
+        let lazy = lazy && hinted;
+        let mut aims = std::mem::take(&mut self.aimed);
+        aims.clear();
         let mut moves = std::mem::take(&mut self.moves);
         // Not when the whole value is asked: a component after an option's
         // first must answer its value (see `Wait::Other`).
         let mut untaken = asked;
         let whole = asked == ALL;
-        let listed = t.options(pos, &mut moves, &mut |known| {
+        let mut met = false;
+        let listed = t.options(pos, &mut moves, &mut |known, aimed| {
+            if hinted {
+                aims.push(aimed);
+            }
             if let Some(x) = known.filter(|&x| x < Set::BITS) {
                 untaken &= !(1 << x);
             }
+            if lazy && known.is_none() && aimed == Some(true) {
+                met = true;
+                return false;
+            }
             whole || untaken != 0
         });
-        let result = listed.map(|all| {
-            if !all {
-                return Entered::Answered(Found::NotInSet);
-            }
-            let n = moves.len();
-            if n > MAX_OPTIONS {
-                return Entered::TooMany;
-            }
-            // The candidates 0..=n (all of a set's for n = 127).
-            let mut cand: Set = up_to_max(1 << n);
-            let first = self.ends.len();
-            // Options whose values are known rule theirs out at once; the
-            // others are tried smallest first, the hardest part of each
-            // first (it is the one asked only about candidates).
-            let mut order = std::mem::take(&mut self.order);
-            order.clear();
-            let base = self.parts.len();
-            for option in moves.iter() {
-                match known_sum(option, |c| t.known(c)) {
-                    Some(x) => cand = rule_out(cand, x),
-                    None => {
-                        let at = self.parts.len();
-                        self.parts.extend_from_slice(option);
-                        let cost = hardest_first(t, &mut self.parts[at..]);
-                        order.push((cost, at, self.parts.len()));
-                    }
-                }
-            }
-            order.sort_by_key(|o| o.0);
-            let mut sorted = std::mem::take(&mut self.sorted);
-            sorted.clear();
-            for &(_, a, b) in &order {
-                sorted.extend_from_slice(&self.parts[a..b]);
-                self.ends.push(base + sorted.len());
-            }
-            self.parts.truncate(base);
-            self.parts.extend_from_slice(&sorted);
-            self.order = order;
-            self.sorted = sorted;
-            self.nodes.push(Node {
-                pos,
-                asked,
-                cand,
-                exact: true,
-                first,
-                next: first,
-                done: 0,
-                xor: 0,
-                wait: Wait::Other,
-            });
-            Entered::Pushed
-        });
+        self.aimed = aims;
+        let result = listed.and_then(|all| self.node(t, pos, asked, &moves, all, met));
         self.moves = moves;
         result
+    }
+
+    /// The node for `pos` from its options as listed (`all`: whether
+    /// the listing went to the end; `met`: whether it stopped at the
+    /// option the hint prefers), or the answer without one.
+    fn node<T: Tree>(
+        &mut self,
+        t: &mut T,
+        pos: PosId,
+        asked: Set,
+        moves: &Moves,
+        all: bool,
+        met: bool,
+    ) -> R<Entered> {
+        if !all && !met {
+            return Ok(Entered::Answered(Found::NotInSet));
+        }
+        let n = moves.len();
+        if n > MAX_OPTIONS {
+            return Ok(Entered::TooMany);
+        }
+        let first = self.ends.len();
+        if met {
+            // The preferred option alone: the value asked, and a
+            // spare that is never asked (the largest of a set), as
+            // candidates. Ruling the one asked out settles it.
+            let at = self.parts.len();
+            let option = moves.iter().last().unwrap_or_default();
+            self.parts.extend_from_slice(option);
+            let n = cancel_pairs(&mut self.parts[at..]);
+            self.parts.truncate(at + n);
+            hardest_first(t, &mut self.parts[at..]);
+            self.ends.push(self.parts.len());
+            self.nodes.push(Node {
+                cand: asked | 1 << (Set::BITS - 1),
+                partial: true,
+                ..Node::new(pos, asked, first)
+            });
+            return Ok(Entered::Pushed);
+        }
+        // The candidates 0..=n (all of a set's for n = 127).
+        let mut cand: Set = up_to_max(1 << n);
+        // Options whose values are known rule theirs out at once; the
+        // others are tried smallest first, the hardest part of each
+        // first (it is the one asked only about candidates), the
+        // preferred option before all.
+        let mut order = std::mem::take(&mut self.order);
+        order.clear();
+        let base = self.parts.len();
+        for (i, option) in moves.iter().enumerate() {
+            let known = match self.hinted {
+                true => known_sum_paired(option, |c| t.known(c)),
+                false => known_sum(option, |c| t.known(c)),
+            };
+            match known {
+                Some(x) => cand = rule_out(cand, x),
+                None => {
+                    let at = self.parts.len();
+                    self.parts.extend_from_slice(option);
+                    if self.hinted && option.len() > 1 {
+                        let n = cancel_pairs(&mut self.parts[at..]);
+                        self.parts.truncate(at + n);
+                    }
+                    let aimed = match self.aimed.get(i) {
+                        Some(&Some(aimed)) => aimed,
+                        Some(None) => t.aimed(&self.parts[at..])?,
+                        None => false,
+                    };
+                    let cost = hardest_first(t, &mut self.parts[at..]);
+                    order.push((if aimed { 0 } else { cost + 1 }, at, self.parts.len()));
+                }
+            }
+        }
+        order.sort_by_key(|o| o.0);
+        let mut sorted = std::mem::take(&mut self.sorted);
+        sorted.clear();
+        for &(_, a, b) in &order {
+            sorted.extend_from_slice(&self.parts[a..b]);
+            self.ends.push(base + sorted.len());
+        }
+        self.parts.truncate(base);
+        self.parts.extend_from_slice(&sorted);
+        self.order = order;
+        self.sorted = sorted;
+        self.nodes.push(Node {
+            cand,
+            ..Node::new(pos, asked, first)
+        });
+        Ok(Entered::Pushed)
+    }
+
+    /// Takes the top node and its options off the stacks.
+    fn pop(&mut self) -> Option<Node> {
+        let node = self.nodes.pop()?;
+        let start = match node.first {
+            0 => 0,
+            i => self.ends[i - 1],
+        };
+        self.ends.truncate(node.first);
+        self.parts.truncate(start);
+        Some(node)
     }
 
     /// Advances the top node: pushes a child, or finishes it.
@@ -402,6 +545,19 @@ impl Search {
             let Some(node) = self.nodes.last_mut() else {
                 return Ok(Step::Done(Found::NotInSet));
             };
+            if node.next == self.ends.len() && node.partial {
+                if node.cand & node.asked == 0 {
+                    return Ok(Step::Done(Found::NotInSet));
+                }
+                // The preferred option did not settle it: every option.
+                let (pos, asked) = (node.pos, node.asked);
+                self.pop();
+                return Ok(match self.enter_as(t, pos, asked, false)? {
+                    Entered::Pushed => Step::Pushed,
+                    Entered::Answered(found) => Step::Answered(found),
+                    Entered::TooMany => Step::Answered(Found::Value(t.value(pos)?)),
+                });
+            }
             if node.next == self.ends.len() {
                 let sure = node.exact || node.cand & up_to_max(node.asked) != 0;
                 return Ok(Step::Done(if sure && node.cand != 0 {
@@ -466,13 +622,33 @@ enum Entered {
     TooMany,
 }
 
-/// What [`Search::step`] did: pushed a child, or finished its node.
+/// What [`Search::step`] did: pushed a node, finished the top node, or
+/// took the top node off and answered for it (a partial node that was
+/// entered again in full and answered at once).
 enum Step {
     Pushed,
     Done(Found),
+    Answered(Found),
 }
 
 impl Node {
+    /// A node for `pos` asked about `asked`, its options from `first` on,
+    /// before any is tried (candidates to be set).
+    fn new(pos: PosId, asked: Set, first: usize) -> Node {
+        Node {
+            pos,
+            asked,
+            cand: 0,
+            exact: true,
+            partial: false,
+            first,
+            next: first,
+            done: 0,
+            xor: 0,
+            wait: Wait::Other,
+        }
+    }
+
     /// The answer of the child this node waited for.
     fn take(&mut self, found: Found) {
         match (self.wait, found) {
@@ -509,6 +685,9 @@ mod tests {
         values: Vec<Option<u32>>,
         /// How often the general search was asked.
         full: u32,
+        /// The hint, if any: per position, whether it is preferred
+        /// (`None`: told by `Tree::aimed`, after the listing).
+        prefers: Option<Vec<Option<bool>>>,
     }
 
     impl Dag {
@@ -518,6 +697,7 @@ mod tests {
                 values: given.clone(),
                 given,
                 full: 0,
+                prefers: None,
             }
         }
     }
@@ -529,16 +709,18 @@ mod tests {
         fn store(&mut self, pos: PosId, value: u32) {
             self.values[pos as usize] = Some(value);
         }
-        fn options(
-            &mut self,
-            pos: PosId,
-            out: &mut Moves,
-            more: &mut dyn FnMut(Option<u32>) -> bool,
-        ) -> R<bool> {
+        fn options(&mut self, pos: PosId, out: &mut Moves, more: &mut More) -> R<bool> {
             out.clear();
             for o in &self.options[pos as usize] {
                 out.push(o);
-                if !more(known_sum(o, |c| self.values[c as usize])) {
+                let (known, aimed) = match &self.prefers {
+                    Some(p) => (
+                        known_sum_paired(o, |c| self.values[c as usize]),
+                        aimed_sum(o, |c| p[c as usize]),
+                    ),
+                    None => (known_sum(o, |c| self.values[c as usize]), Some(false)),
+                };
+                if !more(known, aimed) {
                     return Ok(false);
                 }
             }
@@ -550,6 +732,13 @@ mod tests {
         }
         fn size(&self, pos: PosId) -> u32 {
             pos as u32
+        }
+        fn hinted(&self) -> bool {
+            self.prefers.is_some()
+        }
+        fn aimed(&mut self, parts: &[PosId]) -> R<bool> {
+            let p = self.prefers.as_ref().expect("asked only with a hint");
+            Ok(aimed_sum(parts, |c| Some(p[c as usize].unwrap_or(c % 2 == 0))) == Some(true))
         }
     }
 
@@ -575,11 +764,15 @@ mod tests {
 
     /// Against the plain mex on 300 random games, every position asked in
     /// turn, with values the search stored from earlier questions reused;
-    /// some positions have more options than a candidate set holds.
+    /// some positions have more options than a candidate set holds. Each
+    /// game is searched without a hint, then with a random one (options
+    /// with equal parts, which cancel, are common here): a hint orders the
+    /// search and never changes a value.
     #[test]
     fn values_agree_with_the_plain_mex() {
         let mut state = 0x9e37_79b9_7f4a_7c15;
-        for game in 0..300 {
+        for game in 0..600 {
+            let hint = game % 2 == 1;
             let n = 4 + (next(&mut state) % 12) as usize;
             let wide = game % 10 == 0;
             let mut options: Vec<Vec<Vec<PosId>>> = vec![Vec::new(); n];
@@ -608,6 +801,15 @@ mod tests {
             let none = vec![None; n];
             let want: Vec<u32> = (0..n as PosId).map(|p| brute(&options, &none, p)).collect();
             let mut dag = Dag::new(options, none);
+            if hint {
+                let prefers = (0..n)
+                    .map(|_| match next(&mut state) % 3 {
+                        0 => None,
+                        k => Some(k == 1),
+                    })
+                    .collect();
+                dag.prefers = Some(prefers);
+            }
             let mut search = Search::default();
             // The top position first (the wide one only as its option).
             for p in (0..n as PosId)

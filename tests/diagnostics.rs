@@ -592,8 +592,23 @@ fn cases() -> Vec<Case> {
             ERRORS,
         ),
         case(
+            "prefer_without_split",
+            "game G(m) = { G(m & (m - 1)) if m > 0 }\n    prefer m % 2 == 0\nprint grundy(G(7))\n",
+            ERRORS,
+        ),
+        case(
+            "prefer_that_is_not_a_condition",
+            "game G(m) = { G(m & (m - 1)) if m > 0 }\n    split G(m)\n    prefer m + 1\nprint grundy(G(7))\n",
+            ERRORS,
+        ),
+        case(
+            "prefer_that_fails",
+            "game G(m) = { G(m - 1) if m > 0 }\n    split G(m)\n    prefer 10 / (m - 3) > 0\nprint grundy(G(6))\n",
+            ERRORS,
+        ),
+        case(
             "board_cell_off_the_grid",
-            "print grid_canon(1 << 12, 3, 4)\nprint components(5, [2, 5])\nprint grid_canon(3, 8, 8)\n",
+            "print grid_canon(1 << 12, 3, 4)\nprint components(5, [2, 5])\nprint grid_canon(3, 8, 8)\nprint grid_turn(-1, 3, 3)\n",
             ERRORS,
         ),
         small(

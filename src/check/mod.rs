@@ -8,6 +8,7 @@ use crate::syntax::ast::{self, BinOp, ExprKind, Item, UnOp};
 use crate::value::RecordKind;
 use std::collections::HashMap;
 
+mod after_rules;
 mod call;
 mod consts;
 mod lets;
@@ -297,36 +298,12 @@ impl Checker {
                 folds: self.out.may_fold(body),
             });
         }
-        // `split` and `canonical` read the parameters, in the rules' frame.
-        let split = g
-            .split
-            .as_ref()
-            .map(|e| self.check_ty(e, Ty::Pos, "`split` must give a position (a sum of parts)"));
-        let canonical = g
-            .canonical
-            .as_ref()
-            .map(|e| self.check_ty(e, Ty::Pos, "`canonical` must give a position of this game"));
-        if let Some(e) = g
-            .split
-            .as_ref()
-            .or(g.canonical.as_ref())
-            .filter(|_| g.loopy)
-        {
-            self.errors.push(
-                Diag::user(
-                    Code::NotSupported,
-                    "`split` and `canonical` are not supported in a loopy game",
-                )
-                .label(e.span, "here")
-                .label(g.header, "a loopy game")
-                .help("a loopy game's values come from its whole graph: remove them, and write the parts as a sum where the game is used"),
-            );
-        }
+        let stored_as = after_rules::declarations(self, g);
         let uses = self.uses_since(start);
         let game = &mut self.out.games[id as usize];
         game.uses = uses;
         game.rules = rules;
-        game.stored_as = ir::StoredAs { split, canonical };
+        game.stored_as = stored_as;
         game.slots = self.max_slot;
         game.max_clauses = max_clauses;
     }

@@ -164,6 +164,13 @@ fn int_fn<E: Slots + ?Sized + 'static>(e: &IntExpr) -> IntFn<E> {
                 _ => None,
             })
         }
+        IntExpr::GridTurn(xs) => {
+            let xs: Vec<IntFn<E>> = xs.iter().map(int_fn).collect();
+            Box::new(move |env| match xs.as_slice() {
+                [m, w, h] => crate::board::grid_turn(m(env)?, w(env)?, h(env)?).ok(),
+                _ => None,
+            })
+        }
         IntExpr::Min(xs) | IntExpr::Max(xs) => {
             let xs: Vec<IntFn<E>> = xs.iter().map(int_fn).collect();
             let min = matches!(e, IntExpr::Min(_));

@@ -111,7 +111,9 @@ pub(super) fn call(
             let list = m.ints(p, arg(0)?, env)?;
             Ok(Value::Int(list.iter().fold(0, |x, &v| x ^ v)))
         }
-        Builtin::Components | Builtin::GridCanon => board(m, p, f, args, span, env),
+        Builtin::Components | Builtin::GridCanon | Builtin::GridTurn => {
+            board(m, p, f, args, span, env)
+        }
         Builtin::Str => {
             let text = m.text(p, arg(0)?, env)?;
             Ok(Value::Str(text.into()))
@@ -205,20 +207,25 @@ fn board(
             Some(Value::Int(x)) => Some(*x),
             _ => None,
         };
-        crate::board::components(mask, near, &mut parts).map_err(|e| board_error(e, span, mask))?;
+        crate::board::components(mask, near, &mut parts)
+            .map_err(|e| board_error(e, span, mask, f))?;
         return Ok(Value::List(parts.into_iter().map(Value::Int).collect()));
     }
     let [w, h] = rest else {
-        return Err(Diag::bug("grid_canon called with the wrong arguments").into());
+        return Err(Diag::bug("a grid builtin called with the wrong arguments").into());
     };
     let (w, h) = (m.int(p, *w, env)?, m.int(p, *h, env)?);
-    crate::board::grid_canon(mask, w, h)
+    let on_grid = match f {
+        Builtin::GridTurn => crate::board::grid_turn,
+        _ => crate::board::grid_canon,
+    };
+    on_grid(mask, w, h)
         .map(Value::Int)
-        .map_err(|e| board_error(e, span, mask).into())
+        .map_err(|e| board_error(e, span, mask, f).into())
 }
 
 /// A board function's refusal, in the user's words.
-fn board_error(e: crate::board::BoardError, span: Span, mask: i64) -> Diag {
+fn board_error(e: crate::board::BoardError, span: Span, mask: i64, f: Builtin) -> Diag {
     use crate::board::BoardError as E;
     let (message, help) = match e {
         E::NegativeMask => (
@@ -235,7 +242,11 @@ fn board_error(e: crate::board::BoardError, span: Span, mask: i64) -> Diag {
         ),
         E::BadGrid => (
             "a grid must be at least 1×1 and have at most 63 cells".to_string(),
-            "grid_canon(mask, w, h) takes the grid's width and height",
+            if f == Builtin::GridTurn {
+                "grid_turn(mask, w, h) takes the grid's width and height"
+            } else {
+                "grid_canon(mask, w, h) takes the grid's width and height"
+            },
         ),
         E::OffGrid(v) => (
             format!("cell {v} of the board {mask} is off the grid"),

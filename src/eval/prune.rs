@@ -3,11 +3,14 @@
 
 use super::rename::{Naming, named};
 use super::*;
+use crate::prune::{More, aimed_sum};
 
 /// The machine as the pruned search sees it.
 struct Board<'a, 'm> {
     s: &'a mut Scoped<'m>,
     bufs: OptionBufs,
+    /// Whether a game of the program states `prefer`.
+    hinted: bool,
 }
 
 impl crate::prune::Tree for Board<'_, '_> {
@@ -20,23 +23,28 @@ impl crate::prune::Tree for Board<'_, '_> {
         self.s.m.memo.set(pos, value);
     }
 
-    fn options(
-        &mut self,
-        pos: PosId,
-        out: &mut Moves,
-        more: &mut dyn FnMut(Option<u32>) -> bool,
-    ) -> R<bool> {
+    fn options(&mut self, pos: PosId, out: &mut Moves, more: &mut More) -> R<bool> {
         // `pos` may be a raw id, listed by its argument: a position whose
         // listing stops early is never stored. The options it may never
         // enter are named without being stored in turn.
         let bufs = &mut self.bufs;
+        let hinted = self.hinted;
         named(self.s.m, Naming::Stored, |m| {
             let raw = std::mem::replace(&mut m.interp_state.rename.raw, true);
             let listed = m.options_with(pos, out, bufs, &mut |m, parts| {
-                more(crate::prune::known_sum(parts, |c| {
+                let value = |c| {
                     let v = m.memo.value(c);
                     (v <= MAX_VALUE).then_some(v)
-                }))
+                };
+                let known = match hinted {
+                    true => crate::prune::known_sum_paired(parts, value),
+                    false => crate::prune::known_sum(parts, value),
+                };
+                let aimed = match known {
+                    None if hinted => aimed_sum(parts, |c| prefers_by_kernel(m, c)),
+                    _ => Some(false),
+                };
+                more(known, aimed)
             });
             m.interp_state.rename.raw = raw;
             listed
@@ -46,6 +54,25 @@ impl crate::prune::Tree for Board<'_, '_> {
     fn value(&mut self, pos: PosId) -> R<u32> {
         let pos = self.interned(pos)?;
         self.s.fallback_value(pos)
+    }
+
+    fn hinted(&self) -> bool {
+        self.hinted
+    }
+
+    fn aimed(&mut self, parts: &[PosId]) -> R<bool> {
+        let mut failed = None;
+        let aimed = aimed_sum(parts, |c| match self.prefers(c) {
+            Ok(yes) => Some(yes),
+            Err(e) => {
+                failed = Some(e);
+                Some(false)
+            }
+        });
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(aimed == Some(true)),
+        }
     }
 
     /// The set bits of its integer arguments: a bitmask board's cells.
@@ -58,7 +85,42 @@ impl crate::prune::Tree for Board<'_, '_> {
     }
 }
 
+/// Whether `pos`'s game `prefer`s it, by the game's `prefer` kernel;
+/// `None` when there is none to ask (or it gave up), and the interpreter
+/// answers.
+fn prefers_by_kernel(m: &Machine, pos: PosId) -> Option<bool> {
+    let game = m.memo.game_of(pos) as usize;
+    if m.prog.games.get(game)?.stored_as.prefer.is_none() {
+        return Some(false);
+    }
+    if !m.limits.kernels {
+        return None;
+    }
+    let code = m.accel.kernels.get(game)?.prefer.as_ref()?;
+    code.eval(m.memo.int_args(pos)?.as_slice())
+}
+
 impl Board<'_, '_> {
+    /// Whether `pos`'s game `prefer`s it, by the interpreter.
+    fn prefers(&mut self, pos: PosId) -> R<bool> {
+        let m = &mut *self.s.m;
+        let game = m.game_of(pos);
+        let prog = Rc::clone(&m.prog);
+        let g = &prog.games[game as usize];
+        let Some(cond) = g.stored_as.prefer else {
+            return Ok(false);
+        };
+        let mut args = Vec::new();
+        crate::key::args_of(&m.memo, pos, &mut args);
+        let need = g.slots.max(g.params.len() as u32) as usize + m.compiled.extra_slots(game);
+        let mut env = vec![Value::Int(0); need.max(args.len())];
+        env[..args.len()].clone_from_slice(&args);
+        m.compiled.hoist(game, &mut env);
+        named(m, Naming::AsWritten, |m| {
+            m.interp().boolean(&prog, cond, &mut env)
+        })
+    }
+
     /// `pos` interned (the options it lists may be raw ids).
     fn interned(&mut self, pos: PosId) -> R<PosId> {
         let max = self.s.m.limits.max_states;
@@ -75,9 +137,14 @@ impl Scoped<'_> {
     /// (too many options, or too deep), and the general search answers.
     pub(super) fn by_pruning(&mut self, root: PosId) -> R<Option<u32>> {
         let mut search = std::mem::take(&mut self.m.accel.pruning);
+        let kernels = &self.m.accel.kernels;
+        let hinted = self.m.prog.games.iter().enumerate().any(|(i, g)| {
+            g.stored_as.prefer.is_some() && !kernels.get(i).is_some_and(|k| k.never_prefers)
+        });
         let mut board = Board {
             s: self,
             bufs: OptionBufs::default(),
+            hinted,
         };
         let result = search.nimber(&mut board, root);
         self.m.accel.pruning = search;

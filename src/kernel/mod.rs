@@ -178,6 +178,12 @@ pub struct GameKernels {
     pub split: Option<KRule>,
     /// Its `canonical` as a kernel, when it is one position of the game.
     pub canonical: Option<KRule>,
+    /// Its `prefer` condition over the parameters alone (a frame of just
+    /// the arguments).
+    pub prefer: Option<Rc<BoolCode<[i64]>>>,
+    /// Whether its `prefer` is false whatever the parameters (`prefer w %
+    /// 2 == 0 and ...` on a board of odd width): the search has no hint.
+    pub never_prefers: bool,
 }
 
 /// Compiles the kernels of every game. `consts` are the evaluated constants
@@ -209,6 +215,11 @@ pub fn compile(prog: &ir::Program, consts: &[Option<Value>]) -> Vec<GameKernels>
                             k.clauses.is_empty()
                                 && matches!(k.comps.as_slice(), [one] if one.game == id as GameId)
                         }),
+                    prefer: g.stored_as.prefer.and_then(|e| c.params_cond(e, g)),
+                    never_prefers: g.stored_as.prefer.and_then(|e| c.cond(e)).is_some_and(|b| {
+                        // Decided without reading a parameter.
+                        b.eval(&[] as &[i64]) == Some(false)
+                    }),
                     ..GameKernels::default()
                 };
             }
@@ -238,6 +249,8 @@ pub fn compile(prog: &ir::Program, consts: &[Option<Value>]) -> Vec<GameKernels>
                 listing: None,
                 split: None,
                 canonical: None,
+                prefer: None,
+                never_prefers: false,
             }
         })
         .collect()
@@ -254,6 +267,17 @@ impl<'a> std::ops::Deref for Compiler<'a> {
 }
 
 impl Compiler<'_> {
+    /// A condition that reads the parameters alone, as closures over them.
+    fn params_cond(&self, e: ExprId, g: &ir::Game) -> Option<Rc<BoolCode<[i64]>>> {
+        let c = self.cond(e)?;
+        let arity = g.params.len() as u32;
+        let others = arity..g.slots.max(arity);
+        others
+            .into_iter()
+            .all(|s| !cond_mentions(&c, s))
+            .then(|| Rc::new(BoolCode::new(&c)))
+    }
+
     /// A `split` or `canonical` expression as a kernel that lists its parts
     /// (a sum comprehension's clauses, or none).
     fn naming(&self, e: ExprId, g: &ir::Game) -> Option<KRule> {

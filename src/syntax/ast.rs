@@ -77,6 +77,8 @@ pub struct GameDef {
     pub split: Option<Expr>,
     /// `canonical EXPR`: the position its symmetry class is stored as.
     pub canonical: Option<Expr>,
+    /// `prefer COND`: the positions the pruned search moves to first.
+    pub prefer: Option<Expr>,
 }
 
 /// A game written as a shorthand.

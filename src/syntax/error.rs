@@ -67,6 +67,7 @@ fn rule_name(r: &Rule) -> Option<&'static str> {
         Rule::memo_decl | Rule::memo_mark => "`memo`",
         Rule::split_decl | Rule::split_mark => "`split`",
         Rule::canonical_decl | Rule::canonical_mark => "`canonical`",
+        Rule::prefer_decl | Rule::prefer_mark => "`prefer`",
         Rule::print_stmt | Rule::kw_print => "`print`",
         Rule::check_stmt | Rule::kw_check => "`check`",
         Rule::octal_def | Rule::kw_octal => "`octal`",

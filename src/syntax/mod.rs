@@ -277,6 +277,7 @@ fn is_token(rule: Rule) -> bool {
             | Rule::kw_but
             | Rule::split_mark
             | Rule::canonical_mark
+            | Rule::prefer_mark
             | Rule::assign
             | Rule::lparen
             | Rule::rparen
@@ -470,14 +471,14 @@ impl Lower {
         };
         let mut params = Vec::new();
         let mut rules = Vec::new();
-        let (mut split, mut canonical) = (None, None);
+        let (mut split, mut canonical, mut prefer) = (None, None, None);
         for p in inner {
             match p.as_rule() {
-                Rule::split_decl | Rule::canonical_decl => {
-                    let slot = if p.as_rule() == Rule::split_decl {
-                        &mut split
-                    } else {
-                        &mut canonical
+                Rule::split_decl | Rule::canonical_decl | Rule::prefer_decl => {
+                    let slot = match p.as_rule() {
+                        Rule::split_decl => &mut split,
+                        Rule::canonical_decl => &mut canonical,
+                        _ => &mut prefer,
                     };
                     if let Some(e) = parts(p).next() {
                         *slot = Some(self.expr(e));
@@ -514,6 +515,7 @@ impl Lower {
             loopy,
             split,
             canonical,
+            prefer,
         })
     }
 

@@ -305,6 +305,7 @@ fn game(name: Ident, rules: Vec<Rule>, span: Span, shorthand: Shorthand) -> Game
         loopy: false,
         split: None,
         canonical: None,
+        prefer: None,
     }
 }
 
