@@ -394,6 +394,34 @@ mod tests {
         );
     }
 
+    /// Against the cells turned one by one: every mask of a 3×2, 3×3 and
+    /// 2×4 board turned within its box; turning twice gives it back; a
+    /// mask is its own turn exactly when its cells are symmetric about the
+    /// box's centre.
+    #[test]
+    fn half_turns_turn_each_cell_within_the_box() {
+        for (w, h) in [(3i64, 2i64), (3, 3), (2, 4)] {
+            for m in 0..1i64 << (w * h) {
+                let cs = cells(m, w);
+                let (r0, r1) = (cs.iter().map(|c| c.0).min(), cs.iter().map(|c| c.0).max());
+                let (c0, c1) = (cs.iter().map(|c| c.1).min(), cs.iter().map(|c| c.1).max());
+                let want: i64 = match (r0, r1, c0, c1) {
+                    (Some(r0), Some(r1), Some(c0), Some(c1)) => cs
+                        .iter()
+                        .map(|&(r, c)| 1i64 << ((r0 + r1 - r) * w + c0 + c1 - c))
+                        .sum(),
+                    _ => 0,
+                };
+                let got = grid_turn(m, w, h).unwrap();
+                assert_eq!(got, want, "{m:b} on {w}×{h}");
+                assert_eq!(grid_turn(got, w, h).unwrap(), m);
+            }
+        }
+        assert_eq!(grid_turn(-1, 3, 3), Err(BoardError::NegativeMask));
+        assert_eq!(grid_turn(1, 0, 3), Err(BoardError::BadGrid));
+        assert_eq!(grid_turn(1 << 9, 3, 3), Err(BoardError::OffGrid(9)));
+    }
+
     /// Against a brute force: two masks have the same canonical form
     /// exactly when their shapes are congruent (some rotation or
     /// reflection of one is a translation of the other), on every 3×2 and
