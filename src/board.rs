@@ -185,9 +185,10 @@ pub fn grid_canon(mask: i64, w: i64, h: i64) -> Result<i64, BoardError> {
 
 /// The shape of `mask` turned half a turn within its bounding box: cell
 /// (r, c) goes to (r0 + r1 - r, c0 + c1 - c), where rows r0..=r1 and
-/// columns c0..=c1 are the box. A shape on its own (the position after a
-/// move answered by its mirror image) keeps its box, so a mask `m` left
-/// symmetric by a move is `m & grid_turn(m, w, h)` after the answer.
+/// columns c0..=c1 are the box. A shape is symmetric under a half turn
+/// about its box's centre exactly when it is its own turn: what a board
+/// answered move by move with the mirror image of each stays (a move and
+/// its answer may shrink the box, never move its centre).
 pub fn grid_turn(mask: i64, w: i64, h: i64) -> Result<i64, BoardError> {
     check_grid(mask, w, h)?;
     let (w, h) = (w as u32, h as u32);

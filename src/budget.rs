@@ -337,6 +337,14 @@ impl Budget {
     }
 
     /// Whether Ctrl-C was pressed (the flag is cleared once seen).
+    /// Whether Ctrl-C was pressed, leaving the flag for
+    /// [`Budget::cancelled`] to take.
+    pub fn cancel_pending(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
+
     pub fn cancelled(&self) -> bool {
         self.cancel
             .as_ref()

@@ -94,6 +94,11 @@ struct LimitOpts {
     /// limit.
     #[arg(long, global = true, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
     max_memory: usize,
+    /// Threads that solve boards side by side (the parts of a sum, the
+    /// cells of a table, of games that `split`); default: the machine's
+    /// cores. 1: one thread.
+    #[arg(long, global = true, value_name = "N")]
+    threads: Option<usize>,
 }
 
 /// When to use colors.
@@ -207,6 +212,9 @@ impl Opts {
                 .filter(|s| s.is_finite() && *s > 0.0)
                 .map(|s| std::time::Duration::from_secs_f64(s.min(1e12))),
             max_memory: l.max_memory,
+            threads: l.threads.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+            }),
         }
     }
 

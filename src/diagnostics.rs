@@ -82,6 +82,7 @@ codes! {
     Overflow => "overflow",
     QueryNotAllowed => "query-not-allowed",
     ShadowsBuiltin => "shadows-builtin",
+    UnusedPrefer => "unused-prefer",
     Runaway => "runaway",
     StateLimit => "state-limit",
     Syntax => "syntax",

@@ -390,7 +390,7 @@ pub enum Expr {
     /// A boolean.
     Bool(bool),
     /// A string.
-    Str(std::rc::Rc<str>),
+    Str(std::sync::Arc<str>),
     /// `a + b` where one side is a string: the two as text, joined.
     Concat(ExprId, ExprId),
     /// `a + b` of two lists: the elements of `a`, then those of `b`.
@@ -415,7 +415,7 @@ pub enum Expr {
     /// `list[index]`
     Index(ExprId, ExprId),
     /// `record.field`
-    Field(ExprId, std::rc::Rc<str>),
+    Field(ExprId, std::sync::Arc<str>),
     /// `-x`
     Neg(ExprId),
     /// `not b`

@@ -246,6 +246,15 @@ fn cancel_pairs(parts: &mut [PosId]) -> usize {
     out
 }
 
+/// Where an option goes in the order of trying: those the hint prefers
+/// first, each group by its cost.
+fn rank(aimed: bool, cost: u64) -> u64 {
+    match aimed {
+        true => cost,
+        false => cost.saturating_add(1 << 62),
+    }
+}
+
 /// Moves the hardest component of an option first; the option's cost, the
 /// sum of its components' squared sizes (Beling's "smaller components
 /// first").
@@ -274,22 +283,35 @@ impl Search {
             return Ok(Some(v));
         }
         self.hinted = t.hinted();
+        let hinted = self.hinted;
         let mut moves = std::mem::take(&mut self.moves);
-        let listed = t.options(root, &mut moves, &mut |_, _| true);
+        let mut aims = std::mem::take(&mut self.aimed);
+        aims.clear();
+        let listed = t.options(root, &mut moves, &mut |_, aimed| {
+            if hinted {
+                aims.push(aimed);
+            }
+            true
+        });
+        self.aimed = aims;
         let mut options: Vec<Pending> = Vec::new();
         let mut taken = vec![false; moves.len() + 1];
-        if listed.is_ok() {
-            for option in moves.iter() {
-                let mut comps = option.to_vec();
-                let x = known_sum(&comps, |c| t.known(c));
-                match x {
+        let result = listed.and_then(|_| {
+            for (i, option) in moves.iter().enumerate() {
+                match self.known_sum(t, option) {
                     Some(x) => {
                         if let Some(slot) = taken.get_mut(x as usize) {
                             *slot = true;
                         }
                     }
                     None => {
-                        let cost = hardest_first(t, &mut comps);
+                        let mut comps = option.to_vec();
+                        if hinted {
+                            let n = cancel_pairs(&mut comps);
+                            comps.truncate(n);
+                        }
+                        let aimed = self.aimed_at(t, i, moves.len(), &comps)?;
+                        let cost = rank(aimed, hardest_first(t, &mut comps));
                         options.push(Pending {
                             comps,
                             done: 0,
@@ -299,9 +321,10 @@ impl Search {
                     }
                 }
             }
-        }
+            Ok(())
+        });
         self.moves = moves;
-        listed?;
+        result?;
         options.sort_by_key(|o| o.cost);
         for r in 0..taken.len() as u32 {
             if taken[r as usize] {
@@ -467,6 +490,11 @@ impl Search {
             self.parts.extend_from_slice(option);
             let n = cancel_pairs(&mut self.parts[at..]);
             self.parts.truncate(at + n);
+            if n == 0 {
+                // Nothing left to ask (a tree that said neither its value,
+                // 0, nor no): every option instead.
+                return self.enter_as(t, pos, asked, false);
+            }
             hardest_first(t, &mut self.parts[at..]);
             self.ends.push(self.parts.len());
             self.nodes.push(Node {
@@ -486,26 +514,18 @@ impl Search {
         order.clear();
         let base = self.parts.len();
         for (i, option) in moves.iter().enumerate() {
-            let known = match self.hinted {
-                true => known_sum_paired(option, |c| t.known(c)),
-                false => known_sum(option, |c| t.known(c)),
-            };
-            match known {
+            match self.known_sum(t, option) {
                 Some(x) => cand = rule_out(cand, x),
                 None => {
                     let at = self.parts.len();
                     self.parts.extend_from_slice(option);
                     if self.hinted && option.len() > 1 {
-                        let n = cancel_pairs(&mut self.parts[at..]);
-                        self.parts.truncate(at + n);
+                        let kept = cancel_pairs(&mut self.parts[at..]);
+                        self.parts.truncate(at + kept);
                     }
-                    let aimed = match self.aimed.get(i) {
-                        Some(&Some(aimed)) => aimed,
-                        Some(None) => t.aimed(&self.parts[at..])?,
-                        None => false,
-                    };
+                    let aimed = self.aimed_at(t, i, n, &self.parts[at..])?;
                     let cost = hardest_first(t, &mut self.parts[at..]);
-                    order.push((if aimed { 0 } else { cost + 1 }, at, self.parts.len()));
+                    order.push((rank(aimed, cost), at, self.parts.len()));
                 }
             }
         }
@@ -525,6 +545,31 @@ impl Search {
             ..Node::new(pos, asked, first)
         });
         Ok(Entered::Pushed)
+    }
+
+    /// The value of the sum `option` when its components' are known (with
+    /// a hint, also when the unknown ones cancel in pairs).
+    fn known_sum<T: Tree>(&self, t: &T, option: &[PosId]) -> Option<u32> {
+        match self.hinted {
+            true => known_sum_paired(option, |c| t.known(c)),
+            false => known_sum(option, |c| t.known(c)),
+        }
+    }
+
+    /// Whether the hint prefers option `i` of the `n` the last listing
+    /// gave (`parts`, its components): as the listing said, else as
+    /// [`Tree::aimed`] says. The listing's answers are its last `n` (a tree
+    /// may start a listing again, after a compiled one gave up).
+    fn aimed_at<T: Tree>(&self, t: &mut T, i: usize, n: usize, parts: &[PosId]) -> R<bool> {
+        if !self.hinted {
+            return Ok(false);
+        }
+        let aims = &self.aimed[self.aimed.len().saturating_sub(n)..];
+        match aims.get(i) {
+            Some(&Some(aimed)) => Ok(aimed),
+            Some(None) => t.aimed(parts),
+            None => Ok(false),
+        }
     }
 
     /// Takes the top node and its options off the stacks.

@@ -22,17 +22,6 @@ pub(super) fn declarations(c: &mut Checker, g: &ast::GameDef) -> ir::StoredAs {
         .prefer
         .as_ref()
         .map(|e| c.check_ty(e, Ty::Bool, "`prefer` must be a condition"));
-    if let (Some(e), None, false) = (&g.prefer, &g.split, g.loopy) {
-        c.errors.push(
-            Diag::user(
-                Code::NotSupported,
-                "`prefer` without `split`: it orders the pruned search, which solves the games that split",
-            )
-            .label(e.span, "never used")
-            .label(g.header, "this game does not split")
-            .help("declare how a position splits into parts with `split`, or remove `prefer`"),
-        );
-    }
     if let Some(e) = g
         .split
         .as_ref()
@@ -54,5 +43,30 @@ pub(super) fn declarations(c: &mut Checker, g: &ast::GameDef) -> ir::StoredAs {
         split,
         canonical,
         prefer,
+    }
+}
+
+/// A warning at each `prefer` of a program where no game splits: the
+/// pruned search, which reads them, is the plan of games that split (and
+/// of the parts they split into), so they are never used.
+pub(super) fn unused_prefers(c: &mut Checker, program: &ast::Program) {
+    let games = program.items.iter().filter_map(|item| match item {
+        ast::Item::Game(g) => Some(g),
+        _ => None,
+    });
+    if games.clone().any(|g| g.split.is_some()) {
+        return;
+    }
+    for g in games {
+        if let Some(e) = &g.prefer {
+            c.errors.push(
+                Diag::warning(
+                    Code::UnusedPrefer,
+                    "`prefer` is never used: no game of this program splits",
+                )
+                .label(e.span, "never used")
+                .help("`prefer` orders the pruned search, the plan of games that `split` and of their parts: declare how a position splits, or remove it"),
+            );
+        }
     }
 }

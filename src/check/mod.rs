@@ -92,6 +92,7 @@ pub fn check(program: &ast::Program) -> Result<(ir::Program, Vec<Diag>), Vec<Dia
             Item::Let(_) => {}
         }
     }
+    after_rules::unused_prefers(&mut c, program);
     for (g, params) in c.game_params.clone().iter().enumerate() {
         let ints = params.iter().map(|&t| c.resolve(t) == Ty::Int).collect();
         c.out.games[g].int_params = ints;

@@ -151,23 +151,21 @@ fn int_fn<E: Slots + ?Sized + 'static>(e: &IntExpr) -> IntFn<E> {
             let a = int_fn(a);
             Box::new(move |env| ops::popcount(a(env)?).ok())
         }
-        IntExpr::GridCanon(xs) => {
+        IntExpr::GridCanon(xs) | IntExpr::GridTurn(xs) => {
+            let canon = matches!(e, IntExpr::GridCanon(_));
             // A grid of constant size, the usual case: no calls for its sides.
-            if let [m, IntExpr::Const(w), IntExpr::Const(h)] = &xs[..] {
+            if let (true, [m, IntExpr::Const(w), IntExpr::Const(h)]) = (canon, &xs[..]) {
                 let (w, h) = (*w, *h);
                 let (m, cache) = (int_fn(m), crate::board::CanonCache::default());
                 return Box::new(move |env| cache.canon(m(env)?, w, h));
             }
+            let f = match canon {
+                true => crate::board::grid_canon,
+                false => crate::board::grid_turn,
+            };
             let xs: Vec<IntFn<E>> = xs.iter().map(int_fn).collect();
             Box::new(move |env| match xs.as_slice() {
-                [m, w, h] => crate::board::grid_canon(m(env)?, w(env)?, h(env)?).ok(),
-                _ => None,
-            })
-        }
-        IntExpr::GridTurn(xs) => {
-            let xs: Vec<IntFn<E>> = xs.iter().map(int_fn).collect();
-            Box::new(move |env| match xs.as_slice() {
-                [m, w, h] => crate::board::grid_turn(m(env)?, w(env)?, h(env)?).ok(),
+                [m, w, h] => f(m(env)?, w(env)?, h(env)?).ok(),
                 _ => None,
             })
         }

@@ -479,7 +479,7 @@ impl Interp<'_> {
         Ok(match p.expr(e) {
             ir::Expr::Int(v) => Value::Int(*v),
             ir::Expr::Bool(b) => Value::Bool(*b),
-            ir::Expr::Str(s) => Value::Str(Rc::clone(s)),
+            ir::Expr::Str(s) => Value::Str(Rc::from(&**s)),
             ir::Expr::Concat(a, b) => {
                 let mut text = self.text(p, *a, env)?;
                 text.push_str(&self.text(p, *b, env)?);

@@ -37,6 +37,7 @@ mod limits;
 mod loops;
 mod loopy;
 mod oracle;
+pub mod parallel;
 mod periods;
 mod plan;
 mod prune;
@@ -87,6 +88,8 @@ pub struct Limits {
     pub runaway: Option<std::time::Duration>,
     /// Most bytes in use (0: no limit; counted only in the binary).
     pub max_memory: usize,
+    /// Threads that solve boards side by side (`eval::parallel`); 1: one.
+    pub threads: usize,
 }
 
 impl Default for Limits {
@@ -103,6 +106,7 @@ impl Default for Limits {
             time_limit: None,
             runaway: Some(crate::budget::DEFAULT_RUNAWAY),
             max_memory: DEFAULT_MAX_MEMORY,
+            threads: 1,
         }
     }
 }
@@ -212,43 +216,7 @@ impl Machine {
         games: &[Option<GameId>],
         consts: &[Option<ConstId>],
     ) -> Vec<(ConstId, Stop)> {
-        let shapes: Vec<GameShape> = prog
-            .games
-            .iter()
-            .enumerate()
-            .map(|(id, g)| GameShape {
-                arity: g.params.len(),
-                ints: g.int_params.iter().all(|i| *i),
-                sparse: prog.stored_by_key(id as GameId),
-            })
-            .collect();
-        let moved = self.memo.remap(games, &shapes);
-        if moved {
-            self.misere = crate::misere::Misere::default();
-        }
-        let n = prog.games.len();
-        self.accel.fill_disabled = carry(games, &self.accel.fill_disabled, n);
-        // A loopy game's values come from its graph, never in order; a game
-        // that renames its positions stores them by other names.
-        for (d, g) in self.accel.fill_disabled.iter_mut().zip(&prog.games) {
-            *d |= g.loopy || g.renames();
-        }
-        self.accel.row_done = carry(games, &self.accel.row_done, n);
-        // Looked for again: a game's shape reads the constants.
-        self.accel.sparse = (0..n).map(|_| accel::SparseSlot::Unknown).collect();
-        self.accel.counts.reset();
-        self.found.periods.games = carry(games, &self.found.periods.games, n);
-        // Sections are looked for again (their games may be renumbered).
-        self.found.periods.forget_sections();
-        // Remoteness is by position, which new definitions may renumber.
-        self.found.remote.clear();
-        self.prog = Rc::new(prog);
-        self.interp_state.forget_calls();
-        // Kernels and expressions are compiled for the new program once
-        // constants are known.
-        self.accel.kernels = Rc::new(Vec::new());
-        self.accel.plans = plan::plans(&self.prog, &[], &self.limits);
-        self.compiled = Rc::new(Compiled::default());
+        let moved = install(self, prog, games);
         let mut old = std::mem::take(&mut self.consts);
         let old_stopped = std::mem::take(&mut self.const_stopped);
         self.consts = vec![None; self.prog.consts.len()];
@@ -259,13 +227,7 @@ impl Machine {
         // forms are ready (no rule uses them: the checker sees to that).
         for needs_values in [false, true] {
             if needs_values {
-                if self.limits.kernels {
-                    self.accel.kernels = Rc::new(kernel::compile(&self.prog, &self.consts));
-                }
-                if self.limits.compiled {
-                    self.compiled = Rc::new(Compiled::new(&self.prog, &self.consts));
-                }
-                self.accel.plans = plan::plans(&self.prog, &self.accel.kernels, &self.limits);
+                compile_rules(self);
             }
             for &c in &prog.const_order {
                 let def = &prog.consts[c as usize];
@@ -391,6 +353,63 @@ impl Machine {
         self.misere = memo;
         result
     }
+}
+
+/// Gives `m` the program `prog`, keeping what is still valid of the old
+/// one's values (`games[n]`: the old id of new game `n`); whether ids
+/// moved. Constants are left to the caller, rules uncompiled until
+/// [`compile_rules`].
+fn install(m: &mut Machine, prog: ir::Program, games: &[Option<GameId>]) -> bool {
+    let shapes: Vec<GameShape> = prog
+        .games
+        .iter()
+        .enumerate()
+        .map(|(id, g)| GameShape {
+            arity: g.params.len(),
+            ints: g.int_params.iter().all(|i| *i),
+            sparse: prog.stored_by_key(id as GameId),
+        })
+        .collect();
+    let moved = m.memo.remap(games, &shapes);
+    if moved {
+        m.misere = crate::misere::Misere::default();
+    }
+    let n = prog.games.len();
+    m.accel.fill_disabled = carry(games, &m.accel.fill_disabled, n);
+    // A loopy game's values come from its graph, never in order; a game
+    // that renames its positions stores them by other names.
+    for (d, g) in m.accel.fill_disabled.iter_mut().zip(&prog.games) {
+        *d |= g.loopy || g.renames();
+    }
+    m.accel.row_done = carry(games, &m.accel.row_done, n);
+    // Looked for again: a game's shape reads the constants.
+    m.accel.sparse = (0..n).map(|_| accel::SparseSlot::Unknown).collect();
+    m.accel.counts.reset();
+    m.found.periods.games = carry(games, &m.found.periods.games, n);
+    // Sections are looked for again (their games may be renumbered).
+    m.found.periods.forget_sections();
+    // Remoteness is by position, which new definitions may renumber.
+    m.found.remote.clear();
+    m.prog = Rc::new(prog);
+    m.interp_state.forget_calls();
+    // Kernels and expressions are compiled for the new program once
+    // constants are known.
+    m.accel.kernels = Rc::new(Vec::new());
+    m.accel.plans = plan::plans(&m.prog, &[], &m.limits);
+    m.compiled = Rc::new(Compiled::default());
+    moved
+}
+
+/// Compiles the rules of `m`'s program with its constants as they are:
+/// kernels, compiled expressions, and the plans that read them.
+fn compile_rules(m: &mut Machine) {
+    if m.limits.kernels {
+        m.accel.kernels = Rc::new(kernel::compile(&m.prog, &m.consts));
+    }
+    if m.limits.compiled {
+        m.compiled = Rc::new(Compiled::new(&m.prog, &m.consts));
+    }
+    m.accel.plans = plan::plans(&m.prog, &m.accel.kernels, &m.limits);
 }
 
 /// Per-game data for `n` new games: carried over from the old game in

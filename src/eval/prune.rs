@@ -9,7 +9,8 @@ use crate::prune::{More, aimed_sum};
 struct Board<'a, 'm> {
     s: &'a mut Scoped<'m>,
     bufs: OptionBufs,
-    /// Whether a game of the program states `prefer`.
+    /// Whether a game of the program states a `prefer` that may hold
+    /// (not one false whatever the parameters: `never_prefers`).
     hinted: bool,
 }
 
@@ -60,17 +61,21 @@ impl crate::prune::Tree for Board<'_, '_> {
         self.hinted
     }
 
+    /// A `prefer` that fails on a part (an error in the user's condition)
+    /// does not prefer it: a hint never changes an answer. Ctrl-C still
+    /// stops the search (a limit reached here, the search meets again).
     fn aimed(&mut self, parts: &[PosId]) -> R<bool> {
-        let mut failed = None;
+        let mut stopped = None;
         let aimed = aimed_sum(parts, |c| match self.prefers(c) {
             Ok(yes) => Some(yes),
-            Err(e) => {
-                failed = Some(e);
+            Err(Stop::Error(_)) => Some(false),
+            Err(stop) => {
+                stopped = Some(stop);
                 Some(false)
             }
         });
-        match failed {
-            Some(e) => Err(e),
+        match stopped {
+            Some(stop) => Err(stop),
             None => Ok(aimed == Some(true)),
         }
     }
@@ -112,10 +117,8 @@ impl Board<'_, '_> {
         };
         let mut args = Vec::new();
         crate::key::args_of(&m.memo, pos, &mut args);
-        let need = g.slots.max(g.params.len() as u32) as usize + m.compiled.extra_slots(game);
-        let mut env = vec![Value::Int(0); need.max(args.len())];
-        env[..args.len()].clone_from_slice(&args);
-        m.compiled.hoist(game, &mut env);
+        let mut env = Vec::new();
+        super::rename::rule_frame(m, game, &args, &mut env);
         named(m, Naming::AsWritten, |m| {
             m.interp().boolean(&prog, cond, &mut env)
         })

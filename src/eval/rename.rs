@@ -112,15 +112,7 @@ fn by_interp(
     // buffer each, so that neither allocates per option.
     let buf = usize::from(inner == Naming::AsWritten);
     let mut env = std::mem::take(&mut i.m.interp_state.rename.envs[buf]);
-    let need = g.slots.max(g.params.len() as u32) as usize + i.m.compiled.extra_slots(game);
-    if env.len() != need {
-        env.clear();
-        env.resize(need, Value::Int(0));
-    }
-    for (slot, a) in env.iter_mut().zip(args) {
-        *slot = a.clone();
-    }
-    i.m.compiled.hoist(game, &mut env);
+    rule_frame(i.m, game, args, &mut env);
     i.m.interp_state.naming = inner;
     // A stored name is exact: misère play reads it too.
     let result = i.pos_into(p, expr, &mut env, out);
@@ -145,6 +137,22 @@ fn by_interp(
         }
     }
     Ok(())
+}
+
+/// `env` made a frame of `game`'s rules with these arguments first and
+/// the rules' hoisted parts filled in: what a declaration after the rules
+/// (`split`, `canonical`, `prefer`) is evaluated in.
+pub(super) fn rule_frame(m: &Machine, game: GameId, args: &[Value], env: &mut Vec<Value>) {
+    let g = &m.prog.games[game as usize];
+    let need = g.slots.max(g.params.len() as u32) as usize + m.compiled.extra_slots(game);
+    if env.len() != need {
+        env.clear();
+        env.resize(need, Value::Int(0));
+    }
+    for (slot, a) in env.iter_mut().zip(args) {
+        *slot = a.clone();
+    }
+    m.compiled.hoist(game, env);
 }
 
 /// A position made as a value (kept, passed to a builtin or a function,

@@ -1,0 +1,190 @@
+//! Boards solved side by side: the unknown positions of a sum, or the
+//! cells of a table, whose games `split` (boards, where one position is a
+//! long search of its own), each on a machine of its own in a thread of its
+//! own, built from the same program and constants. A worker's value is
+//! stored by the caller; whatever a worker does not finish (an error, a
+//! limit, an ∞ value) is left to the caller's own search, which then
+//! reports it as it would have alone. So answers and errors are the same
+//! with any number of threads.
+
+use super::*;
+use crate::loopy::Gsg;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A constant's value as plain data, to hand to another thread. A value
+/// that holds positions, records or ∞ belongs to its machine: a program
+/// with such a constant is solved on one thread.
+#[derive(Clone)]
+enum Plain {
+    Int(i64),
+    Bool(bool),
+    Str(String),
+    List(Vec<Plain>),
+    Range(i64, i64),
+}
+
+fn plain(v: &Value) -> Option<Plain> {
+    Some(match v {
+        Value::Int(x) => Plain::Int(*x),
+        Value::Bool(b) => Plain::Bool(*b),
+        Value::Str(s) => Plain::Str(s.to_string()),
+        Value::List(xs) => Plain::List(xs.iter().map(plain).collect::<Option<_>>()?),
+        Value::Range(a, b) => Plain::Range(*a, *b),
+        Value::Pos(_) | Value::Record(_) | Value::Infinite(_) => return None,
+    })
+}
+
+fn value(p: &Plain) -> Value {
+    match p {
+        Plain::Int(x) => Value::Int(*x),
+        Plain::Bool(b) => Value::Bool(*b),
+        Plain::Str(s) => Value::Str(s.as_str().into()),
+        Plain::List(xs) => Value::List(xs.iter().map(value).collect()),
+        Plain::Range(a, b) => Value::Range(*a, *b),
+    }
+}
+
+/// What a worker builds its machine from.
+#[derive(Clone)]
+struct Seed {
+    prog: ir::Program,
+    consts: Vec<Option<Plain>>,
+    limits: Limits,
+    report_values: Option<ReportValues>,
+}
+
+/// One board to solve: its id in the caller's store, and its game and
+/// arguments, which name it in any store.
+type Task = (PosId, GameId, Vec<i64>);
+
+/// Solves the positions of `positions` that are boards, not known yet and
+/// named by integer arguments, in up to `limits.threads` threads (this one
+/// among them), and stores their values. Only from a statement, never
+/// inside a search; nothing to do with fewer than two such positions.
+pub fn solve_boards(m: &mut Machine, positions: &[PosId]) {
+    if m.limits.threads < 2 || m.interp_state.searching > 0 {
+        return;
+    }
+    let mut tasks: Vec<Task> = Vec::new();
+    for &p in positions {
+        let game = m.game_of(p);
+        let board = m
+            .prog
+            .games
+            .get(game as usize)
+            .is_some_and(|g| g.stored_as.split.is_some());
+        if !board || m.memo.value(p) <= MAX_VALUE || tasks.iter().any(|t| t.0 == p) {
+            continue;
+        }
+        if let Some(args) = m.memo.int_args(p) {
+            tasks.push((p, game, args.as_slice().to_vec()));
+        }
+    }
+    if tasks.len() < 2 {
+        return;
+    }
+    let consts: Option<Vec<Option<Plain>>> = m
+        .consts
+        .iter()
+        .map(|c| match c {
+            Some(v) => plain(v).map(Some),
+            None => Some(None),
+        })
+        .collect();
+    let Some(consts) = consts else {
+        return;
+    };
+    let seed = Seed {
+        prog: (*m.prog).clone(),
+        consts,
+        limits: m.limits.clone(),
+        report_values: m.interp_state.report_values,
+    };
+    for (i, v) in side_by_side(m, seed, &tasks) {
+        if let Some(&(p, _, _)) = tasks.get(i) {
+            m.memo.set(p, v);
+        }
+    }
+}
+
+/// The values the workers and this thread found, by task.
+fn side_by_side(m: &mut Machine, seed: Seed, tasks: &[Task]) -> Vec<(usize, u32)> {
+    let next = AtomicUsize::new(0);
+    // Set when this thread stops early (an error, Ctrl-C): the workers
+    // stop too, and what they leave is this thread's to do.
+    let halt = Arc::new(AtomicBool::new(false));
+    let workers = m.limits.threads.min(tasks.len()) - 1;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                let (seed, next, halt) = (seed.clone(), &next, Arc::clone(&halt));
+                s.spawn(move || work(seed, tasks, next, halt))
+            })
+            .collect();
+        let mut found = Vec::new();
+        while let Some(i) = take(&next, tasks.len()) {
+            match m.gsg(tasks[i].0) {
+                Ok(Gsg::Finite(v)) => found.push((i, v)),
+                Ok(_) => {}
+                Err(_) => {
+                    halt.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+        }
+        // Ctrl-C reaches the workers through `halt`; the flag itself is
+        // left for this thread's search, which reports it.
+        while !handles.iter().all(|h| h.is_finished()) {
+            if m.budget.cancel_pending() {
+                halt.store(true, Ordering::Relaxed);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        for h in handles {
+            // A worker that panicked found nothing: its tasks are redone.
+            found.extend(h.join().unwrap_or_default());
+        }
+        found
+    })
+}
+
+/// The next task's index, if any is left.
+fn take(next: &AtomicUsize, n: usize) -> Option<usize> {
+    let i = next.fetch_add(1, Ordering::Relaxed);
+    (i < n).then_some(i)
+}
+
+/// A worker: its machine, and the values of the tasks it takes.
+fn work(
+    seed: Seed,
+    tasks: &[Task],
+    next: &AtomicUsize,
+    halt: Arc<AtomicBool>,
+) -> Vec<(usize, u32)> {
+    let mut w = Machine::empty(seed.limits);
+    w.set_cancel(Arc::clone(&halt));
+    if let Some(f) = seed.report_values {
+        w.set_report_values(f);
+    }
+    install(&mut w, seed.prog, &[]);
+    w.consts = seed.consts.iter().map(|c| c.as_ref().map(value)).collect();
+    w.const_stopped = vec![false; w.consts.len()];
+    compile_rules(&mut w);
+    w.budget.start();
+    let mut found = Vec::new();
+    while !halt.load(Ordering::Relaxed) {
+        let Some(i) = take(next, tasks.len()) else {
+            break;
+        };
+        let (_, game, args) = &tasks[i];
+        let Ok(p) = w.memo.intern_ints(*game, args) else {
+            break;
+        };
+        match w.gsg(p) {
+            Ok(Gsg::Finite(v)) => found.push((i, v)),
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    found
+}
