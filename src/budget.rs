@@ -336,8 +336,7 @@ impl Budget {
         self.work = self.work.saturating_add(n);
     }
 
-    /// Whether Ctrl-C was pressed (the flag is cleared once seen).
-    /// Whether Ctrl-C was pressed, leaving the flag for
+    /// Whether Ctrl-C was pressed, leaving the flag set for
     /// [`Budget::cancelled`] to take.
     pub fn cancel_pending(&self) -> bool {
         self.cancel
@@ -345,6 +344,7 @@ impl Budget {
             .is_some_and(|flag| flag.load(Ordering::Relaxed))
     }
 
+    /// Whether Ctrl-C was pressed (the flag is cleared once seen).
     pub fn cancelled(&self) -> bool {
         self.cancel
             .as_ref()

@@ -212,9 +212,12 @@ impl Opts {
                 .filter(|s| s.is_finite() && *s > 0.0)
                 .map(|s| std::time::Duration::from_secs_f64(s.min(1e12))),
             max_memory: l.max_memory,
-            threads: l.threads.unwrap_or_else(|| {
-                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-            }),
+            threads: l
+                .threads
+                .unwrap_or_else(|| {
+                    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+                })
+                .max(1),
         }
     }
 

@@ -18,6 +18,11 @@ pub enum Stop {
     Error(Diag),
 }
 
+/// The stack the engine runs on (the binary's thread, and each thread that
+/// solves boards side by side): deeply nested but legal input must not
+/// overflow it.
+pub const ENGINE_STACK: usize = 256 << 20;
+
 /// The result of evaluation.
 pub type R<T> = Result<T, Stop>;
 

@@ -8,7 +8,7 @@ fn main() {
     grundy::memory::enable();
     let worker = std::thread::Builder::new()
         .name("grundy".into())
-        .stack_size(256 << 20)
+        .stack_size(grundy::flow::ENGINE_STACK)
         .spawn(grundy::cli::main);
     let code = match worker.map(|h| h.join()) {
         Ok(Ok(code)) => code,

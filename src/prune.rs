@@ -94,6 +94,10 @@ struct Node {
     /// Whether it holds only its preferred option, listed up to that one:
     /// the rest are listed if that option does not settle the question.
     partial: bool,
+    /// The one-part option asked about now, and the last one answered
+    /// with its answer.
+    asking: Option<PosId>,
+    last: Option<(PosId, Found)>,
     /// Its options whose values were not known on entry: `ends[first..]`.
     first: usize,
     /// The option looked at now, and how many of its components after the
@@ -166,9 +170,9 @@ pub struct Search {
     parts: Vec<PosId>,
     ends: Vec<usize>,
     moves: Moves,
-    /// Scratch for ordering a node's options: (cost, start, end), and the
-    /// parts in their new order.
-    order: Vec<(u64, usize, usize)>,
+    /// Scratch for ordering a node's options: (rank, group, start, end),
+    /// and the parts in their new order.
+    order: Vec<(u64, usize, usize, usize)>,
     sorted: Vec<PosId>,
     /// Whether the hint prefers each option listed now.
     aimed: Vec<Option<bool>>,
@@ -525,14 +529,27 @@ impl Search {
                     }
                     let aimed = self.aimed_at(t, i, n, &self.parts[at..])?;
                     let cost = hardest_first(t, &mut self.parts[at..]);
-                    order.push((rank(aimed, cost), at, self.parts.len()));
+                    order.push((rank(aimed, cost), order.len(), at, self.parts.len()));
                 }
             }
         }
-        order.sort_by_key(|o| o.0);
+        // With a hint (symmetric positions, whose symmetric options share
+        // a canonical form), equal one-part options right after the first
+        // of them (see `step`), the order otherwise kept.
+        let parts = &self.parts;
+        for k in (0..order.len()).filter(|_| self.hinted) {
+            let (_, _, at, end) = order[k];
+            if end == at + 1 {
+                let first = order[..k]
+                    .iter()
+                    .position(|&(_, _, a, e)| e == a + 1 && parts[a] == parts[at]);
+                order[k].1 = first.unwrap_or(k);
+            }
+        }
+        order.sort_by_key(|o| (o.0, o.1));
         let mut sorted = std::mem::take(&mut self.sorted);
         sorted.clear();
-        for &(_, a, b) in &order {
+        for &(_, _, a, b) in &order {
             sorted.extend_from_slice(&self.parts[a..b]);
             self.ends.push(base + sorted.len());
         }
@@ -640,8 +657,19 @@ impl Search {
                 (option[0], Wait::First, asked)
             };
             node.wait = wait;
+            node.asking = (wait == Wait::First && option.len() == 1).then_some(c);
             if let Some(v) = t.known(c) {
                 node.take(Found::Value(v));
+                continue;
+            }
+            // The same one-part option as the one before (symmetric moves
+            // lead to one canonical form, and equal options are next to
+            // each other): its answer holds again, for the question now
+            // asked is no wider (the candidates only shrink).
+            if let (Some(p), Some((q, found))) = (node.asking, node.last)
+                && p == q
+            {
+                node.take(found);
                 continue;
             }
             let found = match self.enter(t, c, asked)? {
@@ -686,6 +714,8 @@ impl Node {
             cand: 0,
             exact: true,
             partial: false,
+            asking: None,
+            last: None,
             first,
             next: first,
             done: 0,
@@ -696,6 +726,9 @@ impl Node {
 
     /// The answer of the child this node waited for.
     fn take(&mut self, found: Found) {
+        if let Some(c) = self.asking.take() {
+            self.last = Some((c, found));
+        }
         match (self.wait, found) {
             (Wait::Other, Found::Value(v)) => {
                 self.xor ^= v;

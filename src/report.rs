@@ -405,7 +405,7 @@ fn table_values(
             ids.push(m.intern(game, &vals, span)?);
         }
         if play == Play::Normal {
-            crate::eval::parallel::solve_boards(m, &ids);
+            crate::eval::parallel::solve_boards(m, &ids)?;
         }
         for (xs, &p) in chunk.iter().zip(&ids) {
             cell(m, &mut t, play, keep, xs, p, span)?;

@@ -27,7 +27,7 @@ impl Machine {
 
     /// The generalized value of a sum (Smith's theorem).
     pub fn gsg_sum(&mut self, parts: &[PosId]) -> R<Gsg> {
-        super::parallel::solve_boards(self, parts);
+        super::parallel::solve_boards(self, parts)?;
         self.scoped(Scope::default()).gsg_sum_in(parts)
     }
 }

@@ -61,9 +61,10 @@ type Task = (PosId, GameId, Vec<i64>);
 /// named by integer arguments, in up to `limits.threads` threads (this one
 /// among them), and stores their values. Only from a statement, never
 /// inside a search; nothing to do with fewer than two such positions.
-pub fn solve_boards(m: &mut Machine, positions: &[PosId]) {
+/// Ctrl-C is passed on; any other stop is left to the caller's search.
+pub fn solve_boards(m: &mut Machine, positions: &[PosId]) -> R<()> {
     if m.limits.threads < 2 || m.interp_state.searching > 0 {
-        return;
+        return Ok(());
     }
     let mut tasks: Vec<Task> = Vec::new();
     for &p in positions {
@@ -81,7 +82,7 @@ pub fn solve_boards(m: &mut Machine, positions: &[PosId]) {
         }
     }
     if tasks.len() < 2 {
-        return;
+        return Ok(());
     }
     let consts: Option<Vec<Option<Plain>>> = m
         .consts
@@ -92,7 +93,7 @@ pub fn solve_boards(m: &mut Machine, positions: &[PosId]) {
         })
         .collect();
     let Some(consts) = consts else {
-        return;
+        return Ok(());
     };
     let seed = Seed {
         prog: (*m.prog).clone(),
@@ -100,34 +101,47 @@ pub fn solve_boards(m: &mut Machine, positions: &[PosId]) {
         limits: m.limits.clone(),
         report_values: m.interp_state.report_values,
     };
-    for (i, v) in side_by_side(m, seed, &tasks) {
+    let (found, stopped) = side_by_side(m, seed, &tasks);
+    for (i, v) in found {
         if let Some(&(p, _, _)) = tasks.get(i) {
             m.memo.set(p, v);
         }
     }
+    match stopped {
+        Some(Stop::Interrupted) => Err(Stop::Interrupted),
+        _ => Ok(()),
+    }
 }
 
-/// The values the workers and this thread found, by task.
-fn side_by_side(m: &mut Machine, seed: Seed, tasks: &[Task]) -> Vec<(usize, u32)> {
+/// The values the workers and this thread found, by task, and what
+/// stopped this thread's own search if anything did.
+fn side_by_side(m: &mut Machine, seed: Seed, tasks: &[Task]) -> (Vec<(usize, u32)>, Option<Stop>) {
     let next = AtomicUsize::new(0);
     // Set when this thread stops early (an error, Ctrl-C): the workers
     // stop too, and what they leave is this thread's to do.
     let halt = Arc::new(AtomicBool::new(false));
     let workers = m.limits.threads.min(tasks.len()) - 1;
     std::thread::scope(|s| {
+        // On as deep a stack as the engine's own thread (a worker that
+        // cannot be started leaves its share to the others).
         let handles: Vec<_> = (0..workers)
-            .map(|_| {
+            .filter_map(|_| {
                 let (seed, next, halt) = (seed.clone(), &next, Arc::clone(&halt));
-                s.spawn(move || work(seed, tasks, next, halt))
+                std::thread::Builder::new()
+                    .stack_size(crate::flow::ENGINE_STACK)
+                    .spawn_scoped(s, move || work(seed, tasks, next, halt))
+                    .ok()
             })
             .collect();
         let mut found = Vec::new();
+        let mut stopped = None;
         while let Some(i) = take(&next, tasks.len()) {
             match m.gsg(tasks[i].0) {
                 Ok(Gsg::Finite(v)) => found.push((i, v)),
                 Ok(_) => {}
-                Err(_) => {
+                Err(stop) => {
                     halt.store(true, Ordering::Relaxed);
+                    stopped = Some(stop);
                     break;
                 }
             }
@@ -144,7 +158,7 @@ fn side_by_side(m: &mut Machine, seed: Seed, tasks: &[Task]) -> Vec<(usize, u32)
             // A worker that panicked found nothing: its tasks are redone.
             found.extend(h.join().unwrap_or_default());
         }
-        found
+        (found, stopped)
     })
 }
 
@@ -183,6 +197,13 @@ fn work(
         match w.gsg(p) {
             Ok(Gsg::Finite(v)) => found.push((i, v)),
             Ok(_) => {}
+            // Stopped by `halt`, which its budget took: set again, for
+            // the other workers.
+            Err(Stop::Interrupted) => {
+                halt.store(true, Ordering::Relaxed);
+                break;
+            }
+            // Its own limit or an error: the caller's search meets it.
             Err(_) => break,
         }
     }

@@ -15,6 +15,7 @@ struct Board<'a, 'm> {
 }
 
 impl crate::prune::Tree for Board<'_, '_> {
+    #[inline(always)]
     fn known(&self, pos: PosId) -> Option<u32> {
         let v = self.s.m.memo.value(pos);
         (v <= MAX_VALUE).then_some(v)
@@ -81,6 +82,7 @@ impl crate::prune::Tree for Board<'_, '_> {
     }
 
     /// The set bits of its integer arguments: a bitmask board's cells.
+    #[inline(always)]
     fn size(&self, pos: PosId) -> u32 {
         self.s
             .m
