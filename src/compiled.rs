@@ -266,7 +266,7 @@ impl Compiler<'_> {
         }
         let int = |e: ExprId| self.int_at(e, depth + 1, max);
         let cond = |e: ExprId| self.cond_at(e, depth + 1, max);
-        Some(match self.prog.expr(e) {
+        Some(cond_folded(match self.prog.expr(e) {
             ir::Expr::Bool(b) => BoolExpr::Const(*b),
             ir::Expr::Not(x) => BoolExpr::Not(Box::new(cond(*x)?)),
             ir::Expr::Binary(op, a, b) => match op {
@@ -329,7 +329,7 @@ impl Compiler<'_> {
                 out
             }
             _ => return None,
-        })
+        }))
     }
 
     /// The items of a list literal of integer expressions, or of a
@@ -548,6 +548,34 @@ impl BoolExpr {
 enum Fast {
     Int(Code),
     Bool(BoolCode),
+}
+
+/// `c` with a comparison of constants computed now, and `and`/`or` whose
+/// first side is a constant decided as the interpreter decides them (a
+/// constant second side is kept: the first side may fail). `w % 2 == 0
+/// and ...` with `w` a constant is its second side, or false.
+fn cond_folded(c: BoolExpr) -> BoolExpr {
+    match c {
+        BoolExpr::Cmp(_, IntExpr::Const(_), IntExpr::Const(_)) => match c.eval(&[] as &[Value]) {
+            Some(b) => BoolExpr::Const(b),
+            None => c,
+        },
+        BoolExpr::And(a, b) => match *a {
+            BoolExpr::Const(true) => *b,
+            BoolExpr::Const(false) => BoolExpr::Const(false),
+            a => BoolExpr::And(Box::new(a), b),
+        },
+        BoolExpr::Or(a, b) => match *a {
+            BoolExpr::Const(true) => BoolExpr::Const(true),
+            BoolExpr::Const(false) => *b,
+            a => BoolExpr::Or(Box::new(a), b),
+        },
+        BoolExpr::Not(a) => match *a {
+            BoolExpr::Const(x) => BoolExpr::Const(!x),
+            a => BoolExpr::Not(Box::new(a)),
+        },
+        c => c,
+    }
 }
 
 /// `e` with its value computed now when its operands are constants (the
