@@ -94,9 +94,9 @@ struct LimitOpts {
     /// limit.
     #[arg(long, global = true, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
     max_memory: usize,
-    /// Threads that solve boards side by side (the parts of a sum, the
-    /// cells of a table, of games that `split`); default: the machine's
-    /// cores. 1: one thread.
+    /// Threads that solve boards side by side (the parts of a sum that are
+    /// positions of games that `split`); default: the machine's cores. 1:
+    /// one thread.
     #[arg(long, global = true, value_name = "N")]
     threads: Option<usize>,
 }

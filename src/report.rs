@@ -382,52 +382,9 @@ fn table_values(
         cells: Vec::new(),
         zeros: Vec::new(),
     };
-    let mut points: Box<dyn Iterator<Item = Vec<i64>> + '_> = match &axes[..] {
-        [xs] => Box::new(xs.iter().map(|&x| vec![x])),
-        [rows, cols] => Box::new(
-            rows.iter()
-                .flat_map(|&r| cols.iter().map(move |&c| vec![r, c])),
-        ),
-        _ => return Err(Diag::bug("a table with other than one or two axes").into()),
-    };
-    // A few cells at a time: boards (games that split) are solved side by
-    // side first, and a huge table is never laid out at once.
-    const CELLS: usize = 256;
-    let mut ids = Vec::with_capacity(CELLS);
-    loop {
-        let chunk: Vec<Vec<i64>> = (&mut points).take(CELLS).collect();
-        if chunk.is_empty() {
-            break;
-        }
-        ids.clear();
-        for xs in &chunk {
-            let vals: Vec<Value> = xs.iter().map(|x| Value::Int(*x)).collect();
-            ids.push(m.intern(game, &vals, span)?);
-        }
-        if play == Play::Normal {
-            crate::eval::parallel::solve_boards(m, &ids)?;
-        }
-        for (xs, &p) in chunk.iter().zip(&ids) {
-            cell(m, &mut t, play, keep, xs, p, span)?;
-        }
-    }
-    drop(points);
-    t.axes = axes;
-    Ok(t)
-}
-
-/// One cell of a table: the value of `p` (the game at `xs`), kept as the
-/// query asks.
-fn cell(
-    m: &mut Machine,
-    t: &mut TableValues,
-    play: Play,
-    keep: Keep,
-    xs: &[i64],
-    p: PosId,
-    span: Span,
-) -> R<()> {
-    {
+    let mut point = |m: &mut Machine, xs: &[i64]| -> R<()> {
+        let vals: Vec<Value> = xs.iter().map(|x| Value::Int(*x)).collect();
+        let p = m.intern(game, &vals, span)?;
         let v = match play {
             Play::Misere => m
                 .with_misere(|ms, m| ms.gsg_of(m, &[p]))
@@ -440,7 +397,24 @@ fn cell(
             Keep::Zeros if is_zero(&v) => push_counted(m, &mut t.zeros, xs.to_vec()),
             Keep::Zeros => Ok(()),
         }
+    };
+    match &axes[..] {
+        [xs] => {
+            for &x in xs {
+                point(m, &[x])?;
+            }
+        }
+        [rows, cols] => {
+            for &r in rows {
+                for &c in cols {
+                    point(m, &[r, c])?;
+                }
+            }
+        }
+        _ => return Err(Diag::bug("a table with other than one or two axes").into()),
     }
+    t.axes = axes;
+    Ok(t)
 }
 
 /// A plot: its title, what it draws, and the SVG.

@@ -1,7 +1,9 @@
-//! Boards solved side by side: the unknown positions of a sum, or the
-//! cells of a table, whose games `split` (boards, where one position is a
-//! long search of its own), each on a machine of its own in a thread of its
-//! own, built from the same program and constants. A worker's value is
+//! Boards solved side by side: the unknown parts of a sum whose games
+//! `split` (boards, where one position is a long search of its own), each
+//! on a machine of its own in a thread of its own, built from the same
+//! program and constants. (Not a table's cells: they share most of their
+//! sub-boards, which one machine keeps and a machine per thread solves
+//! again; a table of every 4 × 4 Cram board took twice as long.) A worker's value is
 //! stored by the caller; whatever a worker does not finish (an error, a
 //! limit, an ∞ value) is left to the caller's own search, which then
 //! reports it as it would have alone. So answers and errors are the same
@@ -121,18 +123,27 @@ fn side_by_side(m: &mut Machine, seed: Seed, tasks: &[Task]) -> (Vec<(usize, u32
     // stop too, and what they leave is this thread's to do.
     let halt = Arc::new(AtomicBool::new(false));
     let workers = m.limits.threads.min(tasks.len()) - 1;
+    // Each worker holds a sender until it ends: the receiver hears of the
+    // last one at once.
+    let (ended, ends) = std::sync::mpsc::channel::<()>();
     std::thread::scope(|s| {
         // On as deep a stack as the engine's own thread (a worker that
         // cannot be started leaves its share to the others).
         let handles: Vec<_> = (0..workers)
             .filter_map(|_| {
                 let (seed, next, halt) = (seed.clone(), &next, Arc::clone(&halt));
+                let ended = ended.clone();
                 std::thread::Builder::new()
                     .stack_size(crate::flow::ENGINE_STACK)
-                    .spawn_scoped(s, move || work(seed, tasks, next, halt))
+                    .spawn_scoped(s, move || {
+                        let found = work(seed, tasks, next, halt);
+                        drop(ended);
+                        found
+                    })
                     .ok()
             })
             .collect();
+        drop(ended);
         let mut found = Vec::new();
         let mut stopped = None;
         while let Some(i) = take(&next, tasks.len()) {
@@ -148,11 +159,11 @@ fn side_by_side(m: &mut Machine, seed: Seed, tasks: &[Task]) -> (Vec<(usize, u32
         }
         // Ctrl-C reaches the workers through `halt`; the flag itself is
         // left for this thread's search, which reports it.
-        while !handles.iter().all(|h| h.is_finished()) {
+        let tick = std::time::Duration::from_millis(5);
+        while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = ends.recv_timeout(tick) {
             if m.budget.cancel_pending() {
                 halt.store(true, Ordering::Relaxed);
             }
-            std::thread::sleep(std::time::Duration::from_millis(5));
         }
         for h in handles {
             // A worker that panicked found nothing: its tasks are redone.
