@@ -6,8 +6,8 @@
 //! again; a table of every 4 × 4 Cram board took twice as long.) A worker's value is
 //! stored by the caller; whatever a worker does not finish (an error, a
 //! limit, an ∞ value) is left to the caller's own search, which then
-//! reports it as it would have alone. So answers and errors are the same
-//! with any number of threads.
+//! reports it as it would have alone. So answers are the same with any
+//! number of threads; limits are each thread's own.
 
 use super::*;
 use crate::loopy::Gsg;

@@ -514,6 +514,16 @@ fn linear_bounds(c: &BoolExpr, x: u32, out: &mut Vec<Bound>) -> Option<()> {
             linear_bounds(a, x, out)?;
             linear_bounds(b, x, out)
         }
+        // A condition of constants, folded when compiled: no bound, or
+        // `0 < 0`, which never holds.
+        BoolExpr::Const(true) => Some(()),
+        BoolExpr::Const(false) => {
+            out.push(Bound {
+                op: BinOp::Lt,
+                d: Form::of(&IntExpr::Const(0), x)?,
+            });
+            Some(())
+        }
         BoolExpr::Cmp(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq), l, r) => {
             let d = IntExpr::Bin(BinOp::Sub, Box::new(l.clone()), Box::new(r.clone()));
             out.push(Bound {
