@@ -838,6 +838,32 @@ fn boards_side_by_side_give_the_values_of_one_thread() {
     }
 }
 
+/// A rule's condition of constants alone (`FLAG == 1`, folded when
+/// compiled) is no bound when it holds and no move when it does not, the
+/// same compiled and interpreted: `G` is Nim when `FLAG` is 1, and has no
+/// move otherwise.
+#[test]
+fn conditions_of_constants_hold_or_not_alike_compiled() {
+    let src = "game G(n) = { G(n - k) for k in 1..=n if FLAG == 1 }\n\
+               game H(n, m) = { H(n - k, m) for k in 1..=n if FLAG == 1 and m > 0 }\n\
+               print grundy(G(5000))\nprint grundy(H(40, 3))\n";
+    let file = temp_file("flag.game", src);
+    let path = file.to_str().unwrap();
+    for (flag, want) in [("1", "5000\n40"), ("0", "0\n0")] {
+        let let_flag = format!("FLAG={flag}");
+        for extra in [&[][..], &["--no-kernels"]] {
+            let mut args = extra.to_vec();
+            args.extend(["--let", &let_flag, path]);
+            let out = grundy(&args);
+            let got: Vec<String> = text(&out.stdout)
+                .lines()
+                .map(|l| l.rsplit(" = ").next().unwrap_or("").to_string())
+                .collect();
+            assert_eq!(got.join("\n"), want, "{args:?}: {}", text(&out.stderr));
+        }
+    }
+}
+
 /// examples/chomp.game, sized from the command line as its comment says,
 /// plays the bar the brute force values.
 #[test]
