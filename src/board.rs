@@ -231,15 +231,12 @@ fn bounding_box(mask: u64, w: u32, h: u32) -> Result<Option<(u32, u32, u32, u32)
         return Ok(None);
     }
     let row_mask = (1u64 << w) - 1;
-    // Its rows, and its columns from the union of rows.
-    let (mut r0, mut r1, mut cols) = (u32::MAX, 0, 0u64);
-    for r in 0..h {
-        let row = (mask >> (r * w)) & row_mask;
-        if row != 0 {
-            r0 = r0.min(r);
-            r1 = r;
-            cols |= row;
-        }
+    // Its rows from its lowest and highest cells, and its columns from the
+    // union of those rows.
+    let (r0, r1) = (mask.trailing_zeros() / w, (63 - mask.leading_zeros()) / w);
+    let mut cols = 0u64;
+    for r in r0..=r1 {
+        cols |= (mask >> (r * w)) & row_mask;
     }
     let (c0, c1) = (cols.trailing_zeros(), 63 - cols.leading_zeros());
     Ok(Some((r0, c0, r1 - r0 + 1, c1 - c0 + 1)))
