@@ -55,6 +55,10 @@ struct Seed {
     report_values: Option<ReportValues>,
 }
 
+/// The most elements the constants may hold in all for boards to be
+/// solved side by side (each worker copies them).
+const MAX_COPIED: u64 = 1 << 16;
+
 /// One board to solve: its id in the caller's store, and its game and
 /// arguments, which name it in any store.
 type Task = (PosId, GameId, Vec<i64>);
@@ -84,6 +88,11 @@ pub fn solve_boards(m: &mut Machine, positions: &[PosId]) -> R<()> {
         }
     }
     if tasks.len() < 2 {
+        return Ok(());
+    }
+    // Each worker gets a copy of the constants: not of big ones.
+    let size: u64 = m.consts.iter().flatten().map(|v| crate::value::extent(v).size).sum();
+    if size > MAX_COPIED {
         return Ok(());
     }
     let consts: Option<Vec<Option<Plain>>> = m
