@@ -392,28 +392,39 @@ mod tests {
         );
     }
 
+    /// `m`'s cells turned one by one within their box, as a mask.
+    fn turned_by_cells(m: i64, w: i64) -> i64 {
+        let cs = cells(m, w);
+        let (Some(r0), Some(r1)) = (cs.iter().map(|c| c.0).min(), cs.iter().map(|c| c.0).max())
+        else {
+            return 0;
+        };
+        let c0 = cs.iter().map(|c| c.1).min().unwrap_or(0);
+        let c1 = cs.iter().map(|c| c.1).max().unwrap_or(0);
+        cs.iter()
+            .map(|&(r, c)| 1i64 << ((r0 + r1 - r) * w + c0 + c1 - c))
+            .sum()
+    }
+
     /// Against the cells turned one by one: every mask of a 3×2, 3×3 and
-    /// 2×4 board turned within its box; turning twice gives it back; a
-    /// mask is its own turn exactly when its cells are symmetric about the
-    /// box's centre.
+    /// 2×4 board, and random shapes on a 9 × 7 grid; turning twice gives
+    /// it back.
     #[test]
     fn half_turns_turn_each_cell_within_the_box() {
         for (w, h) in [(3i64, 2i64), (3, 3), (2, 4)] {
             for m in 0..1i64 << (w * h) {
-                let cs = cells(m, w);
-                let (r0, r1) = (cs.iter().map(|c| c.0).min(), cs.iter().map(|c| c.0).max());
-                let (c0, c1) = (cs.iter().map(|c| c.1).min(), cs.iter().map(|c| c.1).max());
-                let want: i64 = match (r0, r1, c0, c1) {
-                    (Some(r0), Some(r1), Some(c0), Some(c1)) => cs
-                        .iter()
-                        .map(|&(r, c)| 1i64 << ((r0 + r1 - r) * w + c0 + c1 - c))
-                        .sum(),
-                    _ => 0,
-                };
                 let got = grid_turn(m, w, h).unwrap();
-                assert_eq!(got, want, "{m:b} on {w}×{h}");
+                assert_eq!(got, turned_by_cells(m, w), "{m:b} on {w}×{h}");
                 assert_eq!(grid_turn(got, w, h).unwrap(), m);
             }
+        }
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let m = (state & ((1 << 63) - 1)) as i64 >> (state % 40);
+            assert_eq!(grid_turn(m, 9, 7).unwrap(), turned_by_cells(m, 9), "{m:b}");
         }
         assert_eq!(grid_turn(-1, 3, 3), Err(BoardError::NegativeMask));
         assert_eq!(grid_turn(1, 0, 3), Err(BoardError::BadGrid));

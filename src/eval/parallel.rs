@@ -91,7 +91,12 @@ pub fn solve_boards(m: &mut Machine, positions: &[PosId]) -> R<()> {
         return Ok(());
     }
     // Each worker gets a copy of the constants: not of big ones.
-    let size: u64 = m.consts.iter().flatten().map(|v| crate::value::extent(v).size).sum();
+    let size: u64 = m
+        .consts
+        .iter()
+        .flatten()
+        .map(|v| crate::value::extent(v).size)
+        .sum();
     if size > MAX_COPIED {
         return Ok(());
     }
