@@ -154,16 +154,13 @@ impl Grid {
 /// one is a translation, rotation or reflection of the other within the
 /// grid. The empty board is 0.
 pub fn grid_canon(mask: i64, w: i64, h: i64) -> Result<i64, BoardError> {
-    check_grid(mask, w, h)?;
-    let (w, h) = (w as u32, h as u32);
-    let mask = mask as u64;
-    let Some((r0, c0, bh, bw)) = bounding_box(mask, w, h)? else {
+    let Some(s) = shape(mask, w, h)? else {
         return Ok(0);
     };
-    let line = (1u64 << bw) - 1;
-    let row = |r: u32| (mask >> ((r0 + r) * w + c0)) & line;
+    let (w, bh, bw) = (s.w, s.bh, s.bw);
+    let row = |k: u32| s.row(k);
     if bh <= 8 && bw <= 8 {
-        return Ok(least_packed(bh, bw, w, h, row) as i64);
+        return Ok(least_packed(bh, bw, w, s.h, row) as i64);
     }
     // A box too long for a byte a line: the images row by row, a row of
     // the box as `bw` bits (reversed for a reflection of the columns),
@@ -190,40 +187,48 @@ pub fn grid_canon(mask: i64, w: i64, h: i64) -> Result<i64, BoardError> {
 /// answered move by move with the mirror image of each stays (a move and
 /// its answer may shrink the box, never move its centre).
 pub fn grid_turn(mask: i64, w: i64, h: i64) -> Result<i64, BoardError> {
-    check_grid(mask, w, h)?;
-    let (w, h) = (w as u32, h as u32);
-    let mask = mask as u64;
-    let Some((r0, c0, bh, bw)) = bounding_box(mask, w, h)? else {
+    let Some(s) = shape(mask, w, h)? else {
         return Ok(0);
     };
-    let line = (1u64 << bw) - 1;
     let mut out = 0u64;
-    for k in 0..bh {
-        let row = (mask >> ((r0 + k) * w + c0)) & line;
-        let turned = row.reverse_bits() >> (64 - bw);
-        out |= turned << ((r0 + bh - 1 - k) * w + c0);
+    for k in 0..s.bh {
+        let turned = s.row(k).reverse_bits() >> (64 - s.bw);
+        out |= turned << ((s.r0 + s.bh - 1 - k) * s.w + s.c0);
     }
     Ok(out as i64)
 }
 
-/// The checks `grid_canon` and `grid_turn` share: a mask at least 0 on a
-/// grid of 1 to 63 cells.
+/// A shape on a grid, with its bounding box: rows `r0..r0 + bh`, columns
+/// `c0..c0 + bw`.
+struct Shape {
+    mask: u64,
+    w: u32,
+    h: u32,
+    r0: u32,
+    c0: u32,
+    bh: u32,
+    bw: u32,
+}
+
+impl Shape {
+    /// Row `k` of the box, as `bw` bits.
+    #[inline]
+    fn row(&self, k: u32) -> u64 {
+        (self.mask >> ((self.r0 + k) * self.w + self.c0)) & ((1u64 << self.bw) - 1)
+    }
+}
+
+/// `mask` as a shape on a `w` × `h` grid (`None` for the empty board),
+/// or why it is not one: what `grid_canon` and `grid_turn` check.
 #[inline]
-fn check_grid(mask: i64, w: i64, h: i64) -> Result<(), BoardError> {
+fn shape(mask: i64, w: i64, h: i64) -> Result<Option<Shape>, BoardError> {
     if mask < 0 {
         return Err(BoardError::NegativeMask);
     }
     if w < 1 || h < 1 || w.checked_mul(h).is_none_or(|n| n > 63) {
         return Err(BoardError::BadGrid);
     }
-    Ok(())
-}
-
-/// The bounding box of `mask` on a `w` × `h` grid: its first row and
-/// column, height and width; `None` for the empty board. An error for a
-/// set bit off the grid.
-#[inline]
-fn bounding_box(mask: u64, w: u32, h: u32) -> Result<Option<(u32, u32, u32, u32)>, BoardError> {
+    let (w, h, mask) = (w as u32, h as u32, mask as u64);
     if mask >> (w * h) != 0 {
         return Err(BoardError::OffGrid(63 - mask.leading_zeros()));
     }
@@ -239,7 +244,15 @@ fn bounding_box(mask: u64, w: u32, h: u32) -> Result<Option<(u32, u32, u32, u32)
         cols |= (mask >> (r * w)) & row_mask;
     }
     let (c0, c1) = (cols.trailing_zeros(), 63 - cols.leading_zeros());
-    Ok(Some((r0, c0, r1 - r0 + 1, c1 - c0 + 1)))
+    Ok(Some(Shape {
+        mask,
+        w,
+        h,
+        r0,
+        c0,
+        bh: r1 - r0 + 1,
+        bw: c1 - c0 + 1,
+    }))
 }
 
 /// [`grid_canon`] on one grid with its recent answers kept: a search names

@@ -202,15 +202,19 @@ pub fn known_sum_paired(parts: &[PosId], known: impl Fn(PosId) -> Option<u32>) -
     for (i, &c) in parts.iter().enumerate() {
         match known(c) {
             Some(v) => x ^= v,
-            None if parts[..i].contains(&c) => {}
-            None => {
-                if parts.iter().filter(|&&d| d == c).count() % 2 == 1 {
-                    return None;
-                }
-            }
+            None if stands(parts, i) => return None,
+            None => {}
         }
     }
     Some(x)
+}
+
+/// Whether part `i` of the sum `parts` stands once its equal parts cancel
+/// in pairs: the first of an odd number of equal parts (the others, and
+/// the parts of an even number, are left out).
+fn stands(parts: &[PosId], i: usize) -> bool {
+    let c = parts[i];
+    !parts[..i].contains(&c) && parts.iter().filter(|&&d| d == c).count() % 2 == 1
 }
 
 /// Whether the hint prefers the sum `parts`: `holds` says yes for each of
@@ -219,8 +223,7 @@ pub fn known_sum_paired(parts: &[PosId], known: impl Fn(PosId) -> Option<u32>) -
 pub fn aimed_sum(parts: &[PosId], mut holds: impl FnMut(PosId) -> Option<bool>) -> Option<bool> {
     let mut all = Some(true);
     for (i, &c) in parts.iter().enumerate() {
-        let paired = parts[..i].contains(&c) || parts.iter().filter(|&&d| d == c).count() % 2 == 0;
-        if paired {
+        if !stands(parts, i) {
             continue;
         }
         match holds(c) {
@@ -310,12 +313,8 @@ impl Search {
                     }
                     None => {
                         let mut comps = option.to_vec();
-                        if hinted {
-                            let n = cancel_pairs(&mut comps);
-                            comps.truncate(n);
-                        }
-                        let aimed = self.aimed_at(t, i, moves.len(), &comps)?;
-                        let cost = rank(aimed, hardest_first(t, &mut comps));
+                        let (kept, cost) = self.ranked(t, i, moves.len(), &mut comps)?;
+                        comps.truncate(kept);
                         options.push(Pending {
                             comps,
                             done: 0,
@@ -523,13 +522,12 @@ impl Search {
                 None => {
                     let at = self.parts.len();
                     self.parts.extend_from_slice(option);
-                    if self.hinted && option.len() > 1 {
-                        let kept = cancel_pairs(&mut self.parts[at..]);
-                        self.parts.truncate(at + kept);
-                    }
-                    let aimed = self.aimed_at(t, i, n, &self.parts[at..])?;
-                    let cost = hardest_first(t, &mut self.parts[at..]);
-                    order.push((rank(aimed, cost), order.len(), at, self.parts.len()));
+                    let mut own = std::mem::take(&mut self.parts);
+                    let ranked = self.ranked(t, i, n, &mut own[at..]);
+                    self.parts = own;
+                    let (kept, cost) = ranked?;
+                    self.parts.truncate(at + kept);
+                    order.push((cost, order.len(), at, self.parts.len()));
                 }
             }
         }
@@ -573,20 +571,32 @@ impl Search {
         }
     }
 
-    /// Whether the hint prefers option `i` of the `n` the last listing
-    /// gave (`parts`, its components): as the listing said, else as
-    /// [`Tree::aimed`] says. The listing's answers are its last `n` (a tree
-    /// may start a listing again, after a compiled one gave up).
-    fn aimed_at<T: Tree>(&self, t: &mut T, i: usize, n: usize, parts: &[PosId]) -> R<bool> {
+    /// Option `i` of the `n` the last listing gave, its components in
+    /// `parts`, made ready to be tried: with a hint, equal parts cancelled
+    /// (the sum is `parts[..kept]`), the hardest part first; and its rank
+    /// in the order of trying. Whether the hint prefers it is as the
+    /// listing said (its answers are its last `n`: a tree may start a
+    /// listing again, after a compiled one gave up), else as
+    /// [`Tree::aimed`] says.
+    fn ranked<T: Tree>(
+        &self,
+        t: &mut T,
+        i: usize,
+        n: usize,
+        parts: &mut [PosId],
+    ) -> R<(usize, u64)> {
         if !self.hinted {
-            return Ok(false);
+            return Ok((parts.len(), rank(false, hardest_first(t, parts))));
         }
+        let kept = cancel_pairs(parts);
+        let parts = &mut parts[..kept];
         let aims = &self.aimed[self.aimed.len().saturating_sub(n)..];
-        match aims.get(i) {
-            Some(&Some(aimed)) => Ok(aimed),
-            Some(None) => t.aimed(parts),
-            None => Ok(false),
-        }
+        let aimed = match aims.get(i) {
+            Some(&Some(aimed)) => aimed,
+            Some(None) => t.aimed(parts)?,
+            None => false,
+        };
+        Ok((kept, rank(aimed, hardest_first(t, parts))))
     }
 
     /// Takes the top node and its options off the stacks.
