@@ -806,8 +806,8 @@ fn boards_side_by_side_give_the_values_of_one_thread() {
         .take_while(|l| !l.starts_with("print"))
         .map(|l| format!("{l}\n"))
         .collect();
-    // On a 4 × 5 grid: a 4 × 3 block, a 2 × 4 block and an L, far apart
-    // enough for three regions.
+    // On a 4 × 5 grid, three boards (a 3 × 3 block and two dominoes in
+    // different places): three positions to solve, each its own.
     let (w, h) = (4u32, 5u32);
     let parts: [u64; 3] = [0b0111_0111_0111, 0b1000_1000 << 8, 0b0011 << 16];
     let mut want = 0;
