@@ -190,12 +190,18 @@ pub fn grid_turn(mask: i64, w: i64, h: i64) -> Result<i64, BoardError> {
     let Some(s) = shape(mask, w, h)? else {
         return Ok(0);
     };
-    let mut out = 0u64;
-    for k in 0..s.bh {
-        let turned = s.row(k).reverse_bits() >> (64 - s.bw);
-        out |= turned << ((s.r0 + s.bh - 1 - k) * s.w + s.c0);
-    }
-    Ok(out as i64)
+    // The whole grid turned (its cells' order reversed), then moved so
+    // that the box's centre stays: each cell moves by the same offset,
+    // and stays in its row.
+    let turned = s.mask.reverse_bits() >> (64 - s.w * s.h);
+    let (w, h) = (i64::from(s.w), i64::from(s.h));
+    let r = i64::from(2 * s.r0 + s.bh) - h;
+    let c = i64::from(2 * s.c0 + s.bw) - w;
+    let by = r * w + c;
+    Ok(match by >= 0 {
+        true => turned << by,
+        false => turned >> -by,
+    } as i64)
 }
 
 /// A shape on a grid, with its bounding box: rows `r0..r0 + bh`, columns
