@@ -161,6 +161,7 @@ impl Machine {
         let prog = Rc::clone(&self.prog);
         let naming = self.interp_state.naming;
         let mut parts: Vec<PosId> = std::mem::take(&mut bufs.out);
+        let look = bufs.look;
         let (mut listed, mut steps) = (0u64, 0u64);
         let mut stopped = false;
         let mut emit = |comps: &[kernel::KPos]| {
@@ -181,6 +182,16 @@ impl Machine {
                     stopped = true;
                     return None;
                 }
+                return Some(());
+            }
+            // On a first look, as the option stands before it is split
+            // and put in canonical form (a hint orders, so any position
+            // of the game will do to ask).
+            if look
+                && let [(game, args, n)] = comps
+                && let Some(prefer) = kernels.get(*game as usize).and_then(|k| k.prefer.as_ref())
+                && prefer.eval(&args[..*n]) == Some(false)
+            {
                 return Some(());
             }
             parts.clear();

@@ -53,6 +53,16 @@ impl crate::prune::Tree for Board<'_, '_> {
         })
     }
 
+    /// The kernels leave out the options whose game's `prefer` says no
+    /// before they are split and named (see `OptionBufs::look`): on a
+    /// board answered move by move, most are not the answer.
+    fn look(&mut self, pos: PosId, out: &mut Moves, more: &mut More) -> R<bool> {
+        self.bufs.look = true;
+        let listed = self.options(pos, out, more);
+        self.bufs.look = false;
+        listed
+    }
+
     fn value(&mut self, pos: PosId) -> R<u32> {
         let pos = self.interned(pos)?;
         self.s.fallback_value(pos)

@@ -75,6 +75,10 @@ pub(super) struct OptionBufs {
     /// The kernels' integer slots and an option's components.
     pub(super) kenv: Vec<i64>,
     pub(super) comps: Vec<kernel::KPos>,
+    /// A first look ([`crate::prune::Tree::look`]): the kernels leave out
+    /// an option of one part that its game's `prefer` kernel says no to,
+    /// before naming it.
+    pub(super) look: bool,
 }
 
 impl Frame {

@@ -32,6 +32,12 @@ pub trait Tree {
     /// hint prefers it ([`aimed_sum`]; `None` when that is for
     /// [`Tree::aimed`] to tell).
     fn options(&mut self, pos: PosId, out: &mut Moves, more: &mut More) -> R<bool>;
+    /// [`Tree::options`] on a first look: it may leave out options the
+    /// hint does not prefer, where telling so is cheaper than naming
+    /// them (`Ok(true)` then says only that it went to the end).
+    fn look(&mut self, pos: PosId, out: &mut Moves, more: &mut More) -> R<bool> {
+        self.options(pos, out, more)
+    }
     /// The value of `pos` by another search: for a position with more
     /// options than a candidate set holds.
     fn value(&mut self, pos: PosId) -> R<u32>;
@@ -425,18 +431,27 @@ impl Search {
     /// a position with a preferred option is listed only up to it, and
     /// that option tried alone (a partial node).
     fn enter<T: Tree>(&mut self, t: &mut T, pos: PosId, asked: Set) -> R<Entered> {
-        self.enter_as(t, pos, asked, true)
+        self.enter_as(t, pos, asked, Listing::Look)
     }
 
-    fn enter_as<T: Tree>(&mut self, t: &mut T, pos: PosId, asked: Set, lazy: bool) -> R<Entered> {
+    fn enter_as<T: Tree>(
+        &mut self,
+        t: &mut T,
+        pos: PosId,
+        asked: Set,
+        listing: Listing,
+    ) -> R<Entered> {
         if self.nodes.len() >= MAX_DEPTH {
             return Err(Stop::Aborted);
         }
         // One value asked (not the largest a set holds, which a partial
         // node keeps as its spare candidate).
-        let lazy = lazy && asked.count_ones() == 1 && asked >> (Set::BITS - 1) == 0;
         let hinted = self.hinted;
-        let lazy = lazy && hinted;
+        let lazy = listing != Listing::Full
+            && asked.count_ones() == 1
+            && asked >> (Set::BITS - 1) == 0
+            && hinted;
+        let look = lazy && listing == Listing::Look;
         let mut aims = std::mem::take(&mut self.aimed);
         aims.clear();
         let mut moves = std::mem::take(&mut self.moves);
@@ -445,7 +460,7 @@ impl Search {
         let mut untaken = asked;
         let whole = asked == ALL;
         let mut met = false;
-        let listed = t.options(pos, &mut moves, &mut |known, aimed| {
+        let mut more = |known: Option<u32>, aimed| {
             if hinted {
                 aims.push(aimed);
             }
@@ -457,9 +472,17 @@ impl Search {
                 return false;
             }
             whole || untaken != 0
-        });
+        };
+        let listed = match look {
+            true => t.look(pos, &mut moves, &mut more),
+            false => t.options(pos, &mut moves, &mut more),
+        };
         self.aimed = aims;
-        let result = listed.and_then(|all| self.node(t, pos, asked, &moves, all, met));
+        let result = match listed {
+            // A first look that settled nothing: every option.
+            Ok(true) if look && !met => self.enter_as(t, pos, asked, Listing::Lazy),
+            listed => listed.and_then(|all| self.node(t, pos, asked, &moves, all, met)),
+        };
         self.moves = moves;
         result
     }
@@ -496,7 +519,7 @@ impl Search {
             if n == 0 {
                 // Nothing left to ask (a tree that said neither its value,
                 // 0, nor no): every option instead.
-                return self.enter_as(t, pos, asked, false);
+                return self.enter_as(t, pos, asked, Listing::Full);
             }
             hardest_first(t, &mut self.parts[at..]);
             self.ends.push(self.parts.len());
@@ -624,7 +647,7 @@ impl Search {
                 // The preferred option did not settle it: every option.
                 let (pos, asked) = (node.pos, node.asked);
                 self.pop();
-                return Ok(match self.enter_as(t, pos, asked, false)? {
+                return Ok(match self.enter_as(t, pos, asked, Listing::Full)? {
                     Entered::Pushed => Step::Pushed,
                     Entered::Answered(found) => Step::Answered(found),
                     Entered::TooMany => Step::Answered(Found::Value(t.value(pos)?)),
@@ -682,7 +705,13 @@ impl Search {
                 node.take(found);
                 continue;
             }
-            let found = match self.enter(t, c, asked)? {
+            // A first look only at an option of one part: a part of a
+            // sum is rarely answered by an option the hint prefers alone.
+            let listing = match node.asking {
+                Some(_) => Listing::Look,
+                None => Listing::Lazy,
+            };
+            let found = match self.enter_as(t, c, asked, listing)? {
                 Entered::Pushed => return Ok(Step::Pushed),
                 Entered::Answered(found) => found,
                 // Too many options for a candidate set: the general search.
@@ -693,6 +722,19 @@ impl Search {
             }
         }
     }
+}
+
+/// How [`Search::enter_as`] lists a position's options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Listing {
+    /// Asked one value: up to the first option the hint prefers whose
+    /// value is not known, on a first look ([`Tree::look`]) that names
+    /// only the options it may prefer.
+    Look,
+    /// The same, naming every option on the way.
+    Lazy,
+    /// Every option.
+    Full,
 }
 
 /// What [`Search::enter`] did with a position.
@@ -760,203 +802,4 @@ impl Node {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A test game: position `p`'s options are sums of positions below
-    /// `p`; some positions have values given (leaves worth more than
-    /// their options say), the rest are worth the plain mex. The search
-    /// stores what it proves in `values`, apart from `given`.
-    struct Dag {
-        options: Vec<Vec<Vec<PosId>>>,
-        given: Vec<Option<u32>>,
-        values: Vec<Option<u32>>,
-        /// How often the general search was asked.
-        full: u32,
-        /// The hint, if any: per position, whether it is preferred
-        /// (`None`: told by `Tree::aimed`, after the listing).
-        prefers: Option<Vec<Option<bool>>>,
-    }
-
-    impl Dag {
-        fn new(options: Vec<Vec<Vec<PosId>>>, given: Vec<Option<u32>>) -> Dag {
-            Dag {
-                options,
-                values: given.clone(),
-                given,
-                full: 0,
-                prefers: None,
-            }
-        }
-    }
-
-    impl Tree for Dag {
-        fn known(&self, pos: PosId) -> Option<u32> {
-            self.values[pos as usize]
-        }
-        fn store(&mut self, pos: PosId, value: u32) {
-            self.values[pos as usize] = Some(value);
-        }
-        fn options(&mut self, pos: PosId, out: &mut Moves, more: &mut More) -> R<bool> {
-            out.clear();
-            for o in &self.options[pos as usize] {
-                out.push(o);
-                let (known, aimed) = match &self.prefers {
-                    Some(p) => (
-                        known_sum_paired(o, |c| self.values[c as usize]),
-                        aimed_sum(o, |c| p[c as usize]),
-                    ),
-                    None => (known_sum(o, |c| self.values[c as usize]), Some(false)),
-                };
-                if !more(known, aimed) {
-                    return Ok(false);
-                }
-            }
-            Ok(true)
-        }
-        fn value(&mut self, pos: PosId) -> R<u32> {
-            self.full += 1;
-            Ok(brute(&self.options, &self.given, pos))
-        }
-        fn size(&self, pos: PosId) -> u32 {
-            pos as u32
-        }
-        fn hinted(&self) -> bool {
-            self.prefers.is_some()
-        }
-        fn aimed(&mut self, parts: &[PosId]) -> R<bool> {
-            let p = self.prefers.as_ref().expect("asked only with a hint");
-            Ok(aimed_sum(parts, |c| Some(p[c as usize].unwrap_or(c % 2 == 0))) == Some(true))
-        }
-    }
-
-    /// A position's given value, else the plain mex of its options'.
-    fn brute(options: &[Vec<Vec<PosId>>], given: &[Option<u32>], pos: PosId) -> u32 {
-        if let Some(v) = given[pos as usize] {
-            return v;
-        }
-        let seen: Vec<u32> = options[pos as usize]
-            .iter()
-            .map(|o| o.iter().fold(0, |x, &c| x ^ brute(options, given, c)))
-            .collect();
-        (0..).find(|v| !seen.contains(v)).unwrap_or(0)
-    }
-
-    /// A small xorshift, so the test needs no crate.
-    fn next(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
-    }
-
-    /// Against the plain mex on 300 random games, every position asked in
-    /// turn, with values the search stored from earlier questions reused;
-    /// some positions have more options than a candidate set holds. Each
-    /// game is searched without a hint, then with a random one (options
-    /// with equal parts, which cancel, are common here): a hint orders the
-    /// search and never changes a value.
-    #[test]
-    fn values_agree_with_the_plain_mex() {
-        let mut state = 0x9e37_79b9_7f4a_7c15;
-        for game in 0..600 {
-            let hint = game % 2 == 1;
-            let n = 4 + (next(&mut state) % 12) as usize;
-            let wide = game % 10 == 0;
-            let mut options: Vec<Vec<Vec<PosId>>> = vec![Vec::new(); n];
-            for (p, opts) in options.iter_mut().enumerate().skip(1) {
-                // The wide position, asked about only as an option of the
-                // top one.
-                if wide && p == n - 1 {
-                    opts.push(vec![(n - 2) as PosId]);
-                    continue;
-                }
-                // Wide: more options than a candidate set holds, or exactly
-                // as many as it holds.
-                let k = if wide && p == n - 2 {
-                    if game % 20 == 0 { 140 } else { 127 }
-                } else {
-                    next(&mut state) % 6
-                };
-                for _ in 0..k {
-                    let parts = 1 + next(&mut state) % 3;
-                    let o = (0..parts)
-                        .map(|_| (next(&mut state) % p as u64) as PosId)
-                        .collect();
-                    opts.push(o);
-                }
-            }
-            let none = vec![None; n];
-            let want: Vec<u32> = (0..n as PosId).map(|p| brute(&options, &none, p)).collect();
-            let mut dag = Dag::new(options, none);
-            if hint {
-                let prefers = (0..n)
-                    .map(|_| match next(&mut state) % 3 {
-                        0 => None,
-                        k => Some(k == 1),
-                    })
-                    .collect();
-                dag.prefers = Some(prefers);
-            }
-            let mut search = Search::default();
-            // The top position first (the wide one only as its option).
-            for p in (0..n as PosId)
-                .rev()
-                .filter(|&p| !wide || p as usize != n - 2)
-            {
-                let got = search.nimber(&mut dag, p).expect("no error");
-                assert_eq!(got, Some(want[p as usize]), "game {game}, position {p}");
-            }
-            for (p, v) in dag.values.iter().enumerate() {
-                assert!(v.is_none_or(|v| v == want[p]), "stored a wrong value");
-            }
-            if wide && game % 20 == 0 {
-                assert!(dag.full > 0, "the wide position went to the general search");
-            }
-        }
-    }
-
-    /// A component asked for its whole value is never cut off, even when
-    /// its known options take every value a set can hold: P = A + B with A
-    /// and B both worth 128 (128 options each, of known values 0..=127)
-    /// is worth 1, its only option A + B being worth 0; Q, whose only
-    /// option is P, is worth 0.
-    #[test]
-    fn a_component_asked_in_full_is_not_cut_off() {
-        let leaves: Vec<Vec<PosId>> = (1..=128).map(|k| vec![k]).collect();
-        let mut options: Vec<Vec<Vec<PosId>>> = vec![Vec::new(); 133];
-        options[129] = leaves.clone();
-        options[130] = leaves;
-        options[131] = vec![vec![130, 129]];
-        options[132] = vec![vec![131]];
-        let mut values = vec![None; 133];
-        for (k, v) in values.iter_mut().enumerate().take(129).skip(1) {
-            *v = Some(k as u32 - 1);
-        }
-        let mut tree = Dag::new(options, values);
-        let got = Search::default().nimber(&mut tree, 132).unwrap();
-        assert_eq!(got, Some(0));
-        assert_eq!(tree.values[131], Some(1));
-    }
-
-    #[test]
-    fn a_full_candidate_set() {
-        // 0 ends the game, 1 moves to 0, 2 has 127 moves to 1, 3 moves to 2.
-        let options = vec![vec![], vec![vec![0]], vec![vec![1]; 127], vec![vec![2]]];
-        let mut dag = Dag::new(options, vec![None; 4]);
-        let got = Search::default().nimber(&mut dag, 3).expect("no error");
-        assert_eq!(got, Some(1));
-        assert_eq!(dag.values[2], Some(0));
-    }
-
-    #[test]
-    fn sets() {
-        assert_eq!(up_to_max(0b1010), 0b1111);
-        assert_eq!(up_to_max(0), 0);
-        assert_eq!(up_to_max(1 << 127), ALL);
-        assert_eq!(without_largest(0b1010), 0b10);
-        assert_eq!(rule_out(0b111, 1), 0b101);
-        assert_eq!(rule_out(0b101, 1), 0b001);
-        assert_eq!(xor_each(0b0110, 1), 0b1001);
-    }
-}
+mod tests;
