@@ -245,10 +245,15 @@ fn shape(mask: i64, w: i64, h: i64) -> Result<Option<Shape>, BoardError> {
     // Its rows from its lowest and highest cells, and its columns from the
     // union of those rows.
     let (r0, r1) = (mask.trailing_zeros() / w, (63 - mask.leading_zeros()) / w);
-    let mut cols = 0u64;
-    for r in r0..=r1 {
-        cols |= (mask >> (r * w)) & row_mask;
+    // Every row folded onto the lowest, in as many steps as doubling
+    // takes to pass the box's rows.
+    let mut rows = mask >> (r0 * w);
+    let mut span = 1;
+    while span <= r1 - r0 {
+        rows |= rows >> (span * w);
+        span *= 2;
     }
+    let cols = rows & row_mask;
     let (c0, c1) = (cols.trailing_zeros(), 63 - cols.leading_zeros());
     Ok(Some(Shape {
         mask,
