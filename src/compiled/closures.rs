@@ -159,6 +159,13 @@ fn int_fn<E: Slots + ?Sized + 'static>(e: &IntExpr) -> IntFn<E> {
                 let (m, cache) = (int_fn(m), crate::board::CanonCache::default());
                 return Box::new(move |env| cache.canon(m(env)?, w, h));
             }
+            // A hint's test of the position's own mask: read in place.
+            if let (false, [IntExpr::Slot(m), IntExpr::Const(w), IntExpr::Const(h)]) =
+                (canon, &xs[..])
+            {
+                let (m, w, h) = (*m, *w, *h);
+                return Box::new(move |env| crate::board::grid_turn(env.int(m)?, w, h).ok());
+            }
             let f = match canon {
                 true => crate::board::grid_canon,
                 false => crate::board::grid_turn,
