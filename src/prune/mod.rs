@@ -184,6 +184,8 @@ pub struct Search {
     aimed: Vec<Option<bool>>,
     /// Whether the tree has a hint (read at the start of a search).
     hinted: bool,
+    /// The values positions were found not to have, this search.
+    excluded: excluded::Excluded,
 }
 
 /// An option of the root not known yet: its components (the hardest
@@ -295,6 +297,7 @@ impl Search {
         if let Some(v) = t.known(root) {
             return Ok(Some(v));
         }
+        self.excluded.renew();
         self.hinted = t.hinted();
         let hinted = self.hinted;
         let mut moves = std::mem::take(&mut self.moves);
@@ -412,7 +415,12 @@ impl Search {
                 // The node is done: its options leave the stacks, and its
                 // parent takes its answer.
                 Step::Done(found) => match self.pop() {
-                    Some(_) => found,
+                    Some(node) => {
+                        if found == Found::NotInSet {
+                            self.excluded.add(node.pos, node.asked);
+                        }
+                        found
+                    }
                     None => return Ok(None),
                 },
                 Step::Answered(found) => found,
@@ -443,6 +451,9 @@ impl Search {
     ) -> R<Entered> {
         if self.nodes.len() >= MAX_DEPTH {
             return Err(Stop::Aborted);
+        }
+        if asked & !self.excluded.of(pos) == 0 {
+            return Ok(Entered::Answered(Found::NotInSet));
         }
         // One value asked (not the largest a set holds, which a partial
         // node keeps as its spare candidate).
@@ -484,6 +495,9 @@ impl Search {
             listed => listed.and_then(|all| self.node(t, pos, asked, &moves, all, met)),
         };
         self.moves = moves;
+        if let Ok(Entered::Answered(Found::NotInSet)) = result {
+            self.excluded.add(pos, asked);
+        }
         result
     }
 
@@ -801,5 +815,6 @@ impl Node {
     }
 }
 
+mod excluded;
 #[cfg(test)]
 mod tests;
