@@ -442,13 +442,25 @@ mod tests {
                 assert_eq!(grid_turn(got, w, h).unwrap(), m);
             }
         }
+        // Random shapes on grids of up to 63 cells, a line or one cell
+        // too: turned as each cell is, and put in the canonical form of
+        // the shape they came from.
         let mut state = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..20_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let m = (state & ((1 << 63) - 1)) as i64 >> (state % 40);
-            assert_eq!(grid_turn(m, 9, 7).unwrap(), turned_by_cells(m, 9), "{m:b}");
+        for (w, h) in [(9, 7), (7, 9), (1, 63), (63, 1), (1, 1), (2, 31)] {
+            for _ in 0..5_000 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let m = (state & ((1 << (w * h)) - 1)) as i64 >> (state % 40).min(w * h - 1);
+                let turned = grid_turn(m, w as i64, h as i64).unwrap();
+                assert_eq!(turned, turned_by_cells(m, w as i64), "{m:b} on {w}×{h}");
+                let canon = grid_canon(m, w as i64, h as i64).unwrap();
+                assert_eq!(
+                    grid_canon(turned, w as i64, h as i64),
+                    Ok(canon),
+                    "{m:b} on {w}×{h}"
+                );
+            }
         }
         assert_eq!(grid_turn(-1, 3, 3), Err(BoardError::NegativeMask));
         assert_eq!(grid_turn(1, 0, 3), Err(BoardError::BadGrid));

@@ -162,6 +162,7 @@ impl Machine {
         let naming = self.interp_state.naming;
         let mut parts: Vec<PosId> = std::mem::take(&mut bufs.out);
         let look = bufs.look;
+        let mut left_out = false;
         let (mut listed, mut steps) = (0u64, 0u64);
         let mut stopped = false;
         let mut emit = |comps: &[kernel::KPos]| {
@@ -192,6 +193,7 @@ impl Machine {
                 && let Some(prefer) = kernels.get(*game as usize).and_then(|k| k.prefer.as_ref())
                 && prefer.eval(&args[..*n]) == Some(false)
             {
+                left_out = true;
                 return Some(());
             }
             parts.clear();
@@ -219,6 +221,8 @@ impl Machine {
             ok
         });
         bufs.out = parts;
+        // (When a kernel gave up, the rules as written list every option.)
+        bufs.left_out = left_out && (ok || stopped);
         // Work: every loop value stepped, at least one per option; none
         // when a kernel gave up (the rules then run as written, and count).
         if ok || stopped {

@@ -56,11 +56,12 @@ impl crate::prune::Tree for Board<'_, '_> {
     /// The kernels leave out the options whose game's `prefer` says no
     /// before they are split and named (see `OptionBufs::look`): on a
     /// board answered move by move, most are not the answer.
-    fn look(&mut self, pos: PosId, out: &mut Moves, more: &mut More) -> R<bool> {
+    fn look(&mut self, pos: PosId, out: &mut Moves, more: &mut More) -> R<(bool, bool)> {
         self.bufs.look = true;
+        self.bufs.left_out = false;
         let listed = self.options(pos, out, more);
         self.bufs.look = false;
-        listed
+        listed.map(|all| (all, self.bufs.left_out))
     }
 
     fn value(&mut self, pos: PosId) -> R<u32> {

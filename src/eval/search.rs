@@ -79,6 +79,8 @@ pub(super) struct OptionBufs {
     /// an option of one part that its game's `prefer` kernel says no to,
     /// before naming it.
     pub(super) look: bool,
+    /// Whether the last listing left an option out on a first look.
+    pub(super) left_out: bool,
 }
 
 impl Frame {

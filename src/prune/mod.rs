@@ -34,9 +34,10 @@ pub trait Tree {
     fn options(&mut self, pos: PosId, out: &mut Moves, more: &mut More) -> R<bool>;
     /// [`Tree::options`] on a first look: it may leave out options the
     /// hint does not prefer, where telling so is cheaper than naming
-    /// them (`Ok(true)` then says only that it went to the end).
-    fn look(&mut self, pos: PosId, out: &mut Moves, more: &mut More) -> R<bool> {
-        self.options(pos, out, more)
+    /// them. `Ok((all, left_out))`: whether it went to the end, and
+    /// whether it left any option out.
+    fn look(&mut self, pos: PosId, out: &mut Moves, more: &mut More) -> R<(bool, bool)> {
+        self.options(pos, out, more).map(|all| (all, false))
     }
     /// The value of `pos` by another search: for a position with more
     /// options than a candidate set holds.
@@ -354,7 +355,18 @@ impl Search {
                 let want = r ^ o.xor;
                 let found = match t.known(o.comps[0]) {
                     Some(v) => Found::Value(v),
-                    None if want < Set::BITS => match self.in_set(t, o.comps[0], 1 << want)? {
+                    // A first look only for an option of one part (see
+                    // `step`).
+                    None if want < Set::BITS => match self.in_set(
+                        t,
+                        o.comps[0],
+                        1 << want,
+                        if o.comps.len() == 1 {
+                            Listing::Look
+                        } else {
+                            Listing::Lazy
+                        },
+                    )? {
                         Some(found) => found,
                         // Too many options for a candidate set.
                         None => Found::Value(t.value(o.comps[0])?),
@@ -391,7 +403,7 @@ impl Search {
         if let Some(v) = t.known(pos) {
             return Ok(v);
         }
-        match self.in_set(t, pos, ALL)? {
+        match self.in_set(t, pos, ALL, Listing::Full)? {
             Some(Found::Value(v)) => Ok(v),
             _ => t.value(pos),
         }
@@ -400,11 +412,17 @@ impl Search {
     /// Whether the value of `pos` is in `asked` (its value, or
     /// [`Found::NotInSet`]); `None` when `pos` has too many options for
     /// a candidate set.
-    fn in_set<T: Tree>(&mut self, t: &mut T, pos: PosId, asked: Set) -> R<Option<Found>> {
+    fn in_set<T: Tree>(
+        &mut self,
+        t: &mut T,
+        pos: PosId,
+        asked: Set,
+        listing: Listing,
+    ) -> R<Option<Found>> {
         self.nodes.clear();
         self.parts.clear();
         self.ends.clear();
-        match self.enter(t, pos, asked)? {
+        match self.enter_as(t, pos, asked, listing)? {
             Entered::Pushed => {}
             Entered::Answered(found) => return Ok(Some(found)),
             Entered::TooMany => return Ok(None),
@@ -437,11 +455,9 @@ impl Search {
     /// and the listing stops when they take every value asked about
     /// (Beling's enhanced transposition cut-off). Asked about one value,
     /// a position with a preferred option is listed only up to it, and
-    /// that option tried alone (a partial node).
-    fn enter<T: Tree>(&mut self, t: &mut T, pos: PosId, asked: Set) -> R<Entered> {
-        self.enter_as(t, pos, asked, Listing::Look)
-    }
-
+    /// that option tried alone (a partial node), listed as `listing`
+    /// says. A question already answered "not in the set" this search is
+    /// answered so again at once.
     fn enter_as<T: Tree>(
         &mut self,
         t: &mut T,
@@ -484,17 +500,26 @@ impl Search {
             }
             whole || untaken != 0
         };
-        let listed = match look {
-            true => t.look(pos, &mut moves, &mut more),
-            false => t.options(pos, &mut moves, &mut more),
+        let (listed, left_out) = match look {
+            true => match t.look(pos, &mut moves, &mut more) {
+                Ok((all, left_out)) => (Ok(all), left_out),
+                Err(stop) => (Err(stop), false),
+            },
+            false => (t.options(pos, &mut moves, &mut more), false),
         };
         self.aimed = aims;
-        let result = match listed {
-            // A first look that settled nothing: every option.
-            Ok(true) if look && !met => self.enter_as(t, pos, asked, Listing::Lazy),
-            listed => listed.and_then(|all| self.node(t, pos, asked, &moves, all, met)),
+        // A first look that left options out and settled nothing: every
+        // option (its buffers given back first).
+        let relist = left_out && !met && matches!(listed, Ok(true));
+        let result = match relist {
+            true => None,
+            false => Some(listed.and_then(|all| self.node(t, pos, asked, &moves, all, met))),
         };
         self.moves = moves;
+        let result = match result {
+            Some(result) => result,
+            None => self.enter_as(t, pos, asked, Listing::Lazy),
+        };
         if let Ok(Entered::Answered(Found::NotInSet)) = result {
             self.excluded.add(pos, asked);
         }
@@ -751,7 +776,7 @@ enum Listing {
     Full,
 }
 
-/// What [`Search::enter`] did with a position.
+/// What [`Search::enter_as`] did with a position.
 enum Entered {
     /// A node for it is on the stack.
     Pushed,
