@@ -7,8 +7,11 @@
 
 use super::{PosId, Set};
 
-/// Slots of the table (2 MiB).
-const SLOTS: usize = 1 << 16;
+/// Slots of the table at first (128 KiB), and at most (8 MiB): it
+/// doubles each time a search writes half as many entries as it has
+/// slots, so that a small search touches little memory.
+const FIRST_SLOTS: usize = 1 << 12;
+const MAX_SLOTS: usize = 1 << 18;
 
 #[derive(Default)]
 pub(super) struct Excluded {
@@ -16,6 +19,8 @@ pub(super) struct Excluded {
     /// values its value is not.
     slots: Vec<(PosId, u32, Set)>,
     search: u32,
+    /// Entries written since the table last grew.
+    written: usize,
 }
 
 impl Excluded {
@@ -28,14 +33,15 @@ impl Excluded {
         }
     }
 
-    fn slot(pos: PosId) -> usize {
-        (pos.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SLOTS.trailing_zeros())) as usize
+    /// The slot of `pos` in a table of `n` slots (a power of two).
+    fn slot(pos: PosId, n: usize) -> usize {
+        (pos.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - n.trailing_zeros())) as usize
     }
 
     /// The values `pos`'s value is known not to be (none when not known).
     #[inline]
     pub(super) fn of(&self, pos: PosId) -> Set {
-        match self.slots.get(Self::slot(pos)) {
+        match self.slots.get(Self::slot(pos, self.slots.len())) {
             Some(&(p, s, values)) if p == pos && s == self.search => values,
             _ => 0,
         }
@@ -48,14 +54,29 @@ impl Excluded {
             return;
         }
         if self.slots.is_empty() {
-            self.slots.resize(SLOTS, (0, 0, 0));
+            self.slots.resize(FIRST_SLOTS, (0, 0, 0));
         }
-        let search = self.search;
-        if let Some(slot) = self.slots.get_mut(Self::slot(pos)) {
+        self.written += 1;
+        if self.written > self.slots.len() / 2 && self.slots.len() < MAX_SLOTS {
+            self.grow();
+        }
+        let (search, n) = (self.search, self.slots.len());
+        if let Some(slot) = self.slots.get_mut(Self::slot(pos, n)) {
             *slot = match *slot {
                 (p, s, old) if p == pos && s == search => (p, s, old | values),
                 _ => (pos, search, values),
             };
         }
+    }
+
+    /// Twice the slots, this search's entries kept.
+    fn grow(&mut self) {
+        let n = 2 * self.slots.len();
+        let mut slots = vec![(0, 0, 0); n];
+        for &(p, s, values) in self.slots.iter().filter(|e| e.1 == self.search) {
+            slots[Self::slot(p, n)] = (p, s, values);
+        }
+        self.slots = slots;
+        self.written = 0;
     }
 }
