@@ -80,3 +80,38 @@ impl Excluded {
         self.written = 0;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    /// What is read was written for that position in this search (a slot
+    /// may lose it, never mix it up), through the table's growth.
+    #[test]
+    fn what_is_read_was_written_this_search() {
+        let mut e = Excluded::default();
+        e.renew();
+        let mut written: HashMap<PosId, Set> = HashMap::new();
+        for i in 0..200_000u64 {
+            let pos = i * 7919 % 60_000;
+            let values = 1 << (i % 5) | 1 << (pos % 3 + 10);
+            e.add(pos, values);
+            *written.entry(pos).or_default() |= values;
+        }
+        assert!(e.slots.len() > FIRST_SLOTS);
+        let mut kept = 0;
+        for pos in 0..60_000 {
+            let read = e.of(pos);
+            assert_eq!(read & !written.get(&pos).copied().unwrap_or(0), 0, "{pos}");
+            kept += usize::from(read != 0);
+        }
+        assert!(kept > 30_000, "{kept}");
+        // The last one written is there.
+        assert_eq!(e.of(199_999 * 7919 % 60_000) & 1 << 4, 1 << 4);
+        e.add(7, 1 << 127 | 1);
+        assert_eq!(e.of(7) & 1 << 127, 0);
+        e.renew();
+        assert!((0..60_000).all(|pos| e.of(pos) == 0));
+    }
+}
