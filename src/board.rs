@@ -154,30 +154,86 @@ impl Grid {
 /// one is a translation, rotation or reflection of the other within the
 /// grid. The empty board is 0.
 pub fn grid_canon(mask: i64, w: i64, h: i64) -> Result<i64, BoardError> {
-    let Some(s) = shape(mask, w, h)? else {
-        return Ok(0);
-    };
-    let (w, bh, bw) = (s.w, s.bh, s.bw);
-    let row = |k: u32| s.row(k);
-    if bh <= 8 && bw <= 8 {
-        return Ok(least_packed(bh, bw, w, s.h, row) as i64);
+    GridSize::new(w, h)?.canon(mask)
+}
+
+/// A grid's sides, checked (at most 63 cells), with what finding a
+/// cell's row takes: `grid_canon` and `grid_turn` on a grid whose size
+/// is known ahead (a board of constant size), without a division.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GridSize {
+    w: u32,
+    h: u32,
+    /// ⌈4096 / w⌉: a cell `v` below 64 is in row `v · recip >> 12`.
+    recip: u32,
+}
+
+impl GridSize {
+    pub fn new(w: i64, h: i64) -> Result<GridSize, BoardError> {
+        if w < 1 || h < 1 || w.checked_mul(h).is_none_or(|n| n > 63) {
+            return Err(BoardError::BadGrid);
+        }
+        let w = w as u32;
+        Ok(GridSize {
+            w,
+            h: h as u32,
+            recip: 4096u32.div_ceil(w),
+        })
     }
-    // A box too long for a byte a line: the images row by row, a row of
-    // the box as `bw` bits (reversed for a reflection of the columns),
-    // placed top to bottom or bottom to top. (A turned image fits the
-    // grid only for a box at most 7 by 7.)
-    let (mut a, mut b, mut c, mut d) = (0u64, 0u64, 0u64, 0u64);
-    for k in 0..bh {
-        let x = row(k);
-        let flipped = x.reverse_bits() >> (64 - bw);
-        let (i, j) = (k * w, (bh - 1 - k) * w);
-        a |= x << i;
-        b |= flipped << i;
-        c |= x << j;
-        d |= flipped << j;
+
+    /// `v / w` for a cell `v` below 64: ⌈4096 / w⌉ exceeds 4096 / w by
+    /// less than 1, so `v` times it by less than 64/4096 of a row.
+    #[inline]
+    fn row(self, v: u32) -> u32 {
+        (v * self.recip) >> 12
     }
-    let best = a.min(b).min(c).min(d);
-    Ok(best as i64)
+
+    /// [`grid_canon`] on this grid.
+    pub fn canon(self, mask: i64) -> Result<i64, BoardError> {
+        let Some(s) = shape(mask, self)? else {
+            return Ok(0);
+        };
+        let (w, bh, bw) = (s.w, s.bh, s.bw);
+        let row = |k: u32| s.row(k);
+        if bh <= 8 && bw <= 8 {
+            return Ok(least_packed(bh, bw, w, s.h, row) as i64);
+        }
+        // A box too long for a byte a line: the images row by row, a row of
+        // the box as `bw` bits (reversed for a reflection of the columns),
+        // placed top to bottom or bottom to top. (A turned image fits the
+        // grid only for a box at most 7 by 7.)
+        let (mut a, mut b, mut c, mut d) = (0u64, 0u64, 0u64, 0u64);
+        for k in 0..bh {
+            let x = row(k);
+            let flipped = x.reverse_bits() >> (64 - bw);
+            let (i, j) = (k * w, (bh - 1 - k) * w);
+            a |= x << i;
+            b |= flipped << i;
+            c |= x << j;
+            d |= flipped << j;
+        }
+        let best = a.min(b).min(c).min(d);
+        Ok(best as i64)
+    }
+
+    /// [`grid_turn`] on this grid.
+    pub fn turn(self, mask: i64) -> Result<i64, BoardError> {
+        let Some(s) = shape(mask, self)? else {
+            return Ok(0);
+        };
+        // The whole grid turned (its cells' order reversed), then moved so
+        // that the box's centre stays: each cell moves by the same offset,
+        // and stays in its row.
+        let turned = s.mask.reverse_bits() >> (64 - s.w * s.h);
+        let (w, h) = (i64::from(s.w), i64::from(s.h));
+        let r = i64::from(2 * s.r0 + s.bh) - h;
+        let c = i64::from(2 * s.c0 + s.bw) - w;
+        let by = r * w + c;
+        Ok(match by >= 0 {
+            true => turned << by,
+            false => turned >> -by,
+        } as i64)
+    }
 }
 
 /// The shape of `mask` turned half a turn within its bounding box: cell
@@ -187,21 +243,7 @@ pub fn grid_canon(mask: i64, w: i64, h: i64) -> Result<i64, BoardError> {
 /// answered move by move with the mirror image of each stays (a move and
 /// its answer may shrink the box, never move its centre).
 pub fn grid_turn(mask: i64, w: i64, h: i64) -> Result<i64, BoardError> {
-    let Some(s) = shape(mask, w, h)? else {
-        return Ok(0);
-    };
-    // The whole grid turned (its cells' order reversed), then moved so
-    // that the box's centre stays: each cell moves by the same offset,
-    // and stays in its row.
-    let turned = s.mask.reverse_bits() >> (64 - s.w * s.h);
-    let (w, h) = (i64::from(s.w), i64::from(s.h));
-    let r = i64::from(2 * s.r0 + s.bh) - h;
-    let c = i64::from(2 * s.c0 + s.bw) - w;
-    let by = r * w + c;
-    Ok(match by >= 0 {
-        true => turned << by,
-        false => turned >> -by,
-    } as i64)
+    GridSize::new(w, h)?.turn(mask)
 }
 
 /// A shape on a grid, with its bounding box: rows `r0..r0 + bh`, columns
@@ -227,14 +269,11 @@ impl Shape {
 /// `mask` as a shape on a `w` × `h` grid (`None` for the empty board),
 /// or why it is not one: what `grid_canon` and `grid_turn` check.
 #[inline]
-fn shape(mask: i64, w: i64, h: i64) -> Result<Option<Shape>, BoardError> {
+fn shape(mask: i64, size: GridSize) -> Result<Option<Shape>, BoardError> {
     if mask < 0 {
         return Err(BoardError::NegativeMask);
     }
-    if w < 1 || h < 1 || w.checked_mul(h).is_none_or(|n| n > 63) {
-        return Err(BoardError::BadGrid);
-    }
-    let (w, h, mask) = (w as u32, h as u32, mask as u64);
+    let (w, h, mask) = (size.w, size.h, mask as u64);
     if mask >> (w * h) != 0 {
         return Err(BoardError::OffGrid(63 - mask.leading_zeros()));
     }
@@ -244,7 +283,10 @@ fn shape(mask: i64, w: i64, h: i64) -> Result<Option<Shape>, BoardError> {
     let row_mask = (1u64 << w) - 1;
     // Its rows from its lowest and highest cells, and its columns from the
     // union of those rows.
-    let (r0, r1) = (mask.trailing_zeros() / w, (63 - mask.leading_zeros()) / w);
+    let (r0, r1) = (
+        size.row(mask.trailing_zeros()),
+        size.row(63 - mask.leading_zeros()),
+    );
     // Every row folded onto the lowest, in as many steps as doubling
     // takes to pass the box's rows.
     let mut rows = mask >> (r0 * w);
@@ -280,9 +322,9 @@ const CANON_SLOTS: usize = 1 << 14;
 
 impl CanonCache {
     /// `grid_canon(mask, w, h)`, `None` where it reports an error.
-    pub fn canon(&self, mask: i64, w: i64, h: i64) -> Option<i64> {
+    pub fn canon(&self, mask: i64, size: GridSize) -> Option<i64> {
         if mask < 0 {
-            return grid_canon(mask, w, h).ok();
+            return size.canon(mask).ok();
         }
         let mut slots = self.slots.borrow_mut();
         if slots.is_empty() {
@@ -295,7 +337,7 @@ impl CanonCache {
         if slot.0 == mask {
             return Some(slot.1);
         }
-        let canon = grid_canon(mask, w, h).ok()?;
+        let canon = size.canon(mask).ok()?;
         *slot = (mask, canon);
         Some(canon)
     }
@@ -545,6 +587,7 @@ mod tests {
     fn the_canon_cache_answers_as_grid_canon() {
         let cache = CanonCache::default();
         let (w, h) = (5i64, 6i64);
+        let size = GridSize::new(w, h).unwrap();
         let mut x = 0x2545_f491_4f6c_dd1du64;
         for round in 0..3 {
             for _ in 0..(CANON_SLOTS * 2) {
@@ -553,16 +596,30 @@ mod tests {
                 x ^= x << 17;
                 let mask = (x & ((1 << (w * h)) - 1)) as i64;
                 assert_eq!(
-                    cache.canon(mask, w, h),
+                    cache.canon(mask, size),
                     grid_canon(mask, w, h).ok(),
                     "{mask:b}"
                 );
             }
             x = 0x2545_f491_4f6c_dd1d + round;
         }
-        assert_eq!(cache.canon(1 << 40, w, h), None);
-        assert_eq!(cache.canon(-3, w, h), None);
-        assert_eq!(cache.canon(0, w, h), Some(0));
+        assert_eq!(cache.canon(1 << 40, size), None);
+        assert_eq!(cache.canon(-3, size), None);
+        assert_eq!(cache.canon(0, size), Some(0));
+    }
+
+    /// A cell's row by the reciprocal is its row by division, on every
+    /// grid and cell.
+    #[test]
+    fn rows_without_division() {
+        for w in 1..=63 {
+            let size = GridSize::new(w, 63 / w).unwrap();
+            for v in 0..64 {
+                assert_eq!(size.row(v), v / w as u32, "cell {v} of width {w}");
+            }
+        }
+        assert_eq!(GridSize::new(8, 8), Err(BoardError::BadGrid));
+        assert_eq!(GridSize::new(0, 3), Err(BoardError::BadGrid));
     }
 
     #[test]

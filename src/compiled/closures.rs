@@ -154,17 +154,24 @@ fn int_fn<E: Slots + ?Sized + 'static>(e: &IntExpr) -> IntFn<E> {
         IntExpr::GridCanon(xs) | IntExpr::GridTurn(xs) => {
             let canon = matches!(e, IntExpr::GridCanon(_));
             // A grid of constant size, the usual case: no calls for its sides.
+            // (A grid of a wrong size gives up, and the interpreter says
+            // why.)
             if let (true, [m, IntExpr::Const(w), IntExpr::Const(h)]) = (canon, &xs[..]) {
-                let (w, h) = (*w, *h);
+                let Ok(size) = crate::board::GridSize::new(*w, *h) else {
+                    return Box::new(|_| None);
+                };
                 let (m, cache) = (int_fn(m), crate::board::CanonCache::default());
-                return Box::new(move |env| cache.canon(m(env)?, w, h));
+                return Box::new(move |env| cache.canon(m(env)?, size));
             }
             // A hint's test of the position's own mask: read in place.
             if let (false, [IntExpr::Slot(m), IntExpr::Const(w), IntExpr::Const(h)]) =
                 (canon, &xs[..])
             {
-                let (m, w, h) = (*m, *w, *h);
-                return Box::new(move |env| crate::board::grid_turn(env.int(m)?, w, h).ok());
+                let Ok(size) = crate::board::GridSize::new(*w, *h) else {
+                    return Box::new(|_| None);
+                };
+                let m = *m;
+                return Box::new(move |env| size.turn(env.int(m)?).ok());
             }
             let f = match canon {
                 true => crate::board::grid_canon,

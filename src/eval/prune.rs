@@ -12,7 +12,13 @@ struct Board<'a, 'm> {
     /// Whether a game of the program states a `prefer` that may hold
     /// (not one false whatever the parameters: `never_prefers`).
     hinted: bool,
+    /// Whether the hint prefers a part, as last asked: a part recurs in
+    /// one option after another (a slot per id's hash).
+    prefers: Vec<(PosId, Option<bool>)>,
 }
+
+/// Slots of [`Board::prefers`].
+const PREFERS_SLOTS: usize = 1 << 12;
 
 impl crate::prune::Tree for Board<'_, '_> {
     #[inline(always)]
@@ -31,6 +37,10 @@ impl crate::prune::Tree for Board<'_, '_> {
         // enter are named without being stored in turn.
         let bufs = &mut self.bufs;
         let hinted = self.hinted;
+        let prefers = &mut self.prefers;
+        if hinted && prefers.is_empty() {
+            prefers.resize(PREFERS_SLOTS, (PosId::MAX, None));
+        }
         named(self.s.m, Naming::Stored, |m| {
             let raw = std::mem::replace(&mut m.interp_state.rename.raw, true);
             let listed = m.options_with(pos, out, bufs, &mut |m, parts| {
@@ -43,7 +53,18 @@ impl crate::prune::Tree for Board<'_, '_> {
                     false => crate::prune::known_sum(parts, value),
                 };
                 let aimed = match known {
-                    None if hinted => aimed_sum(parts, |c| prefers_by_kernel(m, c)),
+                    None if hinted => aimed_sum(parts, |c| {
+                        let i = (c.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize;
+                        match prefers.get_mut(i) {
+                            Some(&mut (p, yes)) if p == c => yes,
+                            Some(slot) => {
+                                let yes = prefers_by_kernel(m, c);
+                                *slot = (c, yes);
+                                yes
+                            }
+                            None => prefers_by_kernel(m, c),
+                        }
+                    }),
                     _ => Some(false),
                 };
                 more(known, aimed)
@@ -161,6 +182,7 @@ impl Scoped<'_> {
             s: self,
             bufs: OptionBufs::default(),
             hinted,
+            prefers: Vec::new(),
         };
         let result = search.nimber(&mut board, root);
         self.m.accel.pruning = search;
