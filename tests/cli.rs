@@ -749,6 +749,63 @@ fn cram_example_matches_brute_force_on_every_size() {
     }
 }
 
+/// examples/cram.game on boards with holes, half of them symmetric under
+/// a half turn (where the hint prefers the board, its options are kept
+/// whole, and their answers found by a first look), gives the brute
+/// force's nimbers, compiled and interpreted.
+#[test]
+fn cram_boards_with_holes_match_brute_force() {
+    let example = std::fs::read_to_string("examples/cram.game").expect("the example");
+    let rules: String = example
+        .lines()
+        .filter(|l| !l.starts_with("print"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    for (w, h) in [(4u32, 4u32), (2, 8), (4, 2), (6, 2)] {
+        let n = w * h;
+        let turn = |m: u64| (m.reverse_bits() >> (64 - n)) & ((1 << n) - 1);
+        let mut masks = Vec::new();
+        for k in 0..24 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            // Mostly full: a few cells taken out, mirrored or not.
+            let holes = state & state >> 17 & state >> 31 & ((1 << n) - 1);
+            let m = ((1u64 << n) - 1) & !holes;
+            masks.push(if k % 2 == 0 { m & turn(m) } else { m });
+        }
+        let mut memo = Default::default();
+        let want: String = masks
+            .iter()
+            .map(|&m| format!("grundy(Cram({m})) = {}\n", cram_brute(w, h, m, &mut memo)))
+            .collect();
+        let prints: String = masks
+            .iter()
+            .map(|m| format!("print grundy(Cram({m}))\n"))
+            .collect();
+        let path = temp_file(
+            &format!("cram_holes_{w}x{h}.game"),
+            &(rules.clone() + &prints),
+        );
+        let path = path.to_str().expect("utf-8 path");
+        let (w_is, h_is) = (format!("w={w}"), format!("h={h}"));
+        for kernels in [true, false] {
+            let mut args = vec![path, "--let", &w_is, "--let", &h_is];
+            if !kernels {
+                args.insert(0, "--no-kernels");
+            }
+            let out = grundy(&args);
+            assert_eq!(
+                text(&out.stdout),
+                want,
+                "{w}×{h} {args:?}: {}",
+                text(&out.stderr)
+            );
+        }
+    }
+}
+
 /// examples/cram.game's `prefer` (regions symmetric under a half turn)
 /// lets the pruned search prove the mirror strategy on 6 × 6: within
 /// 3,000,000 moves examined, compiled and interpreted, where the same

@@ -161,7 +161,7 @@ impl Machine {
         let prog = Rc::clone(&self.prog);
         let naming = self.interp_state.naming;
         let mut parts: Vec<PosId> = std::mem::take(&mut bufs.out);
-        let look = bufs.look;
+        let (look, whole) = (bufs.look, bufs.whole);
         let mut left_out = false;
         let (mut listed, mut steps) = (0u64, 0u64);
         let mut stopped = false;
@@ -185,20 +185,37 @@ impl Machine {
                 }
                 return Some(());
             }
-            // On a first look, as the option stands before it is split
-            // and put in canonical form (a hint orders, so any position
-            // of the game will do to ask).
-            if look
-                && let [(game, args, n)] = comps
-                && let Some(prefer) = kernels.get(*game as usize).and_then(|k| k.prefer.as_ref())
-                && prefer.eval(&args[..*n]) == Some(false)
-            {
+            // The hint asked of the option as it stands before it is split
+            // and put in canonical form (a hint orders, so any position of
+            // the game will do to ask): on a first look, to leave it out;
+            // among the options of a position the hint prefers, to keep it
+            // whole.
+            let preferred = match comps {
+                [(game, args, n)] if look || whole => kernels
+                    .get(*game as usize)
+                    .and_then(|k| k.prefer.as_ref())
+                    .and_then(|prefer| prefer.eval(&args[..*n])),
+                _ => None,
+            };
+            if look && preferred == Some(false) {
                 left_out = true;
                 return Some(());
             }
             parts.clear();
             for &(game, args, n) in comps {
-                if naming.renames(prog.games.get(game as usize)?) {
+                let g = prog.games.get(game as usize)?;
+                if whole && preferred == Some(false) {
+                    // Whole: in canonical form, not split.
+                    if super::rename::Naming::Canonical.renames(g) {
+                        self.interp_state.naming = super::rename::Naming::Canonical;
+                        let named =
+                            super::rename::by_kernel(self, &prog, game, &args[..n], &mut parts);
+                        self.interp_state.naming = naming;
+                        named?;
+                    } else {
+                        parts.push(self.memo.intern_ints(game, &args[..n]).ok()?);
+                    }
+                } else if naming.renames(g) {
                     super::rename::by_kernel(self, &prog, game, &args[..n], &mut parts)?;
                 } else {
                     parts.push(self.memo.intern_ints(game, &args[..n]).ok()?);

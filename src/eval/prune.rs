@@ -35,6 +35,10 @@ impl crate::prune::Tree for Board<'_, '_> {
         // `pos` may be a raw id, listed by its argument: a position whose
         // listing stops early is never stored. The options it may never
         // enter are named without being stored in turn.
+        // One move from a position the hint prefers, the answer may be
+        // preferred only as a whole (a mirror image across parts): such
+        // options are kept whole.
+        self.bufs.whole = self.hinted && prefers_by_kernel(self.s.m, pos) == Some(true);
         let bufs = &mut self.bufs;
         let hinted = self.hinted;
         let prefers = &mut self.prefers;
@@ -78,6 +82,11 @@ impl crate::prune::Tree for Board<'_, '_> {
     /// before they are split and named (see `OptionBufs::look`): on a
     /// board answered move by move, most are not the answer.
     fn look(&mut self, pos: PosId, out: &mut Moves, more: &mut More) -> R<(bool, bool)> {
+        // Not at a position the hint prefers: its options are kept whole
+        // and listed once (its player is the one a strategy answers).
+        if prefers_by_kernel(self.s.m, pos) == Some(true) {
+            return self.options(pos, out, more).map(|all| (all, false));
+        }
         self.bufs.look = true;
         self.bufs.left_out = false;
         let listed = self.options(pos, out, more);

@@ -81,6 +81,10 @@ pub(super) struct OptionBufs {
     pub(super) look: bool,
     /// Whether the last listing left an option out on a first look.
     pub(super) left_out: bool,
+    /// Listing the options of a position the hint prefers: the kernels
+    /// keep an option of one part whole (in canonical form, not split)
+    /// where its game's `prefer` kernel says no to it.
+    pub(super) whole: bool,
 }
 
 impl Frame {
