@@ -154,6 +154,9 @@ impl Grid {
 /// one is a translation, rotation or reflection of the other within the
 /// grid. The empty board is 0.
 pub fn grid_canon(mask: i64, w: i64, h: i64) -> Result<i64, BoardError> {
+    if mask < 0 {
+        return Err(BoardError::NegativeMask);
+    }
     GridSize::new(w, h)?.canon(mask)
 }
 
@@ -243,6 +246,9 @@ impl GridSize {
 /// answered move by move with the mirror image of each stays (a move and
 /// its answer may shrink the box, never move its centre).
 pub fn grid_turn(mask: i64, w: i64, h: i64) -> Result<i64, BoardError> {
+    if mask < 0 {
+        return Err(BoardError::NegativeMask);
+    }
     GridSize::new(w, h)?.turn(mask)
 }
 
@@ -619,6 +625,9 @@ mod tests {
             }
         }
         assert_eq!(GridSize::new(8, 8), Err(BoardError::BadGrid));
+        // A negative mask is that, whatever the grid.
+        assert_eq!(grid_canon(-1, 0, 3), Err(BoardError::NegativeMask));
+        assert_eq!(grid_turn(-1, 0, 3), Err(BoardError::NegativeMask));
         assert_eq!(GridSize::new(0, 3), Err(BoardError::BadGrid));
     }
 

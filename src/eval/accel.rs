@@ -204,17 +204,11 @@ impl Machine {
             parts.clear();
             for &(game, args, n) in comps {
                 let g = prog.games.get(game as usize)?;
-                if whole && preferred == Some(false) {
+                if whole
+                    && preferred == Some(false)
+                    && named_whole(self, game, &args[..n], &mut parts)
+                {
                     // Whole: in canonical form, not split.
-                    if super::rename::Naming::Canonical.renames(g) {
-                        self.interp_state.naming = super::rename::Naming::Canonical;
-                        let named =
-                            super::rename::by_kernel(self, &prog, game, &args[..n], &mut parts);
-                        self.interp_state.naming = naming;
-                        named?;
-                    } else {
-                        parts.push(self.memo.intern_ints(game, &args[..n]).ok()?);
-                    }
                 } else if naming.renames(g) {
                     super::rename::by_kernel(self, &prog, game, &args[..n], &mut parts)?;
                 } else {
@@ -251,6 +245,32 @@ impl Machine {
             ok.then_some(true)
         })
     }
+}
+
+/// Appends `game(args)` kept whole: in canonical form, not split, if its
+/// game has a `canonical` and the hint does not prefer that form either
+/// (so that the whole's own options are split: wholes are one level deep
+/// whatever the hint); `false`, appending nothing, if not.
+fn named_whole(m: &mut Machine, game: GameId, args: &[i64], parts: &mut Vec<PosId>) -> bool {
+    use super::rename::Naming;
+    let prog = Rc::clone(&m.prog);
+    let Some(g) = prog.games.get(game as usize) else {
+        return false;
+    };
+    if !Naming::Canonical.renames(g) {
+        return false;
+    }
+    let at = parts.len();
+    let naming = std::mem::replace(&mut m.interp_state.naming, Naming::Canonical);
+    let named = super::rename::by_kernel(m, &prog, game, args, parts);
+    m.interp_state.naming = naming;
+    let kept = named.is_some()
+        && parts.len() == at + 1
+        && super::prune::prefers_by_kernel(m, parts[at]) == Some(false);
+    if !kept {
+        parts.truncate(at);
+    }
+    kept
 }
 
 /// Nim heaps up to this size have their value stored; larger ones are

@@ -12,13 +12,7 @@ struct Board<'a, 'm> {
     /// Whether a game of the program states a `prefer` that may hold
     /// (not one false whatever the parameters: `never_prefers`).
     hinted: bool,
-    /// Whether the hint prefers a part, as last asked: a part recurs in
-    /// one option after another (a slot per id's hash).
-    prefers: Vec<(PosId, Option<bool>)>,
 }
-
-/// Slots of [`Board::prefers`].
-const PREFERS_SLOTS: usize = 1 << 12;
 
 impl crate::prune::Tree for Board<'_, '_> {
     #[inline(always)]
@@ -41,10 +35,6 @@ impl crate::prune::Tree for Board<'_, '_> {
         self.bufs.whole = self.hinted && prefers_by_kernel(self.s.m, pos) == Some(true);
         let bufs = &mut self.bufs;
         let hinted = self.hinted;
-        let prefers = &mut self.prefers;
-        if hinted && prefers.is_empty() {
-            prefers.resize(PREFERS_SLOTS, (PosId::MAX, None));
-        }
         named(self.s.m, Naming::Stored, |m| {
             let raw = std::mem::replace(&mut m.interp_state.rename.raw, true);
             let listed = m.options_with(pos, out, bufs, &mut |m, parts| {
@@ -57,18 +47,7 @@ impl crate::prune::Tree for Board<'_, '_> {
                     false => crate::prune::known_sum(parts, value),
                 };
                 let aimed = match known {
-                    None if hinted => aimed_sum(parts, |c| {
-                        let i = (c.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize;
-                        match prefers.get_mut(i) {
-                            Some(&mut (p, yes)) if p == c => yes,
-                            Some(slot) => {
-                                let yes = prefers_by_kernel(m, c);
-                                *slot = (c, yes);
-                                yes
-                            }
-                            None => prefers_by_kernel(m, c),
-                        }
-                    }),
+                    None if hinted => aimed_sum(parts, |c| prefers_by_kernel(m, c)),
                     _ => Some(false),
                 };
                 more(known, aimed)
@@ -136,7 +115,7 @@ impl crate::prune::Tree for Board<'_, '_> {
 /// Whether `pos`'s game `prefer`s it, by the game's `prefer` kernel;
 /// `None` when there is none to ask (or it gave up), and the interpreter
 /// answers.
-fn prefers_by_kernel(m: &Machine, pos: PosId) -> Option<bool> {
+pub(super) fn prefers_by_kernel(m: &Machine, pos: PosId) -> Option<bool> {
     let game = m.memo.game_of(pos) as usize;
     if m.prog.games.get(game)?.stored_as.prefer.is_none() {
         return Some(false);
@@ -191,7 +170,6 @@ impl Scoped<'_> {
             s: self,
             bufs: OptionBufs::default(),
             hinted,
-            prefers: Vec::new(),
         };
         let result = search.nimber(&mut board, root);
         self.m.accel.pruning = search;

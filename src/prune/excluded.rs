@@ -27,6 +27,7 @@ impl Excluded {
     /// A new search: what the last one found is forgotten.
     pub(super) fn renew(&mut self) {
         self.search = self.search.wrapping_add(1);
+        self.written = 0;
         if self.search == 0 {
             self.slots.clear();
             self.search = 1;
@@ -47,8 +48,8 @@ impl Excluded {
         }
     }
 
-    /// Notes that `pos`'s value is none of `values` (a set without its
-    /// top bit, which some questions use for "this or more").
+    /// Notes that `pos`'s value is none of `values` (not kept for a set
+    /// with its top bit, a partial node's spare: only conservative).
     pub(super) fn add(&mut self, pos: PosId, values: Set) {
         if values >> (Set::BITS - 1) != 0 {
             return;
@@ -109,6 +110,23 @@ mod tests {
         assert!(kept > 30_000, "{kept}");
         // The last one written is there.
         assert_eq!(e.of(199_999 * 7919 % 60_000) & 1 << 4, 1 << 4);
+        // Entries kept through a growth: a fresh search fills the table
+        // to just before it grows, then one more write grows it.
+        let mut e = Excluded::default();
+        e.renew();
+        e.add(0, 1);
+        let first = e.slots.len();
+        let before: Vec<PosId> = (1..=first as PosId / 2 - 1).map(|i| i * 7).collect();
+        for &pos in &before {
+            e.add(pos, 2);
+        }
+        assert_eq!(e.slots.len(), first);
+        let readable = |e: &Excluded| before.iter().filter(|&&p| e.of(p) == 2).count();
+        let kept = readable(&e);
+        e.add(1, 4);
+        assert_eq!(e.slots.len(), 2 * first);
+        assert_eq!(readable(&e), kept);
+        assert_eq!(e.of(before[before.len() - 1]), 2);
         e.add(7, 1 << 127 | 1);
         assert_eq!(e.of(7) & 1 << 127, 0);
         e.renew();
