@@ -751,8 +751,8 @@ fn cram_example_matches_brute_force_on_every_size() {
 
 /// examples/cram.game on boards with holes, half of them symmetric under
 /// a half turn (where the hint prefers the board, its options are kept
-/// whole, and their answers found by a first look), gives the brute
-/// force's nimbers, compiled and interpreted.
+/// whole, and their answers found by a first look: compiled only), gives
+/// the brute force's nimbers, compiled and interpreted.
 #[test]
 fn cram_boards_with_holes_match_brute_force() {
     let example = std::fs::read_to_string("examples/cram.game").expect("the example");
@@ -800,6 +800,66 @@ fn cram_boards_with_holes_match_brute_force() {
                 text(&out.stdout),
                 want,
                 "{w}×{h} {args:?}: {}",
+                text(&out.stderr)
+            );
+        }
+    }
+}
+
+/// Hints that `canonical` changes (a whole whose canonical form the hint
+/// prefers is split after all) or that hold for odd masks, and a game
+/// that splits without a `canonical` (its wholes are split): the values
+/// stay the brute force's, compiled.
+#[test]
+fn cram_values_do_not_depend_on_the_hint() {
+    let example = std::fs::read_to_string("examples/cram.game").expect("the example");
+    let hint = "    prefer w % 2 == 0 and h % 2 == 0 and grid_turn(mask, w, h) == mask";
+    assert!(example.contains(hint), "the example's hint");
+    let base: String = example
+        .lines()
+        .filter(|l| !l.starts_with("print"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let variants = [
+        base.replace(hint, "    prefer mask % 3 == 0"),
+        base.replace(
+            hint,
+            "    prefer mask % 2 == 1 or grid_turn(mask, w, h) == mask",
+        ),
+        base.replace("    canonical Cram(grid_canon(mask, w, h))", "")
+            .replace(hint, "    prefer grid_turn(mask, w, h) == mask"),
+    ];
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    for (w, h) in [(4u32, 4u32), (3, 5)] {
+        let n = w * h;
+        let mut masks = vec![(1u64 << n) - 1];
+        for _ in 0..12 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            masks.push(((1u64 << n) - 1) & !(state & state >> 23 & ((1 << n) - 1)));
+        }
+        let mut memo = Default::default();
+        let want: String = masks
+            .iter()
+            .map(|&m| format!("grundy(Cram({m})) = {}\n", cram_brute(w, h, m, &mut memo)))
+            .collect();
+        let prints: String = masks
+            .iter()
+            .map(|m| format!("print grundy(Cram({m}))\n"))
+            .collect();
+        for (k, rules) in variants.iter().enumerate() {
+            let path = temp_file(
+                &format!("cram_hint_{k}_{w}x{h}.game"),
+                &(rules.clone() + &prints),
+            );
+            let path = path.to_str().expect("utf-8 path");
+            let (w_is, h_is) = (format!("w={w}"), format!("h={h}"));
+            let out = grundy(&[path, "--let", &w_is, "--let", &h_is]);
+            assert_eq!(
+                text(&out.stdout),
+                want,
+                "{w}×{h} variant {k}: {}",
                 text(&out.stderr)
             );
         }

@@ -254,10 +254,11 @@ impl Machine {
 fn named_whole(m: &mut Machine, game: GameId, args: &[i64], parts: &mut Vec<PosId>) -> bool {
     use super::rename::Naming;
     let prog = Rc::clone(&m.prog);
-    let Some(g) = prog.games.get(game as usize) else {
-        return false;
-    };
-    if !Naming::Canonical.renames(g) {
+    if !prog
+        .games
+        .get(game as usize)
+        .is_some_and(|g| Naming::Canonical.renames(g))
+    {
         return false;
     }
     let at = parts.len();

@@ -16,7 +16,7 @@ pub(super) enum Naming {
     /// Split into parts, each in its canonical form: a search's options.
     Stored,
     /// In canonical form only: the parts a `split` gives (never split
-    /// again).
+    /// again), and the options the pruned search keeps whole.
     Canonical,
 }
 

@@ -83,7 +83,8 @@ pub(super) struct OptionBufs {
     pub(super) left_out: bool,
     /// Listing the options of a position the hint prefers: the kernels
     /// keep an option of one part whole (in canonical form, not split)
-    /// where its game's `prefer` kernel says no to it.
+    /// where its game's `prefer` kernel says no to it, and to its
+    /// canonical form, for a game with a `canonical` kernel.
     pub(super) whole: bool,
 }
 
