@@ -749,60 +749,80 @@ fn cram_example_matches_brute_force_on_every_size() {
     }
 }
 
+/// examples/cram.game without its `print` line: its rules and constants,
+/// for a test to print its own positions after.
+fn cram_rules() -> String {
+    let example = std::fs::read_to_string("examples/cram.game").expect("the example");
+    example
+        .lines()
+        .filter(|l| !l.starts_with("print"))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+/// Runs `rules` sized `w` × `h`, printing the value of each of `masks`,
+/// and checks the values are the brute force's.
+fn assert_cram_values(name: &str, rules: &str, (w, h): (u32, u32), masks: &[u64], flags: &[&str]) {
+    let mut memo = Default::default();
+    let want: String = masks
+        .iter()
+        .map(|&m| format!("grundy(Cram({m})) = {}\n", cram_brute(w, h, m, &mut memo)))
+        .collect();
+    let prints: String = masks
+        .iter()
+        .map(|m| format!("print grundy(Cram({m}))\n"))
+        .collect();
+    let path = temp_file(
+        &format!("{name}_{w}x{h}.game"),
+        &(rules.to_string() + &prints),
+    );
+    let (w_is, h_is) = (format!("w={w}"), format!("h={h}"));
+    let mut args = flags.to_vec();
+    args.extend([
+        path.to_str().expect("utf-8 path"),
+        "--let",
+        &w_is,
+        "--let",
+        &h_is,
+    ]);
+    let out = grundy(&args);
+    assert_eq!(
+        text(&out.stdout),
+        want,
+        "{name} {args:?}: {}",
+        text(&out.stderr)
+    );
+}
+
+/// The next of a xorshift sequence.
+fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
 /// examples/cram.game on boards with holes, half of them symmetric under
 /// a half turn (where the hint prefers the board, its options are kept
 /// whole, and their answers found by a first look: compiled only), gives
 /// the brute force's nimbers, compiled and interpreted.
 #[test]
 fn cram_boards_with_holes_match_brute_force() {
-    let example = std::fs::read_to_string("examples/cram.game").expect("the example");
-    let rules: String = example
-        .lines()
-        .filter(|l| !l.starts_with("print"))
-        .map(|l| format!("{l}\n"))
-        .collect();
+    let rules = cram_rules();
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
     for (w, h) in [(4u32, 4u32), (2, 8), (4, 2), (6, 2)] {
         let n = w * h;
         let turn = |m: u64| (m.reverse_bits() >> (64 - n)) & ((1 << n) - 1);
-        let mut masks = Vec::new();
-        for k in 0..24 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            // Mostly full: a few cells taken out, mirrored or not.
-            let holes = state & state >> 17 & state >> 31 & ((1 << n) - 1);
-            let m = ((1u64 << n) - 1) & !holes;
-            masks.push(if k % 2 == 0 { m & turn(m) } else { m });
-        }
-        let mut memo = Default::default();
-        let want: String = masks
-            .iter()
-            .map(|&m| format!("grundy(Cram({m})) = {}\n", cram_brute(w, h, m, &mut memo)))
+        let masks: Vec<u64> = (0..24)
+            .map(|k| {
+                // Mostly full: a few cells taken out, mirrored or not.
+                let x = xorshift(&mut state);
+                let m = ((1u64 << n) - 1) & !(x & x >> 17 & x >> 31);
+                if k % 2 == 0 { m & turn(m) } else { m }
+            })
             .collect();
-        let prints: String = masks
-            .iter()
-            .map(|m| format!("print grundy(Cram({m}))\n"))
-            .collect();
-        let path = temp_file(
-            &format!("cram_holes_{w}x{h}.game"),
-            &(rules.clone() + &prints),
-        );
-        let path = path.to_str().expect("utf-8 path");
-        let (w_is, h_is) = (format!("w={w}"), format!("h={h}"));
-        for kernels in [true, false] {
-            let mut args = vec![path, "--let", &w_is, "--let", &h_is];
-            if !kernels {
-                args.insert(0, "--no-kernels");
-            }
-            let out = grundy(&args);
-            assert_eq!(
-                text(&out.stdout),
-                want,
-                "{w}×{h} {args:?}: {}",
-                text(&out.stderr)
-            );
-        }
+        assert_cram_values("cram_holes", &rules, (w, h), &masks, &[]);
+        assert_cram_values("cram_holes", &rules, (w, h), &masks, &["--no-kernels"]);
     }
 }
 
@@ -812,14 +832,9 @@ fn cram_boards_with_holes_match_brute_force() {
 /// stay the brute force's, compiled.
 #[test]
 fn cram_values_do_not_depend_on_the_hint() {
-    let example = std::fs::read_to_string("examples/cram.game").expect("the example");
+    let base = cram_rules();
     let hint = "    prefer w % 2 == 0 and h % 2 == 0 and grid_turn(mask, w, h) == mask";
-    assert!(example.contains(hint), "the example's hint");
-    let base: String = example
-        .lines()
-        .filter(|l| !l.starts_with("print"))
-        .map(|l| format!("{l}\n"))
-        .collect();
+    assert!(base.contains(hint), "the example's hint");
     let variants = [
         base.replace(hint, "    prefer mask % 3 == 0"),
         base.replace(
@@ -832,36 +847,14 @@ fn cram_values_do_not_depend_on_the_hint() {
     let mut state = 0x2545_f491_4f6c_dd1du64;
     for (w, h) in [(4u32, 4u32), (3, 5)] {
         let n = w * h;
-        let mut masks = vec![(1u64 << n) - 1];
-        for _ in 0..12 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            masks.push(((1u64 << n) - 1) & !(state & state >> 23 & ((1 << n) - 1)));
-        }
-        let mut memo = Default::default();
-        let want: String = masks
-            .iter()
-            .map(|&m| format!("grundy(Cram({m})) = {}\n", cram_brute(w, h, m, &mut memo)))
-            .collect();
-        let prints: String = masks
-            .iter()
-            .map(|m| format!("print grundy(Cram({m}))\n"))
-            .collect();
+        let full = (1u64 << n) - 1;
+        let mut masks = vec![full];
+        masks.extend((0..12).map(|_| {
+            let x = xorshift(&mut state);
+            full & !(x & x >> 23)
+        }));
         for (k, rules) in variants.iter().enumerate() {
-            let path = temp_file(
-                &format!("cram_hint_{k}_{w}x{h}.game"),
-                &(rules.clone() + &prints),
-            );
-            let path = path.to_str().expect("utf-8 path");
-            let (w_is, h_is) = (format!("w={w}"), format!("h={h}"));
-            let out = grundy(&[path, "--let", &w_is, "--let", &h_is]);
-            assert_eq!(
-                text(&out.stdout),
-                want,
-                "{w}×{h} variant {k}: {}",
-                text(&out.stderr)
-            );
+            assert_cram_values(&format!("cram_hint_{k}"), rules, (w, h), &masks, &[]);
         }
     }
 }
@@ -917,12 +910,7 @@ fn the_mirror_hint_proves_the_even_board_within_a_work_limit() {
 /// split among machines of their own).
 #[test]
 fn boards_side_by_side_give_the_values_of_one_thread() {
-    let cram = std::fs::read_to_string("examples/cram.game").unwrap();
-    let rules: String = cram
-        .lines()
-        .take_while(|l| !l.starts_with("print"))
-        .map(|l| format!("{l}\n"))
-        .collect();
+    let rules = cram_rules();
     // On a 4 × 5 grid, three boards (a 3 × 3 block and two dominoes in
     // different places): three positions to solve, each its own.
     let (w, h) = (4u32, 5u32);

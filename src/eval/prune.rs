@@ -26,51 +26,14 @@ impl crate::prune::Tree for Board<'_, '_> {
     }
 
     fn options(&mut self, pos: PosId, out: &mut Moves, more: &mut More) -> R<bool> {
-        // `pos` may be a raw id, listed by its argument: a position whose
-        // listing stops early is never stored. The options it may never
-        // enter are named without being stored in turn.
-        // One move from a position the hint prefers, the answer may be
-        // preferred only as a whole (a mirror image across parts): such
-        // options are kept whole.
-        self.bufs.whole = self.hinted && prefers_by_kernel(self.s.m, pos) == Some(true);
-        let bufs = &mut self.bufs;
-        let hinted = self.hinted;
-        named(self.s.m, Naming::Stored, |m| {
-            let raw = std::mem::replace(&mut m.interp_state.rename.raw, true);
-            let listed = m.options_with(pos, out, bufs, &mut |m, parts| {
-                let value = |c| {
-                    let v = m.memo.value(c);
-                    (v <= MAX_VALUE).then_some(v)
-                };
-                let known = match hinted {
-                    true => crate::prune::known_sum_paired(parts, value),
-                    false => crate::prune::known_sum(parts, value),
-                };
-                let aimed = match known {
-                    None if hinted => aimed_sum(parts, |c| prefers_by_kernel(m, c)),
-                    _ => Some(false),
-                };
-                more(known, aimed)
-            });
-            m.interp_state.rename.raw = raw;
-            listed
-        })
+        self.list(pos, out, more, false).map(|(all, _)| all)
     }
 
     /// The kernels leave out the options whose game's `prefer` says no
     /// before they are split and named (see `OptionBufs::look`): on a
     /// board answered move by move, most are not the answer.
     fn look(&mut self, pos: PosId, out: &mut Moves, more: &mut More) -> R<(bool, bool)> {
-        // Not at a position the hint prefers: its options are kept whole
-        // and listed once (its player is the one a strategy answers).
-        if prefers_by_kernel(self.s.m, pos) == Some(true) {
-            return self.options(pos, out, more).map(|all| (all, false));
-        }
-        self.bufs.look = true;
-        self.bufs.left_out = false;
-        let listed = self.options(pos, out, more);
-        self.bufs.look = false;
-        listed.map(|all| (all, self.bufs.left_out))
+        self.list(pos, out, more, true)
     }
 
     fn value(&mut self, pos: PosId) -> R<u32> {
@@ -128,6 +91,53 @@ pub(super) fn prefers_by_kernel(m: &Machine, pos: PosId) -> Option<bool> {
 }
 
 impl Board<'_, '_> {
+    /// `pos`'s options, named as stored, on a first look if `look` (see
+    /// [`crate::prune::Tree::look`]); whether the listing went to the end,
+    /// and whether it left any option out.
+    fn list(
+        &mut self,
+        pos: PosId,
+        out: &mut Moves,
+        more: &mut More,
+        look: bool,
+    ) -> R<(bool, bool)> {
+        // A position the hint prefers is one to move to: the answer to a
+        // move from it may be preferred only as a whole (a mirror image
+        // across the parts the move cut), so its options are kept whole,
+        // and listed at once (none is expected to be preferred).
+        let whole = self.hinted && prefers_by_kernel(self.s.m, pos) == Some(true);
+        self.bufs.whole = whole;
+        self.bufs.look = look && !whole;
+        self.bufs.left_out = false;
+        // `pos` may be a raw id, listed by its argument: a position whose
+        // listing stops early is never stored. The options it may never
+        // enter are named without being stored in turn.
+        let bufs = &mut self.bufs;
+        let hinted = self.hinted;
+        let listed = named(self.s.m, Naming::Stored, |m| {
+            let raw = std::mem::replace(&mut m.interp_state.rename.raw, true);
+            let listed = m.options_with(pos, out, bufs, &mut |m, parts| {
+                let value = |c| {
+                    let v = m.memo.value(c);
+                    (v <= MAX_VALUE).then_some(v)
+                };
+                let known = match hinted {
+                    true => crate::prune::known_sum_paired(parts, value),
+                    false => crate::prune::known_sum(parts, value),
+                };
+                let aimed = match known {
+                    None if hinted => aimed_sum(parts, |c| prefers_by_kernel(m, c)),
+                    _ => Some(false),
+                };
+                more(known, aimed)
+            });
+            m.interp_state.rename.raw = raw;
+            listed
+        });
+        self.bufs.look = false;
+        listed.map(|all| (all, self.bufs.left_out))
+    }
+
     /// Whether `pos`'s game `prefer`s it, by the interpreter.
     fn prefers(&mut self, pos: PosId) -> R<bool> {
         let m = &mut *self.s.m;

@@ -500,20 +500,18 @@ impl Search {
             }
             whole || untaken != 0
         };
-        let (listed, left_out) = match look {
-            true => match t.look(pos, &mut moves, &mut more) {
-                Ok((all, left_out)) => (Ok(all), left_out),
-                Err(stop) => (Err(stop), false),
-            },
-            false => (t.options(pos, &mut moves, &mut more), false),
+        let listed = match look {
+            true => t.look(pos, &mut moves, &mut more),
+            false => t
+                .options(pos, &mut moves, &mut more)
+                .map(|all| (all, false)),
         };
         self.aimed = aims;
         // A first look that left options out and settled nothing: every
         // option (its buffers given back first).
-        let relist = left_out && !met && matches!(listed, Ok(true));
-        let result = match relist {
-            true => None,
-            false => Some(listed.and_then(|all| self.node(t, pos, asked, &moves, all, met))),
+        let result = match listed {
+            Ok((true, true)) if !met => None,
+            listed => Some(listed.and_then(|(all, _)| self.node(t, pos, asked, &moves, all, met))),
         };
         self.moves = moves;
         let result = match result {
