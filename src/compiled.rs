@@ -31,6 +31,10 @@ pub trait Slots {
     fn list_len(&self, _s: u32) -> Option<i64> {
         None
     }
+    /// Element `i` of the list in slot `s`, if it is a boolean.
+    fn list_bool(&self, _s: u32, _i: i64) -> Option<bool> {
+        None
+    }
 }
 
 impl Slots for [i64] {
@@ -54,6 +58,17 @@ impl Slots for [Value] {
         match self.get(s as usize)? {
             Value::List(xs) => match xs.get(usize::try_from(i).ok()?)? {
                 Value::Int(v) => Some(*v),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn list_bool(&self, s: u32, i: i64) -> Option<bool> {
+        match self.get(s as usize)? {
+            Value::List(xs) => match xs.get(usize::try_from(i).ok()?)? {
+                Value::Bool(v) => Some(*v),
                 _ => None,
             },
             _ => None,
@@ -115,6 +130,9 @@ pub enum BoolExpr {
     Or(Box<BoolExpr>, Box<BoolExpr>),
     /// `not a`
     Not(Box<BoolExpr>),
+    /// The list in a variable, indexed: a boolean element (a sieve's
+    /// `marked[i]`).
+    SlotIndex(u32, IntExpr),
 }
 
 /// Compiles IR expressions, with the program's constants folded in.
@@ -126,6 +144,23 @@ pub struct Compiler<'a> {
 }
 
 impl Compiler<'_> {
+    /// A constant list of booleans, decoded once as 0 and 1.
+    fn bool_list(&self, e: ExprId) -> Option<Rc<[i64]>> {
+        let ir::Expr::Const(c) = self.prog.expr(e) else {
+            return None;
+        };
+        let Some(Value::List(items)) = self.consts.get(*c as usize)? else {
+            return None;
+        };
+        items
+            .iter()
+            .map(|v| match v {
+                Value::Bool(x) => Some(i64::from(*x)),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// A constant list of integers, decoded once.
     pub fn int_list(&self, e: ExprId) -> Option<Rc<[i64]>> {
         let ir::Expr::Const(c) = self.prog.expr(e) else {
@@ -269,6 +304,15 @@ impl Compiler<'_> {
         Some(cond_folded(match self.prog.expr(e) {
             ir::Expr::Bool(b) => BoolExpr::Const(*b),
             ir::Expr::Not(x) => BoolExpr::Not(Box::new(cond(*x)?)),
+            ir::Expr::Index(l, i) => match self.prog.expr(*l) {
+                ir::Expr::Local(s) => BoolExpr::SlotIndex(*s, int(*i)?),
+                // A constant list of booleans, as 0 and 1.
+                _ => BoolExpr::Cmp(
+                    BinOp::Ne,
+                    IntExpr::Index(self.bool_list(*l)?, Box::new(int(*i)?)),
+                    IntExpr::Const(0),
+                ),
+            },
             ir::Expr::Binary(op, a, b) => match op {
                 BinOp::And => BoolExpr::And(Box::new(cond(*a)?), Box::new(cond(*b)?)),
                 BinOp::Or => BoolExpr::Or(Box::new(cond(*a)?), Box::new(cond(*b)?)),
@@ -496,6 +540,7 @@ impl BoolExpr {
             BoolExpr::Cmp(_, a, b) => a.size() + b.size(),
             BoolExpr::And(a, b) | BoolExpr::Or(a, b) => a.size() + b.size(),
             BoolExpr::Not(a) => a.size(),
+            BoolExpr::SlotIndex(_, i) => i.size(),
         }
     }
 
@@ -511,6 +556,7 @@ impl BoolExpr {
             }
             BoolExpr::Or(a, b) => BoolExpr::Or(Box::new(a.subst(args)?), Box::new(b.subst(args)?)),
             BoolExpr::Not(a) => BoolExpr::Not(Box::new(a.subst(args)?)),
+            BoolExpr::SlotIndex(..) => return None,
         })
     }
 
@@ -525,6 +571,8 @@ impl BoolExpr {
                 BoolExpr::Or(Box::new(a.with_slot(s, v)?), Box::new(b.with_slot(s, v)?))
             }
             BoolExpr::Not(a) => BoolExpr::Not(Box::new(a.with_slot(s, v)?)),
+            BoolExpr::SlotIndex(t, _) if *t == s => return None,
+            BoolExpr::SlotIndex(t, i) => BoolExpr::SlotIndex(*t, i.with_slot(s, v)?),
         })
     }
 
@@ -539,6 +587,7 @@ impl BoolExpr {
             BoolExpr::And(a, b) => a.eval(env)? && b.eval(env)?,
             BoolExpr::Or(a, b) => a.eval(env)? || b.eval(env)?,
             BoolExpr::Not(a) => !a.eval(env)?,
+            BoolExpr::SlotIndex(s, i) => env.list_bool(*s, i.eval(env)?)?,
         })
     }
 }
@@ -712,6 +761,7 @@ impl GameCx<'_> {
                 BoolExpr::Or(a, Box::new(self.hoist_cond(*b)))
             }
             BoolExpr::Not(a) => BoolExpr::Not(Box::new(self.hoist_cond(*a))),
+            BoolExpr::SlotIndex(s, i) => BoolExpr::SlotIndex(s, self.hoist(i)),
             BoolExpr::Const(b) => BoolExpr::Const(b),
         }
     }
@@ -758,6 +808,81 @@ impl Compiled {
         out
     }
 
+    /// Compiles the loops of code outside the rules (comprehensions,
+    /// generators and folds under `roots`: constants, functions and
+    /// statements, never through a call), with the constants known so far
+    /// folded in: their clauses, their elements, and a fold's next value
+    /// (through `if`, `let` and `set` of the accumulator, the index and
+    /// the element). No part is hoisted: these run in frames of their own.
+    pub fn add_loops(&mut self, prog: &ir::Program, consts: &[Option<Value>], roots: &[ExprId]) {
+        if self.index.len() < prog.exprs.len() {
+            self.index.resize(prog.exprs.len(), 0);
+        }
+        let mut cx = GameCx {
+            c: Compiler { prog, consts },
+            arity: 0,
+            base: 0,
+            parts: Vec::new(),
+            hoisting: false,
+        };
+        let mut todo = roots.to_vec();
+        while let Some(e) = todo.pop() {
+            match prog.expr(e) {
+                ir::Expr::Comp {
+                    kind,
+                    body,
+                    clauses,
+                } => {
+                    self.clauses(&mut cx, clauses);
+                    match kind {
+                        ir::CompKind::Any | ir::CompKind::All => self.add(*body, cx.cond(*body)),
+                        ir::CompKind::SumPos => {}
+                        _ => self.add(*body, cx.int(*body)),
+                    }
+                }
+                ir::Expr::Fold { body, clauses, .. } => {
+                    self.clauses(&mut cx, clauses);
+                    self.carried(&mut cx, *body, 0);
+                }
+                _ => {}
+            }
+            prog.children(e, &mut todo);
+        }
+    }
+
+    /// A fold's next value: its conditions, `let`s and `set`s of the
+    /// accumulator down to the value itself.
+    fn carried(&mut self, cx: &mut GameCx, e: ExprId, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        match cx.c.prog.expr(e) {
+            ir::Expr::If(c, a, b) => {
+                self.add(*c, cx.cond(*c));
+                self.carried(cx, *a, depth + 1);
+                self.carried(cx, *b, depth + 1);
+            }
+            ir::Expr::Let { value, body, .. } => {
+                self.add(*value, cx.int(*value));
+                self.carried(cx, *body, depth + 1);
+            }
+            ir::Expr::Call {
+                f: Builtin::Set,
+                args,
+                ..
+            } if args.len() == 3 => {
+                self.add(args[1], cx.int(args[1]));
+                let element = match cx.int(args[2]) {
+                    Some(f) => Some(f),
+                    None => cx.cond(args[2]),
+                };
+                self.add(args[2], element);
+                self.carried(cx, args[0], depth + 1);
+            }
+            _ => self.add(e, cx.int(e)),
+        }
+    }
+
     /// How many slots a frame of `game` needs beyond the rule's own.
     pub fn extra_slots(&self, game: GameId) -> usize {
         self.hoisted.get(game as usize).map_or(0, |(_, h)| h.len())
@@ -791,6 +916,7 @@ impl Compiled {
         for clause in clauses {
             match *clause {
                 Clause::If { cond } | Clause::While { cond } => self.add(cond, cx.cond(cond)),
+                Clause::Let { value, .. } => self.add(value, cx.int(value)),
                 Clause::For { iter, .. } => {
                     if let ir::Expr::Range { lo, hi, .. } = cx.c.prog.expr(iter) {
                         self.add(*lo, cx.int(*lo));

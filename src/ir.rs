@@ -120,46 +120,75 @@ impl Program {
                 })
     }
 
+    /// The games, constants and functions named by the expressions from
+    /// `start` on: a definition's expressions are contiguous in the arena.
+    pub fn uses_from(&self, start: usize) -> Vec<Global> {
+        let mut uses: Vec<Global> = self.exprs[start.min(self.exprs.len())..]
+            .iter()
+            .filter_map(|e| match e {
+                Expr::Apply { game, .. } | Expr::GameRef(game) => Some(Global::Game(*game)),
+                Expr::Const(c) => Some(Global::Const(*c)),
+                Expr::CallFun { fun, .. } => Some(Global::Fun(*fun)),
+                _ => None,
+            })
+            .collect();
+        uses.sort_unstable();
+        uses.dedup();
+        uses
+    }
+
     /// Whether `found` holds for the expression or a part of it (a call's
     /// body is not a part; its arguments are). Walked with a stack of its
     /// own: an expression may nest as deep as its source.
     fn any_part(&self, e: ExprId, found: impl Fn(&Expr) -> bool) -> bool {
         let mut todo = vec![e];
         while let Some(e) = todo.pop() {
-            let x = self.expr(e);
-            if found(x) {
+            if found(self.expr(e)) {
                 return true;
             }
-            match x {
-                Expr::Int(_)
-                | Expr::Bool(_)
-                | Expr::Str(_)
-                | Expr::EmptyPos
-                | Expr::Local(_)
-                | Expr::Const(_)
-                | Expr::GameRef(_) => {}
-                Expr::Concat(a, b)
-                | Expr::ListConcat(a, b)
-                | Expr::Index(a, b)
-                | Expr::Binary(_, a, b)
-                | Expr::PosSum(a, b)
-                | Expr::Range { lo: a, hi: b, .. } => todo.extend([*a, *b]),
-                Expr::Field(a, _) | Expr::Neg(a) | Expr::Not(a) => todo.push(*a),
-                Expr::If(c, a, b) => todo.extend([*c, *a, *b]),
-                Expr::List(xs)
-                | Expr::Apply { args: xs, .. }
-                | Expr::CallFun { args: xs, .. }
-                | Expr::Call { args: xs, .. } => todo.extend(xs),
-                Expr::Comp { body, clauses, .. } => {
-                    todo.push(*body);
-                    todo.extend(clauses.iter().map(|c| match *c {
-                        Clause::For { iter, .. } => iter,
-                        Clause::If { cond } | Clause::While { cond } => cond,
-                    }));
-                }
-            }
+            self.children(e, &mut todo);
         }
         false
+    }
+
+    /// Pushes the parts of an expression onto `out` (a call's body is not
+    /// a part; its arguments are).
+    pub fn children(&self, e: ExprId, out: &mut Vec<ExprId>) {
+        match self.expr(e) {
+            Expr::Int(_)
+            | Expr::Bool(_)
+            | Expr::Str(_)
+            | Expr::EmptyPos
+            | Expr::Local(_)
+            | Expr::Const(_)
+            | Expr::GameRef(_) => {}
+            Expr::Concat(a, b)
+            | Expr::ListConcat(a, b)
+            | Expr::Index(a, b)
+            | Expr::Binary(_, a, b)
+            | Expr::PosSum(a, b)
+            | Expr::Range { lo: a, hi: b, .. } => out.extend([*a, *b]),
+            Expr::Field(a, _) | Expr::Neg(a) | Expr::Not(a) => out.push(*a),
+            Expr::If(c, a, b) => out.extend([*c, *a, *b]),
+            Expr::List(xs)
+            | Expr::Apply { args: xs, .. }
+            | Expr::CallFun { args: xs, .. }
+            | Expr::Call { args: xs, .. } => out.extend(xs),
+            Expr::Comp { body, clauses, .. } => {
+                out.push(*body);
+                out.extend(clauses.iter().map(|c| c.expr()));
+            }
+            Expr::Let { value, body, .. } => out.extend([*value, *body]),
+            Expr::Fold {
+                init,
+                body,
+                clauses,
+                ..
+            } => {
+                out.extend([*init, *body]);
+                out.extend(clauses.iter().map(|c| c.expr()));
+            }
+        }
     }
 }
 
@@ -253,6 +282,27 @@ pub enum Clause {
         /// A boolean expression.
         cond: ExprId,
     },
+    /// `let slot = value`: the value computed once, here, and held in a
+    /// slot for the clauses after it and the body. (A `let` of plain
+    /// arithmetic leaves no clause: the checker reads its name as its
+    /// expression, which costs the same and keeps the rule's shape.)
+    Let {
+        /// The name's slot.
+        slot: Slot,
+        /// Its value.
+        value: ExprId,
+    },
+}
+
+impl Clause {
+    /// The clause's expression: what it iterates, tests or binds.
+    pub fn expr(&self) -> ExprId {
+        match *self {
+            Clause::For { iter, .. } => iter,
+            Clause::If { cond } | Clause::While { cond } => cond,
+            Clause::Let { value, .. } => value,
+        }
+    }
 }
 
 /// A named constant.
@@ -460,4 +510,29 @@ pub enum Expr {
     },
     /// A bare game name (the first argument of `table`/`ppositions`).
     GameRef(GameId),
+    /// `let x = value in body`: `value` computed once, held in `slot`.
+    Let {
+        /// The name's slot.
+        slot: Slot,
+        /// Its value.
+        value: ExprId,
+        /// The expression that reads it.
+        body: ExprId,
+    },
+    /// `fold(acc = init, body CLAUSES)`: `acc` starts as `init` and becomes
+    /// `body` at each binding of the clauses, which read it as it stands;
+    /// the last `acc` is the value (`scan`: the list of every `acc`, `init`
+    /// first).
+    Fold {
+        /// The accumulator's slot.
+        acc: Slot,
+        /// Its first value.
+        init: ExprId,
+        /// Its next value, from the one before.
+        body: ExprId,
+        /// The clauses, outermost first.
+        clauses: Vec<Clause>,
+        /// Whether every value is kept (`scan`), or the last (`fold`).
+        scan: bool,
+    },
 }

@@ -257,6 +257,7 @@ pub fn cond_mentions(c: &BoolExpr, x: u32) -> bool {
         BoolExpr::Cmp(_, a, b) => mentions(a, x) || mentions(b, x),
         BoolExpr::And(a, b) | BoolExpr::Or(a, b) => cond_mentions(a, x) || cond_mentions(b, x),
         BoolExpr::Not(a) => cond_mentions(a, x),
+        BoolExpr::SlotIndex(s, i) => *s == x || mentions(i, x),
     }
 }
 
@@ -361,6 +362,8 @@ pub fn cond_safe(c: &BoolExpr, dom: &[(i128, i128)]) -> Option<()> {
             cond_safe(b, dom)
         }
         BoolExpr::Not(a) => cond_safe(a, dom),
+        // Lists in variables: no bound known.
+        BoolExpr::SlotIndex(..) => None,
     }
 }
 

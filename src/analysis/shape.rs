@@ -223,6 +223,7 @@ impl Reader<'_> {
         };
         match *clause {
             Clause::While { .. } => Err("a `while` clause ends a loop early".into()),
+            Clause::Let { .. } => Err("a `let` clause holds a computed value".into()),
             Clause::If { cond } => {
                 let mut cons = cons;
                 if self.condition(cond, env, &mut cons)? {

@@ -12,7 +12,7 @@ impl Checker {
         span: Span,
     ) -> (ExprId, Ty) {
         let name = callee.name.as_str();
-        if self.lookup_local(name).is_some() {
+        if self.local(name).is_some() {
             self.errors.push(
                 Diag::user(
                     Code::NotCallable,
@@ -202,14 +202,14 @@ impl Checker {
         let mut game = None;
         for (i, a) in args.iter().enumerate() {
             if let (0, ExprKind::Name(n)) = (i, &a.kind)
-                && self.lookup_local(n).is_none()
+                && self.local(n).is_none()
                 && !self.globals.contains_key(n)
             {
                 let d = self.unknown(n, a.span, "unknown game");
                 self.errors.push(d);
                 ids.push(self.push(ir::Expr::Int(0), a.span));
             } else if let (0, ExprKind::Name(n)) = (i, &a.kind)
-                && self.lookup_local(n).is_none()
+                && self.local(n).is_none()
                 && let Some(Global::Game(g)) = self.globals.get(n).copied()
             {
                 game = Some(g);
@@ -396,7 +396,7 @@ impl Checker {
     /// A builtin's first argument that must name a game.
     fn game_arg(&mut self, a: &ast::Expr, name: &str) -> (ExprId, Option<GameId>) {
         if let ExprKind::Name(n) = &a.kind
-            && self.lookup_local(n).is_none()
+            && self.local(n).is_none()
         {
             match self.globals.get(n).copied() {
                 Some(Global::Game(g)) => return (self.push(ir::Expr::GameRef(g), a.span), Some(g)),

@@ -31,8 +31,8 @@ impl Checker {
                 continue;
             }
             def_of[me] = Some(l);
-            // Names anywhere in the body (shadowing by a local variable only
-            // adds an edge).
+            // The names free in the body (a local variable named like a
+            // constant is no use of it).
             let mut names = Vec::new();
             free_names(&l.value, &mut names);
             let params = l.params.iter().flatten();
@@ -134,7 +134,7 @@ impl Checker {
             self.begin_frame(Ctx::Const);
             let start = self.out.exprs.len();
             let (e, ty) = self.infer(&l.value);
-            self.out.consts[i].uses = self.uses_since(start);
+            self.out.consts[i].uses = self.out.uses_from(start);
             // A query, or a constant that needs values, anywhere in it.
             let needs_values = via[i].is_some()
                 || (start..self.out.exprs.len()).any(|k| match &self.out.exprs[k] {
@@ -181,7 +181,7 @@ impl Checker {
                 ),
             );
         }
-        let uses = self.uses_since(start);
+        let uses = self.out.uses_from(start);
         let fun = &mut self.out.funs[f];
         fun.body = e;
         fun.slots = self.max_slot;

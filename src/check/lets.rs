@@ -1,5 +1,8 @@
-//! Explaining an unknown name that a statement's `let` clause binds.
+//! Names bound by `let` clauses and `let ... in` (read in place of the
+//! name when plain, else computed once into a slot), and an unknown name
+//! that a statement's `let` clause binds, explained.
 
+use super::cost::Cost;
 use super::*;
 
 /// An unknown name that a statement binds with a `let` clause: say so (a
@@ -60,4 +63,88 @@ pub(super) fn explain_clause_lets(program: &ast::Program, errors: Vec<Diag>) -> 
             }
         })
         .collect()
+}
+
+impl Checker {
+    /// Binds a `let`'s name to its checked value `e` of type `ty`: read in
+    /// place of the name when the value is plain (`None`), else held in a
+    /// slot of its own, computed once (`Some(slot)`).
+    pub(super) fn bind_let(&mut self, name: &str, e: ExprId, ty: Ty) -> Option<Slot> {
+        let leaf_ty = |x: &ir::Expr| match x {
+            ir::Expr::Local(s) => self
+                .scope
+                .iter()
+                .rev()
+                .find(|b| b.slot == *s)
+                .map(|b| self.resolve(b.ty)),
+            ir::Expr::Const(c) => self.const_tys.get(*c as usize).map(|t| self.resolve(t.0)),
+            _ => None,
+        };
+        // Helpers' bodies are all checked once rules and statements are
+        // (functions and constants are checked first).
+        let calls = matches!(self.ctx, Ctx::Rule | Ctx::Stmt);
+        let plain = Cost {
+            prog: &self.out,
+            leaf_ty,
+            calls,
+        }
+        .plain(e, 0);
+        let slot = self.bind(name, ty);
+        if plain {
+            if let Some(b) = self.scope.last_mut() {
+                b.alias = Some(e);
+            }
+            return None;
+        }
+        Some(slot)
+    }
+
+    /// `fold(acc = init, body CLAUSES)` and `scan(...)`: the accumulator
+    /// has the type of `init` and of `body`.
+    pub(super) fn fold(&mut self, f: &ast::Fold, span: Span) -> (ExprId, Ty) {
+        let ast::Fold {
+            acc,
+            init,
+            body,
+            clauses,
+            scan,
+        } = f;
+        let scan = *scan;
+        let (init_id, ty) = self.infer(init);
+        let ty = self.resolve(ty);
+        if matches!(ty, Ty::Range | Ty::Report) || (scan && ty == Ty::Pos) {
+            self.errors.push(
+                Diag::user(
+                    Code::TypeMismatch,
+                    format!("an accumulator cannot be {}", ty.describe()),
+                )
+                .label(init.span, format!("this is {}", ty.describe()))
+                .help(
+                    "a fold carries an integer, a boolean, a string, a list or a position \
+                     (a scan, whose values make a list, all but a position)",
+                ),
+            );
+        }
+        let mark = self.scope.len();
+        let slot = self.bind(&acc.name, ty);
+        let clauses = self.clauses(clauses);
+        let name = &acc.name;
+        let body_id = self.check_ty(
+            body,
+            ty,
+            &format!("`{name}`'s next value must have the type of its first"),
+        );
+        self.scope.truncate(mark);
+        let id = self.push(
+            ir::Expr::Fold {
+                acc: slot,
+                init: init_id,
+                body: body_id,
+                clauses,
+                scan,
+            },
+            span,
+        );
+        (id, if scan { Ty::List } else { ty })
+    }
 }

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 mod after_rules;
 mod call;
 mod consts;
+mod cost;
 mod lets;
 mod operators;
 
@@ -300,31 +301,13 @@ impl Checker {
             });
         }
         let stored_as = after_rules::declarations(self, g);
-        let uses = self.uses_since(start);
+        let uses = self.out.uses_from(start);
         let game = &mut self.out.games[id as usize];
         game.uses = uses;
         game.rules = rules;
         game.stored_as = stored_as;
         game.slots = self.max_slot;
         game.max_clauses = max_clauses;
-    }
-
-    /// The games and constants named by the expressions checked since
-    /// `start`: a definition's expressions are contiguous in the arena.
-    fn uses_since(&self, start: usize) -> Vec<ir::Global> {
-        let mut uses: Vec<ir::Global> = (start..self.out.exprs.len())
-            .filter_map(|i| match self.out.exprs[i] {
-                ir::Expr::Apply { game, .. } | ir::Expr::GameRef(game) => {
-                    Some(ir::Global::Game(game))
-                }
-                ir::Expr::Const(c) => Some(ir::Global::Const(c)),
-                ir::Expr::CallFun { fun, .. } => Some(ir::Global::Fun(fun)),
-                _ => None,
-            })
-            .collect();
-        uses.sort_unstable();
-        uses.dedup();
-        uses
     }
 
     fn print(&mut self, p: &ast::PrintStmt) {
@@ -347,9 +330,9 @@ impl Checker {
             .iter()
             .filter_map(|c| match c {
                 ast::Clause::For { var, .. } => self
-                    .lookup_local(&var.name)
-                    .filter(|_| self.alias(&var.name).is_none())
-                    .map(|(s, _)| (var.name.clone(), s)),
+                    .local(&var.name)
+                    .filter(|b| b.alias.is_none())
+                    .map(|b| (var.name.clone(), b.slot)),
                 _ => None,
             })
             .collect();
@@ -385,17 +368,9 @@ impl Checker {
         slot
     }
 
-    /// The expression a `let` clause's name stands for.
-    fn alias(&self, name: &str) -> Option<ExprId> {
-        self.scope.iter().rev().find(|b| b.name == name)?.alias
-    }
-
-    fn lookup_local(&self, name: &str) -> Option<(Slot, Ty)> {
-        self.scope
-            .iter()
-            .rev()
-            .find(|b| b.name == name)
-            .map(|b| (b.slot, b.ty))
+    /// The innermost local variable of this name.
+    fn local(&self, name: &str) -> Option<&Bound> {
+        self.scope.iter().rev().find(|b| b.name == name)
     }
 
     /// A type variable for data (a game parameter, a list element): never
@@ -518,6 +493,24 @@ impl Checker {
                 let f = self.check_ty(f, want, why);
                 return self.push(ir::Expr::If(c, t, f), e.span);
             }
+            (ExprKind::LetIn { var, value, body }, want) => {
+                let mark = self.scope.len();
+                let (v, ty) = self.infer(value);
+                let slot = self.bind_let(&var.name, v, ty);
+                let b = self.check_ty(body, want, why);
+                self.scope.truncate(mark);
+                return match slot {
+                    Some(slot) => self.push(
+                        ir::Expr::Let {
+                            slot,
+                            value: v,
+                            body: b,
+                        },
+                        e.span,
+                    ),
+                    None => b,
+                };
+            }
             _ => {}
         }
         let (id, ty) = self.infer(e);
@@ -633,6 +626,12 @@ impl Checker {
                 };
                 (self.push(ir::Expr::If(c, t_id, f_id), span), ty)
             }
+            ExprKind::LetIn { .. } => {
+                let want = self.fresh_any();
+                let id = self.check_ty(e, want, "");
+                (id, want)
+            }
+            ExprKind::Fold(f) => self.fold(f, span),
         }
     }
 
@@ -702,8 +701,11 @@ impl Checker {
     }
 
     fn name(&mut self, name: &str, span: Span) -> (ExprId, Ty) {
-        if let Some((slot, ty)) = self.lookup_local(name) {
-            if let Some(e) = self.alias(name) {
+        if let Some(&Bound {
+            slot, ty, alias, ..
+        }) = self.local(name)
+        {
+            if let Some(e) = alias {
                 return (e, ty);
             }
             return (self.push(ir::Expr::Local(slot), span), ty);
@@ -783,7 +785,7 @@ impl Checker {
     /// Whether a name in the second argument of `outcome`/`winning` means
     /// `misere`: the word itself, or a slip of it that names nothing else.
     pub(super) fn means_misere(&self, name: &str) -> bool {
-        if self.lookup_local(name).is_some() {
+        if self.local(name).is_some() {
             return false;
         }
         name == "misere"
@@ -815,8 +817,8 @@ impl Checker {
         d
     }
 
-    /// The clauses in IR: `for` and `if`; a `let` binds its name to its
-    /// expression and leaves no clause.
+    /// The clauses in IR: `for`, `if`, `while` and `let` (a `let` of a
+    /// plain value binds its name to its expression and leaves no clause).
     fn clauses(&mut self, clauses: &[ast::Clause]) -> Vec<Clause> {
         let mut out = Vec::with_capacity(clauses.len());
         for c in clauses {
@@ -851,11 +853,10 @@ impl Checker {
                 },
                 ast::Clause::Let { var, value, .. } => {
                     let (e, ty) = self.infer(value);
-                    self.bind(&var.name, ty);
-                    if let Some(b) = self.scope.last_mut() {
-                        b.alias = Some(e);
+                    match self.bind_let(&var.name, e, ty) {
+                        Some(slot) => Clause::Let { slot, value: e },
+                        None => continue,
                     }
-                    continue;
                 }
             });
         }

@@ -253,5 +253,9 @@ fn bool_fn<E: Slots + ?Sized + 'static>(c: &BoolExpr) -> BoolFn<E> {
             let a = bool_fn(a);
             Box::new(move |env| Some(!a(env)?))
         }
+        BoolExpr::SlotIndex(s, i) => {
+            let (s, i) = (*s, int_fn(i));
+            Box::new(move |env| env.list_bool(s, i(env)?))
+        }
     }
 }

@@ -79,7 +79,13 @@ impl Interp<'_> {
         }
     }
 
-    fn materialize(&self, p: &ir::Program, e: ExprId, lo: i64, hi: i64) -> R<Rc<[Value]>> {
+    pub(super) fn materialize(
+        &self,
+        p: &ir::Program,
+        e: ExprId,
+        lo: i64,
+        hi: i64,
+    ) -> R<Rc<[Value]>> {
         let len = if lo > hi {
             0
         } else {
@@ -457,7 +463,7 @@ impl Interp<'_> {
     /// encoded straight into a key meets the memory limit where the same list
     /// built as a value does). Returns the new room.
     #[inline(always)]
-    fn list_room(&mut self, p: &ir::Program, e: ExprId, room: usize) -> R<usize> {
+    pub(super) fn list_room(&mut self, p: &ir::Program, e: ExprId, room: usize) -> R<usize> {
         if let Err(s) = self.m.reserve(room.max(4) * std::mem::size_of::<Value>()) {
             return Err(building_list(s, p.span(e)));
         }
@@ -582,6 +588,10 @@ impl Interp<'_> {
                 }
             },
             ir::Expr::CallFun { fun, args } => self.call_fun(p, *fun, args, span, env)?,
+            ir::Expr::Let { slot, value, body } => {
+                super::carry::let_in(self, p, *slot, *value, *body, env)?
+            }
+            ir::Expr::Fold { .. } => super::carry::fold(self, p, e, env)?,
             ir::Expr::GameRef(_) => {
                 return Err(Diag::bug("a game name evaluated as a value")
                     .label(span, "here")
@@ -914,7 +924,7 @@ struct ListWrite {
     deep: bool,
 }
 
-fn too_deep(span: Span) -> Diag {
+pub(super) fn too_deep(span: Span) -> Diag {
     Diag::user(
         Code::ListLimit,
         format!("lists nested more than {MAX_LIST_DEPTH} deep"),

@@ -84,6 +84,14 @@ impl Interp<'_> {
                     Ok(true)
                 }
             }
+            Clause::Let { slot, value } => {
+                let v = self.value(p, value, env)?;
+                match env.get_mut(slot as usize) {
+                    Some(s) => crate::value::assign(s, v),
+                    None => return Err(Diag::bug("a `let` slot out of range").into()),
+                }
+                self.bindings(p, clauses, i + 1, env, body)
+            }
             Clause::While { cond } => {
                 if self.boolean(p, cond, env)? {
                     return self.bindings(p, clauses, i + 1, env, body);

@@ -19,6 +19,7 @@ use crate::oracle::{Moves, Oracle};
 use crate::span::Span;
 use crate::store::{GameShape, MAX_VALUE, ON_STACK, PosId, Store, TAG_INT, UNKNOWN};
 use crate::value::{Extent, MAX_LIST_DEPTH, Value, extent, list_extent};
+use expr::too_deep;
 use loops::{Iter, innermost_range};
 use search::{FILL_DEPTH, Frame, OptionBufs};
 use std::rc::Rc;
@@ -31,6 +32,7 @@ pub use crate::flow::{R, Stop};
 mod accel;
 mod builtins;
 mod calls;
+mod carry;
 mod expr;
 mod fold;
 mod limits;
@@ -247,6 +249,13 @@ impl Machine {
                     }
                     _ => {}
                 }
+                // Its loops compiled, with the constants before it.
+                if !needs_values
+                    && self.limits.compiled
+                    && let Some(c) = Rc::get_mut(&mut self.compiled)
+                {
+                    c.add_loops(&prog, &self.consts, &[def.expr]);
+                }
                 let mut env = vec![Value::Int(0); def.slots as usize];
                 // Each constant is a statement of its own for the limits.
                 self.budget.start();
@@ -407,7 +416,21 @@ fn compile_rules(m: &mut Machine) {
         m.accel.kernels = Rc::new(kernel::compile(&m.prog, &m.consts));
     }
     if m.limits.compiled {
-        m.compiled = Rc::new(Compiled::new(&m.prog, &m.consts));
+        let mut c = Compiled::new(&m.prog, &m.consts);
+        // The code around the rules: constants, functions and statements.
+        let p = &m.prog;
+        let mut roots: Vec<ExprId> = p.consts.iter().map(|c| c.expr).collect();
+        roots.extend(p.funs.iter().map(|f| f.body));
+        for s in &p.stmts {
+            let (e, clauses) = match s {
+                ir::Stmt::Print { expr, clauses, .. } => (*expr, clauses),
+                ir::Stmt::Check { cond, clauses, .. } => (*cond, clauses),
+            };
+            roots.push(e);
+            roots.extend(clauses.iter().map(Clause::expr));
+        }
+        c.add_loops(p, &m.consts, &roots);
+        m.compiled = Rc::new(c);
     }
     m.accel.plans = plan::plans(&m.prog, &m.accel.kernels, &m.limits);
 }

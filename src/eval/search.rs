@@ -174,6 +174,16 @@ impl Machine {
                             iters[d] = Some(self.interp().iter(prog, iter, env)?);
                             f.mode = Mode::Advance(d);
                         }
+                        Clause::Let { slot, value } => {
+                            let v = self.interp().value(prog, value, env)?;
+                            match env.get_mut(slot as usize) {
+                                Some(s) => crate::value::assign(s, v),
+                                None => {
+                                    return Err(Diag::bug("a `let` slot out of range").into());
+                                }
+                            }
+                            f.mode = Mode::Enter(d + 1);
+                        }
                         // False: the nearest loop before it ends here.
                         Clause::While { cond } => {
                             f.mode = if self.interp().boolean(prog, cond, env)? {

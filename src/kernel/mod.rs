@@ -318,8 +318,9 @@ impl Compiler<'_> {
                     }
                     continue;
                 }
-                // Kernels run every loop to its end.
-                Clause::While { .. } => return None,
+                // Kernels run every loop to its end, and read every name
+                // as an expression of their slots.
+                Clause::While { .. } | Clause::Let { .. } => return None,
                 Clause::For { slot, iter } => match self.prog.expr(iter) {
                     ir::Expr::Range { lo, hi, inclusive } => KClause::Range {
                         slot,

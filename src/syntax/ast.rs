@@ -184,35 +184,80 @@ impl Clause {
 }
 
 impl Expr {
-    /// Every name used in the expression, called ones included (a
-    /// comprehension's own variables too: an over-approximation of its free
-    /// names).
+    /// Every name the expression uses that it does not bind itself (a
+    /// comprehension's, a fold's and a `let ... in`'s own names are not
+    /// free in it), called ones included.
     pub fn names(&self, out: &mut Vec<String>) {
+        self.free(&mut Vec::new(), out)
+    }
+
+    fn free(&self, bound: &mut Vec<String>, out: &mut Vec<String>) {
+        let mut name = |n: &String, bound: &[String]| {
+            if !bound.contains(n) {
+                out.push(n.clone())
+            }
+        };
         match &self.kind {
             ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) => {}
-            ExprKind::Name(n) => out.push(n.clone()),
+            ExprKind::Name(n) => name(n, bound),
             ExprKind::Call { callee, args } => {
-                out.push(callee.name.clone());
-                args.iter().for_each(|a| a.names(out))
+                name(&callee.name, bound);
+                args.iter().for_each(|a| a.free(bound, out))
             }
-            ExprKind::List(args) => args.iter().for_each(|a| a.names(out)),
+            ExprKind::List(args) => args.iter().for_each(|a| a.free(bound, out)),
             ExprKind::Generator { body, clauses, .. } | ExprKind::ListComp { body, clauses } => {
-                body.names(out);
-                clauses.iter().for_each(|c| c.exprs().names(out));
+                let mark = bound.len();
+                Clause::free(clauses, bound, out);
+                body.free(bound, out);
+                bound.truncate(mark);
             }
             ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
-                a.names(out);
-                b.names(out);
+                a.free(bound, out);
+                b.free(bound, out);
             }
             ExprKind::Range { lo, hi, .. } => {
-                lo.names(out);
-                hi.names(out);
+                lo.free(bound, out);
+                hi.free(bound, out);
             }
-            ExprKind::Unary(_, a) | ExprKind::Field(a, _) => a.names(out),
+            ExprKind::Unary(_, a) | ExprKind::Field(a, _) => a.free(bound, out),
             ExprKind::If(a, b, c) => {
-                a.names(out);
-                b.names(out);
-                c.names(out);
+                a.free(bound, out);
+                b.free(bound, out);
+                c.free(bound, out);
+            }
+            ExprKind::LetIn { var, value, body } => {
+                value.free(bound, out);
+                bound.push(var.name.clone());
+                body.free(bound, out);
+                bound.pop();
+            }
+            ExprKind::Fold(f) => {
+                let Fold {
+                    acc,
+                    init,
+                    body,
+                    clauses,
+                    ..
+                } = &**f;
+                init.free(bound, out);
+                let mark = bound.len();
+                bound.push(acc.name.clone());
+                Clause::free(clauses, bound, out);
+                body.free(bound, out);
+                bound.truncate(mark);
+            }
+        }
+    }
+}
+
+impl Clause {
+    /// The free names of clauses, in order, each binding its name for the
+    /// ones after it (left bound in `bound`).
+    fn free(clauses: &[Clause], bound: &mut Vec<String>, out: &mut Vec<String>) {
+        for c in clauses {
+            c.exprs().free(bound, out);
+            if let Some(v) = c.binds() {
+                bound.push(v.name.clone());
             }
         }
     }
@@ -293,4 +338,30 @@ pub enum ExprKind {
     },
     /// `if c then a else b`
     If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `let x = value in body`
+    LetIn {
+        /// The name bound.
+        var: Ident,
+        /// Its value, computed once.
+        value: Box<Expr>,
+        /// The expression that reads it.
+        body: Box<Expr>,
+    },
+    /// `fold(acc = init, body CLAUSES)` or `scan(...)`.
+    Fold(Box<Fold>),
+}
+
+/// `fold(acc = init, body CLAUSES)` or `scan(...)`.
+#[derive(Clone, Debug)]
+pub struct Fold {
+    /// The accumulator.
+    pub acc: Ident,
+    /// Its first value.
+    pub init: Expr,
+    /// Its next value.
+    pub body: Expr,
+    /// The clauses.
+    pub clauses: Vec<Clause>,
+    /// `scan`: every value, as a list.
+    pub scan: bool,
 }

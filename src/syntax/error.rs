@@ -83,7 +83,14 @@ fn rule_name(r: &Rule) -> Option<&'static str> {
         Rule::kw_else => "`else`",
         Rule::ident => "a name",
         Rule::int => "a number",
-        Rule::expr | Rule::cond | Rule::call | Rule::list | Rule::paren => "an expression",
+        Rule::expr
+        | Rule::cond
+        | Rule::let_in
+        | Rule::let_in_mark
+        | Rule::fold_call
+        | Rule::call
+        | Rule::list
+        | Rule::paren => "an expression",
         Rule::true_lit | Rule::false_lit => "an expression",
         Rule::string => "an expression",
         Rule::neg | Rule::not => "an expression",

@@ -1,0 +1,334 @@
+//! Names and state that carry: `let ... in` (computed once, held in a
+//! slot), and `fold` / `scan`, whose accumulator is updated in place when
+//! nothing else holds it: `set(acc, i, x)` as the accumulator's next value
+//! writes element `i` of the list it holds (functional, but in place). A
+//! fold whose last loop is over a range, with its tests, index and element
+//! compiled, runs that loop as one Rust loop.
+
+use super::*;
+
+/// `let slot = value in body`.
+pub(super) fn let_in(
+    m: &mut Interp<'_>,
+    p: &ir::Program,
+    slot: ir::Slot,
+    value: ExprId,
+    body: ExprId,
+    env: &mut [Value],
+) -> R<Value> {
+    let v = m.value(p, value, env)?;
+    match env.get_mut(slot as usize) {
+        Some(s) => crate::value::assign(s, v),
+        None => return Err(Diag::bug("a `let` slot out of range").into()),
+    }
+    m.value(p, body, env)
+}
+
+/// `fold(acc = init, body CLAUSES)` (the last value of `acc`) and
+/// `scan(...)` (every value, `init` first, as a list): the expression `e`.
+pub(super) fn fold(m: &mut Interp<'_>, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<Value> {
+    let ir::Expr::Fold {
+        acc,
+        init,
+        body,
+        ref clauses,
+        scan,
+    } = *p.expr(e)
+    else {
+        return Err(Diag::bug("a fold that is not one").into());
+    };
+    let acc = acc as usize;
+    if acc >= env.len() {
+        return Err(Diag::bug("a fold's slot out of range").into());
+    }
+    let carry = Carry { p, acc, body };
+    env[acc] = if scan {
+        m.data(p, init, env)?
+    } else {
+        m.value(p, init, env)?
+    };
+    if scan {
+        return carry.scan(m, e, clauses, env);
+    }
+    match carry.tight(m, clauses) {
+        Some(run) => {
+            let (prefix, rest) = clauses.split_at(run.at);
+            m.bindings(p, prefix, 0, env, &mut |m, env| {
+                carry.run_tight(m, &run, &rest[1..], env)?;
+                Ok(true)
+            })?;
+        }
+        None => {
+            m.bindings(p, clauses, 0, env, &mut |m, env| carry.step(m, env))?;
+        }
+    }
+    Ok(std::mem::replace(&mut env[acc], Value::Int(0)))
+}
+
+/// A fold running: its accumulator's slot and its next value.
+struct Carry<'p> {
+    p: &'p ir::Program,
+    acc: usize,
+    body: ExprId,
+}
+
+/// The last loop of a fold that may run compiled: `set(acc, I, X) ... for
+/// x in lo..hi if C ...`, with `I`, `X` and the `if`s after the loop
+/// compiled.
+struct TightRun {
+    /// The loop's clause.
+    at: usize,
+    slot: ir::Slot,
+    lo: ExprId,
+    hi: ExprId,
+    inclusive: bool,
+    index: ExprId,
+    element: ExprId,
+}
+
+impl Carry<'_> {
+    /// One binding of the clauses: the accumulator becomes the body.
+    fn step(&self, m: &mut Interp<'_>, env: &mut [Value]) -> R<bool> {
+        let next = self.owned(m, self.body, env)?;
+        env[self.acc] = next;
+        Ok(true)
+    }
+
+    /// A scan: every value of the accumulator, as a list within the list
+    /// limits.
+    fn scan(
+        &self,
+        m: &mut Interp<'_>,
+        e: ExprId,
+        clauses: &[Clause],
+        env: &mut [Value],
+    ) -> R<Value> {
+        let weight = |v: &Value| match v {
+            Value::List(_) | Value::Str(_) => extent(v).weight(),
+            _ => 1,
+        };
+        let mut size = weight(&env[self.acc]);
+        let mut all = vec![env[self.acc].clone()];
+        m.bindings(self.p, clauses, 0, env, &mut |m, env| {
+            self.step(m, env)?;
+            if all.len() == all.capacity() {
+                m.list_room(self.p, e, all.capacity())?;
+            }
+            size = size.saturating_add(weight(&env[self.acc]));
+            m.within_list_limit(self.p, e, size)?;
+            all.push(env[self.acc].clone());
+            Ok(true)
+        })?;
+        env[self.acc] = Value::Int(0);
+        Ok(Value::List(all.into()))
+    }
+
+    /// The value of `e`, the next value of the accumulator: where `e` is
+    /// the accumulator itself (through `set`, `if` and `let`), its value is
+    /// taken from the slot rather than shared, so that `set` writes into
+    /// the list when the accumulator is its only holder. What reads the
+    /// accumulator (indices, elements, conditions) is evaluated first;
+    /// nothing reads the slot after it is taken.
+    fn owned(&self, m: &mut Interp<'_>, e: ExprId, env: &mut [Value]) -> R<Value> {
+        let p = self.p;
+        match p.expr(e) {
+            ir::Expr::Local(s) if *s as usize == self.acc => {
+                Ok(std::mem::replace(&mut env[self.acc], Value::Int(0)))
+            }
+            ir::Expr::If(c, t, f) => {
+                let branch = if m.boolean(p, *c, env)? { *t } else { *f };
+                self.owned(m, branch, env)
+            }
+            ir::Expr::Let { slot, value, body } => {
+                let v = m.value(p, *value, env)?;
+                match env.get_mut(*slot as usize) {
+                    Some(s) => crate::value::assign(s, v),
+                    None => return Err(Diag::bug("a `let` slot out of range").into()),
+                }
+                self.owned(m, *body, env)
+            }
+            ir::Expr::Call {
+                f: Builtin::Set,
+                args,
+                ..
+            } if args.len() == 3 => {
+                let i = m.int(p, args[1], env)?;
+                let (x, ext) = m.element(p, args[2], env)?;
+                let list = self.owned(m, args[0], env)?;
+                self.set_owned(m, (args[0], args[1]), list, i, x, ext)
+            }
+            _ => m.value(p, e, env),
+        }
+    }
+
+    /// `set(list, i, x)` of a list this evaluation owns (`at`: the list's
+    /// and the index's expressions): written in place when nothing else
+    /// holds it, else a copy, as `set` makes.
+    fn set_owned(
+        &self,
+        m: &mut Interp<'_>,
+        at: (ExprId, ExprId),
+        list: Value,
+        i: i64,
+        x: Value,
+        ext: Extent,
+    ) -> R<Value> {
+        let (p, (l, index)) = (self.p, at);
+        let mut list = match list {
+            Value::List(xs) => xs,
+            Value::Range(lo, hi) => m.materialize(p, l, lo, hi)?,
+            other => return Err(m.type_bug(p, l, "a list", &other).into()),
+        };
+        let len = list.len();
+        let Some(k) = usize::try_from(i).ok().filter(|&k| k < len) else {
+            return Err(Diag::user(
+                Code::IndexOutOfRange,
+                format!("index {i} is out of range for a list of length {len}"),
+            )
+            .label(p.span(index), format!("index {i}"))
+            .into());
+        };
+        // An element that weighs one in place of one: the list's extent is
+        // unchanged, and nothing needs counting again.
+        let light = |v: &Value| matches!(v, Value::Int(_) | Value::Bool(_) | Value::Infinite(_));
+        let same_weight = ext.depth == 0 && ext.size == 1 && light(&list[k]);
+        match Rc::get_mut(&mut list) {
+            Some(xs) => xs[k] = x,
+            None => {
+                m.m.budget.add(len as u64);
+                m.m.poll()?;
+                m.m.reserve(len.saturating_mul(std::mem::size_of::<Value>()))?;
+                let mut v = list.to_vec();
+                v[k] = x;
+                list = v.into();
+            }
+        }
+        if !same_weight {
+            if ext.depth + 1 >= MAX_LIST_DEPTH {
+                return Err(too_deep(p.span(l)).into());
+            }
+            m.within_list_limit(p, l, list_extent(&list).size)?;
+        }
+        Ok(Value::List(list))
+    }
+
+    /// The shape of a fold whose last loop may run compiled.
+    fn tight(&self, m: &Interp<'_>, clauses: &[Clause]) -> Option<TightRun> {
+        let (p, c) = (self.p, &m.m.compiled);
+        let at = clauses
+            .iter()
+            .rposition(|c| matches!(c, Clause::For { .. }))?;
+        let Clause::For { slot, iter } = clauses[at] else {
+            return None;
+        };
+        let ir::Expr::Range { lo, hi, inclusive } = *p.expr(iter) else {
+            return None;
+        };
+        let tests_compiled = clauses[at + 1..]
+            .iter()
+            .all(|t| matches!(t, Clause::If { cond } if c.bool(*cond).is_some()));
+        let ir::Expr::Call {
+            f: Builtin::Set,
+            args,
+            ..
+        } = p.expr(self.body)
+        else {
+            return None;
+        };
+        let [list, index, element] = args[..] else {
+            return None;
+        };
+        let of_acc = matches!(p.expr(list), ir::Expr::Local(s) if *s as usize == self.acc);
+        (tests_compiled
+            && of_acc
+            && c.int(index).is_some()
+            && (c.int(element).is_some() || c.bool(element).is_some()))
+        .then_some(TightRun {
+            at,
+            slot,
+            lo,
+            hi,
+            inclusive,
+            index,
+            element,
+        })
+    }
+
+    /// The last loop of a [`TightRun`]: each value's tests, index and
+    /// element compiled and the element written in place; a value where a
+    /// compiled form does not answer, or the list is shared, or the index
+    /// or the element it replaces is not one the loop writes, takes the
+    /// general step (which reports what there is to report).
+    fn run_tight(
+        &self,
+        m: &mut Interp<'_>,
+        run: &TightRun,
+        tests: &[Clause],
+        env: &mut [Value],
+    ) -> R<()> {
+        let p = self.p;
+        let lo = m.int(p, run.lo, env)?;
+        let hi = m.int(p, run.hi, env)?;
+        let values = match (run.inclusive, hi.checked_sub(1)) {
+            (true, _) => lo..=hi,
+            (false, Some(h)) => lo..=h,
+            (false, None) => std::ops::RangeInclusive::new(1, 0),
+        };
+        let compiled = Rc::clone(&m.m.compiled);
+        let (Some(index), int, cond) = (
+            compiled.int(run.index),
+            compiled.int(run.element),
+            compiled.bool(run.element),
+        ) else {
+            return Err(Diag::bug("a fold's compiled step is missing").into());
+        };
+        let element = |env: &[Value]| match (int, cond) {
+            (Some(x), _) => x.eval(env).map(Value::Int),
+            (None, Some(c)) => c.eval(env).map(Value::Bool),
+            (None, None) => None,
+        };
+        let conds: Vec<&BoolCode> = tests
+            .iter()
+            .filter_map(|t| match t {
+                Clause::If { cond } => compiled.bool(*cond),
+                _ => None,
+            })
+            .collect();
+        let (slot, acc) = (run.slot as usize, self.acc);
+        if slot >= env.len() || conds.len() != tests.len() {
+            return Err(Diag::bug("a fold's compiled step is missing").into());
+        }
+        for v in values {
+            m.m.poll()?;
+            crate::value::assign(&mut env[slot], Value::Int(v));
+            let mut held = Some(true);
+            for c in &conds {
+                match c.eval(env) {
+                    Some(true) => {}
+                    other => {
+                        held = other;
+                        break;
+                    }
+                }
+            }
+            match held {
+                Some(false) => continue,
+                Some(true) => {
+                    if let (Some(i), Some(x)) = (index.eval(env), element(env))
+                        && let Value::List(xs) = &mut env[acc]
+                        && let Some(xs) = Rc::get_mut(xs)
+                        && let Some(at @ (Value::Int(_) | Value::Bool(_))) =
+                            usize::try_from(i).ok().and_then(|i| xs.get_mut(i))
+                    {
+                        *at = x;
+                        continue;
+                    }
+                }
+                None => {}
+            }
+            // The general step, from the tests on.
+            m.bindings(p, tests, 0, env, &mut |m, env| self.step(m, env))?;
+        }
+        Ok(())
+    }
+}
