@@ -283,8 +283,9 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
     // of standard output are reported at the end, on standard error.
     let mut out_failed = false;
     let mut out = Stdout {
-        out: std::io::stdout().lock(),
+        out: std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock()),
         error: None,
+        terminal: std::io::stdout().is_terminal(),
     };
     // A progress line for long statements, on a terminal only.
     let display = (!json && std::io::stderr().is_terminal())
@@ -306,7 +307,11 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
             Event::Answer(a) => out_failed |= !printer.answer(s.sources(), a, &mut out),
             Event::Error(d) => printer.error(s.sources(), &d, &mut out),
         }
-        out.flush();
+        // On a terminal each answer shows at once; into a file or a pipe
+        // (a judge's million lines), output goes in large writes.
+        if out.terminal {
+            out.flush();
+        }
     };
     let summary = if check_only {
         match session.check(&name, &text) {
@@ -333,6 +338,7 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
     } else {
         session.run(&name, &text, &mut print)
     };
+    out.flush();
     // A reader that stopped early (`| head`) needs no report.
     let stdout_error = out.error;
     if let Some(e) = stdout_error
@@ -355,8 +361,10 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
 /// reported at the end (and to fail the run); reports on standard error
 /// come after what was printed before them.
 struct Stdout<'a> {
-    out: std::io::StdoutLock<'a>,
+    out: std::io::BufWriter<std::io::StdoutLock<'a>>,
     error: Option<std::io::Error>,
+    /// Whether standard output is a terminal: flushed after each answer.
+    terminal: bool,
 }
 
 impl Stdout<'_> {
@@ -374,7 +382,7 @@ impl crate::printer::Output for Stdout<'_> {
         }
     }
     fn err(&mut self, text: &str) {
-        let _ = self.out.flush();
+        self.flush();
         stderr(text);
     }
 }

@@ -387,6 +387,8 @@ pub enum Stmt {
         slots: u32,
         /// The statement's span.
         span: Span,
+        /// `write`: the value alone, as text.
+        plain: bool,
     },
     /// `check COND for ...`
     Check {

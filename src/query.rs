@@ -29,14 +29,25 @@ pub(crate) fn run_stmt(
             clauses,
             slots,
             span,
+            plain,
         } => {
             let mut env = vec![Value::Int(0); *slots as usize];
+            let one = |m: &mut Machine, env: &mut [Value]| {
+                if *plain {
+                    let v = m.interp().eval(*expr, env)?;
+                    Ok(Answer::Text {
+                        text: crate::report::plain_text(m, &v),
+                    })
+                } else {
+                    print_one(m, *expr, *span, env, sources)
+                }
+            };
             if clauses.is_empty() {
-                out.push(print_one(m, *expr, *span, &mut env, sources)?);
+                out.push(one(m, &mut env)?);
                 return Ok(());
             }
             m.interp().comp_loop(clauses, &mut env, &mut |m, env| {
-                out.push(print_one(m, *expr, *span, env, sources)?);
+                out.push(one(m, env)?);
                 Ok(true)
             })?;
             Ok(())

@@ -735,6 +735,26 @@ pub fn shown_value(m: &Machine, v: &Value) -> Shown {
     }
 }
 
+/// A value as `write` writes it, for a judge: a list's elements with a
+/// space between them (each as text: a string as it is, a list inside in
+/// brackets), anything else as text, as `str` makes it.
+pub fn plain_text(m: &Machine, v: &Value) -> String {
+    let show = m.show();
+    match v {
+        Value::List(xs) => {
+            let mut out = String::new();
+            for (i, x) in xs.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                out.push_str(&show.text(x));
+            }
+            out
+        }
+        v => show.text(v),
+    }
+}
+
 /// A report query's answer as a value: an outcome or a period as a
 /// record, moves as a list of move records, tables and P-positions as
 /// lists, a description or a graph as a string.

@@ -313,12 +313,18 @@ impl Checker {
     fn print(&mut self, p: &ast::PrintStmt) {
         self.begin_frame(Ctx::Stmt);
         let clauses = self.clauses(&p.clauses);
-        let (expr, _) = self.infer_top(&p.expr);
+        // `write` writes a value: a report query's answer as a value.
+        let (expr, _) = if p.plain {
+            self.infer(&p.expr)
+        } else {
+            self.infer_top(&p.expr)
+        };
         self.out.stmts.push(ir::Stmt::Print {
             expr,
             clauses,
             slots: self.max_slot,
             span: p.expr.span,
+            plain: p.plain,
         });
     }
 

@@ -118,6 +118,8 @@ pub struct PrintStmt {
     pub clauses: Vec<Clause>,
     /// The whole statement.
     pub span: Span,
+    /// `write`: the value alone, as text (else `print`'s report).
+    pub plain: bool,
 }
 
 /// `check COND for ... if ...`.

@@ -70,6 +70,7 @@ fn rule_name(r: &Rule) -> Option<&'static str> {
         Rule::prefer_decl | Rule::prefer_mark => "`prefer`",
         Rule::print_stmt | Rule::kw_print => "`print`",
         Rule::check_stmt | Rule::kw_check => "`check`",
+        Rule::write_stmt | Rule::write_mark => "`write`",
         Rule::octal_def | Rule::kw_octal => "`octal`",
         Rule::subtraction_def | Rule::kw_subtraction => "`subtraction`",
         Rule::octal_code => "an octal code like 0.07 (or hexadecimal, 0.3f)",

@@ -137,7 +137,9 @@ fn parse_with(text: &str, base: u32, rule: Rule) -> Result<ast::Program, Vec<Dia
             Rule::let_def => items.push(lower.let_def(pair)),
             Rule::game_def => items.push(lower.game_def(pair)),
             Rule::octal_def | Rule::subtraction_def => items.push(lower.shorthand(pair)),
-            Rule::print_stmt | Rule::check_stmt => lower.statement(pair, &mut items),
+            Rule::print_stmt | Rule::check_stmt | Rule::write_stmt => {
+                lower.statement(pair, &mut items)
+            }
             // A REPL entry's closing bare expression.
             Rule::expr => {
                 let expr = lower.expr(pair);
@@ -145,6 +147,7 @@ fn parse_with(text: &str, base: u32, rule: Rule) -> Result<ast::Program, Vec<Dia
                     span: expr.span,
                     expr,
                     clauses: Vec::new(),
+                    plain: false,
                 }))
             }
             _ => {}
@@ -274,6 +277,7 @@ fn is_token(rule: Rule) -> bool {
             | Rule::kw_else
             | Rule::kw_print
             | Rule::kw_check
+            | Rule::write_mark
             | Rule::kw_octal
             | Rule::kw_subtraction
             | Rule::kw_all
@@ -319,6 +323,7 @@ fn nothing(span: Span) -> Item {
         },
         clauses: Vec::new(),
         span,
+        plain: false,
     })
 }
 
@@ -514,6 +519,7 @@ impl Lower {
     /// either way).
     fn statement(&mut self, pair: Pair<Rule>, items: &mut Vec<Item>) {
         let check = pair.as_rule() == Rule::check_stmt;
+        let plain = pair.as_rule() == Rule::write_stmt;
         let span = self.span(&pair);
         let mut inner = parts(pair);
         let Some(expr) = inner.next().map(|p| self.expr(p)) else {
@@ -576,6 +582,7 @@ impl Lower {
                 expr,
                 clauses,
                 span,
+                plain,
             })
         });
         items.extend(after);
