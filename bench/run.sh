@@ -547,6 +547,22 @@ language_row "$ltok tokens, one answer each" \
   "$(measure_in l_tokens_cpp "$out/l_tokens.in" "$out/cpp_judge" tokens)" \
   "$(measure_in l_tokens_grundy "$out/l_tokens.in" "$grundy" "$out/l_tokens.game")" l_tokens
 
+# One rule, several phrasings: taking a square number of tokens, with the
+# squares from `isqrt`, from a `while`, and from a constant list. The
+# values must agree; the times should be close.
+echo
+echo "phrasings of one rule: grundy(Sq($(( quick == 1 ? 30000 : 300000 )))) (seconds)"
+sqn=$(( quick == 1 ? 30000 : 300000 ))
+printf 'game Sq(n) = { Sq(n - k * k) for k in 1..=isqrt(n) }\nwrite grundy(Sq(%s))\n' $sqn > "$out/ph_isqrt.game"
+printf 'game Sq(n) = { Sq(n - k * k) for k in 1..=n while k * k <= n }\nwrite grundy(Sq(%s))\n' $sqn > "$out/ph_while.game"
+printf 'let S = [k * k for k in 1..=isqrt(%s)]\ngame Sq(n) = { Sq(n - s) for s in S if s <= n }\nwrite grundy(Sq(%s))\n' $sqn $sqn > "$out/ph_list.game"
+printf '%-40s %8s\n' phrasing seconds
+for ph in list isqrt while; do
+  read -r pt pm <<<"$(measure "ph_$ph" "$grundy" --period-budget 0 "$out/ph_$ph.game")"
+  cmp -s "$out/ph_list.out" "$out/ph_$ph.out" || { echo "MISMATCH phrasing $ph"; exit 1; }
+  printf '%-40s %8s\n' "$ph" "$pt"
+done
+
 # The language server: diagnostics of a 2,000-line rule file after each
 # change (a typo made and fixed, alternately), best and median of 20. The
 # target is 100 ms.

@@ -376,6 +376,9 @@ impl Stdout<'_> {
 }
 
 impl crate::printer::Output for Stdout<'_> {
+    fn flush(&mut self) {
+        Stdout::flush(self);
+    }
     fn out(&mut self, text: &str) {
         if let Err(e) = self.out.write_all(text.as_bytes()) {
             self.error.get_or_insert(e);

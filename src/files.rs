@@ -39,6 +39,11 @@ impl Files {
         }
     }
 
+    /// Whether files go to standard output (`--out -`).
+    pub fn to_stdout(&self) -> bool {
+        matches!(&self.out, Some(p) if p.as_os_str() == "-")
+    }
+
     /// Whether `--out` was given.
     pub fn has_out(&self) -> bool {
         self.out.is_some()

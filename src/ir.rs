@@ -137,6 +137,25 @@ impl Program {
         uses
     }
 
+    /// `e` and the bodies of the functions it reaches (`uses`: what `e`
+    /// names), through any chain of calls.
+    pub fn reached(&self, e: ExprId, uses: &[Global]) -> Vec<ExprId> {
+        let mut out = vec![e];
+        let mut seen = vec![false; self.funs.len()];
+        let mut todo: Vec<Global> = uses.to_vec();
+        while let Some(g) = todo.pop() {
+            let Global::Fun(f) = g else { continue };
+            let Some(fun) = self.funs.get(f as usize) else {
+                continue;
+            };
+            if !std::mem::replace(&mut seen[f as usize], true) {
+                out.push(fun.body);
+                todo.extend(&fun.uses);
+            }
+        }
+        out
+    }
+
     /// Whether `found` holds for the expression or a part of it (a call's
     /// body is not a part; its arguments are). Walked with a stack of its
     /// own: an expression may nest as deep as its source.

@@ -240,6 +240,7 @@ pub fn mentions(e: &IntExpr, x: u32) -> bool {
         IntExpr::Neg(a)
         | IntExpr::Abs(a)
         | IntExpr::Popcount(a)
+        | IntExpr::Isqrt(a)
         | IntExpr::Index(_, a)
         | IntExpr::SlotIndex(_, a) => mentions(a, x),
         IntExpr::SlotLen(_) => false,
@@ -289,6 +290,12 @@ pub fn interval(e: &IntExpr, dom: &[(i128, i128)]) -> Option<(i128, i128)> {
         IntExpr::Popcount(a) => {
             interval(a, dom)?;
             Some((0, 64))
+        }
+        // A negative argument is an error: no interval.
+        IntExpr::Isqrt(a) => {
+            let (lo, hi) = interval(a, dom)?;
+            let root = |x: i128| i128::from(crate::ops::isqrt(x as i64).unwrap_or(0));
+            (lo >= 0).then(|| (root(lo), root(hi)))
         }
         IntExpr::GridCanon(xs) | IntExpr::GridTurn(xs) => {
             for a in xs {

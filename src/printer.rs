@@ -15,6 +15,9 @@ pub trait Output {
     fn out(&mut self, text: &str);
     /// Error reports (standard error).
     fn err(&mut self, text: &str);
+    /// Writes out what is held back (before a file goes to standard
+    /// output by another way).
+    fn flush(&mut self) {}
 }
 
 /// Prints events: answers and diagnostics.
@@ -43,6 +46,11 @@ impl Printer {
                 }
                 _ => {}
             }
+        }
+        // A file written to standard output (`--out -`) comes after what
+        // was printed before it.
+        if self.files.to_stdout() {
+            out.flush();
         }
         if let Err((path, e)) = self.files.place(&mut a) {
             self.error(sources, &cannot_write(&path, &e), out);

@@ -1514,3 +1514,21 @@ fn a_let_clause_is_computed_once() {
         assert_eq!(out.status.code(), Some(0));
     }
 }
+
+/// Output into a pipe is buffered: a graph written to standard output
+/// (`--out -`) still comes after what was printed before it.
+#[test]
+fn buffered_output_keeps_its_order_with_files_on_standard_output() {
+    let path = temp_file(
+        "out_order.game",
+        "game Nim(n) = { Nim(k) for k in 0..n }\nwrite 12345\nprint graph(Nim(1))\nwrite 67890\n",
+    );
+    let out = grundy(&["--out", "-", path.to_str().expect("utf-8 path")]);
+    let text = text(&out.stdout);
+    let (first, graph, last) = (
+        text.find("12345").expect("the first line"),
+        text.find("digraph").expect("the graph"),
+        text.find("67890").expect("the last line"),
+    );
+    assert!(first < graph && graph < last, "{text}");
+}

@@ -3,37 +3,31 @@
 
 use super::*;
 
-/// How many nodes a plain expression may have.
-const PLAIN_NODES: usize = 48;
-
 /// The cost of the checked program's expressions; `leaf_ty` gives the
 /// types the checker knows of variables and constants.
-pub(super) struct Cost<'a, T: Fn(&ir::Expr) -> Option<Ty>> {
+pub(super) struct Cost<'a, T: Fn(&ir::Expr) -> Option<Ty>, F: Fn(ir::Slot) -> bool> {
     pub prog: &'a ir::Program,
     pub leaf_ty: T,
-    /// Whether helpers' bodies are checked, so that a call may be plain.
-    pub calls: bool,
+    /// Whether a variable is a fold's accumulator, which changes while
+    /// the clauses after a `let` run: a value that reads one is held.
+    pub carried: F,
 }
 
-impl<T: Fn(&ir::Expr) -> Option<Ty>> Cost<'_, T> {
-    /// Whether an expression costs a few steps whatever its values:
-    /// integers, booleans, names, arithmetic and comparisons of them,
-    /// indexing (not slicing), builtins of constant cost, positions, and
-    /// calls of helpers whose bodies are plain. Such a value is the same
-    /// computed at each use as once, so a `let`'s name is read as the
-    /// expression (which keeps a rule's shape for the kernels and the
-    /// analyses); any other value (a list built, a call of a function that
-    /// builds one, a fold) is computed once, where it is bound.
-    pub fn plain(&self, e: ExprId, depth: u32) -> bool {
+impl<T: Fn(&ir::Expr) -> Option<Ty>, F: Fn(ir::Slot) -> bool> Cost<'_, T, F> {
+    /// Whether an expression costs a few steps whatever its values, and
+    /// reads nothing that changes: integers, booleans, names (not a fold's
+    /// accumulator), arithmetic and comparisons of them, indexing (not
+    /// slicing), builtins of constant cost and positions. Such a value is
+    /// the same computed at each use as once, so a `let`'s name is read as
+    /// the expression (which keeps a rule's shape for the kernels and the
+    /// analyses); any other value (a list built, a call of a function, a
+    /// fold) is computed once, where it is bound.
+    pub fn plain(&self, e: ExprId) -> bool {
         let p = self.prog;
         let mut todo = vec![e];
-        let mut nodes = 0;
         while let Some(e) = todo.pop() {
-            nodes += 1;
-            if nodes > PLAIN_NODES {
-                return false;
-            }
             match p.expr(e) {
+                ir::Expr::Local(s) if (self.carried)(*s) => return false,
                 ir::Expr::Int(_)
                 | ir::Expr::Bool(_)
                 | ir::Expr::Str(_)
@@ -41,10 +35,7 @@ impl<T: Fn(&ir::Expr) -> Option<Ty>> Cost<'_, T> {
                 | ir::Expr::Local(_)
                 | ir::Expr::Const(_) => {}
                 ir::Expr::Binary(op, a, b) => {
-                    if matches!(op, BinOp::Eq | BinOp::Ne)
-                        && !self.scalar(*a, depth)
-                        && !self.scalar(*b, depth)
-                    {
+                    if matches!(op, BinOp::Eq | BinOp::Ne) && !self.scalar(*a) && !self.scalar(*b) {
                         return false;
                     }
                     todo.extend([*a, *b]);
@@ -56,7 +47,7 @@ impl<T: Fn(&ir::Expr) -> Option<Ty>> Cost<'_, T> {
                 ir::Expr::Index(a, i) => {
                     let slice = match p.expr(*i) {
                         ir::Expr::Range { .. } => true,
-                        x @ ir::Expr::Local(_) => matches!(self.ty(x, depth), Some(Ty::Range)),
+                        x @ ir::Expr::Local(_) => matches!((self.leaf_ty)(x), Some(Ty::Range)),
                         _ => false,
                     };
                     if slice {
@@ -84,22 +75,9 @@ impl<T: Fn(&ir::Expr) -> Option<Ty>> Cost<'_, T> {
                     }
                     todo.extend(args);
                 }
-                ir::Expr::CallFun { fun, args } => {
-                    let Some(f) = p.funs.get(*fun as usize) else {
-                        return false;
-                    };
-                    if !self.calls
-                        || depth >= 4
-                        || f.recursive
-                        || f.memo
-                        || f.asks.is_some()
-                        || !self.plain(f.body, depth + 1)
-                    {
-                        return false;
-                    }
-                    todo.extend(args);
-                }
-                ir::Expr::Concat(..)
+                // A helper may build a list or loop: its call is held.
+                ir::Expr::CallFun { .. }
+                | ir::Expr::Concat(..)
                 | ir::Expr::ListConcat(..)
                 | ir::Expr::List(_)
                 | ir::Expr::Comp { .. }
@@ -113,28 +91,19 @@ impl<T: Fn(&ir::Expr) -> Option<Ty>> Cost<'_, T> {
 
     /// Whether an expression is an integer, a boolean or a string, as far
     /// as its form says (equality of those costs one step).
-    fn scalar(&self, e: ExprId, depth: u32) -> bool {
+    fn scalar(&self, e: ExprId) -> bool {
         match self.prog.expr(e) {
             ir::Expr::Int(_) | ir::Expr::Bool(_) | ir::Expr::Str(_) => true,
             ir::Expr::Neg(_) | ir::Expr::Not(_) => true,
             ir::Expr::Binary(..) => true,
             x @ (ir::Expr::Local(_) | ir::Expr::Const(_)) => {
-                matches!(self.ty(x, depth), Some(Ty::Int | Ty::Bool | Ty::Str))
+                matches!((self.leaf_ty)(x), Some(Ty::Int | Ty::Bool | Ty::Str))
             }
             ir::Expr::Call { f, .. } => matches!(
                 f,
                 Builtin::Abs | Builtin::Popcount | Builtin::Isqrt | Builtin::Len | Builtin::Ord
             ),
             _ => false,
-        }
-    }
-
-    /// The type of a variable or a constant, as far as the checker knows:
-    /// a helper's variables (`depth` > 0) are not the frame's.
-    fn ty(&self, x: &ir::Expr, depth: u32) -> Option<Ty> {
-        match x {
-            ir::Expr::Local(_) if depth > 0 => None,
-            _ => (self.leaf_ty)(x),
         }
     }
 }

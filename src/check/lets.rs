@@ -80,15 +80,13 @@ impl Checker {
             ir::Expr::Const(c) => self.const_tys.get(*c as usize).map(|t| self.resolve(t.0)),
             _ => None,
         };
-        // Helpers' bodies are all checked once rules and statements are
-        // (functions and constants are checked first).
-        let calls = matches!(self.ctx, Ctx::Rule | Ctx::Stmt);
+        let carried = |s: Slot| self.scope.iter().any(|b| b.slot == s && b.carried);
         let plain = Cost {
             prog: &self.out,
             leaf_ty,
-            calls,
+            carried,
         }
-        .plain(e, 0);
+        .plain(e);
         let slot = self.bind(name, ty);
         if plain {
             if let Some(b) = self.scope.last_mut() {
@@ -127,6 +125,9 @@ impl Checker {
         }
         let mark = self.scope.len();
         let slot = self.bind(&acc.name, ty);
+        if let Some(b) = self.scope.last_mut() {
+            b.carried = true;
+        }
         let clauses = self.clauses(clauses);
         let name = &acc.name;
         let body_id = self.check_ty(

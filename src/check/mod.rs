@@ -113,6 +113,8 @@ struct Bound {
     /// For a `let` clause, the expression the name stands for (pure, so
     /// using it where the name is used means the same); its slot is unused.
     alias: Option<ExprId>,
+    /// Whether it is a fold's accumulator (it changes as the fold runs).
+    carried: bool,
 }
 
 struct Checker {
@@ -370,6 +372,7 @@ impl Checker {
             slot,
             ty,
             alias: None,
+            carried: false,
         });
         slot
     }

@@ -151,6 +151,10 @@ fn int_fn<E: Slots + ?Sized + 'static>(e: &IntExpr) -> IntFn<E> {
             let a = int_fn(a);
             Box::new(move |env| ops::popcount(a(env)?).ok())
         }
+        IntExpr::Isqrt(a) => {
+            let a = int_fn(a);
+            Box::new(move |env| ops::isqrt(a(env)?).ok())
+        }
         IntExpr::GridCanon(xs) | IntExpr::GridTurn(xs) => {
             let canon = matches!(e, IntExpr::GridCanon(_));
             // A grid of constant size, the usual case: no calls for its sides.

@@ -203,10 +203,8 @@ impl Carry<'_> {
                 list = v.into();
             }
         }
+        // (The element's own nesting was checked as `set` checks it.)
         if !same_weight {
-            if ext.depth + 1 >= MAX_LIST_DEPTH {
-                return Err(too_deep(p.span(l)).into());
-            }
             m.within_list_limit(p, l, list_extent(&list).size)?;
         }
         Ok(Value::List(list))

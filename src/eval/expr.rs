@@ -924,7 +924,7 @@ struct ListWrite {
     deep: bool,
 }
 
-pub(super) fn too_deep(span: Span) -> Diag {
+fn too_deep(span: Span) -> Diag {
     Diag::user(
         Code::ListLimit,
         format!("lists nested more than {MAX_LIST_DEPTH} deep"),

@@ -19,7 +19,7 @@ use crate::oracle::{Moves, Oracle};
 use crate::span::Span;
 use crate::store::{GameShape, MAX_VALUE, ON_STACK, PosId, Store, TAG_INT, UNKNOWN};
 use crate::value::{Extent, MAX_LIST_DEPTH, Value, extent, list_extent};
-use expr::too_deep;
+
 use loops::{Iter, innermost_range};
 use search::{FILL_DEPTH, Frame, OptionBufs};
 use std::rc::Rc;
@@ -249,12 +249,13 @@ impl Machine {
                     }
                     _ => {}
                 }
-                // Its loops compiled, with the constants before it.
+                // Its loops compiled, and those of the functions it calls,
+                // with the constants before it.
                 if !needs_values
                     && self.limits.compiled
                     && let Some(c) = Rc::get_mut(&mut self.compiled)
                 {
-                    c.add_loops(&prog, &self.consts, &[def.expr]);
+                    c.add_loops(&prog, &self.consts, &prog.reached(def.expr, &def.uses));
                 }
                 let mut env = vec![Value::Int(0); def.slots as usize];
                 // Each constant is a statement of its own for the limits.
