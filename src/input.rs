@@ -154,9 +154,36 @@ fn within(count: usize, what: &str, bounds: &Bounds) -> R<usize> {
     Ok(count)
 }
 
+/// [`parse_ints`] of an ASCII text, a byte at a time: `None` where a word
+/// is not an integer (the general reading then says where).
+fn ascii_ints(text: &str, bounds: &Bounds) -> Option<R<Rc<[Value]>>> {
+    // `char::is_whitespace` on ASCII, and commas.
+    let sep = |c: &u8| c.is_ascii_whitespace() || *c == 0x0b || *c == b',';
+    let words = || text.as_bytes().split(sep).filter(|w| !w.is_empty());
+    let count = match within(words().count(), "words", bounds) {
+        Ok(n) => n,
+        Err(e) => return Some(Err(e)),
+    };
+    if let Err(e) = (bounds.room)(count.saturating_mul(std::mem::size_of::<Value>())) {
+        return Some(Err(e));
+    }
+    let mut out = Vec::with_capacity(count);
+    for w in words() {
+        // ASCII, so every word is a whole `str`.
+        let v = std::str::from_utf8(w).ok()?.parse::<i64>().ok()?;
+        out.push(Value::Int(v));
+    }
+    Some(Ok(out.into()))
+}
+
 /// The integers of a text: words separated by whitespace or commas, each
 /// an integer (an optional sign, then digits), within the bounds.
 pub fn parse_ints(text: &str, bounds: &Bounds) -> R<Rc<[Value]>> {
+    if text.is_ascii()
+        && let Some(ints) = ascii_ints(text, bounds)
+    {
+        return ints;
+    }
     let words = || {
         text.lines().enumerate().flat_map(|(line, l)| {
             let mut at = 0;

@@ -178,9 +178,10 @@ impl Compiled {
     /// Compiles the loops of code outside the rules (comprehensions,
     /// generators and folds under `roots`: constants, functions and
     /// statements, never through a call), with the constants known so far
-    /// folded in: their clauses, their elements, and a fold's next value
+    /// folded in: their clauses, their elements, a fold's next value
     /// (through `if`, `let` and `set` of the accumulator, the index and
-    /// the element). No part is hoisted: these run in frames of their own.
+    /// the element), and the conditions of `if`s. No part is hoisted:
+    /// these run in frames of their own.
     pub fn add_loops(&mut self, prog: &ir::Program, consts: &[Option<Value>], roots: &[ExprId]) {
         if self.index.len() < prog.exprs.len() {
             self.index.resize(prog.exprs.len(), 0);
@@ -211,6 +212,8 @@ impl Compiled {
                     self.clauses(&mut cx, clauses);
                     self.carried(&mut cx, *body, 0);
                 }
+                // A statement's choice of what to write, once per case.
+                ir::Expr::If(c, ..) => self.add(*c, cx.cond(*c)),
                 _ => {}
             }
             prog.children(e, &mut todo);
