@@ -252,6 +252,31 @@ mod tests {
         }
     }
 
+    /// The byte reader of ASCII text reads what the general one reads:
+    /// every whitespace `char::is_whitespace` knows, commas, signs.
+    #[test]
+    fn ascii_reader_agrees_with_the_general_one() {
+        let bounds = Bounds {
+            max_list: 1000,
+            room: &|_| Ok(()),
+        };
+        for text in [
+            "1\x0b2\x0c3\t4\r\n5,,6 , 7",
+            "  -0 +9 -9223372036854775808 9223372036854775807\n",
+            "",
+            ",\n,",
+            "12",
+        ] {
+            let fast = ascii_ints(text, &bounds).expect("integers").ok();
+            // The general reading, as for a text that is not ASCII.
+            let general = parse_ints(&format!("{text} \u{a0}"), &bounds).ok();
+            assert_eq!(fast, general, "{text:?}");
+        }
+        // A word that is no integer: the general reading says where.
+        assert!(ascii_ints("1 2x", &bounds).is_none());
+        assert!(ascii_ints("9223372036854775808", &bounds).is_none());
+    }
+
     #[test]
     fn reads_integers_once() {
         let mut input = Input::text("2  3 1 2 4\n 2 5,5\n-7 +8\n");
