@@ -16,7 +16,7 @@ use std::rc::Rc;
 mod closures;
 mod fast;
 pub use closures::{BoolCode, Code};
-pub use fast::Compiled;
+pub use fast::{Compiled, Tests};
 
 /// Expressions nested deeper than this are left to the interpreter.
 const MAX_DEPTH: usize = 64;
@@ -150,36 +150,29 @@ pub struct Compiler<'a> {
 impl Compiler<'_> {
     /// A constant list of booleans, decoded once as 0 and 1.
     fn bool_list(&self, e: ExprId) -> Option<Rc<[i64]>> {
-        let ir::Expr::Const(c) = self.prog.expr(e) else {
-            return None;
-        };
-        let Some(Value::List(items)) = self.consts.get(*c as usize)? else {
-            return None;
-        };
-        items
-            .iter()
-            .map(|v| match v {
-                Value::Bool(x) => Some(i64::from(*x)),
-                _ => None,
-            })
-            .collect()
+        self.const_list(e, |v| match v {
+            Value::Bool(x) => Some(i64::from(*x)),
+            _ => None,
+        })
     }
 
     /// A constant list of integers, decoded once.
     pub fn int_list(&self, e: ExprId) -> Option<Rc<[i64]>> {
+        self.const_list(e, |v| match v {
+            Value::Int(x) => Some(*x),
+            _ => None,
+        })
+    }
+
+    /// A constant list, each element decoded by `item` (`None`: not one).
+    fn const_list(&self, e: ExprId, item: fn(&Value) -> Option<i64>) -> Option<Rc<[i64]>> {
         let ir::Expr::Const(c) = self.prog.expr(e) else {
             return None;
         };
         let Some(Value::List(items)) = self.consts.get(*c as usize)? else {
             return None;
         };
-        items
-            .iter()
-            .map(|v| match v {
-                Value::Int(x) => Some(*x),
-                _ => None,
-            })
-            .collect()
+        items.iter().map(item).collect()
     }
 
     /// `e` compiled as an integer expression, if it is one of the shapes

@@ -360,3 +360,43 @@ impl Compiled {
         }
     }
 }
+
+/// The `if`s after a loop, when every clause after it is one whose
+/// compiled form exists (at most [`Tests::MAX`]): tested in place, value by
+/// value, without a step through the clauses.
+pub struct Tests<'a>([Option<&'a BoolCode>; Tests::MAX]);
+
+impl Compiled {
+    /// The compiled tests of `clauses`, if they are all compiled `if`s.
+    pub fn tests(&self, clauses: &[Clause]) -> Option<Tests<'_>> {
+        let mut codes = [None; Tests::MAX];
+        if clauses.len() > Tests::MAX {
+            return None;
+        }
+        for (code, c) in codes.iter_mut().zip(clauses) {
+            let Clause::If { cond } = c else {
+                return None;
+            };
+            *code = Some(self.bool(*cond)?);
+        }
+        Some(Tests(codes))
+    }
+}
+
+impl Tests<'_> {
+    /// How many `if`s a loop's tests may have.
+    pub const MAX: usize = 4;
+
+    /// Whether every test holds: `Some(false)` at the first that fails,
+    /// `None` at the first that cannot answer (the interpreter then runs
+    /// the clauses, and reports what there is to report).
+    #[inline]
+    pub fn hold(&self, env: &[Value]) -> Option<bool> {
+        for t in self.0.iter().flatten() {
+            if !t.eval(env)? {
+                return Some(false);
+            }
+        }
+        Some(true)
+    }
+}

@@ -73,15 +73,12 @@ struct Carry<'p> {
 }
 
 /// The last loop of a fold that may run compiled: `set(acc, I, X) ... for
-/// x in lo..hi if C ...`, with `I`, `X` and the `if`s after the loop
-/// compiled.
+/// x in XS if C ...`, with `I`, `X` and the `if`s after the loop compiled.
 struct TightRun {
     /// The loop's clause.
     at: usize,
     slot: ir::Slot,
-    lo: ExprId,
-    hi: ExprId,
-    inclusive: bool,
+    iter: ExprId,
     index: ExprId,
     element: ExprId,
 }
@@ -219,12 +216,7 @@ impl Carry<'_> {
         let Clause::For { slot, iter } = clauses[at] else {
             return None;
         };
-        let ir::Expr::Range { lo, hi, inclusive } = *p.expr(iter) else {
-            return None;
-        };
-        let tests_compiled = clauses[at + 1..]
-            .iter()
-            .all(|t| matches!(t, Clause::If { cond } if c.bool(*cond).is_some()));
+        let tests_compiled = c.tests(&clauses[at + 1..]).is_some();
         let ir::Expr::Call {
             f: Builtin::Set,
             args,
@@ -244,9 +236,7 @@ impl Carry<'_> {
         .then_some(TightRun {
             at,
             slot,
-            lo,
-            hi,
-            inclusive,
+            iter,
             index,
             element,
         })
@@ -265,13 +255,7 @@ impl Carry<'_> {
         env: &mut [Value],
     ) -> R<()> {
         let p = self.p;
-        let lo = m.int(p, run.lo, env)?;
-        let hi = m.int(p, run.hi, env)?;
-        let values = match (run.inclusive, hi.checked_sub(1)) {
-            (true, _) => lo..=hi,
-            (false, Some(h)) => lo..=h,
-            (false, None) => std::ops::RangeInclusive::new(1, 0),
-        };
+        let mut values = m.iter(p, run.iter, env)?;
         let compiled = Rc::clone(&m.m.compiled);
         let (Some(index), int, cond) = (
             compiled.int(run.index),
@@ -285,31 +269,14 @@ impl Carry<'_> {
             (None, Some(c)) => c.eval(env).map(Value::Bool),
             (None, None) => None,
         };
-        let conds: Vec<&BoolCode> = tests
-            .iter()
-            .filter_map(|t| match t {
-                Clause::If { cond } => compiled.bool(*cond),
-                _ => None,
-            })
-            .collect();
         let (slot, acc) = (run.slot as usize, self.acc);
-        if slot >= env.len() || conds.len() != tests.len() {
+        let (Some(conds), true) = (compiled.tests(tests), slot < env.len()) else {
             return Err(Diag::bug("a fold's compiled step is missing").into());
-        }
-        for v in values {
+        };
+        while let Some(v) = values.next() {
             m.m.poll()?;
-            crate::value::assign(&mut env[slot], Value::Int(v));
-            let mut held = Some(true);
-            for c in &conds {
-                match c.eval(env) {
-                    Some(true) => {}
-                    other => {
-                        held = other;
-                        break;
-                    }
-                }
-            }
-            match held {
+            crate::value::assign(&mut env[slot], v);
+            match conds.hold(env) {
                 Some(false) => continue,
                 Some(true) => {
                     if let (Some(i), Some(x)) = (index.eval(env), element(env))

@@ -138,52 +138,10 @@ impl Interp<'_> {
         if self.m.interp_state.end_loop == me {
             self.m.interp_state.end_loop = None;
         }
-        // The last loop with only `if`s after it, all compiled: tested in
-        // place, value by value, and the body run where they hold.
+        // The `if`s right after the last loop, when compiled, are tested
+        // in place, value by value, and the body run where they hold.
         let compiled = Rc::clone(&self.m.compiled);
-        let rest = &clauses[i + 1..];
-        let mut tests: Vec<&BoolCode> = Vec::new();
-        for c in rest {
-            match c {
-                Clause::If { cond } => match compiled.bool(*cond) {
-                    Some(t) => tests.push(t),
-                    None => break,
-                },
-                _ => break,
-            }
-        }
-        if tests.len() == rest.len() {
-            loop {
-                if let (Some(level), Some((next, last))) = (level, it.at()) {
-                    self.m.budget.report(Meter::Statement(level), next, last);
-                }
-                let Some(v) = it.next() else {
-                    return Ok(true);
-                };
-                self.m.poll()?;
-                crate::value::assign(&mut env[slot as usize], v);
-                let mut held = Some(true);
-                for t in &tests {
-                    match t.eval(env) {
-                        Some(true) => {}
-                        other => {
-                            held = other;
-                            break;
-                        }
-                    }
-                }
-                let go_on = match held {
-                    Some(true) => body(self, env)?,
-                    Some(false) => true,
-                    // A test the compiled form cannot answer: the
-                    // interpreter runs it, and reports what there is.
-                    None => self.bindings(p, clauses, i + 1, env, body)?,
-                };
-                if !go_on {
-                    return Ok(false);
-                }
-            }
-        }
+        let tests = compiled.tests(&clauses[i + 1..]);
         loop {
             if let (Some(level), Some((next, last))) = (level, it.at()) {
                 self.m.budget.report(Meter::Statement(level), next, last);
@@ -193,7 +151,12 @@ impl Interp<'_> {
             };
             self.m.poll()?;
             crate::value::assign(&mut env[slot as usize], v);
-            if !self.bindings(p, clauses, i + 1, env, body)? {
+            let go_on = match tests.as_ref().and_then(|t| t.hold(env)) {
+                Some(true) => body(self, env)?,
+                Some(false) => true,
+                None => self.bindings(p, clauses, i + 1, env, body)?,
+            };
+            if !go_on {
                 return Ok(false);
             }
             if self.m.interp_state.end_loop == me {
