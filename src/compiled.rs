@@ -58,6 +58,7 @@ impl Slots for [Value] {
     #[inline]
     fn list_int(&self, s: u32, i: i64) -> Option<i64> {
         match self.get(s as usize)? {
+            Value::Ints(xs) => xs.get(usize::try_from(i).ok()?).copied(),
             Value::List(xs) => match xs.get(usize::try_from(i).ok()?)? {
                 Value::Int(v) => Some(*v),
                 _ => None,
@@ -69,6 +70,7 @@ impl Slots for [Value] {
     #[inline]
     fn list_bool(&self, s: u32, i: i64) -> Option<bool> {
         match self.get(s as usize)? {
+            Value::Bools(xs) => xs.get(usize::try_from(i).ok()?).copied(),
             Value::List(xs) => match xs.get(usize::try_from(i).ok()?)? {
                 Value::Bool(v) => Some(*v),
                 _ => None,
@@ -79,10 +81,7 @@ impl Slots for [Value] {
 
     #[inline]
     fn list_len(&self, s: u32) -> Option<i64> {
-        match self.get(s as usize)? {
-            Value::List(xs) => i64::try_from(xs.len()).ok(),
-            _ => None,
-        }
+        i64::try_from(self.get(s as usize)?.elements()?.len()).ok()
     }
 }
 
@@ -169,10 +168,8 @@ impl Compiler<'_> {
         let ir::Expr::Const(c) = self.prog.expr(e) else {
             return None;
         };
-        let Some(Value::List(items)) = self.consts.get(*c as usize)? else {
-            return None;
-        };
-        items.iter().map(item).collect()
+        let items = self.consts.get(*c as usize)?.as_ref()?.elements()?;
+        items.iter().map(|x| item(&x)).collect()
     }
 
     /// `e` compiled as an integer expression, if it is one of the shapes

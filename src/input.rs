@@ -21,7 +21,7 @@ pub enum Input {
     /// Being read on its own thread.
     Reading(Receiver<std::io::Result<String>>),
     /// Read: the text, and its integers once asked for.
-    Read(Rc<str>, Option<Rc<[Value]>>),
+    Read(Rc<str>, Option<Rc<[i64]>>),
     /// There is none here, or it could not be read; the text says why.
     Unavailable(String),
     /// Taken while being read.
@@ -104,7 +104,7 @@ impl Input {
     }
 
     /// Every integer of the input, in order.
-    pub fn ints(&mut self, poll: &mut dyn FnMut() -> R<()>, bounds: &Bounds) -> R<Rc<[Value]>> {
+    pub fn ints(&mut self, poll: &mut dyn FnMut() -> R<()>, bounds: &Bounds) -> R<Rc<[i64]>> {
         let text = self.read(poll)?;
         if let Input::Read(_, Some(ints)) = self {
             return Ok(ints.clone());
@@ -116,25 +116,29 @@ impl Input {
 
     /// Every word of the input (separated by whitespace), in order: an
     /// integer where it reads as one, else a string.
-    pub fn tokens(&mut self, poll: &mut dyn FnMut() -> R<()>, bounds: &Bounds) -> R<Rc<[Value]>> {
+    pub fn tokens(&mut self, poll: &mut dyn FnMut() -> R<()>, bounds: &Bounds) -> R<Value> {
         let text = self.read(poll)?;
         let words = || text.split_whitespace();
         let count = within(words().count(), "words", bounds)?;
         (bounds.room)(count.saturating_mul(std::mem::size_of::<Value>()) + text.len())?;
-        Ok(words()
-            .map(|w| match w.parse::<i64>() {
-                Ok(v) => Value::Int(v),
-                Err(_) => Value::Str(w.into()),
-            })
-            .collect())
+        Ok(Value::list(
+            words()
+                .map(|w| match w.parse::<i64>() {
+                    Ok(v) => Value::Int(v),
+                    Err(_) => Value::Str(w.into()),
+                })
+                .collect(),
+        ))
     }
 
     /// Every line of the input as a string, without its line ending.
-    pub fn lines(&mut self, poll: &mut dyn FnMut() -> R<()>, bounds: &Bounds) -> R<Rc<[Value]>> {
+    pub fn lines(&mut self, poll: &mut dyn FnMut() -> R<()>, bounds: &Bounds) -> R<Value> {
         let text = self.read(poll)?;
         let count = within(text.lines().count(), "lines", bounds)?;
         (bounds.room)(count.saturating_mul(std::mem::size_of::<Value>()) + text.len())?;
-        Ok(text.lines().map(|l| Value::Str(l.into())).collect())
+        Ok(Value::List(
+            text.lines().map(|l| Value::Str(l.into())).collect(),
+        ))
     }
 }
 
@@ -156,7 +160,7 @@ fn within(count: usize, what: &str, bounds: &Bounds) -> R<usize> {
 
 /// [`parse_ints`] of an ASCII text, a byte at a time: `None` where a word
 /// is not an integer (the general reading then says where).
-fn ascii_ints(text: &str, bounds: &Bounds) -> Option<R<Rc<[Value]>>> {
+fn ascii_ints(text: &str, bounds: &Bounds) -> Option<R<Rc<[i64]>>> {
     // `char::is_whitespace` on ASCII, and commas.
     let sep = |c: &u8| c.is_ascii_whitespace() || *c == 0x0b || *c == b',';
     let words = || text.as_bytes().split(sep).filter(|w| !w.is_empty());
@@ -164,21 +168,21 @@ fn ascii_ints(text: &str, bounds: &Bounds) -> Option<R<Rc<[Value]>>> {
         Ok(n) => n,
         Err(e) => return Some(Err(e)),
     };
-    if let Err(e) = (bounds.room)(count.saturating_mul(std::mem::size_of::<Value>())) {
+    if let Err(e) = (bounds.room)(count.saturating_mul(8)) {
         return Some(Err(e));
     }
     let mut out = Vec::with_capacity(count);
     for w in words() {
         // ASCII, so every word is a whole `str`.
         let v = std::str::from_utf8(w).ok()?.parse::<i64>().ok()?;
-        out.push(Value::Int(v));
+        out.push(v);
     }
     Some(Ok(out.into()))
 }
 
 /// The integers of a text: words separated by whitespace or commas, each
 /// an integer (an optional sign, then digits), within the bounds.
-pub fn parse_ints(text: &str, bounds: &Bounds) -> R<Rc<[Value]>> {
+pub fn parse_ints(text: &str, bounds: &Bounds) -> R<Rc<[i64]>> {
     if text.is_ascii()
         && let Some(ints) = ascii_ints(text, bounds)
     {
@@ -197,11 +201,11 @@ pub fn parse_ints(text: &str, bounds: &Bounds) -> R<Rc<[Value]>> {
         })
     };
     let count = within(words().count(), "words", bounds)?;
-    (bounds.room)(count.saturating_mul(std::mem::size_of::<Value>()))?;
+    (bounds.room)(count.saturating_mul(8))?;
     let mut out = Vec::with_capacity(count);
     for (line, start, word) in words() {
         match word.parse::<i64>() {
-            Ok(v) => out.push(Value::Int(v)),
+            Ok(v) => out.push(v),
             Err(_) => {
                 // Control characters escaped: the report is for a terminal.
                 let shown: String = word.chars().take(40).flat_map(char::escape_debug).collect();
@@ -235,7 +239,7 @@ mod tests {
     use super::*;
     use crate::flow::Stop;
 
-    fn ints(input: &mut Input) -> R<Rc<[Value]>> {
+    fn ints(input: &mut Input) -> R<Rc<[i64]>> {
         input.ints(
             &mut || Ok(()),
             &Bounds {
@@ -245,7 +249,7 @@ mod tests {
         )
     }
 
-    fn code(r: R<Rc<[Value]>>) -> Code {
+    fn code<T: std::fmt::Debug>(r: R<Rc<[T]>>) -> Code {
         match r {
             Err(Stop::Error(d)) => d.code,
             other => panic!("{:?}", other.map(|v| v.len())),
@@ -280,10 +284,7 @@ mod tests {
     #[test]
     fn reads_integers_once() {
         let mut input = Input::text("2  3 1 2 4\n 2 5,5\n-7 +8\n");
-        let want: Vec<Value> = [2, 3, 1, 2, 4, 2, 5, 5, -7, 8]
-            .into_iter()
-            .map(Value::Int)
-            .collect();
+        let want: Vec<i64> = vec![2, 3, 1, 2, 4, 2, 5, 5, -7, 8];
         assert_eq!(&*ints(&mut input).unwrap(), &want[..]);
         assert_eq!(&*ints(&mut input).unwrap(), &want[..]);
         let err = ints(&mut Input::text("1 2\n3 x4")).unwrap_err().into_diag();
@@ -317,12 +318,10 @@ mod tests {
             s("last"),
             s("line"),
         ];
-        assert_eq!(&*tokens, &want[..]);
+        assert_eq!(tokens, Value::List(want.into()));
         let lines = input.lines(&mut || Ok(()), &bounds).unwrap();
-        assert_eq!(
-            &*lines,
-            &[s("3 abc"), s("-4  x1"), s(""), s("last line")][..]
-        );
+        let want = [s("3 abc"), s("-4  x1"), s(""), s("last line")];
+        assert_eq!(lines, Value::List(want.into()));
         // The same text as integers: not all are.
         let err = input.ints(&mut || Ok(()), &bounds).unwrap_err().into_diag();
         assert!(
@@ -375,7 +374,7 @@ mod tests {
                 room: ok,
             },
         );
-        assert_eq!(code(r), Code::ListLimit);
+        assert_eq!(code(r.map(|_| Rc::<[i64]>::from([]))), Code::ListLimit);
     }
 
     #[test]

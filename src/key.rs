@@ -35,6 +35,19 @@ pub fn encode_arg(v: &Value, key: &mut Vec<i64>) -> Option<()> {
                 encode_arg(x, key)?;
             }
         }
+        Value::Ints(xs) => {
+            key.extend([TAG_INTS, xs.len() as i64]);
+            key.extend(xs.iter());
+        }
+        // As a list of booleans is written element by element (the empty
+        // list packed as integers).
+        Value::Bools(xs) if xs.is_empty() => key.extend([TAG_INTS, 0]),
+        Value::Bools(xs) => {
+            key.extend([TAG_LIST, xs.len() as i64]);
+            for &b in xs.iter() {
+                key.extend([TAG_BOOL, i64::from(b)]);
+            }
+        }
         Value::Range(..) | Value::Pos(_) | Value::Record(_) | Value::Infinite(_) => return None,
     }
     Some(())
@@ -224,6 +237,7 @@ pub fn args_of(store: &Store, p: PosId, out: &mut Vec<Value>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::rc::Rc;
 
     fn list(xs: Vec<Value>) -> Value {
         Value::List(xs.into())
@@ -285,6 +299,37 @@ mod tests {
             let mut back = Vec::new();
             decode_args(&whole[1..], &mut back);
             assert_eq!(back, vec![v]);
+        }
+    }
+
+    /// A packed list has the key of the same list held element by element
+    /// (a position is one position whichever form built its argument).
+    #[test]
+    fn packed_lists_have_the_keys_of_their_elements() {
+        let cases = [
+            (Value::Ints(Rc::from([])), vec![]),
+            (
+                Value::Ints(Rc::from([3, -1, 7])),
+                vec![Value::Int(3), Value::Int(-1), Value::Int(7)],
+            ),
+            (Value::Bools(Rc::from([])), vec![]),
+            (
+                Value::Bools(Rc::from([true, false])),
+                vec![Value::Bool(true), Value::Bool(false)],
+            ),
+        ];
+        for (packed, elements) in cases {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            encode_arg(&packed, &mut a).unwrap();
+            encode_arg(&list(elements.clone()), &mut b).unwrap();
+            assert_eq!(a, b, "{packed}");
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            encode_call_arg(&packed, &mut a);
+            encode_call_arg(&list(elements), &mut b);
+            assert_eq!(a, b, "{packed}");
+            let mut back = Vec::new();
+            decode_args(&a, &mut back);
+            assert_eq!(back, vec![packed]);
         }
     }
 }

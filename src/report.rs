@@ -712,6 +712,8 @@ fn json_of(m: &Machine, v: &Value) -> serde_json::Value {
         Value::Bool(b) => (*b).into(),
         Value::Str(s) => s.as_ref().into(),
         Value::List(xs) => xs.iter().map(|x| json_of(m, x)).collect::<Vec<_>>().into(),
+        Value::Ints(xs) => xs.as_ref().into(),
+        Value::Bools(xs) => xs.as_ref().into(),
         Value::Range(lo, hi) => serde_json::json!({ "from": lo, "to_inclusive": hi }),
         Value::Pos(parts) => {
             serde_json::to_value(pos_data(m, parts)).unwrap_or(serde_json::Value::Null)
@@ -740,18 +742,28 @@ pub fn shown_value(m: &Machine, v: &Value) -> Shown {
 /// brackets), anything else as text, as `str` makes it.
 pub fn plain_text(m: &Machine, v: &Value) -> String {
     let show = m.show();
-    match v {
-        Value::List(xs) => {
+    match v.elements() {
+        Some(crate::value::Elements::Ints(xs)) => {
+            let mut out = String::with_capacity(xs.len() * 4);
+            for (i, x) in xs.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                let _ = std::fmt::Write::write_fmt(&mut out, format_args!("{x}"));
+            }
+            out
+        }
+        Some(xs) => {
             let mut out = String::new();
             for (i, x) in xs.iter().enumerate() {
                 if i > 0 {
                     out.push(' ');
                 }
-                out.push_str(&show.text(x));
+                out.push_str(&show.text(&x));
             }
             out
         }
-        v => show.text(v),
+        None => show.text(v),
     }
 }
 

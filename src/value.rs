@@ -6,7 +6,13 @@ use std::rc::Rc;
 pub use crate::store::PosId;
 
 /// A run-time value.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// A list has three forms: [`Value::List`] holds any elements, and
+/// [`Value::Ints`] and [`Value::Bools`] hold integers or booleans packed
+/// (what comprehensions, `input_ints()` and folds build, 8 and 1 bytes an
+/// element). The forms are one type to the language: they compare, print
+/// and key alike, element by element.
+#[derive(Clone, Debug)]
 pub enum Value {
     /// A checked 64-bit integer.
     Int(i64),
@@ -16,6 +22,10 @@ pub enum Value {
     Str(Rc<str>),
     /// An immutable list (of integers, booleans or lists).
     List(Rc<[Value]>),
+    /// A list of integers, packed.
+    Ints(Rc<[i64]>),
+    /// A list of booleans, packed.
+    Bools(Rc<[bool]>),
     /// An inclusive integer range `lo..=hi` (empty when `lo > hi`).
     Range(i64, i64),
     /// A sum of positions (its components; empty = the empty position).
@@ -26,6 +36,183 @@ pub enum Value {
     /// its options (ascending): what `grundy(P)` gives when play from P
     /// can go on forever. Finite values are integers.
     Infinite(Rc<[u32]>),
+}
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        use Value::*;
+        match (self, other) {
+            (Int(a), Int(b)) => a == b,
+            (Bool(a), Bool(b)) => a == b,
+            (Str(a), Str(b)) => a == b,
+            (Range(a, b), Range(c, d)) => (a, b) == (c, d),
+            (Pos(a), Pos(b)) => a == b,
+            (Record(a), Record(b)) => a == b,
+            (Infinite(a), Infinite(b)) => a == b,
+            (Ints(a), Ints(b)) => a == b,
+            (Bools(a), Bools(b)) => a == b,
+            (List(a), List(b)) => a == b,
+            (a, b) => match (a.elements(), b.elements()) {
+                (Some(a), Some(b)) => a.len() == b.len() && a.iter().eq(b.iter()),
+                _ => false,
+            },
+        }
+    }
+}
+
+impl Eq for Value {}
+
+/// The elements of a list in any of its forms, borrowed.
+#[derive(Clone, Copy, Debug)]
+pub enum Elements<'a> {
+    /// Elements of any kind.
+    Values(&'a [Value]),
+    /// Integers.
+    Ints(&'a [i64]),
+    /// Booleans.
+    Bools(&'a [bool]),
+}
+
+impl<'a> Elements<'a> {
+    /// How many.
+    #[inline]
+    pub fn len(self) -> usize {
+        match self {
+            Elements::Values(xs) => xs.len(),
+            Elements::Ints(xs) => xs.len(),
+            Elements::Bools(xs) => xs.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+
+    /// Element `i`.
+    #[inline]
+    pub fn get(self, i: usize) -> Option<Value> {
+        match self {
+            Elements::Values(xs) => xs.get(i).cloned(),
+            Elements::Ints(xs) => xs.get(i).map(|&x| Value::Int(x)),
+            Elements::Bools(xs) => xs.get(i).map(|&x| Value::Bool(x)),
+        }
+    }
+
+    /// The elements in order.
+    pub fn iter(self) -> impl Iterator<Item = Value> + 'a {
+        (0..self.len()).filter_map(move |i| self.get(i))
+    }
+
+    /// Elements `lo..hi` as a list of the same form.
+    pub fn slice(self, lo: usize, hi: usize) -> Value {
+        match self {
+            Elements::Values(xs) => Value::List(xs[lo..hi].into()),
+            Elements::Ints(xs) => Value::Ints(xs[lo..hi].into()),
+            Elements::Bools(xs) => Value::Bools(xs[lo..hi].into()),
+        }
+    }
+
+    /// The elements as values (a copy, for a packed list).
+    pub fn to_values(self) -> Rc<[Value]> {
+        match self {
+            Elements::Values(xs) => xs.into(),
+            _ => self.iter().collect(),
+        }
+    }
+}
+
+/// A list being built element by element: packed while its elements are
+/// all integers or all booleans, unpacked from the first that is not.
+#[derive(Debug, Default)]
+pub enum ListBuilder {
+    /// No element yet.
+    #[default]
+    Empty,
+    /// Integers so far.
+    Ints(Vec<i64>),
+    /// Booleans so far.
+    Bools(Vec<bool>),
+    /// Anything.
+    Values(Vec<Value>),
+}
+
+impl ListBuilder {
+    /// How many elements so far.
+    pub fn len(&self) -> usize {
+        match self {
+            ListBuilder::Empty => 0,
+            ListBuilder::Ints(xs) => xs.len(),
+            ListBuilder::Bools(xs) => xs.len(),
+            ListBuilder::Values(xs) => xs.len(),
+        }
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Room for how many before the list grows.
+    pub fn capacity(&self) -> usize {
+        match self {
+            ListBuilder::Empty => 0,
+            ListBuilder::Ints(xs) => xs.capacity(),
+            ListBuilder::Bools(xs) => xs.capacity(),
+            ListBuilder::Values(xs) => xs.capacity(),
+        }
+    }
+
+    /// Bytes an element takes.
+    pub fn element_bytes(&self) -> usize {
+        match self {
+            ListBuilder::Empty | ListBuilder::Values(_) => std::mem::size_of::<Value>(),
+            ListBuilder::Ints(_) => 8,
+            ListBuilder::Bools(_) => 1,
+        }
+    }
+
+    /// An integer at the end.
+    #[inline]
+    pub fn push_int(&mut self, x: i64) {
+        match self {
+            ListBuilder::Ints(xs) => xs.push(x),
+            _ => self.push(Value::Int(x)),
+        }
+    }
+
+    /// A value at the end.
+    pub fn push(&mut self, x: Value) {
+        match (&mut *self, x) {
+            (ListBuilder::Ints(xs), Value::Int(v)) => xs.push(v),
+            (ListBuilder::Bools(xs), Value::Bool(v)) => xs.push(v),
+            (ListBuilder::Values(xs), x) => xs.push(x),
+            (ListBuilder::Empty, Value::Int(v)) => *self = ListBuilder::Ints(vec![v]),
+            (ListBuilder::Empty, Value::Bool(v)) => *self = ListBuilder::Bools(vec![v]),
+            (ListBuilder::Empty, x) => *self = ListBuilder::Values(vec![x]),
+            (_, x) => {
+                let mut all: Vec<Value> = Vec::with_capacity(self.len() + 1);
+                match std::mem::take(self) {
+                    ListBuilder::Ints(xs) => all.extend(xs.into_iter().map(Value::Int)),
+                    ListBuilder::Bools(xs) => all.extend(xs.into_iter().map(Value::Bool)),
+                    ListBuilder::Values(xs) => all = xs,
+                    ListBuilder::Empty => {}
+                }
+                all.push(x);
+                *self = ListBuilder::Values(all);
+            }
+        }
+    }
+
+    /// The list.
+    pub fn finish(self) -> Value {
+        match self {
+            ListBuilder::Empty => Value::List(Rc::from([])),
+            ListBuilder::Ints(xs) => Value::Ints(xs.into()),
+            ListBuilder::Bools(xs) => Value::Bools(xs.into()),
+            ListBuilder::Values(xs) => Value::List(xs.into()),
+        }
+    }
 }
 
 /// The kinds of records, each with its fields in order.
@@ -102,6 +289,34 @@ impl Record {
 }
 
 impl Value {
+    /// A list's elements, in any of its forms (not a range's).
+    #[inline]
+    pub fn elements(&self) -> Option<Elements<'_>> {
+        match self {
+            Value::List(xs) => Some(Elements::Values(xs)),
+            Value::Ints(xs) => Some(Elements::Ints(xs)),
+            Value::Bools(xs) => Some(Elements::Bools(xs)),
+            _ => None,
+        }
+    }
+
+    /// A list of these values, packed when all are integers or all are
+    /// booleans.
+    pub fn list(xs: Vec<Value>) -> Value {
+        let mut b;
+        if xs.iter().all(|x| matches!(x, Value::Int(_))) {
+            b = ListBuilder::Ints(Vec::with_capacity(xs.len()));
+        } else if xs.iter().all(|x| matches!(x, Value::Bool(_))) {
+            b = ListBuilder::Bools(Vec::with_capacity(xs.len()));
+        } else {
+            return Value::List(xs.into());
+        }
+        for x in xs {
+            b.push(x);
+        }
+        b.finish()
+    }
+
     /// Whether a position occurs in the value (its ids depend on the memo).
     pub fn has_pos(&self) -> bool {
         match self {
@@ -127,7 +342,7 @@ impl Value {
             Value::Int(_) => "an integer",
             Value::Bool(_) => "a boolean",
             Value::Str(_) => "a string",
-            Value::List(_) => "a list",
+            Value::List(_) | Value::Ints(_) | Value::Bools(_) => "a list",
             Value::Range(..) => "a range",
             Value::Pos(_) => "a position",
             Value::Record(r) => r.kind.describe(),
@@ -142,7 +357,8 @@ impl fmt::Display for Value {
             Value::Int(v) => write!(f, "{v}"),
             Value::Bool(b) => write!(f, "{b}"),
             Value::Str(s) => write!(f, "{s:?}"),
-            Value::List(xs) => {
+            Value::List(_) | Value::Ints(_) | Value::Bools(_) => {
+                let xs = self.elements().unwrap_or(Elements::Values(&[]));
                 f.write_str("[")?;
                 for (i, x) in xs.iter().enumerate() {
                     if i > 0 {
@@ -245,6 +461,14 @@ fn unit(v: &Value) -> u64 {
 pub fn extent(v: &Value) -> Extent {
     match v {
         Value::List(xs) => list_extent(xs),
+        Value::Ints(xs) => Extent {
+            depth: 1,
+            size: xs.len() as u64,
+        },
+        Value::Bools(xs) => Extent {
+            depth: 1,
+            size: xs.len() as u64,
+        },
         v => Extent {
             depth: 0,
             size: unit(v),
@@ -257,12 +481,20 @@ pub fn list_extent(top: &[Value]) -> Extent {
     let mut level: Vec<(&[Value], u64)> = vec![(top, 1)];
     let mut index = rustc_hash::FxHashMap::default();
     let (mut depth, mut size) = (1, 0u64);
+    // The deepest level a packed list reaches.
+    let mut deepest = 1;
     loop {
         let mut next: Vec<(&[Value], u64)> = Vec::new();
         index.clear();
         for (xs, count) in level {
             for x in xs {
                 size = size.saturating_add(count.saturating_mul(unit(x)));
+                if let Some(Elements::Ints(_) | Elements::Bools(_)) = x.elements() {
+                    // A packed list: its elements one level down, no deeper.
+                    let n = x.elements().map_or(0, Elements::len) as u64;
+                    size = size.saturating_add(count.saturating_mul(n));
+                    deepest = deepest.max(depth + 1);
+                }
                 if let Value::List(ys) = x {
                     match index.entry(ys.as_ptr()) {
                         std::collections::hash_map::Entry::Occupied(i) => {
@@ -278,6 +510,7 @@ pub fn list_extent(top: &[Value]) -> Extent {
             }
         }
         if next.is_empty() || depth > MAX_LIST_DEPTH {
+            depth = depth.max(deepest.min(MAX_LIST_DEPTH + 1));
             break;
         }
         level = next;

@@ -733,7 +733,7 @@ fn the_function_memo_ends_at_the_memory_limit() {
 fn memory_projected_past_the_limit_stops_early() {
     let run = run_text(
         "nested.game",
-        "print len([[y for y in 0..5000000] for x in 0..100])\n",
+        "print len([[y + x for y in 0..5000000] for x in 0..100])\n",
         &["--max-list", "1000000000"],
     );
     assert_eq!(run.code, 2);
@@ -756,7 +756,7 @@ fn memory_projected_past_the_limit_stops_early() {
 fn memory_ends_at_the_memory_limit() {
     let lists = run_text(
         "lists.game",
-        "print len([[y for y in 0..5000000] for x in 0..100])\n",
+        "print len([[y + x for y in 0..100000000] for x in 0..2])\n",
         &["--max-memory", "512M", "--max-list", "1000000000"],
     );
     assert_eq!(lists.code, 2);

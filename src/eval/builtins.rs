@@ -27,11 +27,13 @@ pub(super) fn call(
                 i64::try_from(i128::from(hi) - i128::from(lo) + 1)
                     .map_err(|_| overflow(span, format!("len({lo}..={hi})")))?
             })),
-            Value::List(xs) => Ok(Value::Int(xs.len() as i64)),
-            other => Err(m.type_bug(p, arg(0)?, "a list or a string", &other).into()),
+            other => match other.elements() {
+                Some(xs) => Ok(Value::Int(xs.len() as i64)),
+                None => Err(m.type_bug(p, arg(0)?, "a list or a string", &other).into()),
+            },
         },
         Builtin::Sum => {
-            let list = m.ints(p, arg(0)?, env)?;
+            let list = super::lists::ints(m, p, arg(0)?, env)?;
             let mut acc: i64 = 0;
             for &v in list.iter() {
                 acc = acc
@@ -49,37 +51,19 @@ pub(super) fn call(
         }
         Builtin::Bisect => bisect(m, p, arg(0)?, arg(1)?, span, env),
         Builtin::Sorted => {
-            let mut v = m.ints(p, arg(0)?, env)?;
+            let mut v = super::lists::ints(m, p, arg(0)?, env)?;
             v.sort_unstable();
-            Ok(Value::List(
-                v.into_iter().map(Value::Int).collect::<Vec<_>>().into(),
-            ))
+            Ok(Value::Ints(v.into()))
         }
         Builtin::Set => {
-            let list = m.list(p, arg(0)?, env)?;
+            let list = m.value(p, arg(0)?, env)?;
             let i = m.int(p, arg(1)?, env)?;
-            let x = m.data(p, arg(2)?, env)?;
-            let mut v = list.to_vec();
-            match usize::try_from(i).ok().and_then(|i| v.get_mut(i)) {
-                Some(slot) => *slot = x,
-                None => {
-                    return Err(Diag::user(
-                        Code::IndexOutOfRange,
-                        format!(
-                            "index {i} is out of range for a list of length {}",
-                            list.len()
-                        ),
-                    )
-                    .label(p.span(args[1]), format!("index {i}"))
-                    .into());
-                }
-            }
-            m.within_list_limit(p, arg(0)?, list_extent(&v).size)?;
-            Ok(Value::List(v.into()))
+            let (x, ext) = m.element(p, arg(2)?, env)?;
+            super::carry::set_in(m, p, (arg(0)?, arg(1)?), list, i, x, ext)
         }
         Builtin::Popcount => of_int(m, p, arg(0)?, span, env, ops::popcount),
         Builtin::Mex => {
-            let list = m.ints(p, arg(0)?, env)?;
+            let list = super::lists::ints(m, p, arg(0)?, env)?;
             let mut seen = Seen::default();
             for &v in list.iter() {
                 if let Ok(v) = u32::try_from(v)
@@ -108,7 +92,7 @@ pub(super) fn call(
             .into()),
         },
         Builtin::Xor => {
-            let list = m.ints(p, arg(0)?, env)?;
+            let list = super::lists::ints(m, p, arg(0)?, env)?;
             Ok(Value::Int(list.iter().fold(0, |x, &v| x ^ v)))
         }
         Builtin::Components | Builtin::GridCanon | Builtin::GridTurn => {
@@ -201,15 +185,16 @@ fn board(
     let mask = m.int(p, *mask, env)?;
     if let (Builtin::Components, [adj]) = (f, rest) {
         // Read in place: the adjacency is most often a constant list.
-        let adj = m.list(p, *adj, env)?;
+        let adj = super::lists::list_value(m, p, *adj, env)?;
+        let adj = adj.elements();
         let mut parts = Vec::new();
-        let near = |v: usize| match adj.get(v) {
-            Some(Value::Int(x)) => Some(*x),
+        let near = |v: usize| match adj?.get(v) {
+            Some(Value::Int(x)) => Some(x),
             _ => None,
         };
         crate::board::components(mask, near, &mut parts)
             .map_err(|e| board_error(e, span, mask, f))?;
-        return Ok(Value::List(parts.into_iter().map(Value::Int).collect()));
+        return Ok(Value::Ints(parts.into()));
     }
     let [w, h] = rest else {
         return Err(Diag::bug("a grid builtin called with the wrong arguments").into());
@@ -282,7 +267,7 @@ fn min_max(
     env: &mut [Value],
 ) -> R<Value> {
     let values: Vec<i64> = if args.len() == 1 {
-        m.ints(p, args[0], env)?
+        super::lists::ints(m, p, args[0], env)?
     } else {
         let mut v = Vec::new();
         for &a in args {
@@ -325,12 +310,12 @@ fn input(m: &mut Interp<'_>, f: Builtin, span: Span) -> R<Value> {
     let result = match f {
         Builtin::InputTokens => input.tokens(poll, &bounds),
         Builtin::InputLines => input.lines(poll, &bounds),
-        _ => input.ints(poll, &bounds),
+        _ => input.ints(poll, &bounds).map(Value::Ints),
     };
     if let Some(p) = progress {
         p.start();
     }
-    result.map(Value::List).map_err(|s| {
+    result.map_err(|s| {
         let no_input = s.is(Code::NoInput);
         s.map_diag(|d| {
             let d = d.label(span, "reads standard input");
@@ -352,7 +337,7 @@ fn join(
     span: Span,
     env: &mut [Value],
 ) -> R<Value> {
-    let list = m.list(p, list, env)?;
+    let list = super::lists::list(m, p, list, env)?;
     let sep = match m.value(p, sep, env)? {
         Value::Str(s) => s,
         other => return Err(m.type_bug(p, sep, "a string", &other).into()),
@@ -509,15 +494,19 @@ fn bisect(
     span: Span,
     env: &mut [Value],
 ) -> R<Value> {
-    let list = m.list(p, xs, env)?;
+    let list = super::lists::list_value(m, p, xs, env)?;
+    let Some(list) = list.elements() else {
+        return Err(Diag::bug("a list that has no elements").into());
+    };
     let x = m.int(p, x, env)?;
     let (mut lo, mut hi) = (0usize, list.len());
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
-        let Value::Int(v) = list[mid] else {
+        let at = list.get(mid).unwrap_or(Value::Int(0));
+        let Value::Int(v) = at else {
             return Err(Diag::user(
                 Code::TypeMismatch,
-                format!("`bisect` met {} in its list", list[mid].type_name()),
+                format!("`bisect` met {} in its list", at.type_name()),
             )
             .label(span, "here")
             .help("`bisect` searches a sorted list of integers")

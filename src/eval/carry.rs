@@ -65,6 +65,132 @@ pub(super) fn fold(m: &mut Interp<'_>, p: &ir::Program, e: ExprId, env: &mut [Va
     Ok(std::mem::replace(&mut env[acc], Value::Int(0)))
 }
 
+/// `set(list, i, x)`, `at` the list's and the index's expressions: the
+/// element written in place when nothing else holds the list, else into a
+/// copy. A packed list stays packed while `x` is of its kind.
+pub(super) fn set_in(
+    m: &mut Interp<'_>,
+    p: &ir::Program,
+    at: (ExprId, ExprId),
+    list: Value,
+    i: i64,
+    x: Value,
+    ext: Extent,
+) -> R<Value> {
+    let (l, index) = at;
+    let list = match list {
+        Value::Range(lo, hi) => Value::List(super::lists::materialize(m, p, l, lo, hi)?),
+        v => v,
+    };
+    let len = match list.elements() {
+        Some(xs) => xs.len(),
+        None => return Err(m.type_bug(p, l, "a list", &list).into()),
+    };
+    let Some(k) = usize::try_from(i).ok().filter(|&k| k < len) else {
+        return Err(Diag::user(
+            Code::IndexOutOfRange,
+            format!("index {i} is out of range for a list of length {len}"),
+        )
+        .label(p.span(index), format!("index {i}"))
+        .into());
+    };
+    // A copy is work and memory, as `xs + ys` counts them.
+    let mut copy = |bytes: usize| -> R<()> {
+        m.m.budget.add(len as u64);
+        m.m.poll()?;
+        m.m.reserve(len.saturating_mul(bytes))
+    };
+    Ok(match (list, x) {
+        (Value::Ints(mut xs), Value::Int(x)) => {
+            match Rc::get_mut(&mut xs) {
+                Some(xs) => xs[k] = x,
+                None => {
+                    copy(8)?;
+                    let mut v = xs.to_vec();
+                    v[k] = x;
+                    xs = v.into();
+                }
+            }
+            Value::Ints(xs)
+        }
+        (Value::Bools(mut xs), Value::Bool(x)) => {
+            match Rc::get_mut(&mut xs) {
+                Some(xs) => xs[k] = x,
+                None => {
+                    copy(1)?;
+                    let mut v = xs.to_vec();
+                    v[k] = x;
+                    xs = v.into();
+                }
+            }
+            Value::Bools(xs)
+        }
+        (list, x) => {
+            let mut xs = match list {
+                Value::List(xs) => xs,
+                other => {
+                    copy(std::mem::size_of::<Value>())?;
+                    other
+                        .elements()
+                        .map_or_else(|| Rc::from([]), |xs| xs.to_values())
+                }
+            };
+            // An element that weighs one in place of one: the list's extent
+            // is unchanged, and nothing needs counting again.
+            let light =
+                |v: &Value| matches!(v, Value::Int(_) | Value::Bool(_) | Value::Infinite(_));
+            let same_weight = ext.depth == 0 && ext.size == 1 && light(&xs[k]);
+            match Rc::get_mut(&mut xs) {
+                Some(v) => v[k] = x,
+                None => {
+                    copy(std::mem::size_of::<Value>())?;
+                    let mut v = xs.to_vec();
+                    v[k] = x;
+                    xs = v.into();
+                }
+            }
+            // (The element's own nesting was checked as `set` checks it.)
+            if !same_weight {
+                m.within_list_limit(p, l, list_extent(&xs).size)?;
+            }
+            Value::List(xs)
+        }
+    })
+}
+
+/// Writes `x` at `i` of a list nobody else holds, an integer or a boolean
+/// where one is (a packed list's kind); false where it does not.
+#[inline]
+fn write(list: &mut Value, i: i64, x: Value) -> bool {
+    let Ok(i) = usize::try_from(i) else {
+        return false;
+    };
+    match (list, x) {
+        (Value::Ints(xs), Value::Int(x)) => match Rc::get_mut(xs).and_then(|xs| xs.get_mut(i)) {
+            Some(at) => {
+                *at = x;
+                true
+            }
+            None => false,
+        },
+        (Value::Bools(xs), Value::Bool(x)) => match Rc::get_mut(xs).and_then(|xs| xs.get_mut(i)) {
+            Some(at) => {
+                *at = x;
+                true
+            }
+            None => false,
+        },
+        (Value::List(xs), x) => match Rc::get_mut(xs).and_then(|xs| xs.get_mut(i)) {
+            Some(at @ (Value::Int(_) | Value::Bool(_))) => {
+                *at = x;
+                true
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
 /// A fold running: its accumulator's slot and its next value.
 struct Carry<'p> {
     p: &'p ir::Program,
@@ -101,7 +227,7 @@ impl Carry<'_> {
         env: &mut [Value],
     ) -> R<Value> {
         let weight = |v: &Value| match v {
-            Value::List(_) | Value::Str(_) => extent(v).weight(),
+            Value::List(_) | Value::Ints(_) | Value::Bools(_) | Value::Str(_) => extent(v).weight(),
             _ => 1,
         };
         let mut size = weight(&env[self.acc]);
@@ -152,59 +278,10 @@ impl Carry<'_> {
                 let i = m.int(p, args[1], env)?;
                 let (x, ext) = m.element(p, args[2], env)?;
                 let list = self.owned(m, args[0], env)?;
-                self.set_owned(m, (args[0], args[1]), list, i, x, ext)
+                set_in(m, p, (args[0], args[1]), list, i, x, ext)
             }
             _ => m.value(p, e, env),
         }
-    }
-
-    /// `set(list, i, x)` of a list this evaluation owns (`at`: the list's
-    /// and the index's expressions): written in place when nothing else
-    /// holds it, else a copy, as `set` makes.
-    fn set_owned(
-        &self,
-        m: &mut Interp<'_>,
-        at: (ExprId, ExprId),
-        list: Value,
-        i: i64,
-        x: Value,
-        ext: Extent,
-    ) -> R<Value> {
-        let (p, (l, index)) = (self.p, at);
-        let mut list = match list {
-            Value::List(xs) => xs,
-            Value::Range(lo, hi) => m.materialize(p, l, lo, hi)?,
-            other => return Err(m.type_bug(p, l, "a list", &other).into()),
-        };
-        let len = list.len();
-        let Some(k) = usize::try_from(i).ok().filter(|&k| k < len) else {
-            return Err(Diag::user(
-                Code::IndexOutOfRange,
-                format!("index {i} is out of range for a list of length {len}"),
-            )
-            .label(p.span(index), format!("index {i}"))
-            .into());
-        };
-        // An element that weighs one in place of one: the list's extent is
-        // unchanged, and nothing needs counting again.
-        let light = |v: &Value| matches!(v, Value::Int(_) | Value::Bool(_) | Value::Infinite(_));
-        let same_weight = ext.depth == 0 && ext.size == 1 && light(&list[k]);
-        match Rc::get_mut(&mut list) {
-            Some(xs) => xs[k] = x,
-            None => {
-                m.m.budget.add(len as u64);
-                m.m.poll()?;
-                m.m.reserve(len.saturating_mul(std::mem::size_of::<Value>()))?;
-                let mut v = list.to_vec();
-                v[k] = x;
-                list = v.into();
-            }
-        }
-        // (The element's own nesting was checked as `set` checks it.)
-        if !same_weight {
-            m.within_list_limit(p, l, list_extent(&list).size)?;
-        }
-        Ok(Value::List(list))
     }
 
     /// The shape of a fold whose last loop may run compiled.
@@ -280,12 +357,8 @@ impl Carry<'_> {
                 Some(false) => continue,
                 Some(true) => {
                     if let (Some(i), Some(x)) = (index.eval(env), element(env))
-                        && let Value::List(xs) = &mut env[acc]
-                        && let Some(xs) = Rc::get_mut(xs)
-                        && let Some(at @ (Value::Int(_) | Value::Bool(_))) =
-                            usize::try_from(i).ok().and_then(|i| xs.get_mut(i))
+                        && write(&mut env[acc], i, x)
                     {
-                        *at = x;
                         continue;
                     }
                 }

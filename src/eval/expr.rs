@@ -71,34 +71,6 @@ impl Interp<'_> {
         }
     }
 
-    pub(super) fn list(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<Rc<[Value]>> {
-        match self.value(p, e, env)? {
-            Value::List(v) => Ok(v),
-            Value::Range(lo, hi) => self.materialize(p, e, lo, hi),
-            other => Err(self.type_bug(p, e, "a list", &other).into()),
-        }
-    }
-
-    pub(super) fn materialize(
-        &self,
-        p: &ir::Program,
-        e: ExprId,
-        lo: i64,
-        hi: i64,
-    ) -> R<Rc<[Value]>> {
-        let len = if lo > hi {
-            0
-        } else {
-            (hi as i128 - lo as i128 + 1) as u128
-        };
-        if len > self.m.limits.max_list as u128 {
-            return Err(self.too_long(p, e, len).into());
-        }
-        self.m
-            .reserve((len as usize).saturating_mul(std::mem::size_of::<Value>()))?;
-        Ok((lo..=hi).map(Value::Int).collect::<Vec<_>>().into())
-    }
-
     pub(super) fn string_too_long(&self, span: Span, len: usize) -> Diag {
         Diag::user(
             Code::ListLimit,
@@ -109,20 +81,6 @@ impl Interp<'_> {
             "strings hold at most {} bytes (the list limit); raise it with `--max-list N`",
             self.m.limits.max_list
         ))
-    }
-
-    fn too_long(&self, p: &ir::Program, e: ExprId, len: u128) -> Diag {
-        let max = self.m.limits.max_list;
-        let what = if len > max as u128 + 1 {
-            format!("{len} elements")
-        } else {
-            format!("more than {max} elements")
-        };
-        Diag::user(Code::ListLimit, format!("this list would hold {what}"))
-            .label(p.span(e), "too long")
-            .help(format!(
-                "lists hold at most {max} elements; raise the limit with `--max-list N`"
-            ))
     }
 
     /// A sum of more components than a list may hold: a limit, and the
@@ -155,71 +113,6 @@ impl Interp<'_> {
             Value::Str(s) => Ok(s),
             other => Err(self.type_bug(p, e, "a string", &other).into()),
         }
-    }
-
-    /// `xs[i]` and `s[i]`: an element, or a character as a string; with a
-    /// range, `xs[a..b]` and `s[a..b]`, the slice.
-    fn index(&mut self, p: &ir::Program, l: ExprId, i: ExprId, env: &mut [Value]) -> R<Value> {
-        let base = match self.value(p, l, env)? {
-            Value::Range(lo, hi) => Value::List(self.materialize(p, l, lo, hi)?),
-            v @ (Value::List(_) | Value::Str(_)) => v,
-            other => {
-                return Err(self.type_bug(p, l, "a list or a string", &other).into());
-            }
-        };
-        let len = match &base {
-            Value::Str(s) => crate::value::char_count(s),
-            Value::List(xs) => xs.len(),
-            _ => 0,
-        };
-        let (lo, hi, slice) = match self.value(p, i, env)? {
-            Value::Int(k) => (k, k, false),
-            Value::Range(lo, hi) => (lo, hi, true),
-            other => {
-                return Err(self.type_bug(p, i, "an integer or a range", &other).into());
-            }
-        };
-        // An empty slice may start just past the end.
-        let empty = slice && lo > hi;
-        let fits = |k: i64| usize::try_from(k).is_ok_and(|k| k < len || (empty && k == len));
-        if !fits(lo) || (!empty && !fits(hi)) {
-            let what = if slice {
-                format!("{lo}..={hi}")
-            } else {
-                format!("{lo}")
-            };
-            let (noun, unit) = match &base {
-                Value::Str(_) => ("string", "characters"),
-                _ => ("list", "elements"),
-            };
-            return Err(Diag::user(
-                Code::IndexOutOfRange,
-                format!("index {what} is out of range for a {noun} of length {len}"),
-            )
-            .label(p.span(i), format!("index {what}"))
-            .label(p.span(l), format!("this {noun} has {len} {unit}"))
-            .into());
-        }
-        let (lo, hi) = (
-            lo as usize,
-            if empty { lo as usize } else { hi as usize + 1 },
-        );
-        // A slice is a copy: its work and its memory, as `xs + ys` counts.
-        if slice {
-            self.m.budget.add((hi - lo) as u64);
-            self.m.poll()?;
-            self.m
-                .reserve((hi - lo).saturating_mul(std::mem::size_of::<Value>()))?;
-        }
-        Ok(match base {
-            Value::List(xs) if !slice => xs[lo].clone(),
-            Value::List(xs) => Value::List(xs[lo..hi].into()),
-            Value::Str(s) if s.is_ascii() => Value::Str(s[lo..hi].into()),
-            Value::Str(s) => {
-                Value::Str(s.chars().skip(lo).take(hi - lo).collect::<String>().into())
-            }
-            other => other,
-        })
     }
 
     /// Evaluates a position-typed expression, appending its components.
@@ -451,7 +344,7 @@ impl Interp<'_> {
         w.n += 1;
         if w.n as u64 > w.cap {
             if w.n > self.m.limits.max_list {
-                return Err(self.too_long(p, e, w.n as u128).into());
+                return Err(super::lists::too_long(self, p, e, w.n as u128).into());
             }
             return Err(self.too_large(p, e).into());
         }
@@ -464,7 +357,19 @@ impl Interp<'_> {
     /// built as a value does). Returns the new room.
     #[inline(always)]
     pub(super) fn list_room(&mut self, p: &ir::Program, e: ExprId, room: usize) -> R<usize> {
-        if let Err(s) = self.m.reserve(room.max(4) * std::mem::size_of::<Value>()) {
+        self.list_room_of(p, e, room, std::mem::size_of::<Value>())
+    }
+
+    /// [`Interp::list_room`] for elements of `bytes` each.
+    #[inline(always)]
+    pub(super) fn list_room_of(
+        &mut self,
+        p: &ir::Program,
+        e: ExprId,
+        room: usize,
+        bytes: usize,
+    ) -> R<usize> {
+        if let Err(s) = self.m.reserve(room.max(4).saturating_mul(bytes)) {
             return Err(building_list(s, p.span(e)));
         }
         Ok(if room == 0 { 4 } else { room.saturating_mul(2) })
@@ -497,7 +402,7 @@ impl Interp<'_> {
                 self.m.reserve(text.len())?;
                 Value::Str(text.into())
             }
-            ir::Expr::ListConcat(a, b) => self.concat_lists(p, e, *a, *b, env)?,
+            ir::Expr::ListConcat(a, b) => super::lists::concat_lists(self, p, e, *a, *b, env)?,
             ir::Expr::Local(s) => env
                 .get(*s as usize)
                 .cloned()
@@ -518,7 +423,7 @@ impl Interp<'_> {
                 }
             },
             ir::Expr::List(items) => {
-                let mut v = Vec::with_capacity(items.len());
+                let mut v = crate::value::ListBuilder::default();
                 let mut size = 0u64;
                 for &i in items {
                     let (x, ext) = self.element(p, i, env)?;
@@ -526,14 +431,14 @@ impl Interp<'_> {
                     self.within_list_limit(p, e, size)?;
                     v.push(x);
                 }
-                Value::List(v.into())
+                v.finish()
             }
             ir::Expr::Comp {
                 kind,
                 body,
                 clauses,
             } => self.comp(p, e, *kind, *body, clauses, env)?,
-            ir::Expr::Index(l, i) => self.index(p, *l, *i, env)?,
+            ir::Expr::Index(l, i) => super::lists::index(self, p, *l, *i, env)?,
             ir::Expr::Neg(x) => {
                 let v = self.int(p, *x, env)?;
                 Value::Int(
@@ -600,29 +505,6 @@ impl Interp<'_> {
         })
     }
 
-    /// `xs + ys`: a new list, within the list limits.
-    fn concat_lists(
-        &mut self,
-        p: &ir::Program,
-        e: ExprId,
-        a: ExprId,
-        b: ExprId,
-        env: &mut [Value],
-    ) -> R<Value> {
-        let (a, b) = (self.list(p, a, env)?, self.list(p, b, env)?);
-        let len = a.len() + b.len();
-        if len > self.m.limits.max_list {
-            return Err(self.too_long(p, e, len as u128).into());
-        }
-        let size = list_extent(&a).size.saturating_add(list_extent(&b).size);
-        self.within_list_limit(p, e, size)?;
-        self.m.budget.add(len as u64);
-        self.m.poll()?;
-        self.m
-            .reserve(len.saturating_mul(std::mem::size_of::<Value>()))?;
-        Ok(Value::List(a.iter().chain(b.iter()).cloned().collect()))
-    }
-
     fn comp(
         &mut self,
         p: &ir::Program,
@@ -634,24 +516,27 @@ impl Interp<'_> {
     ) -> R<Value> {
         match kind {
             CompKind::List => {
-                let mut items = Vec::new();
+                if let Some(list) = super::lists::copies(self, p, e, body, clauses, env)? {
+                    return Ok(list);
+                }
+                let mut items = crate::value::ListBuilder::default();
                 let max = self.m.limits.max_list;
                 let mut size = 0u64;
                 self.bindings(p, clauses, 0, env, &mut |m, env| {
                     // Before the list doubles: the memory limit.
                     if items.len() == items.capacity() {
-                        m.list_room(p, e, items.capacity())?;
+                        m.list_room_of(p, e, items.capacity(), items.element_bytes())?;
                     }
                     let (x, ext) = m.element(p, body, env)?;
                     items.push(x);
                     if items.len() > max {
-                        return Err(m.too_long(p, e, items.len() as u128).into());
+                        return Err(super::lists::too_long(m, p, e, items.len() as u128).into());
                     }
                     size = size.saturating_add(ext.weight());
                     m.within_list_limit(p, e, size)?;
                     Ok(true)
                 })?;
-                Ok(Value::List(items.into()))
+                Ok(items.finish())
             }
             CompKind::SumPos => Ok(Value::Pos(
                 super::rename::interned_pos(self, p, e, env)?.into(),
@@ -729,7 +614,8 @@ impl Interp<'_> {
             BinOp::Eq | BinOp::Ne => {
                 let x = self.value(p, a, env)?;
                 let y = self.value(p, b, env)?;
-                if let (Value::List(xs), Value::List(ys)) = (&x, &y) {
+                let lists = (x.elements(), y.elements());
+                if let (Some(xs), Some(ys)) = lists {
                     self.m.budget.add(xs.len().min(ys.len()) as u64);
                     self.m.poll()?;
                 }
@@ -737,8 +623,8 @@ impl Interp<'_> {
                     (Value::Int(_), Value::Int(_))
                     | (Value::Bool(_), Value::Bool(_))
                     | (Value::Str(_), Value::Str(_))
-                    | (Value::Record(_), Value::Record(_))
-                    | (Value::List(_), Value::List(_)) => x == y,
+                    | (Value::Record(_), Value::Record(_)) => x == y,
+                    _ if lists.0.is_some() && lists.1.is_some() => x == y,
                     // `grundy(P)` of a loopy game: ∞ equals only the same ∞.
                     (Value::Infinite(_) | Value::Int(_), Value::Infinite(_) | Value::Int(_)) => {
                         x == y
@@ -824,26 +710,7 @@ impl Interp<'_> {
     pub fn eval_axis(&mut self, e: ExprId, env: &mut [Value]) -> R<Vec<i64>> {
         let p = Rc::clone(&self.m.prog);
         let p = &*p;
-        self.ints(p, e, env)
-    }
-
-    /// Evaluates a list (or range) whose elements must all be integers.
-    pub(super) fn ints(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<Vec<i64>> {
-        let list = self.list(p, e, env)?;
-        list.iter()
-            .map(|v| match v {
-                Value::Int(x) => Ok(*x),
-                other => Err(Diag::user(
-                    Code::TypeMismatch,
-                    format!(
-                        "expected a list of integers, found {} in it",
-                        other.type_name()
-                    ),
-                )
-                .label(p.span(e), "this list")
-                .into()),
-            })
-            .collect()
+        super::lists::ints(self, p, e, env)
     }
 
     /// Evaluates a value that may be stored in a list or passed to a game.
@@ -871,7 +738,7 @@ impl Interp<'_> {
                 let x = extent(&v);
                 Ok((v, x))
             }
-            Value::List(_) => {
+            Value::List(_) | Value::Ints(_) | Value::Bools(_) => {
                 let x = extent(&v);
                 if x.depth >= MAX_LIST_DEPTH {
                     return Err(too_deep(p.span(e)).into());

@@ -29,7 +29,9 @@ impl Interp<'_> {
         }
         let count = match self.value(p, iter, env)? {
             Value::Range(lo, hi) => (i128::from(hi) - i128::from(lo) + 1).max(0),
-            Value::List(xs) => xs.len() as i128,
+            ref v @ (Value::List(_) | Value::Ints(_) | Value::Bools(_)) => {
+                v.elements().map_or(0, |xs| xs.len()) as i128
+            }
             other => return Err(self.type_bug(p, iter, "a range or a list", &other).into()),
         };
         if count < FOLD_FROM {

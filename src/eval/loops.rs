@@ -12,6 +12,8 @@ use crate::budget::STATEMENT_LEVELS;
 pub(super) enum Iter {
     Range(std::ops::RangeInclusive<i64>),
     List { list: Rc<[Value]>, idx: usize },
+    Ints { list: Rc<[i64]>, idx: usize },
+    Bools { list: Rc<[bool]>, idx: usize },
 }
 
 impl Iter {
@@ -21,6 +23,16 @@ impl Iter {
             Iter::Range(r) => r.next().map(Value::Int),
             Iter::List { list, idx } => {
                 let v = list.get(*idx).cloned();
+                *idx += 1;
+                v
+            }
+            Iter::Ints { list, idx } => {
+                let v = list.get(*idx).map(|&x| Value::Int(x));
+                *idx += 1;
+                v
+            }
+            Iter::Bools { list, idx } => {
+                let v = list.get(*idx).map(|&x| Value::Bool(x));
                 *idx += 1;
                 v
             }
@@ -59,6 +71,8 @@ impl Interp<'_> {
         match self.value(p, e, env)? {
             Value::Range(lo, hi) => Ok(Iter::Range(lo..=hi)),
             Value::List(list) => Ok(Iter::List { list, idx: 0 }),
+            Value::Ints(list) => Ok(Iter::Ints { list, idx: 0 }),
+            Value::Bools(list) => Ok(Iter::Bools { list, idx: 0 }),
             other => Err(self.type_bug(p, e, "a range or a list", &other).into()),
         }
     }

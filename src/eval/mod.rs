@@ -36,6 +36,7 @@ mod carry;
 mod expr;
 mod fold;
 mod limits;
+mod lists;
 mod loops;
 mod loopy;
 mod oracle;

@@ -30,7 +30,12 @@ fn plain(v: &Value) -> Option<Plain> {
         Value::Int(x) => Plain::Int(*x),
         Value::Bool(b) => Plain::Bool(*b),
         Value::Str(s) => Plain::Str(s.to_string()),
-        Value::List(xs) => Plain::List(xs.iter().map(plain).collect::<Option<_>>()?),
+        Value::List(_) | Value::Ints(_) | Value::Bools(_) => Plain::List(
+            v.elements()?
+                .iter()
+                .map(|x| plain(&x))
+                .collect::<Option<_>>()?,
+        ),
         Value::Range(a, b) => Plain::Range(*a, *b),
         Value::Pos(_) | Value::Record(_) | Value::Infinite(_) => return None,
     })
@@ -41,7 +46,7 @@ fn value(p: &Plain) -> Value {
         Plain::Int(x) => Value::Int(*x),
         Plain::Bool(b) => Value::Bool(*b),
         Plain::Str(s) => Value::Str(s.as_str().into()),
-        Plain::List(xs) => Value::List(xs.iter().map(value).collect()),
+        Plain::List(xs) => Value::list(xs.iter().map(value).collect()),
         Plain::Range(a, b) => Value::Range(*a, *b),
     }
 }

@@ -71,6 +71,13 @@ impl Show<'_> {
     pub fn value(&self, v: &Value) -> String {
         match v {
             Value::Pos(parts) => self.sum(parts),
+            Value::Bools(xs) => {
+                let items: Vec<&str> = xs
+                    .iter()
+                    .map(|&x| if x { "true" } else { "false" })
+                    .collect();
+                format!("[{}]", items.join(", "))
+            }
             Value::List(xs)
                 if xs
                     .iter()
