@@ -136,6 +136,8 @@ pub enum BoolExpr {
     /// The list in a variable, indexed: a boolean element (a sieve's
     /// `marked[i]`).
     SlotIndex(u32, IntExpr),
+    /// A constant list of booleans, indexed (shared with the constant).
+    Index(Rc<[bool]>, IntExpr),
 }
 
 /// Compiles IR expressions, with the program's constants folded in.
@@ -147,29 +149,36 @@ pub struct Compiler<'a> {
 }
 
 impl Compiler<'_> {
-    /// A constant list of booleans, decoded once as 0 and 1.
-    fn bool_list(&self, e: ExprId) -> Option<Rc<[i64]>> {
-        self.const_list(e, |v| match v {
-            Value::Bool(x) => Some(i64::from(*x)),
+    /// A constant list of booleans (packed, shared with the constant).
+    fn bool_list(&self, e: ExprId) -> Option<Rc<[bool]>> {
+        match self.constant(e)? {
+            Value::Bools(xs) => Some(Rc::clone(xs)),
+            Value::List(xs) if xs.is_empty() => Some(Rc::from([])),
             _ => None,
-        })
+        }
     }
 
-    /// A constant list of integers, decoded once.
+    /// A constant list of integers (packed, shared with the constant).
     pub fn int_list(&self, e: ExprId) -> Option<Rc<[i64]>> {
-        self.const_list(e, |v| match v {
-            Value::Int(x) => Some(*x),
+        match self.constant(e)? {
+            Value::Ints(xs) => Some(Rc::clone(xs)),
+            Value::List(xs) => xs
+                .iter()
+                .map(|v| match v {
+                    Value::Int(x) => Some(*x),
+                    _ => None,
+                })
+                .collect(),
             _ => None,
-        })
+        }
     }
 
-    /// A constant list, each element decoded by `item` (`None`: not one).
-    fn const_list(&self, e: ExprId, item: fn(&Value) -> Option<i64>) -> Option<Rc<[i64]>> {
+    /// The value of a constant.
+    fn constant(&self, e: ExprId) -> Option<&Value> {
         let ir::Expr::Const(c) = self.prog.expr(e) else {
             return None;
         };
-        let items = self.consts.get(*c as usize)?.as_ref()?.elements()?;
-        items.iter().map(|x| item(&x)).collect()
+        self.consts.get(*c as usize)?.as_ref()
     }
 
     /// `e` compiled as an integer expression, if it is one of the shapes
@@ -301,12 +310,7 @@ impl Compiler<'_> {
             ir::Expr::Not(x) => BoolExpr::Not(Box::new(cond(*x)?)),
             ir::Expr::Index(l, i) => match self.prog.expr(*l) {
                 ir::Expr::Local(s) => BoolExpr::SlotIndex(*s, int(*i)?),
-                // A constant list of booleans, as 0 and 1.
-                _ => BoolExpr::Cmp(
-                    BinOp::Ne,
-                    IntExpr::Index(self.bool_list(*l)?, Box::new(int(*i)?)),
-                    IntExpr::Const(0),
-                ),
+                _ => BoolExpr::Index(self.bool_list(*l)?, int(*i)?),
             },
             ir::Expr::Binary(op, a, b) => match op {
                 BinOp::And => BoolExpr::And(Box::new(cond(*a)?), Box::new(cond(*b)?)),
@@ -540,7 +544,7 @@ impl BoolExpr {
             BoolExpr::Cmp(_, a, b) => a.size() + b.size(),
             BoolExpr::And(a, b) | BoolExpr::Or(a, b) => a.size() + b.size(),
             BoolExpr::Not(a) => a.size(),
-            BoolExpr::SlotIndex(_, i) => i.size(),
+            BoolExpr::SlotIndex(_, i) | BoolExpr::Index(_, i) => i.size(),
         }
     }
 
@@ -556,6 +560,7 @@ impl BoolExpr {
             }
             BoolExpr::Or(a, b) => BoolExpr::Or(Box::new(a.subst(args)?), Box::new(b.subst(args)?)),
             BoolExpr::Not(a) => BoolExpr::Not(Box::new(a.subst(args)?)),
+            BoolExpr::Index(xs, i) => BoolExpr::Index(Rc::clone(xs), i.subst(args)?),
             BoolExpr::SlotIndex(..) => return None,
         })
     }
@@ -573,6 +578,7 @@ impl BoolExpr {
             BoolExpr::Not(a) => BoolExpr::Not(Box::new(a.with_slot(s, v)?)),
             BoolExpr::SlotIndex(t, _) if *t == s => return None,
             BoolExpr::SlotIndex(t, i) => BoolExpr::SlotIndex(*t, i.with_slot(s, v)?),
+            BoolExpr::Index(xs, i) => BoolExpr::Index(Rc::clone(xs), i.with_slot(s, v)?),
         })
     }
 
@@ -588,6 +594,7 @@ impl BoolExpr {
             BoolExpr::Or(a, b) => a.eval(env)? || b.eval(env)?,
             BoolExpr::Not(a) => !a.eval(env)?,
             BoolExpr::SlotIndex(s, i) => env.list_bool(*s, i.eval(env)?)?,
+            BoolExpr::Index(xs, i) => *xs.get(usize::try_from(i.eval(env)?).ok()?)?,
         })
     }
 }

@@ -259,6 +259,7 @@ pub fn cond_mentions(c: &BoolExpr, x: u32) -> bool {
         BoolExpr::And(a, b) | BoolExpr::Or(a, b) => cond_mentions(a, x) || cond_mentions(b, x),
         BoolExpr::Not(a) => cond_mentions(a, x),
         BoolExpr::SlotIndex(s, i) => *s == x || mentions(i, x),
+        BoolExpr::Index(_, i) => mentions(i, x),
     }
 }
 
@@ -369,6 +370,7 @@ pub fn cond_safe(c: &BoolExpr, dom: &[(i128, i128)]) -> Option<()> {
             cond_safe(b, dom)
         }
         BoolExpr::Not(a) => cond_safe(a, dom),
+        BoolExpr::Index(_, i) => interval(i, dom).map(|_| ()),
         // Lists in variables: no bound known.
         BoolExpr::SlotIndex(..) => None,
     }

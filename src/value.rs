@@ -389,9 +389,18 @@ impl fmt::Display for Value {
 /// without dropping the old value (a loop variable, every step).
 #[inline(always)]
 pub fn assign(slot: &mut Value, v: Value) {
-    match (slot, v) {
-        (Value::Int(old), Value::Int(new)) => *old = new,
-        (slot, v) => *slot = v,
+    match v {
+        Value::Int(new) => assign_int(slot, new),
+        v => *slot = v,
+    }
+}
+
+/// [`assign`] of an integer.
+#[inline(always)]
+pub fn assign_int(slot: &mut Value, v: i64) {
+    match slot {
+        Value::Int(old) => *old = v,
+        slot => *slot = Value::Int(v),
     }
 }
 

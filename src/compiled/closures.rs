@@ -6,6 +6,7 @@ use super::{BoolExpr, IntExpr, Slots};
 use crate::ir::BinOp;
 use crate::ops;
 use crate::value::Value;
+use std::rc::Rc;
 
 /// An integer function of a frame's slots (the interpreter's values, or a
 /// kernel's integers).
@@ -260,6 +261,10 @@ fn bool_fn<E: Slots + ?Sized + 'static>(c: &BoolExpr) -> BoolFn<E> {
         BoolExpr::SlotIndex(s, i) => {
             let (s, i) = (*s, int_fn(i));
             Box::new(move |env| env.list_bool(s, i(env)?))
+        }
+        BoolExpr::Index(xs, i) => {
+            let (xs, i) = (Rc::clone(xs), int_fn(i));
+            Box::new(move |env| xs.get(usize::try_from(i(env)?).ok()?).copied())
         }
     }
 }

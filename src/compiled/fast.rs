@@ -129,6 +129,7 @@ impl GameCx<'_> {
             }
             BoolExpr::Not(a) => BoolExpr::Not(Box::new(self.hoist_cond(*a))),
             BoolExpr::SlotIndex(s, i) => BoolExpr::SlotIndex(s, self.hoist(i)),
+            BoolExpr::Index(xs, i) => BoolExpr::Index(xs, self.hoist(i)),
             BoolExpr::Const(b) => BoolExpr::Const(b),
         }
     }

@@ -161,10 +161,7 @@ pub(super) fn set_in(
 /// Writes `x` at `i` of a list nobody else holds, an integer or a boolean
 /// where one is (a packed list's kind); false where it does not.
 #[inline]
-fn write(list: &mut Value, i: i64, x: Value) -> bool {
-    let Ok(i) = usize::try_from(i) else {
-        return false;
-    };
+fn write(list: &mut Value, i: usize, x: Value) -> bool {
     match (list, x) {
         (Value::Ints(xs), Value::Int(x)) => match Rc::get_mut(xs).and_then(|xs| xs.get_mut(i)) {
             Some(at) => {
@@ -332,41 +329,103 @@ impl Carry<'_> {
         env: &mut [Value],
     ) -> R<()> {
         let p = self.p;
-        let mut values = m.iter(p, run.iter, env)?;
+        let values = m.iter(p, run.iter, env)?;
         let compiled = Rc::clone(&m.m.compiled);
-        let (Some(index), int, cond) = (
+        let element = match (compiled.int(run.element), compiled.bool(run.element)) {
+            (Some(x), _) => Element::Int(x),
+            (None, Some(c)) => Element::Bool(c),
+            (None, None) => return Err(Diag::bug("a fold's compiled step is missing").into()),
+        };
+        let (slot, acc) = (run.slot as usize, self.acc);
+        let (Some(index), Some(conds), true) = (
             compiled.int(run.index),
-            compiled.int(run.element),
-            compiled.bool(run.element),
+            compiled.tests(tests),
+            slot < env.len() && acc < env.len(),
         ) else {
             return Err(Diag::bug("a fold's compiled step is missing").into());
         };
-        let element = |env: &[Value]| match (int, cond) {
-            (Some(x), _) => x.eval(env).map(Value::Int),
-            (None, Some(c)) => c.eval(env).map(Value::Bool),
-            (None, None) => None,
-        };
-        let (slot, acc) = (run.slot as usize, self.acc);
-        let (Some(conds), true) = (compiled.tests(tests), slot < env.len()) else {
-            return Err(Diag::bug("a fold's compiled step is missing").into());
-        };
-        while let Some(v) = values.next() {
+        // One value: written in place, or the general step from the tests
+        // on.
+        let one = |m: &mut Interp<'_>, env: &mut [Value]| -> R<()> {
             m.m.poll()?;
-            crate::value::assign(&mut env[slot], v);
             match conds.hold(env) {
-                Some(false) => continue,
+                Some(false) => return Ok(()),
                 Some(true) => {
-                    if let (Some(i), Some(x)) = (index.eval(env), element(env))
-                        && write(&mut env[acc], i, x)
+                    if let Some(i) = index.eval(env)
+                        && element.write(env, acc, i)
                     {
-                        continue;
+                        return Ok(());
                     }
                 }
                 None => {}
             }
-            // The general step, from the tests on.
             m.bindings(p, tests, 0, env, &mut |m, env| self.step(m, env))?;
+            Ok(())
+        };
+        match values {
+            // A range: the variable written in place, value by value.
+            Iter::Range(r) => {
+                for v in r {
+                    crate::value::assign_int(&mut env[slot], v);
+                    one(m, env)?;
+                }
+            }
+            mut values => {
+                while let Some(v) = values.next() {
+                    crate::value::assign(&mut env[slot], v);
+                    one(m, env)?;
+                }
+            }
         }
         Ok(())
+    }
+}
+
+/// The compiled element of a [`TightRun`].
+enum Element<'c> {
+    Int(&'c crate::compiled::Code),
+    Bool(&'c crate::compiled::BoolCode),
+}
+
+impl Element<'_> {
+    /// Writes the element at `i` of the list in `env[acc]` when nobody
+    /// else holds it and the element fits its form; false where not.
+    #[inline]
+    fn write(&self, env: &mut [Value], acc: usize, i: i64) -> bool {
+        let Ok(i) = usize::try_from(i) else {
+            return false;
+        };
+        match self {
+            Element::Int(c) => {
+                let Some(x) = c.eval(env) else {
+                    return false;
+                };
+                match &mut env[acc] {
+                    Value::Ints(xs) => match Rc::get_mut(xs).and_then(|xs| xs.get_mut(i)) {
+                        Some(at) => {
+                            *at = x;
+                            true
+                        }
+                        None => false,
+                    },
+                    list => write(list, i, Value::Int(x)),
+                }
+            }
+            Element::Bool(c) => {
+                let Some(x) = c.eval(env) else {
+                    return false;
+                };
+                match &mut env[acc] {
+                    Value::Bools(xs) => match Rc::get_mut(xs).and_then(|xs| xs.get_mut(i)) {
+                        Some(at) => {
+                            *at = x;
+                            true
+                        }
+                        None => false,
+                    },
+                    list => write(list, i, Value::Bool(x)),
+                }
+            }
+        }
     }
 }

@@ -142,7 +142,7 @@ impl Interp<'_> {
         clauses: &[Clause],
         i: usize,
         slot: u32,
-        mut it: Iter,
+        it: Iter,
         env: &mut [Value],
         body: &mut dyn FnMut(&mut Interp<'_>, &mut [Value]) -> R<bool>,
         level: Option<u8>,
@@ -156,28 +156,53 @@ impl Interp<'_> {
         // in place, value by value, and the body run where they hold.
         let compiled = Rc::clone(&self.m.compiled);
         let tests = compiled.tests(&clauses[i + 1..]);
-        loop {
-            if let (Some(level), Some((next, last))) = (level, it.at()) {
-                self.m.budget.report(Meter::Statement(level), next, last);
-            }
-            let Some(v) = it.next() else {
-                return Ok(true);
-            };
-            self.m.poll()?;
-            crate::value::assign(&mut env[slot as usize], v);
+        let slot = slot as usize;
+        if slot >= env.len() {
+            return Err(Diag::bug("a loop's slot out of range").into());
+        }
+        // One value, with the clauses after the loop: `Some` of what the
+        // loop returns where it ends here (false: stopped early; true:
+        // ended by a `while`), `None` to go on.
+        let mut one = |m: &mut Interp<'_>, env: &mut [Value]| -> R<Option<bool>> {
+            m.m.poll()?;
             let go_on = match tests.as_ref().and_then(|t| t.hold(env)) {
-                Some(true) => body(self, env)?,
+                Some(true) => body(m, env)?,
                 Some(false) => true,
-                None => self.bindings(p, clauses, i + 1, env, body)?,
+                None => m.bindings(p, clauses, i + 1, env, body)?,
             };
             if !go_on {
-                return Ok(false);
+                return Ok(Some(false));
             }
-            if self.m.interp_state.end_loop == me {
-                self.m.interp_state.end_loop = None;
-                return Ok(true);
+            if m.m.interp_state.end_loop == me {
+                m.m.interp_state.end_loop = None;
+                return Ok(Some(true));
+            }
+            Ok(None)
+        };
+        match it {
+            // A range: its integers in the variable's slot, in place.
+            Iter::Range(r) => {
+                let last = *r.end();
+                for v in r {
+                    if let Some(level) = level {
+                        self.m.budget.report(Meter::Statement(level), v, last);
+                    }
+                    crate::value::assign_int(&mut env[slot], v);
+                    if let Some(end) = one(self, env)? {
+                        return Ok(end);
+                    }
+                }
+            }
+            mut it => {
+                while let Some(v) = it.next() {
+                    crate::value::assign(&mut env[slot], v);
+                    if let Some(end) = one(self, env)? {
+                        return Ok(end);
+                    }
+                }
             }
         }
+        Ok(true)
     }
 
     /// Evaluates a check condition, with the sides of a comparison on failure.

@@ -392,6 +392,6 @@ fn negated(c: &BoolExpr) -> Option<BoolExpr> {
             };
             BoolExpr::Cmp(op, l.clone(), r.clone())
         }
-        BoolExpr::And(..) | BoolExpr::SlotIndex(..) => return None,
+        BoolExpr::And(..) | BoolExpr::SlotIndex(..) | BoolExpr::Index(..) => return None,
     })
 }
