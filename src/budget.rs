@@ -24,6 +24,10 @@ const POLL_EVERY: u64 = 1024;
 /// projection assumes for every step left.
 const STEPS_KEPT: usize = 8;
 
+/// The work a loop's step is measured over, at least (one value's, or
+/// several cheap values' together).
+const STEP_WORK: u64 = 256;
+
 /// Projections start once a statement has run this long (its rate of work
 /// is known by then).
 const PROJECT_AFTER: Duration = Duration::from_secs(1);
@@ -213,8 +217,25 @@ impl Budget {
     /// A loop whose length is known stands at `at` of `first..=last`
     /// (`first` is not needed: only steps between reports are measured).
     /// A report that does not continue the track's loop starts it anew.
+    /// A step is measured once it has cost [`STEP_WORK`]: a loop of cheap
+    /// values is measured over several (their mean), one of dear values
+    /// value by value.
+    #[inline]
     pub fn report(&mut self, meter: Meter, at: i64, last: i64) {
         let total = self.base.saturating_add(self.work);
+        if let Some(t) = self.tracks.get(meter.index())
+            && t.active
+            && t.last == last
+            && at > t.at
+            && total >= t.work
+            && total - t.work < STEP_WORK
+        {
+            return;
+        }
+        self.measure(meter, at, last, total);
+    }
+
+    fn measure(&mut self, meter: Meter, at: i64, last: i64, total: u64) {
         let memory = memory::in_use().unwrap_or(0);
         let Some(t) = self.tracks.get_mut(meter.index()) else {
             return;

@@ -403,6 +403,45 @@ const MAX_UNROLL: usize = 16;
 const MAX_INLINED: usize = 512;
 
 impl IntExpr {
+    /// Whether the expression reads slot `s` in any way (its integer, or
+    /// the list in it).
+    pub fn reads(&self, s: u32) -> bool {
+        match self {
+            IntExpr::Const(_) => false,
+            IntExpr::Slot(t) | IntExpr::SlotLen(t) => *t == s,
+            IntExpr::SlotIndex(t, x) => *t == s || x.reads(s),
+            IntExpr::Bin(_, x, y) => x.reads(s) || y.reads(s),
+            IntExpr::Neg(x)
+            | IntExpr::Abs(x)
+            | IntExpr::Popcount(x)
+            | IntExpr::Isqrt(x)
+            | IntExpr::Index(_, x) => x.reads(s),
+            IntExpr::Min(xs)
+            | IntExpr::Max(xs)
+            | IntExpr::GridCanon(xs)
+            | IntExpr::GridTurn(xs) => xs.iter().any(|x| x.reads(s)),
+            IntExpr::If(c, x, y) => c.reads(s) || x.reads(s) || y.reads(s),
+        }
+    }
+
+    /// Whether the expression and each of its parts is affine in the
+    /// integer in slot `s` (sums, differences and negations of such parts,
+    /// and products of one with a part that does not read `s`): over a
+    /// range of `s`, every part then takes its extreme values at the
+    /// range's ends, so a part that does not overflow there never does.
+    pub fn affine_in(&self, s: u32) -> bool {
+        match self {
+            e if !e.reads(s) => true,
+            IntExpr::Slot(_) => true,
+            IntExpr::Bin(BinOp::Add | BinOp::Sub, x, y) => x.affine_in(s) && y.affine_in(s),
+            IntExpr::Bin(BinOp::Mul, x, y) => {
+                (!x.reads(s) && y.affine_in(s)) || (x.affine_in(s) && !y.reads(s))
+            }
+            IntExpr::Neg(x) => x.affine_in(s),
+            _ => false,
+        }
+    }
+
     /// The number of nodes.
     fn size(&self) -> usize {
         let all = |es: &[IntExpr]| es.iter().map(IntExpr::size).sum::<usize>();
@@ -537,6 +576,18 @@ impl IntExpr {
 }
 
 impl BoolExpr {
+    /// Whether the condition reads slot `s` in any way.
+    pub fn reads(&self, s: u32) -> bool {
+        match self {
+            BoolExpr::Const(_) => false,
+            BoolExpr::Cmp(_, a, b) => a.reads(s) || b.reads(s),
+            BoolExpr::And(a, b) | BoolExpr::Or(a, b) => a.reads(s) || b.reads(s),
+            BoolExpr::Not(a) => a.reads(s),
+            BoolExpr::SlotIndex(t, i) => *t == s || i.reads(s),
+            BoolExpr::Index(_, i) => i.reads(s),
+        }
+    }
+
     /// The number of nodes.
     fn size(&self) -> usize {
         1 + match self {

@@ -1532,3 +1532,20 @@ fn buffered_output_keeps_its_order_with_files_on_standard_output() {
     );
     assert!(first < graph && graph < last, "{text}");
 }
+
+/// A fold's stride that would step past its list's end is run value by
+/// value, and stops at the first index out of range, as the loop would.
+#[test]
+fn a_stride_past_the_end_stops_where_the_loop_would() {
+    let path = temp_file(
+        "stride.game",
+        "print fold(c = [0 for i in 0..5], set(c, 2 * k, 1) for k in 0..4)\n",
+    );
+    let out = grundy(&[path.to_str().expect("utf-8 path")]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("index 6 is out of range for a list of length 5"),
+        "{}",
+        text(&out.stderr)
+    );
+}

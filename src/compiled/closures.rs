@@ -13,6 +13,8 @@ use std::rc::Rc;
 type IntFn<E> = Box<dyn Fn(&E) -> Option<i64>>;
 /// A boolean function of a frame's slots.
 type BoolFn<E> = Box<dyn Fn(&E) -> Option<bool>>;
+/// A function of a frame's slots giving a `T`.
+type SlotFn<E, T> = Box<dyn Fn(&E) -> Option<T>>;
 
 /// Runs `$body` with `$f` bound to the function of the arithmetic operator
 /// `$op` (each operator its own closure type, so the body is specialized
@@ -206,16 +208,11 @@ fn int_fn<E: Slots + ?Sized + 'static>(e: &IntExpr) -> IntFn<E> {
         }
         IntExpr::Index(items, i) => {
             let items = items.clone();
-            // Indexed by a variable (a board's table by cell): one closure.
-            if let IntExpr::Slot(s) = **i {
-                return Box::new(move |env| items.get(usize::try_from(env.int(s)?).ok()?).copied());
-            }
-            let i = int_fn(i);
-            Box::new(move |env| items.get(usize::try_from(i(env)?).ok()?).copied())
+            indexed(i, move |_, i| items.get(usize::try_from(i).ok()?).copied())
         }
         IntExpr::SlotIndex(s, i) => {
-            let (s, i) = (*s, int_fn(i));
-            Box::new(move |env| env.list_int(s, i(env)?))
+            let s = *s;
+            indexed(i, move |env: &E, i| env.list_int(s, i))
         }
         &IntExpr::SlotLen(s) => Box::new(move |env| env.list_len(s)),
         IntExpr::If(c, a, b) => {
@@ -231,6 +228,9 @@ fn bool_fn<E: Slots + ?Sized + 'static>(c: &BoolExpr) -> BoolFn<E> {
         BoolExpr::Cmp(op, a, b) => match (a, b) {
             (&IntExpr::Slot(x), &IntExpr::Slot(y)) => {
                 with_cmp!(*op, |f| Box::new(move |env| f(env.int(x)?, env.int(y)?)))
+            }
+            (&IntExpr::Slot(x), &IntExpr::Const(k)) => {
+                with_cmp!(*op, |f| Box::new(move |env| f(env.int(x)?, k)))
             }
             (_, &IntExpr::Const(k)) => {
                 let a = int_fn(a);
@@ -254,17 +254,61 @@ fn bool_fn<E: Slots + ?Sized + 'static>(c: &BoolExpr) -> BoolFn<E> {
             let (a, b) = (bool_fn(a), bool_fn(b));
             Box::new(move |env| Some(a(env)? || b(env)?))
         }
-        BoolExpr::Not(a) => {
-            let a = bool_fn(a);
-            Box::new(move |env| Some(!a(env)?))
-        }
+        // `not marked[i]`: the element read in the same closure.
+        BoolExpr::Not(a) => match &**a {
+            BoolExpr::SlotIndex(s, i) => {
+                let s = *s;
+                indexed(i, move |env: &E, i| env.list_bool(s, i).map(|b| !b))
+            }
+            BoolExpr::Index(xs, i) => {
+                let xs = Rc::clone(xs);
+                indexed(i, move |_, i| xs.get(usize::try_from(i).ok()?).map(|b| !b))
+            }
+            _ => {
+                let a = bool_fn(a);
+                Box::new(move |env| Some(!a(env)?))
+            }
+        },
         BoolExpr::SlotIndex(s, i) => {
-            let (s, i) = (*s, int_fn(i));
-            Box::new(move |env| env.list_bool(s, i(env)?))
+            let s = *s;
+            indexed(i, move |env: &E, i| env.list_bool(s, i))
         }
         BoolExpr::Index(xs, i) => {
-            let (xs, i) = (Rc::clone(xs), int_fn(i));
-            Box::new(move |env| xs.get(usize::try_from(i(env)?).ok()?).copied())
+            let xs = Rc::clone(xs);
+            indexed(i, move |_, i| xs.get(usize::try_from(i).ok()?).copied())
+        }
+    }
+}
+
+/// `get(env, i)` at the index `i`: a variable (a board's table by cell), or
+/// a variable plus or minus a constant (a DP's `d[i - 1]`), read in place
+/// in one closure; any other index through its own.
+fn indexed<E, T>(i: &IntExpr, get: impl Fn(&E, i64) -> Option<T> + 'static) -> SlotFn<E, T>
+where
+    E: Slots + ?Sized + 'static,
+    T: 'static,
+{
+    match i {
+        &IntExpr::Slot(s) => Box::new(move |env| get(env, env.int(s)?)),
+        IntExpr::Bin(BinOp::Add, a, b) if matches!(**b, IntExpr::Const(_)) => {
+            let (IntExpr::Slot(s), &IntExpr::Const(k)) = (&**a, &**b) else {
+                let i = int_fn(i);
+                return Box::new(move |env| get(env, i(env)?));
+            };
+            let s = *s;
+            Box::new(move |env| get(env, env.int(s)?.checked_add(k)?))
+        }
+        IntExpr::Bin(BinOp::Sub, a, b) if matches!(**b, IntExpr::Const(_)) => {
+            let (IntExpr::Slot(s), &IntExpr::Const(k)) = (&**a, &**b) else {
+                let i = int_fn(i);
+                return Box::new(move |env| get(env, i(env)?));
+            };
+            let s = *s;
+            Box::new(move |env| get(env, env.int(s)?.checked_sub(k)?))
+        }
+        _ => {
+            let i = int_fn(i);
+            Box::new(move |env| get(env, i(env)?))
         }
     }
 }

@@ -204,6 +204,8 @@ struct TightRun {
     iter: ExprId,
     index: ExprId,
     element: ExprId,
+    /// Whether the loop may be written as one stride ([`Carry::stride`]).
+    strided: bool,
 }
 
 impl Carry<'_> {
@@ -303,6 +305,22 @@ impl Carry<'_> {
             return None;
         };
         let of_acc = matches!(p.expr(list), ir::Expr::Local(s) if *s as usize == self.acc);
+        // A stride: the index affine in the loop's variable, the element
+        // the same for every value, neither reading the list.
+        let exprs = crate::compiled::Compiler {
+            prog: p,
+            consts: &m.m.consts,
+        };
+        let acc = self.acc as u32;
+        let strided = clauses.len() == at + 1
+            && exprs
+                .int(index)
+                .is_some_and(|i| i.affine_in(slot) && !i.reads(acc))
+            && match (exprs.int(element), exprs.cond(element)) {
+                (Some(x), _) => !x.reads(slot) && !x.reads(acc),
+                (None, Some(x)) => !x.reads(slot) && !x.reads(acc),
+                (None, None) => false,
+            };
         (tests_compiled
             && of_acc
             && c.int(index).is_some()
@@ -313,6 +331,70 @@ impl Carry<'_> {
             iter,
             index,
             element,
+            strided,
+        })
+    }
+
+    /// A [`TightRun`]'s loop over `lo..=hi` as one stride, where it is one:
+    /// the index at the ends and one step on, every index within the list,
+    /// the element evaluated once, the list held by nobody else. Returns
+    /// whether it was written (else nothing was, and the loop runs value by
+    /// value).
+    fn stride(
+        &self,
+        m: &mut Interp<'_>,
+        run: &TightRun,
+        (lo, hi): (i64, i64),
+        element: &Element<'_>,
+        env: &mut [Value],
+    ) -> R<bool> {
+        let (slot, acc) = (run.slot as usize, self.acc);
+        let Some(index) = m.m.compiled.int(run.index) else {
+            return Ok(false);
+        };
+        let mut at = |v: i64| {
+            crate::value::assign_int(&mut env[slot], v);
+            index.eval(env).map(i128::from)
+        };
+        let (Some(first), Some(last), Some(second)) = (at(lo), at(hi), at(lo.saturating_add(1)))
+        else {
+            return Ok(false);
+        };
+        let (count, step) = (i128::from(hi) - i128::from(lo) + 1, second - first);
+        let len = env[acc].elements().map_or(0, |xs| xs.len()) as i128;
+        if count < 2 || step == 0 || first + step * (count - 1) != last {
+            return Ok(false);
+        }
+        if first.min(last) < 0 || first.max(last) >= len {
+            return Ok(false);
+        }
+        let (first, step, count) = (first as usize, step as isize, count as usize);
+        let at = |j: usize| (first as isize + step * j as isize) as usize;
+        let x = match element {
+            Element::Int(x) => x.eval(env).map(Value::Int),
+            Element::Bool(x) => x.eval(env).map(Value::Bool),
+        };
+        // The list of the element's kind, held by nobody else.
+        let unique = match (&x, &mut env[acc]) {
+            (Some(Value::Int(_)), Value::Ints(xs)) => Rc::get_mut(xs).is_some(),
+            (Some(Value::Bool(_)), Value::Bools(xs)) => Rc::get_mut(xs).is_some(),
+            _ => false,
+        };
+        let (Some(x), true) = (x, unique) else {
+            return Ok(false);
+        };
+        // The work of the values, looked at as the loop would look at it.
+        m.m.budget.add(count as u64);
+        m.m.poll()?;
+        crate::value::assign_int(&mut env[slot], hi);
+        Ok(match (&mut env[acc], x) {
+            (Value::Ints(xs), Value::Int(x)) => Rc::get_mut(xs)
+                .map(|xs| (0..count).for_each(|j| xs[at(j)] = x))
+                .is_some(),
+            (Value::Bools(xs), Value::Bool(x)) => Rc::get_mut(xs)
+                .map(|xs| (0..count).for_each(|j| xs[at(j)] = x))
+                .is_some(),
+            _ => false,
         })
     }
 
@@ -363,8 +445,12 @@ impl Carry<'_> {
             Ok(())
         };
         match values {
-            // A range: the variable written in place, value by value.
+            // A range: one stride, or the variable written in place, value
+            // by value.
             Iter::Range(r) => {
+                if run.strided && self.stride(m, run, (*r.start(), *r.end()), &element, env)? {
+                    return Ok(());
+                }
                 for v in r {
                     crate::value::assign_int(&mut env[slot], v);
                     one(m, env)?;

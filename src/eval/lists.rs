@@ -182,15 +182,15 @@ pub(super) fn copies(
     Ok(Some(match x {
         Value::Int(v) => {
             m.list_room_of(p, e, n, 8)?;
-            Value::Ints(vec![v; n].into())
+            Value::Ints(std::iter::repeat_n(v, n).collect())
         }
         Value::Bool(v) => {
             m.list_room_of(p, e, n, 1)?;
-            Value::Bools(vec![v; n].into())
+            Value::Bools(std::iter::repeat_n(v, n).collect())
         }
         x => {
             m.list_room_of(p, e, n, std::mem::size_of::<Value>())?;
-            Value::List(vec![x; n].into())
+            Value::List(std::iter::repeat_n(x, n).collect())
         }
     }))
 }
