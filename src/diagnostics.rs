@@ -73,6 +73,7 @@ codes! {
     Interrupted => "interrupted",
     ListLimit => "list-limit",
     MemoryLimit => "memory-limit",
+    MissingKey => "missing-key",
     LiteralTooLarge => "literal-too-large",
     NegativePopcount => "negative-popcount",
     NegativeRoot => "negative-root",

@@ -48,7 +48,11 @@ pub fn encode_arg(v: &Value, key: &mut Vec<i64>) -> Option<()> {
                 key.extend([TAG_BOOL, i64::from(b)]);
             }
         }
-        Value::Range(..) | Value::Pos(_) | Value::Record(_) | Value::Infinite(_) => return None,
+        Value::Range(..)
+        | Value::Pos(_)
+        | Value::Record(_)
+        | Value::Infinite(_)
+        | Value::Dict(_) => return None,
     }
     Some(())
 }
@@ -58,6 +62,7 @@ const TAG_POS: i64 = 5;
 const TAG_RANGE: i64 = 6;
 const TAG_RECORD: i64 = 7;
 const TAG_INFINITE: i64 = 8;
+const TAG_DICT: i64 = 9;
 
 /// Appends the memo key of a function argument: data as a position's
 /// argument is written, positions and ranges tagged apart (a memo key is
@@ -74,6 +79,14 @@ pub fn encode_call_arg(v: &Value, key: &mut Vec<i64>) {
         Value::Infinite(k) => {
             key.extend([TAG_INFINITE, k.len() as i64]);
             key.extend(k.iter().map(|&v| i64::from(v)));
+        }
+        // Its entries in key order.
+        Value::Dict(d) => {
+            key.extend([TAG_DICT, d.len() as i64]);
+            for (k, v) in d.sorted() {
+                let _ = encode_arg(&k.value(), key);
+                encode_call_arg(v, key);
+            }
         }
         Value::Record(r) => {
             key.extend([TAG_RECORD, r.kind as i64]);
@@ -98,7 +111,7 @@ pub fn encode_call_arg(v: &Value, key: &mut Vec<i64>) {
 /// with tags: one pass over nested lists.
 fn needs_tags(v: &Value) -> bool {
     match v {
-        Value::Pos(_) | Value::Infinite(_) | Value::Record(_) => true,
+        Value::Pos(_) | Value::Infinite(_) | Value::Record(_) | Value::Dict(_) => true,
         Value::List(xs) => xs.iter().any(needs_tags),
         _ => false,
     }

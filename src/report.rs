@@ -715,6 +715,14 @@ fn json_of(m: &Machine, v: &Value) -> serde_json::Value {
         Value::Ints(xs) => xs.as_ref().into(),
         Value::Bools(xs) => xs.as_ref().into(),
         Value::Range(lo, hi) => serde_json::json!({ "from": lo, "to_inclusive": hi }),
+        // Its entries in key order, as `[key, value]` pairs (keys may be
+        // integers, which JSON objects cannot have).
+        Value::Dict(d) => d
+            .sorted()
+            .into_iter()
+            .map(|(k, v)| serde_json::json!([json_of(m, &k.value()), json_of(m, v)]))
+            .collect::<Vec<_>>()
+            .into(),
         Value::Pos(parts) => {
             serde_json::to_value(pos_data(m, parts)).unwrap_or(serde_json::Value::Null)
         }

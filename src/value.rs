@@ -3,6 +3,9 @@
 use std::fmt;
 use std::rc::Rc;
 
+mod dict;
+pub use dict::{Dict, Key};
+
 pub use crate::store::PosId;
 
 /// A run-time value.
@@ -26,6 +29,8 @@ pub enum Value {
     Ints(Rc<[i64]>),
     /// A list of booleans, packed.
     Bools(Rc<[bool]>),
+    /// A dictionary: integer or string keys to values.
+    Dict(Rc<Dict>),
     /// An inclusive integer range `lo..=hi` (empty when `lo > hi`).
     Range(i64, i64),
     /// A sum of positions (its components; empty = the empty position).
@@ -52,6 +57,7 @@ impl PartialEq for Value {
             (Ints(a), Ints(b)) => a == b,
             (Bools(a), Bools(b)) => a == b,
             (List(a), List(b)) => a == b,
+            (Dict(a), Dict(b)) => a == b,
             (a, b) => match (a.elements(), b.elements()) {
                 (Some(a), Some(b)) => a.len() == b.len() && a.iter().eq(b.iter()),
                 _ => false,
@@ -343,6 +349,7 @@ impl Value {
             Value::Bool(_) => "a boolean",
             Value::Str(_) => "a string",
             Value::List(_) | Value::Ints(_) | Value::Bools(_) => "a list",
+            Value::Dict(_) => "a dictionary",
             Value::Range(..) => "a range",
             Value::Pos(_) => "a position",
             Value::Record(r) => r.kind.describe(),
@@ -369,6 +376,7 @@ impl fmt::Display for Value {
                 f.write_str("]")
             }
             Value::Range(lo, hi) => write!(f, "{lo}..={hi}"),
+            Value::Dict(d) => write!(f, "{d}"),
             Value::Pos(_) => f.write_str("<position>"),
             Value::Record(r) => {
                 f.write_str("{")?;
@@ -478,6 +486,16 @@ pub fn extent(v: &Value) -> Extent {
             depth: 1,
             size: xs.len() as u64,
         },
+        // A dictionary weighs as the list of its keys and values.
+        Value::Dict(d) => {
+            let (mut depth, mut size) = (1, 2 * d.len() as u64);
+            for v in d.values() {
+                let x = extent(v);
+                depth = depth.max(x.depth + 1);
+                size = size.saturating_add(x.weight()).saturating_sub(1);
+            }
+            Extent { depth, size }
+        }
         v => Extent {
             depth: 0,
             size: unit(v),

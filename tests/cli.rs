@@ -1549,3 +1549,18 @@ fn a_stride_past_the_end_stops_where_the_loop_would() {
         text(&out.stderr)
     );
 }
+
+/// A key that is not in a dictionary is named, with the way round it.
+#[test]
+fn a_missing_key_is_named() {
+    let path = temp_file(
+        "missing_key.game",
+        "let d = counter([1, 1, 2])\nprint d[1]\nprint d[\"x\"]\n",
+    );
+    let out = grundy(&[path.to_str().expect("utf-8 path")]);
+    assert_eq!(text(&out.stdout), "d[1] = 2\n");
+    let err = text(&out.stderr);
+    assert!(err.contains("grundy::missing-key"), "{err}");
+    assert!(err.contains("key \"x\" is not in this dictionary"), "{err}");
+    assert!(err.contains("get(d, k, default)"), "{err}");
+}

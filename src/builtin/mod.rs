@@ -84,6 +84,20 @@ pub enum Builtin {
     Quotient,
     /// `bisect(xs, x)`: where x goes in a sorted list of integers.
     Bisect,
+    /// `dict()`, `dict(pairs)`, `dict(keys, values)`: a dictionary.
+    Dict,
+    /// `counter(xs)`: each element of a list to how often it occurs.
+    Counter,
+    /// `get(d, k, default)`: a key's value, or the default.
+    Get,
+    /// `has(d, k)`: whether a dictionary has a key.
+    Has,
+    /// `insert(d, k, v)`: the dictionary with key k set to v.
+    Insert,
+    /// `keys(d)`: a dictionary's keys, in order.
+    Keys,
+    /// `values(d)`: a dictionary's values, in its keys' order.
+    Values,
     /// `graph(P[, limit])`: the state graph as Graphviz DOT.
     Graph,
     /// `period(G[, budget])`: pre-period and period, and how it is known.
@@ -126,8 +140,12 @@ pub enum Arg {
     Int,
     Str,
     List,
-    /// A list or a string (what has a length and elements).
+    /// A list, a string or a dictionary (what has a length).
     Seq,
+    /// A dictionary.
+    Dict,
+    /// A dictionary's key: an integer or a string.
+    Key,
     /// A move record (an element of `moves(P)` or `winning(P)`).
     Move,
     /// A position or a sum of positions.
@@ -145,6 +163,9 @@ pub enum Gives {
     Bool,
     Str,
     List,
+    Dict,
+    /// A value whose type is known at run time (a dictionary's value).
+    Value,
     Pos,
     /// A report, printed (a value only where a query's answer may be).
     Report,
@@ -220,13 +241,16 @@ pub const TABLE: &[Spec] = &[
         Some(B::Len),
         Function,
         (1, 1),
-        "1 argument (a list or a string)",
+        "1 argument (a list, a string or a dictionary)",
         &[(
             "len(xs)",
-            "the number of elements of a list, or of characters of a string",
+            "the number of elements of a list, of characters of a string, of keys of a dictionary",
         )],
     )
-    .args(&[(Arg::Seq, "`len` takes a list or a string")], Gives::Int),
+    .args(
+        &[(Arg::Seq, "`len` takes a list, a string or a dictionary")],
+        Gives::Int,
+    ),
     spec(
         "sum",
         Some(B::Sum),
@@ -358,6 +382,105 @@ pub const TABLE: &[Spec] = &[
         ],
         Gives::Int,
     ),
+    spec(
+        "dict",
+        Some(B::Dict),
+        Function,
+        (0, 2),
+        "no argument, a list of [key, value] pairs, or a list of keys and a list of values",
+        &[
+            ("dict()", "the empty dictionary"),
+            ("dict(pairs)", "a dictionary of [key, value] pairs (keys: integers or strings)"),
+            ("dict(keys, values)", "each key to the value at its place"),
+        ],
+    )
+    .args(
+        &[
+            (Arg::List, "`dict(pairs)` or `dict(keys, values)` takes lists"),
+            (Arg::List, "`dict(keys, values)` takes two lists"),
+        ],
+        Gives::Dict,
+    ),
+    spec(
+        "counter",
+        Some(B::Counter),
+        Function,
+        (1, 1),
+        "1 argument (a list of integers or strings)",
+        &[(
+            "counter(xs)",
+            "a dictionary of each element of the list to how often it occurs",
+        )],
+    )
+    .args(&[(Arg::List, "`counter` counts a list's elements")], Gives::Dict),
+    spec(
+        "get",
+        Some(B::Get),
+        Function,
+        (3, 3),
+        "3 arguments (a dictionary, a key and a default)",
+        &[("get(d, k, default)", "the value of key k, or the default where d has no k")],
+    )
+    .args(
+        &[
+            (Arg::Dict, "`get(dict, key, default)`"),
+            (Arg::Key, "a dictionary's keys are integers or strings"),
+            (Arg::Data, "`get(dict, key, default)`"),
+        ],
+        Gives::Value,
+    ),
+    spec(
+        "has",
+        Some(B::Has),
+        Function,
+        (2, 2),
+        "2 arguments (a dictionary and a key)",
+        &[("has(d, k)", "whether the dictionary has the key k")],
+    )
+    .args(
+        &[
+            (Arg::Dict, "`has(dict, key)`"),
+            (Arg::Key, "a dictionary's keys are integers or strings"),
+        ],
+        Gives::Bool,
+    ),
+    spec(
+        "insert",
+        Some(B::Insert),
+        Function,
+        (3, 3),
+        "3 arguments (a dictionary, a key and a value)",
+        &[(
+            "insert(d, k, v)",
+            "the dictionary with key k set to v (in place as a fold's accumulator)",
+        )],
+    )
+    .args(
+        &[
+            (Arg::Dict, "`insert(dict, key, value)`"),
+            (Arg::Key, "a dictionary's keys are integers or strings"),
+            (Arg::Data, "`insert(dict, key, value)`"),
+        ],
+        Gives::Dict,
+    ),
+    spec(
+        "keys",
+        Some(B::Keys),
+        Function,
+        (1, 1),
+        "1 argument (a dictionary)",
+        &[("keys(d)", "the keys, integers ascending, then strings")],
+    )
+    .args(&[(Arg::Dict, "`keys` takes a dictionary")], Gives::List),
+    spec(
+        "values",
+        Some(B::Values),
+        Function,
+        (1, 1),
+        "1 argument (a dictionary)",
+        &[("values(d)", "the values, in the order of their keys")],
+    )
+    .args(&[(Arg::Dict, "`values` takes a dictionary")], Gives::List),
     spec(
         "components",
         Some(B::Components),

@@ -53,9 +53,23 @@ fn every_variant_has_an_entry() {
             B::Quotient => 40,
             B::Bisect => 41,
             B::GridTurn => 42,
+            B::Dict => 43,
+            B::Counter => 44,
+            B::Get => 45,
+            B::Has => 46,
+            B::Insert => 47,
+            B::Keys => 48,
+            B::Values => 49,
         }
     }
     let all = [
+        B::Dict,
+        B::Counter,
+        B::Get,
+        B::Has,
+        B::Insert,
+        B::Keys,
+        B::Values,
         B::Bisect,
         B::Quotient,
         B::Genus,

@@ -92,6 +92,8 @@ impl Checker {
                 Gives::Bool => Ty::Bool,
                 Gives::Str => Ty::Str,
                 Gives::List => Ty::List,
+                Gives::Dict => Ty::Dict,
+                Gives::Value => self.fresh_var(),
                 Gives::Pos => Ty::Pos,
                 Gives::Report => Ty::Report,
             };
@@ -374,9 +376,17 @@ impl Checker {
                 };
                 if !matches!(
                     self.resolve(ty),
-                    Ty::List | Ty::Str | Ty::Range | Ty::Var(_) | Ty::Error
+                    Ty::List | Ty::Str | Ty::Range | Ty::Dict | Ty::Var(_) | Ty::Error
                 ) {
                     self.mismatch(a.span, Ty::List, ty, why);
+                }
+                id
+            }
+            Arg::Dict => self.check_ty(a, Ty::Dict, why),
+            Arg::Key => {
+                let (id, ty) = self.infer(a);
+                if !matches!(self.resolve(ty), Ty::Int | Ty::Str | Ty::Var(_) | Ty::Error) {
+                    self.mismatch(a.span, Ty::Int, ty, why);
                 }
                 id
             }

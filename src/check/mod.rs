@@ -23,6 +23,7 @@ enum Ty {
     Str,
     List,
     Range,
+    Dict,
     Pos,
     /// A query's answer with fields (`p.period`).
     Record(RecordKind),
@@ -41,6 +42,7 @@ impl Ty {
             Ty::Str => "a string",
             Ty::List => "a list",
             Ty::Range => "a range",
+            Ty::Dict => "a dictionary",
             Ty::Pos => "a position",
             Ty::Record(k) => k.describe(),
             Ty::Report => "a report",

@@ -14,6 +14,22 @@ impl Checker {
             _ => self.infer(base),
         };
         let (idx_id, idx_ty) = self.infer(idx);
+        // A dictionary's value, by its key.
+        if self.resolve(base_ty) == Ty::Dict {
+            if !matches!(
+                self.resolve(idx_ty),
+                Ty::Int | Ty::Str | Ty::Var(_) | Ty::Error
+            ) {
+                self.mismatch(
+                    idx.span,
+                    Ty::Int,
+                    idx_ty,
+                    "a dictionary's keys are integers or strings",
+                );
+            }
+            let ty = self.fresh_var();
+            return (self.push(ir::Expr::Index(base_id, idx_id), span), ty);
+        }
         let slice = match self.resolve(idx_ty) {
             Ty::Range => true,
             Ty::Int | Ty::Var(_) | Ty::Error => false,
@@ -29,6 +45,7 @@ impl Checker {
         };
         let ty = match self.resolve(base_ty) {
             Ty::Str => Ty::Str,
+
             Ty::List | Ty::Range if slice => Ty::List,
             // Lists may hold lists: the element type is checked at
             // run time (and a parameter's, list or string, too).

@@ -27,6 +27,7 @@ pub(super) fn call(
                 i64::try_from(i128::from(hi) - i128::from(lo) + 1)
                     .map_err(|_| overflow(span, format!("len({lo}..={hi})")))?
             })),
+            Value::Dict(d) => Ok(Value::Int(d.len() as i64)),
             other => match other.elements() {
                 Some(xs) => Ok(Value::Int(xs.len() as i64)),
                 None => Err(m.type_bug(p, arg(0)?, "a list or a string", &other).into()),
@@ -61,6 +62,13 @@ pub(super) fn call(
             let (x, ext) = m.element(p, arg(2)?, env)?;
             super::carry::set_in(m, p, (arg(0)?, arg(1)?), list, i, x, ext)
         }
+        Builtin::Dict
+        | Builtin::Counter
+        | Builtin::Get
+        | Builtin::Has
+        | Builtin::Insert
+        | Builtin::Keys
+        | Builtin::Values => super::dicts::call(m, p, f, args, span, env),
         Builtin::Popcount => of_int(m, p, arg(0)?, span, env, ops::popcount),
         Builtin::Mex => {
             let list = super::lists::ints(m, p, arg(0)?, env)?;

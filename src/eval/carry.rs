@@ -279,6 +279,20 @@ impl Carry<'_> {
                 let list = self.owned(m, args[0], env)?;
                 set_in(m, p, (args[0], args[1]), list, i, x, ext)
             }
+            ir::Expr::Call {
+                f: Builtin::Insert,
+                args,
+                ..
+            } if args.len() == 3 => {
+                let k = m.value(p, args[1], env)?;
+                let Some(k) = crate::value::Key::of(&k) else {
+                    // Not a key: the general evaluation says so.
+                    return m.value(p, e, env);
+                };
+                let x = m.data(p, args[2], env)?;
+                let d = self.owned(m, args[0], env)?;
+                super::dicts::insert_in(m, p, args[0], d, k, x)
+            }
             _ => m.value(p, e, env),
         }
     }

@@ -624,6 +624,11 @@ impl Interp<'_> {
                     | (Value::Bool(_), Value::Bool(_))
                     | (Value::Str(_), Value::Str(_))
                     | (Value::Record(_), Value::Record(_)) => x == y,
+                    (Value::Dict(a), Value::Dict(b)) => {
+                        self.m.budget.add(a.len().min(b.len()) as u64);
+                        self.m.poll()?;
+                        x == y
+                    }
                     _ if lists.0.is_some() && lists.1.is_some() => x == y,
                     // `grundy(P)` of a loopy game: ∞ equals only the same ∞.
                     (Value::Infinite(_) | Value::Int(_), Value::Infinite(_) | Value::Int(_)) => {
@@ -738,7 +743,7 @@ impl Interp<'_> {
                 let x = extent(&v);
                 Ok((v, x))
             }
-            Value::List(_) | Value::Ints(_) | Value::Bools(_) => {
+            Value::List(_) | Value::Ints(_) | Value::Bools(_) | Value::Dict(_) => {
                 let x = extent(&v);
                 if x.depth >= MAX_LIST_DEPTH {
                     return Err(too_deep(p.span(e)).into());

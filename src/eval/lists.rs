@@ -84,6 +84,7 @@ pub(super) fn index(
     env: &mut [Value],
 ) -> R<Value> {
     let base = match m.value(p, l, env)? {
+        Value::Dict(d) => return super::dicts::lookup(m, p, (&d, l), i, env),
         Value::Range(lo, hi) => Value::List(materialize(m, p, l, lo, hi)?),
         v @ (Value::List(_) | Value::Ints(_) | Value::Bools(_) | Value::Str(_)) => v,
         other => {

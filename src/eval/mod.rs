@@ -33,6 +33,7 @@ mod accel;
 mod builtins;
 mod calls;
 mod carry;
+mod dicts;
 mod expr;
 mod fold;
 mod limits;

@@ -37,7 +37,7 @@ fn plain(v: &Value) -> Option<Plain> {
                 .collect::<Option<_>>()?,
         ),
         Value::Range(a, b) => Plain::Range(*a, *b),
-        Value::Pos(_) | Value::Record(_) | Value::Infinite(_) => return None,
+        Value::Pos(_) | Value::Record(_) | Value::Infinite(_) | Value::Dict(_) => return None,
     })
 }
 
