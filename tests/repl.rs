@@ -322,6 +322,7 @@ fn completion_offers_what_can_come_next() {
                 "input_ints".into(),
                 "input_lines".into(),
                 "input_tokens".into(),
+                "insert".into(),
                 "int".into(),
                 "is_infinite".into(),
                 "isqrt".into()

@@ -52,7 +52,7 @@ pub(super) fn call(
         }
         Builtin::Bisect => bisect(m, p, arg(0)?, arg(1)?, span, env),
         Builtin::Sorted => {
-            let mut v = super::lists::ints(m, p, arg(0)?, env)?;
+            let mut v = super::lists::ints(m, p, arg(0)?, env)?.to_vec();
             v.sort_unstable();
             Ok(Value::Ints(v.into()))
         }
@@ -274,14 +274,14 @@ fn min_max(
     span: Span,
     env: &mut [Value],
 ) -> R<Value> {
-    let values: Vec<i64> = if args.len() == 1 {
+    let values: Rc<[i64]> = if args.len() == 1 {
         super::lists::ints(m, p, args[0], env)?
     } else {
         let mut v = Vec::new();
         for &a in args {
             v.push(m.int(p, a, env)?);
         }
-        v
+        v.into()
     };
     let best = if f == Builtin::Min {
         values.iter().min()

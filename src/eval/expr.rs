@@ -384,6 +384,13 @@ impl Interp<'_> {
             ir::Expr::Local(s) if (*s as usize) < env.len() => {
                 return Ok(env[*s as usize].clone());
             }
+            // Integer arithmetic, when compiled (where it cannot answer,
+            // the interpreter does, and reports what there is to report).
+            ir::Expr::Binary(..) | ir::Expr::Index(..) | ir::Expr::If(..) => {
+                if let Some(v) = self.m.compiled.int(e).and_then(|c| c.eval(env)) {
+                    return Ok(Value::Int(v));
+                }
+            }
             _ => {}
         }
         let span = p.span(e);
@@ -715,7 +722,7 @@ impl Interp<'_> {
     pub fn eval_axis(&mut self, e: ExprId, env: &mut [Value]) -> R<Vec<i64>> {
         let p = Rc::clone(&self.m.prog);
         let p = &*p;
-        super::lists::ints(self, p, e, env)
+        super::lists::ints(self, p, e, env).map(|xs| xs.to_vec())
     }
 
     /// Evaluates a value that may be stored in a list or passed to a game.

@@ -240,16 +240,17 @@ pub(super) fn ints(
     p: &ir::Program,
     e: ExprId,
     env: &mut [Value],
-) -> R<Vec<i64>> {
+) -> R<Rc<[i64]>> {
     let list = match m.value(p, e, env)? {
-        Value::Ints(xs) => return Ok(xs.to_vec()),
+        // Shared, not copied.
+        Value::Ints(xs) => return Ok(xs),
         Value::Range(lo, hi) => {
             range_room(m, p, e, lo, hi, 8)?;
             return Ok((lo..=hi).collect());
         }
         Value::List(xs) => xs,
         other => match other.elements() {
-            Some(xs) if xs.is_empty() => return Ok(Vec::new()),
+            Some(xs) if xs.is_empty() => return Ok(Rc::from([])),
             _ => return Err(m.type_bug(p, e, "a list", &other).into()),
         },
     };
