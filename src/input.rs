@@ -56,6 +56,20 @@ impl Input {
         matches!(self, Input::Unread(_) | Input::Reading(_))
     }
 
+    /// Where the input's integers end, when `xs` is them as `input_ints()`
+    /// gave them: how many, and the line and column just after the last.
+    pub fn ints_end(&self, xs: &Rc<[i64]>) -> Option<(usize, usize, usize)> {
+        match self {
+            Input::Read(text, Some(ints)) if Rc::ptr_eq(ints, xs) => {
+                let end = text.trim_end().len();
+                let line = text[..end].matches('\n').count() + 1;
+                let start = text[..end].rfind('\n').map_or(0, |i| i + 1);
+                Some((ints.len(), line, text[start..end].chars().count() + 1))
+            }
+            _ => None,
+        }
+    }
+
     /// The whole text (read at the first call). While it is read, `poll`
     /// is called every few milliseconds (Ctrl-C ends the wait; asking
     /// again waits on).

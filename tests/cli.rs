@@ -1564,3 +1564,25 @@ fn a_missing_key_is_named() {
     assert!(err.contains("key \"x\" is not in this dictionary"), "{err}");
     assert!(err.contains("get(d, k, default)"), "{err}");
 }
+
+/// Malformed judge input is the input's fault, and says where: a word
+/// where an integer is expected and a number past 64 bits by line and
+/// column, too few numbers by where the input's integers end.
+#[test]
+fn malformed_test_cases_say_where() {
+    let cases = [
+        ("2\n1 5\n2 3 x7\n", "`x7` on line 3, column 5"),
+        ("1\n2 99999999999999999999 1\n", "on line 2, column 3"),
+        (
+            "3\n2 1 2\n3 1 1\n",
+            "the input's 7 integers, which end at line 3, column 6",
+        ),
+        ("99999\n1 4\n", "the input's 3 integers, which end at line 2, column 4"),
+    ];
+    for (input, want) in cases {
+        let out = grundy_stdin(&["examples/nim_cases.game"], input);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{input:?}: {err}");
+        assert!(err.contains(want), "{input:?}: {err}");
+    }
+}

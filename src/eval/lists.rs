@@ -115,13 +115,23 @@ pub(super) fn index(
             Value::Str(_) => ("string", "characters"),
             _ => ("list", "elements"),
         };
-        return Err(Diag::user(
+        let mut d = Diag::user(
             Code::IndexOutOfRange,
             format!("index {what} is out of range for a {noun} of length {len}"),
         )
         .label(p.span(i), format!("index {what}"))
-        .label(p.span(l), format!("this {noun} has {len} {unit}"))
-        .into());
+        .label(p.span(l), format!("this {noun} has {len} {unit}"));
+        // Reading past the input's end: the input's fault, most often.
+        if let Value::Ints(xs) = &base
+            && let Some((count, line, column)) = m.m.interp_state.input.ints_end(xs)
+        {
+            d = d.note(format!(
+                "this list is the input's {count} integers, which end at line {line}, column \
+                 {column}: the input holds fewer numbers than the program reads (a count larger \
+                 than the numbers after it, or too few numbers)"
+            ));
+        }
+        return Err(d.into());
     }
     let (lo, hi) = (
         lo as usize,
@@ -131,7 +141,12 @@ pub(super) fn index(
     if slice {
         m.m.budget.add((hi - lo) as u64);
         m.m.poll()?;
-        m.m.reserve((hi - lo).saturating_mul(std::mem::size_of::<Value>()))?;
+        let bytes = match &base {
+            Value::Ints(_) => 8,
+            Value::Bools(_) | Value::Str(_) => 1,
+            _ => std::mem::size_of::<Value>(),
+        };
+        m.m.reserve((hi - lo).saturating_mul(bytes))?;
     }
     Ok(match base {
         Value::Str(s) if s.is_ascii() => Value::Str(s[lo..hi].into()),
