@@ -1577,7 +1577,10 @@ fn malformed_test_cases_say_where() {
             "3\n2 1 2\n3 1 1\n",
             "the input's 7 integers, which end at line 3, column 6",
         ),
-        ("99999\n1 4\n", "the input's 3 integers, which end at line 2, column 4"),
+        (
+            "99999\n1 4\n",
+            "the input's 3 integers, which end at line 2, column 4",
+        ),
     ];
     for (input, want) in cases {
         let out = grundy_stdin(&["examples/nim_cases.game"], input);

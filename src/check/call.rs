@@ -93,7 +93,7 @@ impl Checker {
                 Gives::Str => Ty::Str,
                 Gives::List => Ty::List,
                 Gives::Dict => Ty::Dict,
-                Gives::Value => self.fresh_var(),
+                Gives::Value => self.types.fresh_any(),
                 Gives::Pos => Ty::Pos,
                 Gives::Report => Ty::Report,
             };
@@ -226,14 +226,17 @@ impl Checker {
                             Code::TypeMismatch,
                             format!("`{name}` needs a game name first"),
                         )
-                        .label(a.span, format!("this is {}", self.resolve(ty).describe()))
+                        .label(
+                            a.span,
+                            format!("this is {}", self.types.resolve(ty).describe()),
+                        )
                         .help(format!("write e.g. `{name}(Kayles, 0..=20)`")),
                     ),
                 }
                 ids.push(id);
             } else {
                 let (id, ty) = self.infer(a);
-                if !matches!(self.resolve(ty), Ty::Range | Ty::List | Ty::Error) {
+                if !matches!(self.types.resolve(ty), Ty::Range | Ty::List | Ty::Error) {
                     self.mismatch(a.span, Ty::Range, ty, "tables run over ranges or lists");
                 }
                 ids.push(id);
@@ -260,7 +263,7 @@ impl Checker {
             } else {
                 for i in 0..arity {
                     let p = self.game_params[g as usize][i];
-                    if !self.unify(p, Ty::Int) {
+                    if !self.types.unify(p, Ty::Int) {
                         self.errors.push(
                             Diag::user(
                                 Code::TypeMismatch,
@@ -295,7 +298,7 @@ impl Checker {
             if f == Builtin::Period
                 && let Some(g) = game
                 && self.game_params[g as usize].len() == 1
-                && !self.unify(self.game_params[g as usize][0], Ty::Int)
+                && !self.types.unify(self.game_params[g as usize][0], Ty::Int)
             {
                 self.errors.push(
                     Diag::user(
@@ -375,7 +378,7 @@ impl Checker {
                     _ => self.infer(a),
                 };
                 if !matches!(
-                    self.resolve(ty),
+                    self.types.resolve(ty),
                     Ty::List | Ty::Str | Ty::Range | Ty::Dict | Ty::Var(_) | Ty::Error
                 ) {
                     self.mismatch(a.span, Ty::List, ty, why);
@@ -385,7 +388,10 @@ impl Checker {
             Arg::Dict => self.check_ty(a, Ty::Dict, why),
             Arg::Key => {
                 let (id, ty) = self.infer(a);
-                if !matches!(self.resolve(ty), Ty::Int | Ty::Str | Ty::Var(_) | Ty::Error) {
+                if !matches!(
+                    self.types.resolve(ty),
+                    Ty::Int | Ty::Str | Ty::Var(_) | Ty::Error
+                ) {
                     self.mismatch(a.span, Ty::Int, ty, why);
                 }
                 id
@@ -395,7 +401,7 @@ impl Checker {
             Arg::Data => self.data(a),
             Arg::Value => {
                 let (id, ty) = self.infer(a);
-                if matches!(self.resolve(ty), Ty::Report) {
+                if matches!(self.types.resolve(ty), Ty::Report) {
                     self.mismatch(a.span, Ty::Str, ty, why);
                 }
                 id
@@ -422,7 +428,10 @@ impl Checker {
         if ty != Ty::Error {
             self.errors.push(
                 Diag::user(Code::TypeMismatch, format!("`{name}` needs a game name"))
-                    .label(a.span, format!("this is {}", self.resolve(ty).describe()))
+                    .label(
+                        a.span,
+                        format!("this is {}", self.types.resolve(ty).describe()),
+                    )
                     .help(format!("write e.g. `{name}(Kayles)`")),
             );
         }
@@ -450,13 +459,13 @@ impl Checker {
         let mut ids = Vec::with_capacity(args.len());
         for (i, (a, p)) in args.iter().zip(params).enumerate() {
             let (id, ty) = self.infer(a);
-            if !self.unify(ty, p) {
+            if !self.types.unify(ty, p) {
                 let f = &self.out.funs[fun as usize];
                 let note = format!(
                     "parameter `{}` of `{}` holds {}, as its other uses require",
                     f.params[i],
                     f.name,
-                    self.resolve(p).describe()
+                    self.types.resolve(p).describe()
                 );
                 self.mismatch(a.span, p, ty, &note);
             }
@@ -480,14 +489,14 @@ impl Checker {
         let mut ids = Vec::with_capacity(args.len());
         for (i, (a, p)) in args.iter().zip(params).enumerate() {
             let (id, ty) = self.infer(a);
-            let open = matches!(self.resolve(p), Ty::Var(_));
-            let unified = self.unify(ty, p);
+            let open = matches!(self.types.resolve(p), Ty::Var(_));
+            let unified = self.types.unify(ty, p);
             let origin = match p {
                 Ty::Var(x) => {
-                    if unified && open && !matches!(self.resolve(p), Ty::Var(_)) {
-                        self.vars[x as usize].1 = Some(a.span);
+                    if unified && open && !matches!(self.types.resolve(p), Ty::Var(_)) {
+                        self.types.set_origin(x, a.span);
                     }
-                    self.vars[x as usize].1
+                    self.types.origin(x)
                 }
                 _ => None,
             };
@@ -499,17 +508,17 @@ impl Checker {
                          call decided: {}",
                         game.name,
                         game.params[i],
-                        self.resolve(p).describe()
+                        self.types.resolve(p).describe()
                     ),
                     None => format!(
                         "parameter `{}` of `{}` holds {}, as its uses in the rules require",
                         game.params[i],
                         game.name,
-                        self.resolve(p).describe()
+                        self.types.resolve(p).describe()
                     ),
                 };
-                let found = self.resolve(ty);
-                let want = self.resolve(p);
+                let found = self.types.resolve(ty);
+                let want = self.types.resolve(p);
                 let msg = if matches!(want, Ty::Var(_)) {
                     format!(
                         "a game's arguments are integers, booleans or lists, not {}",
@@ -649,7 +658,7 @@ fn section_args(c: &mut Checker, a: &ast::Expr) -> Option<Vec<ExprId>> {
     out.push(c.push(ir::Expr::Int(heap as i64), a.span));
     for (i, e) in args.iter().enumerate() {
         let p = c.game_params[g as usize][i];
-        if !c.unify(p, Ty::Int) {
+        if !c.types.unify(p, Ty::Int) {
             c.errors.push(
                 Diag::user(Code::TypeMismatch, "`period` needs integer parameters")
                     .label(e.span, "this game's parameter is not an integer")

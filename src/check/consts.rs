@@ -169,7 +169,7 @@ impl Checker {
         }
         let start = self.out.exprs.len();
         let (e, ty) = self.infer(&l.value);
-        if !self.unify(ty, ret) {
+        if !self.types.unify(ty, ret) {
             let name = &l.name.name;
             self.mismatch(
                 l.value.span,
@@ -177,7 +177,7 @@ impl Checker {
                 ty,
                 &format!(
                     "the calls of `{name}` use its result as {}",
-                    self.resolve(ret).describe()
+                    self.types.resolve(ret).describe()
                 ),
             );
         }

@@ -76,8 +76,11 @@ impl Checker {
                 .iter()
                 .rev()
                 .find(|b| b.slot == *s)
-                .map(|b| self.resolve(b.ty)),
-            ir::Expr::Const(c) => self.const_tys.get(*c as usize).map(|t| self.resolve(t.0)),
+                .map(|b| self.types.resolve(b.ty)),
+            ir::Expr::Const(c) => self
+                .const_tys
+                .get(*c as usize)
+                .map(|t| self.types.resolve(t.0)),
             _ => None,
         };
         let carried = |s: Slot| self.scope.iter().any(|b| b.slot == s && b.carried);
@@ -109,7 +112,7 @@ impl Checker {
         } = f;
         let scan = *scan;
         let (init_id, ty) = self.infer(init);
-        let ty = self.resolve(ty);
+        let ty = self.types.resolve(ty);
         if matches!(ty, Ty::Range | Ty::Report) || (scan && ty == Ty::Pos) {
             self.errors.push(
                 Diag::user(

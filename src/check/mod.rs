@@ -14,6 +14,8 @@ mod consts;
 mod cost;
 mod lets;
 mod operators;
+mod types;
+use types::Types;
 
 /// Static types. Game parameters start as variables and are fixed by use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,7 +79,7 @@ pub fn check(program: &ast::Program) -> Result<(ir::Program, Vec<Diag>), Vec<Dia
         globals: HashMap::new(),
         game_params: Vec::new(),
         const_tys: Vec::new(),
-        vars: Vec::new(),
+        types: Types::default(),
         scope: Vec::new(),
         next_slot: 0,
         max_slot: 0,
@@ -97,7 +99,10 @@ pub fn check(program: &ast::Program) -> Result<(ir::Program, Vec<Diag>), Vec<Dia
     }
     after_rules::unused_prefers(&mut c, program);
     for (g, params) in c.game_params.clone().iter().enumerate() {
-        let ints = params.iter().map(|&t| c.resolve(t) == Ty::Int).collect();
+        let ints = params
+            .iter()
+            .map(|&t| c.types.resolve(t) == Ty::Int)
+            .collect();
         c.out.games[g].int_params = ints;
     }
     if c.errors.iter().all(|d| d.warning) {
@@ -128,11 +133,8 @@ struct Checker {
     /// Each constant's type, and whether it needs Grundy values (it asks a
     /// query, or uses a constant that does).
     const_tys: Vec<(Ty, bool)>,
-    /// Union-find over type variables: `Some(t)` bound (to a type or a link),
-    /// and for a game parameter that no rule fixed, the argument of the call
-    /// that did.
-    /// Whether it holds data only.
-    vars: Vec<(Option<Ty>, Option<Span>, bool)>,
+    /// The type variables.
+    types: Types,
     scope: Vec<Bound>,
     next_slot: Slot,
     max_slot: Slot,
@@ -193,7 +195,7 @@ impl Checker {
             match item {
                 Item::Game(g) => {
                     let id = self.out.games.len() as GameId;
-                    let params = g.params.iter().map(|_| self.fresh_var()).collect();
+                    let params = g.params.iter().map(|_| self.types.fresh_var()).collect();
                     self.game_params.push(params);
                     self.out.games.push(ir::Game {
                         name: g.name.name.clone(),
@@ -220,8 +222,8 @@ impl Checker {
                 }) => {
                     let memo_limit = memo.as_ref().map(|m| m.limit.unwrap_or(u64::MAX));
                     let id = self.out.funs.len() as ir::FunId;
-                    let tys = params.iter().map(|_| self.fresh_any()).collect();
-                    let ret = self.fresh_any();
+                    let tys = params.iter().map(|_| self.types.fresh_any()).collect();
+                    let ret = self.types.fresh_any();
                     self.fun_tys.push((tys, ret));
                     self.out.funs.push(ir::Fun {
                         name: name.name.clone(),
@@ -384,54 +386,6 @@ impl Checker {
         self.scope.iter().rev().find(|b| b.name == name)
     }
 
-    /// A type variable for data (a game parameter, a list element): never
-    /// a position, a range or a report.
-    fn fresh_var(&mut self) -> Ty {
-        self.vars.push((None, None, true));
-        Ty::Var(self.vars.len() as u32 - 1)
-    }
-
-    /// A type variable for any value (a function's parameters and result).
-    fn fresh_any(&mut self) -> Ty {
-        self.vars.push((None, None, false));
-        Ty::Var(self.vars.len() as u32 - 1)
-    }
-
-    fn resolve(&self, mut ty: Ty) -> Ty {
-        while let Ty::Var(v) = ty {
-            match self.vars[v as usize].0 {
-                Some(t) => ty = t,
-                None => return ty,
-            }
-        }
-        ty
-    }
-
-    /// Makes `actual` agree with `expected`; false on a definite mismatch.
-    fn unify(&mut self, actual: Ty, expected: Ty) -> bool {
-        let (a, e) = (self.resolve(actual), self.resolve(expected));
-        match (a, e) {
-            (Ty::Error, _) | (_, Ty::Error) => true,
-            (Ty::Var(x), Ty::Var(y)) if x == y => true,
-            (Ty::Var(x), Ty::Var(y)) => {
-                // Linked, a variable for data makes the other one for data.
-                let data = self.vars[x as usize].2 || self.vars[y as usize].2;
-                self.vars[y as usize].2 = data;
-                self.vars[x as usize].0 = Some(Ty::Var(y));
-                true
-            }
-            (Ty::Var(x), t) | (t, Ty::Var(x)) => {
-                // Data only: never positions, ranges or reports.
-                if self.vars[x as usize].2 && matches!(t, Ty::Pos | Ty::Range | Ty::Report) {
-                    return false;
-                }
-                self.vars[x as usize].0 = Some(t);
-                true
-            }
-            (a, e) => a == e,
-        }
-    }
-
     fn push(&mut self, e: ir::Expr, span: Span) -> ExprId {
         self.out.exprs.push(e);
         self.out.spans.push(span);
@@ -439,8 +393,8 @@ impl Checker {
     }
 
     fn mismatch(&mut self, span: Span, expected: Ty, found: Ty, why: &str) {
-        let found = self.resolve(found);
-        let expected = self.resolve(expected);
+        let found = self.types.resolve(found);
+        let expected = self.types.resolve(expected);
         // An earlier error explains this one already.
         if found == Ty::Error || expected == Ty::Error {
             return;
@@ -484,8 +438,22 @@ impl Checker {
 
     /// Checks an expression against an expected type.
     fn check_ty(&mut self, e: &ast::Expr, expected: Ty, why: &str) -> ExprId {
-        match (&e.kind, self.resolve(expected)) {
+        match (&e.kind, self.types.resolve(expected)) {
             (ExprKind::Int(0), Ty::Pos) => return self.push(ir::Expr::EmptyPos, e.span),
+            (
+                ExprKind::Generator {
+                    callee,
+                    body,
+                    clauses,
+                },
+                Ty::Pos,
+            ) if callee.name == "sum" => {
+                let (id, ty) = self.generator(callee, body, clauses, e.span, true);
+                if !self.types.unify(ty, Ty::Pos) {
+                    self.mismatch(e.span, Ty::Pos, ty, why);
+                }
+                return id;
+            }
             (ExprKind::Binary(BinOp::Add, l, r), Ty::Pos) => {
                 let l = self.check_ty(l, Ty::Pos, why);
                 let r = self.check_ty(r, Ty::Pos, why);
@@ -525,7 +493,7 @@ impl Checker {
             _ => {}
         }
         let (id, ty) = self.infer(e);
-        if !self.unify(ty, expected) {
+        if !self.types.unify(ty, expected) {
             self.mismatch(e.span, expected, ty, why);
         }
         id
@@ -566,7 +534,7 @@ impl Checker {
                 callee,
                 body,
                 clauses,
-            } => self.generator(callee, body, clauses, span),
+            } => self.generator(callee, body, clauses, span, false),
             ExprKind::List(items) => {
                 let items = items.iter().map(|i| self.data(i)).collect();
                 (self.push(ir::Expr::List(items), span), Ty::List)
@@ -611,16 +579,16 @@ impl Checker {
             ExprKind::If(c, t, f) => {
                 let c = self.check_ty(c, Ty::Bool, "the condition of `if` must be a boolean");
                 let (t_id, t_ty) = self.infer(t);
-                let t_ty = self.resolve(t_ty);
+                let t_ty = self.types.resolve(t_ty);
                 let (t_id, f_id, ty) = if t_ty == Ty::Int && matches!(f.kind, ExprKind::Call { .. })
                 {
                     // `if c then 0 else G(n)`: let the else branch decide.
                     let (f_id, f_ty) = self.infer(f);
-                    if self.resolve(f_ty) == Ty::Pos && matches!(t.kind, ExprKind::Int(0)) {
+                    if self.types.resolve(f_ty) == Ty::Pos && matches!(t.kind, ExprKind::Int(0)) {
                         self.out.exprs[t_id as usize] = ir::Expr::EmptyPos;
                         (t_id, f_id, Ty::Pos)
                     } else {
-                        if !self.unify(f_ty, t_ty) {
+                        if !self.types.unify(f_ty, t_ty) {
                             self.mismatch(
                                 f.span,
                                 t_ty,
@@ -638,7 +606,7 @@ impl Checker {
                 (self.push(ir::Expr::If(c, t_id, f_id), span), ty)
             }
             ExprKind::LetIn { .. } => {
-                let want = self.fresh_any();
+                let want = self.types.fresh_any();
                 let id = self.check_ty(e, want, "");
                 (id, want)
             }
@@ -651,7 +619,7 @@ impl Checker {
     fn field(&mut self, base: &ast::Expr, name: &ast::Ident, span: Span) -> (ExprId, Ty) {
         let (b, ty) = self.infer(base);
         let id = self.push(ir::Expr::Field(b, name.name.as_str().into()), span);
-        match self.resolve(ty) {
+        match self.types.resolve(ty) {
             Ty::Record(kind) => match field_type(kind, &name.name) {
                 Some(t) => (id, t),
                 None => {
@@ -668,7 +636,7 @@ impl Checker {
                     (id, Ty::Error)
                 }
             },
-            Ty::Var(_) | Ty::Error => (id, self.fresh_any()),
+            Ty::Var(_) | Ty::Error => (id, self.types.fresh_any()),
             t => {
                 self.errors.push(
                     Diag::user(
@@ -689,14 +657,14 @@ impl Checker {
     /// A value that can be stored in a list or passed to a game.
     fn data(&mut self, e: &ast::Expr) -> ExprId {
         let (id, ty) = self.infer(e);
-        let ty = self.resolve(ty);
+        let ty = self.types.resolve(ty);
         // (What running would refuse: `check` finds it first.)
-        if matches!(ty, Ty::Pos | Ty::Range | Ty::Report | Ty::Record(_)) {
+        if matches!(ty, Ty::Range | Ty::Report | Ty::Record(_)) {
             self.errors.push(
                 Diag::user(
                     Code::TypeMismatch,
                     format!(
-                        "lists hold integers, booleans, strings and lists, not {}",
+                        "lists hold integers, booleans, strings, lists, dictionaries and positions, not {}",
                         ty.describe()
                     ),
                 )
@@ -836,8 +804,9 @@ impl Checker {
             out.push(match c {
                 ast::Clause::For { var, iter } => {
                     let (it, ty) = self.infer(iter);
-                    let ty = self.resolve(ty);
-                    if !matches!(ty, Ty::Range | Ty::List | Ty::Error) && !self.unify(ty, Ty::List)
+                    let ty = self.types.resolve(ty);
+                    if !matches!(ty, Ty::Range | Ty::List | Ty::Error)
+                        && !self.types.unify(ty, Ty::List)
                     {
                         self.errors.push(
                             Diag::user(
@@ -848,10 +817,11 @@ impl Checker {
                             .help("iterate over a range like `0..n` or a list like `[1, 3, 4]`"),
                         );
                     }
+                    // A list's element: data or a position.
                     let elem = if ty == Ty::Range {
                         Ty::Int
                     } else {
-                        self.fresh_var()
+                        self.types.element_var(ty)
                     };
                     let slot = self.bind(&var.name, elem);
                     Clause::For { slot, iter: it }
@@ -874,22 +844,29 @@ impl Checker {
         out
     }
 
+    /// `sum(...)`, `min(...)`, `any(...)` ...; `positions`: a sum wanted
+    /// as a position (a body whose type is not known yet is one: the
+    /// elements of a list of positions).
     fn generator(
         &mut self,
         callee: &ast::Ident,
         body: &ast::Expr,
         clauses: &[ast::Clause],
         span: Span,
+        positions: bool,
     ) -> (ExprId, Ty) {
         let mark = self.scope.len();
         let clauses_ir = self.clauses(clauses);
         let (kind, body_id, ty) = match callee.name.as_str() {
             "sum" => {
                 let (b, t) = self.infer(body);
-                match self.resolve(t) {
+                if positions && matches!(self.types.resolve(t), Ty::Var(_)) {
+                    self.types.unify(t, Ty::Pos);
+                }
+                match self.types.resolve(t) {
                     Ty::Pos => (CompKind::SumPos, b, Ty::Pos),
                     t => {
-                        if !self.unify(t, Ty::Int) {
+                        if !self.types.unify(t, Ty::Int) {
                             self.mismatch(
                                 body.span,
                                 Ty::Int,

@@ -15,9 +15,9 @@ impl Checker {
         };
         let (idx_id, idx_ty) = self.infer(idx);
         // A dictionary's value, by its key.
-        if self.resolve(base_ty) == Ty::Dict {
+        if self.types.resolve(base_ty) == Ty::Dict {
             if !matches!(
-                self.resolve(idx_ty),
+                self.types.resolve(idx_ty),
                 Ty::Int | Ty::Str | Ty::Var(_) | Ty::Error
             ) {
                 self.mismatch(
@@ -27,10 +27,11 @@ impl Checker {
                     "a dictionary's keys are integers or strings",
                 );
             }
-            let ty = self.fresh_var();
+            // (A value may be a position.)
+            let ty = self.types.fresh_any();
             return (self.push(ir::Expr::Index(base_id, idx_id), span), ty);
         }
-        let slice = match self.resolve(idx_ty) {
+        let slice = match self.types.resolve(idx_ty) {
             Ty::Range => true,
             Ty::Int | Ty::Var(_) | Ty::Error => false,
             _ => {
@@ -43,13 +44,14 @@ impl Checker {
                 false
             }
         };
-        let ty = match self.resolve(base_ty) {
+        let ty = match self.types.resolve(base_ty) {
             Ty::Str => Ty::Str,
 
             Ty::List | Ty::Range if slice => Ty::List,
             // Lists may hold lists: the element type is checked at
             // run time (and a parameter's, list or string, too).
-            Ty::List | Ty::Range | Ty::Var(_) | Ty::Error => self.fresh_var(),
+            // (A list's element may be a position.)
+            Ty::List | Ty::Range | Ty::Var(_) | Ty::Error => self.types.element_var(base_ty),
             _ => {
                 self.mismatch(
                     base.span,
@@ -84,7 +86,7 @@ impl Checker {
             Eq | Ne => {
                 let (l_id, l_ty) = self.infer(l);
                 let (r_id, r_ty) = self.infer(r);
-                let lt = self.resolve(l_ty);
+                let lt = self.types.resolve(l_ty);
                 if matches!(lt, Ty::Pos | Ty::Range | Ty::Report) {
                     self.errors.push(
                         Diag::user(
@@ -94,7 +96,7 @@ impl Checker {
                         .label(l.span, format!("this is {}", lt.describe()))
                         .help("compare values instead, e.g. `grundy(P) == grundy(Q)`"),
                     );
-                } else if !self.unify(r_ty, l_ty) {
+                } else if !self.types.unify(r_ty, l_ty) {
                     self.mismatch(
                         r.span,
                         l_ty,
@@ -106,23 +108,23 @@ impl Checker {
             }
             Add => {
                 let (l_id, l_ty) = self.infer(l);
-                if self.resolve(l_ty) == Ty::Pos {
+                if self.types.resolve(l_ty) == Ty::Pos {
                     let (r_id, r_ty) = self.infer(r);
-                    if self.resolve(r_ty) == Ty::Str {
+                    if self.types.resolve(r_ty) == Ty::Str {
                         return (self.push(ir::Expr::Concat(l_id, r_id), span), Ty::Str);
                     }
                     if matches!(r.kind, ExprKind::Int(0)) {
                         self.out.exprs[r_id as usize] = ir::Expr::EmptyPos;
-                    } else if !self.unify(r_ty, Ty::Pos) {
+                    } else if !self.types.unify(r_ty, Ty::Pos) {
                         self.mismatch(r.span, Ty::Pos, r_ty, "`+` of positions is their sum");
                     }
                     return (self.push(ir::Expr::PosSum(l_id, r_id), span), Ty::Pos);
                 }
                 let (r_id, r_ty) = self.infer(r);
                 // With a string on either side, `+` joins the two as text.
-                if self.resolve(l_ty) == Ty::Str || self.resolve(r_ty) == Ty::Str {
+                if self.types.resolve(l_ty) == Ty::Str || self.types.resolve(r_ty) == Ty::Str {
                     for (side, ty) in [(l, l_ty), (r, r_ty)] {
-                        if matches!(self.resolve(ty), Ty::Range | Ty::Report) {
+                        if matches!(self.types.resolve(ty), Ty::Range | Ty::Report) {
                             self.mismatch(
                                 side.span,
                                 Ty::Str,
@@ -135,25 +137,26 @@ impl Checker {
                 }
                 // With a list on either side, `+` joins two lists.
                 let unknown = |t: Ty| matches!(t, Ty::Var(_));
-                let both_unknown = unknown(self.resolve(l_ty)) && unknown(self.resolve(r_ty));
-                if self.resolve(l_ty) == Ty::List
-                    || self.resolve(r_ty) == Ty::List
+                let both_unknown =
+                    unknown(self.types.resolve(l_ty)) && unknown(self.types.resolve(r_ty));
+                if self.types.resolve(l_ty) == Ty::List
+                    || self.types.resolve(r_ty) == Ty::List
                     || (seq && both_unknown)
                 {
                     for (side, ty) in [(l, l_ty), (r, r_ty)] {
-                        if !self.unify(ty, Ty::List) {
+                        if !self.types.unify(ty, Ty::List) {
                             self.mismatch(side.span, Ty::List, ty, "`+` joins two lists");
                         }
                     }
                     return (self.push(ir::Expr::ListConcat(l_id, r_id), span), Ty::List);
                 }
-                if self.resolve(r_ty) == Ty::Pos {
+                if self.types.resolve(r_ty) == Ty::Pos {
                     if matches!(l.kind, ExprKind::Int(0)) {
                         self.out.exprs[l_id as usize] = ir::Expr::EmptyPos;
                         return (self.push(ir::Expr::PosSum(l_id, r_id), span), Ty::Pos);
                     }
                     // A parameter not known yet is a position, as on the left.
-                    if !self.unify(l_ty, Ty::Pos) {
+                    if !self.types.unify(l_ty, Ty::Pos) {
                         self.mismatch(
                             l.span,
                             Ty::Pos,
@@ -163,7 +166,7 @@ impl Checker {
                     }
                     return (self.push(ir::Expr::PosSum(l_id, r_id), span), Ty::Pos);
                 }
-                if !self.unify(l_ty, Ty::Int) {
+                if !self.types.unify(l_ty, Ty::Int) {
                     self.mismatch(
                         l.span,
                         Ty::Int,
@@ -171,7 +174,7 @@ impl Checker {
                         "`+` adds two integers or two positions",
                     );
                 }
-                if !self.unify(r_ty, Ty::Int) {
+                if !self.types.unify(r_ty, Ty::Int) {
                     self.mismatch(
                         r.span,
                         Ty::Int,

@@ -237,7 +237,7 @@ impl Interp<'_> {
             }
             let v = self.data(p, a, env)?;
             if crate::key::encode_arg(&v, key).is_none() {
-                return Err(super::loopy::bad_argument(v.has_infinite(), p.span(a)).into());
+                return Err(super::loopy::bad_argument(std::slice::from_ref(&v), p.span(a)).into());
             }
         }
         Ok(())
@@ -743,7 +743,7 @@ impl Interp<'_> {
         }
         let v = self.value(p, e, env)?;
         match &v {
-            Value::Int(_) | Value::Bool(_) | Value::Infinite(_) => {
+            Value::Int(_) | Value::Bool(_) | Value::Infinite(_) | Value::Pos(_) => {
                 Ok((v, Extent { depth: 0, size: 1 }))
             }
             Value::Str(_) => {

@@ -391,11 +391,24 @@ impl Scoped<'_> {
 
 /// A value that cannot be a game's argument: an ∞ value is the user's (a
 /// loopy game's value passed on); anything else the checker let through.
-pub(super) fn bad_argument(infinite: bool, span: Span) -> Diag {
-    if infinite {
+pub(super) fn bad_argument(args: &[Value], span: Span) -> Diag {
+    let has_dict = |v: &Value| match v {
+        Value::Dict(_) => true,
+        Value::List(xs) => xs.iter().any(|x| matches!(x, Value::Dict(_))),
+        _ => false,
+    };
+    if args.iter().any(Value::has_infinite) {
         Diag::user(Code::Infinite, "an ∞ value cannot be a game's argument")
             .label(span, "this holds an ∞ value")
             .help("pass finite values only: test `grundy(P) == ...` or ask `outcome(P)` first")
+    } else if args.iter().any(Value::has_pos) {
+        Diag::user(Code::TypeMismatch, "a position cannot be a game's argument")
+            .label(span, "this holds a position")
+            .help("a game's arguments are data (integers, booleans, strings and lists of them): pass what names the position, and apply the game in the rule")
+    } else if args.iter().any(has_dict) {
+        Diag::user(Code::TypeMismatch, "a dictionary cannot be a game's argument")
+            .label(span, "this holds a dictionary")
+            .help("pass its entries as a sorted list of [key, value] pairs: `[[k, d[k]] for k in keys(d)]`")
     } else {
         Diag::bug("a range or position passed as a game argument").label(span, "here")
     }

@@ -322,7 +322,7 @@ impl Machine {
     pub fn intern(&mut self, game: GameId, args: &[Value], span: Span) -> R<PosId> {
         match crate::key::intern(&mut self.memo, game, args) {
             Ok(Some(id)) => Ok(id),
-            Ok(None) => Err(loopy::bad_argument(args.iter().any(Value::has_infinite), span).into()),
+            Ok(None) => Err(loopy::bad_argument(args, span).into()),
             Err(_) => Err(state_limit(self.limits.max_states, span).into()),
         }
     }
