@@ -88,8 +88,10 @@ struct Track {
     last: i64,
     /// The statement's total work when `at` was reported.
     work: u64,
-    /// Work per value of recent steps (a ring of `STEPS_KEPT`).
+    /// Work per value of recent steps (a ring of `STEPS_KEPT`), and where
+    /// each step ended.
     costs: [u64; STEPS_KEPT],
+    ends: [i64; STEPS_KEPT],
     /// Memory in use when `at` was reported, and the bytes per value that
     /// recent steps added (negative when they freed more).
     memory: usize,
@@ -102,6 +104,21 @@ impl Track {
     fn per_value(&self) -> Option<u64> {
         (self.active && self.steps >= STEPS_KEPT)
             .then(|| self.costs.iter().copied().min().unwrap_or(1).max(1))
+    }
+
+    /// How much dearer each value is than the one before, when every recent
+    /// step cost more than the one before it (a loop whose steps grow, as
+    /// `sum(y for y in 0..x) for x in ...`): the growth from the oldest
+    /// step kept to the newest, per value between them.
+    fn growth(&self) -> Option<f64> {
+        if !self.active || self.steps < STEPS_KEPT {
+            return None;
+        }
+        let at = |k: usize| (self.steps + k) % STEPS_KEPT;
+        let growing = (1..STEPS_KEPT).all(|k| self.costs[at(k)] > self.costs[at(k - 1)]);
+        let (first, last) = (at(0), at(STEPS_KEPT - 1));
+        let span = self.ends[last].abs_diff(self.ends[first]);
+        (growing && span > 0).then(|| (self.costs[last] - self.costs[first]) as f64 / span as f64)
     }
 
     /// The least memory a recent step added per value, when every recent
@@ -121,6 +138,8 @@ pub struct Runaway {
     pub left: u128,
     /// Work per value assumed (the cheapest recent step).
     pub per_value: u64,
+    /// How much dearer each value is than the one before (0: none).
+    pub growth: f64,
     /// Work per second so far.
     pub rate: f64,
     /// Projected seconds.
@@ -258,6 +277,7 @@ impl Budget {
         let cost = (total - t.work).div_ceil(values);
         let grew = (memory as i64).saturating_sub(t.memory as i64) / values.max(1) as i64;
         t.costs[t.steps % STEPS_KEPT] = cost;
+        t.ends[t.steps % STEPS_KEPT] = at;
         t.grew[t.steps % STEPS_KEPT] = grew;
         t.steps += 1;
         t.at = at;
@@ -314,11 +334,16 @@ impl Budget {
                 let meter = Meter::at(i);
                 let per_value = t.per_value()?;
                 let left = u128::from(t.last.abs_diff(t.at)) + 1;
-                let seconds = left as f64 * per_value as f64 / rate.max(1.0);
+                // Steps that grow go on growing: the values left cost
+                // `per_value`, and `growth` more each than the one before.
+                let growth = t.growth().unwrap_or(0.0);
+                let (n, c) = (left as f64, per_value as f64);
+                let seconds = (n * c + growth * n * n / 2.0) / rate.max(1.0);
                 Some(Runaway {
                     meter,
                     left,
                     per_value,
+                    growth,
                     rate,
                     seconds,
                 })
@@ -532,10 +557,18 @@ fn runaway_diag(r: &Runaway, bound: Duration) -> Diag {
         ),
     )
     .note(format!(
-        "{} {what} are left, each taking at least {} units of work (moves and loop values), \
+        "{} {what} are left, each taking at least {} units of work (moves and loop values){}, \
          at {} a second so far",
         crate::progress::grouped_u128(r.left),
         crate::progress::grouped(r.per_value),
+        match r.growth {
+            g if g >= 1.0 => format!(
+                " and about {} more than the one before",
+                crate::progress::grouped(g as u64)
+            ),
+            g if g > 0.0 => " and more than the one before".to_string(),
+            _ => String::new(),
+        },
         crate::progress::grouped(r.rate as u64),
     ))
     .help(
@@ -598,6 +631,25 @@ mod tests {
         assert_eq!(r.per_value, 1000);
         assert!(r.seconds > 1e11, "{r:?}");
         assert!(b.check().is_err());
+    }
+
+    #[test]
+    fn a_loop_whose_steps_grow_is_projected_with_their_growth() {
+        // 10^6 values left, the last costing 20,000 and each 1000 more than
+        // the one before: 5·10^14 work at 10^9 a second, days; at the last
+        // cost alone, 20 s.
+        let mut b = running(10, 10_000_000_000);
+        let costs: Vec<u64> = (1..=20).map(|k| 1000 * k).collect();
+        steps(&mut b, 1_000_020, &costs);
+        let r = b.runaway().expect("projected past an hour");
+        assert_eq!(r.growth, 1000.0);
+        assert!(r.seconds > 4e5, "{r:?}");
+        // Steps that do not all grow: no growth assumed.
+        let mut b = running(10, 10_000_000_000);
+        let mut costs = costs.clone();
+        costs[15] = 1;
+        steps(&mut b, 1_000_020, &costs);
+        assert!(b.runaway().is_none());
     }
 
     #[test]

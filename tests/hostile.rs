@@ -430,6 +430,13 @@ fn work_projected_not_to_finish_stops_with_the_projection() {
             "check r * s >= 0 for r in 0..3 for s in 0..10**15",
             "values of this statement's loop are left",
         ),
+        // Steps that grow: 3·10^6 values, the x-th costing x, about 16
+        // hours in all; at the cost of the values seen so far, minutes.
+        (
+            "growing.game",
+            "print sum(sum(y for y in 0..x) for x in 0..3000000)",
+            "and about 1 more than the one before",
+        ),
     ] {
         let src = format!("{NIM}{query}\nprint 6 * 7\n");
         let run = run_text(name, &src, &[]);
