@@ -319,6 +319,9 @@ pub enum Answer {
         misere: bool,
         /// The parameter name.
         param: String,
+        /// A point as written: `S(n)`, or `G(n, 6)` for the section
+        /// `G(_, 6)`.
+        call: String,
         /// The arguments.
         args: Vec<i64>,
         /// Their values.
@@ -364,6 +367,9 @@ pub enum Answer {
         misere: bool,
         /// The parameter names.
         params: Vec<String>,
+        /// A point as written: `G(a, b)`, or `G(n, 6)` for the section
+        /// `G(_, 6)`.
+        call: String,
         /// The ranges searched, rendered.
         ranges: Vec<String>,
         /// The argument tuples of value 0.
@@ -797,15 +803,16 @@ impl fmt::Display for Answer {
             }
             Answer::Winning { .. } => winning(f, self),
             Answer::Table {
-                game,
                 misere,
                 param,
+                call,
                 args,
                 values,
+                ..
             } => {
                 writeln!(
                     f,
-                    "{}{game}({param}) for {param} in {}:",
+                    "{}{call} for {param} in {}:",
                     misere_words(*misere),
                     describe_axis(args)
                 )?;
@@ -828,12 +835,13 @@ impl fmt::Display for Answer {
                 p,
             } => p_map(f, game, *misere, params, rows, cols, p),
             Answer::PPositions {
-                game,
                 misere,
                 params,
+                call,
                 ranges,
                 positions,
-            } => p_positions(f, game, *misere, params, ranges, positions),
+                ..
+            } => p_positions(f, call, *misere, params, ranges, positions),
             Answer::MisereOutcome { .. } | Answer::MisereWinning { .. } => misere(f, self),
             Answer::Graph {
                 position,

@@ -88,10 +88,10 @@ struct Track {
     last: i64,
     /// The statement's total work when `at` was reported.
     work: u64,
-    /// Work per value of recent steps (a ring of `STEPS_KEPT`), and where
-    /// each step ended.
+    /// Work per value of recent steps (a ring of `STEPS_KEPT`).
     costs: [u64; STEPS_KEPT],
-    ends: [i64; STEPS_KEPT],
+    /// Where the first step measured ended, and its cost per value.
+    first: Option<(i64, u64)>,
     /// Memory in use when `at` was reported, and the bytes per value that
     /// recent steps added (negative when they freed more).
     memory: usize,
@@ -108,17 +108,20 @@ impl Track {
 
     /// How much dearer each value is than the one before, when every recent
     /// step cost more than the one before it (a loop whose steps grow, as
-    /// `sum(y for y in 0..x) for x in ...`): the growth from the oldest
-    /// step kept to the newest, per value between them.
+    /// `sum(y for y in 0..x) for x in ...`): the growth since the loop's
+    /// first step, per value since (recent steps alone are too few values
+    /// to tell a trend from noise).
     fn growth(&self) -> Option<f64> {
         if !self.active || self.steps < STEPS_KEPT {
             return None;
         }
         let at = |k: usize| (self.steps + k) % STEPS_KEPT;
         let growing = (1..STEPS_KEPT).all(|k| self.costs[at(k)] > self.costs[at(k - 1)]);
-        let (first, last) = (at(0), at(STEPS_KEPT - 1));
-        let span = self.ends[last].abs_diff(self.ends[first]);
-        (growing && span > 0).then(|| (self.costs[last] - self.costs[first]) as f64 / span as f64)
+        let (first_at, first_cost) = self.first?;
+        let newest = self.costs[at(STEPS_KEPT - 1)];
+        let span = self.at.abs_diff(first_at);
+        (growing && span > 0 && newest > first_cost)
+            .then(|| (newest - first_cost) as f64 / span as f64)
     }
 
     /// The least memory a recent step added per value, when every recent
@@ -277,7 +280,7 @@ impl Budget {
         let cost = (total - t.work).div_ceil(values);
         let grew = (memory as i64).saturating_sub(t.memory as i64) / values.max(1) as i64;
         t.costs[t.steps % STEPS_KEPT] = cost;
-        t.ends[t.steps % STEPS_KEPT] = at;
+        t.first = t.first.or(Some((at, cost)));
         t.grew[t.steps % STEPS_KEPT] = grew;
         t.steps += 1;
         t.at = at;

@@ -65,15 +65,14 @@ pub fn report(
                 _ => Keep::Values,
             };
             let t = table_values(m, play, args, env, keep)?;
-            let (params, name) = {
-                let g = &m.program().games[t.game as usize];
-                (g.params.clone(), g.name.clone())
-            };
+            let (params, name) = t.names(m);
+            let call = t.point_name(m, &params);
             Ok(match (f, &t.axes[..]) {
                 (Builtin::Table, [xs]) => Answer::Table {
                     game: name,
                     misere,
                     param: params[0].clone(),
+                    call,
                     args: xs.clone(),
                     values: t.cells,
                 },
@@ -102,6 +101,7 @@ pub fn report(
                     game: name,
                     misere,
                     params,
+                    call,
                     ranges: t
                         .axes
                         .iter()
@@ -269,20 +269,9 @@ fn period(
     env: &mut [Value],
 ) -> R<(String, crate::analysis::Search)> {
     let game = game_arg(m, args)?;
-    // `period(G(_, 6))`: the game, the heap's index, every parameter's value.
     let arity = m.program().games[game as usize].params.len();
     let (sec, rest) = if arity >= 2 {
-        let heap = m.interp().eval_int(args[1], env)? as usize;
-        let mut values = Vec::with_capacity(arity);
-        for &a in &args[2..2 + arity] {
-            values.push(m.interp().eval_int(a, env)?);
-        }
-        let sec = crate::analysis::Section {
-            game,
-            heap,
-            args: values,
-        };
-        (sec, &args[2 + arity..])
+        section(m, args, env)?
     } else {
         (crate::analysis::Section::whole(game), &args[1..])
     };
@@ -311,14 +300,71 @@ fn period(
     Ok((name, search))
 }
 
-/// The values of a table's points: its game, its axes (one or two), and a
-/// value per point, row by row (or, for `ppositions`, only the points of
-/// value 0).
+/// `G(_, 6)` as the checker writes it into a query's arguments: the game,
+/// the heap's index, every parameter's value (the heap's 0); and the
+/// arguments after it.
+fn section<'a>(
+    m: &mut Machine,
+    args: &'a [ExprId],
+    env: &mut [Value],
+) -> R<(crate::analysis::Section, &'a [ExprId])> {
+    let game = game_arg(m, args)?;
+    let arity = m.program().games[game as usize].params.len();
+    let Some(fixed) = args.get(2..2 + arity) else {
+        return Err(Diag::bug("a section without its parameters").into());
+    };
+    let heap = m.interp().eval_int(args[1], env)? as usize;
+    let mut values = Vec::with_capacity(arity);
+    for &a in fixed {
+        values.push(m.interp().eval_int(a, env)?);
+    }
+    let sec = crate::analysis::Section {
+        game,
+        heap,
+        args: values,
+    };
+    Ok((sec, &args[2 + arity..]))
+}
+
+/// The values of a table's points: its game (or the section of it, `G(_,
+/// 6)`, with its one axis), its axes (one or two), and a value per point,
+/// row by row (or, for `ppositions`, only the points of value 0).
 struct TableValues {
     game: ir::GameId,
+    section: Option<crate::analysis::Section>,
     axes: Vec<Vec<i64>>,
     cells: Vec<Gsg>,
     zeros: Vec<Vec<i64>>,
+}
+
+impl TableValues {
+    /// The parameters of the axes, and the game as the table names it
+    /// (`G`, or the section `G(_, 6)`).
+    fn names(&self, m: &Machine) -> (Vec<String>, String) {
+        let g = &m.program().games[self.game as usize];
+        match &self.section {
+            Some(s) => (vec![g.params[s.heap].clone()], s.name(&g.name)),
+            None => (g.params.clone(), g.name.clone()),
+        }
+    }
+
+    /// A point of the table, written with its axes' parameters: `G(a, b)`,
+    /// or `G(n, 6)` for the section `G(_, 6)`.
+    fn point_name(&self, m: &Machine, params: &[String]) -> String {
+        let g = &m.program().games[self.game as usize];
+        match (&self.section, params) {
+            (Some(s), [param]) => {
+                let args: Vec<String> = (0..s.args.len())
+                    .map(|i| match i == s.heap {
+                        true => param.clone(),
+                        false => s.args[i].to_string(),
+                    })
+                    .collect();
+                format!("{}({})", g.name, args.join(", "))
+            }
+            _ => format!("{}({})", g.name, params.join(", ")),
+        }
+    }
 }
 
 /// What a table keeps of its points' values.
@@ -371,19 +417,31 @@ fn table_values(
     keep: Keep,
 ) -> R<TableValues> {
     let game = game_arg(m, args)?;
+    // A section (`table(G(_, 6), 0..=20)`): more arguments than a game
+    // and two axes.
+    let (sec, axis_args) = match args.len() > 3 {
+        true => section(m, args, env).map(|(s, rest)| (Some(s), rest))?,
+        false => (None, &args[1..]),
+    };
     let mut axes = Vec::new();
-    for &a in &args[1..] {
+    for &a in axis_args {
         axes.push(m.interp().eval_axis(a, env)?);
     }
     let span = m.program().span(args[0]);
     let mut t = TableValues {
         game,
+        section: sec.clone(),
         axes: Vec::new(),
         cells: Vec::new(),
         zeros: Vec::new(),
     };
     let mut point = |m: &mut Machine, xs: &[i64]| -> R<()> {
-        let vals: Vec<Value> = xs.iter().map(|x| Value::Int(*x)).collect();
+        let vals: Vec<Value> = match (&sec, xs) {
+            (Some(s), &[x]) => (0..s.args.len())
+                .map(|i| Value::Int(if i == s.heap { x } else { s.args[i] }))
+                .collect(),
+            _ => xs.iter().map(|x| Value::Int(*x)).collect(),
+        };
         let p = m.intern(game, &vals, span)?;
         let v = match play {
             Play::Misere => m
@@ -432,7 +490,11 @@ struct Drawing {
 fn plot(m: &mut Machine, play: Play, args: &[ExprId], env: &mut [Value]) -> R<Drawing> {
     let misere = play == Play::Misere;
     let mut points = 1usize;
-    for &a in &args[1..] {
+    let axes = match args.len() > 3 {
+        true => section(m, args, env)?.1,
+        false => &args[1..],
+    };
+    for &a in axes {
         points = points.saturating_mul(m.interp().eval_axis(a, env)?.len());
     }
     if points > crate::picture::MAX_POINTS {
@@ -451,15 +513,13 @@ fn plot(m: &mut Machine, play: Play, args: &[ExprId], env: &mut [Value]) -> R<Dr
     let drawn = |r: Result<String, String>| r.map_err(|e| Stop::from(Diag::bug(e)));
     let words = if misere { "misère values of " } else { "" };
     let t = table_values(m, play, args, env, Keep::Values)?;
-    let (params, game) = {
-        let g = &m.program().games[t.game as usize];
-        (g.params.clone(), g.name.clone())
-    };
+    let (params, game) = t.names(m);
     match &t.axes[..] {
         [xs] => {
             let param = &params[0];
             let title = format!(
-                "{words}{game}({param}) for {param} in {}",
+                "{words}{} for {param} in {}",
+                t.point_name(m, std::slice::from_ref(param)),
                 crate::answer::describe_axis(xs)
             );
             // A period search over the values plotted, or a few more (a
@@ -470,7 +530,11 @@ fn plot(m: &mut Machine, play: Play, args: &[ExprId], env: &mut [Value]) -> R<Dr
                 .max(m.limits().period_budget.min(1024));
             let period = if !misere && end >= 1 {
                 let span = m.program().span(args[0]);
-                match crate::analysis::period(&mut m.oracle(), t.game, budget, false, span)? {
+                let sec = t
+                    .section
+                    .clone()
+                    .unwrap_or_else(|| crate::analysis::Section::whole(t.game));
+                match crate::analysis::period_of(&mut m.oracle(), &sec, budget, false, span)? {
                     crate::analysis::Search::Found(p) => Some(p),
                     crate::analysis::Search::NotFound { .. } => None,
                 }

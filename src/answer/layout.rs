@@ -111,7 +111,7 @@ pub(super) fn p_map(
 /// P-positions listed, ten a line.
 pub(super) fn p_positions(
     f: &mut fmt::Formatter<'_>,
-    game: &str,
+    call: &str,
     misere: bool,
     params: &[String],
     ranges: &[String],
@@ -124,9 +124,8 @@ pub(super) fn p_positions(
         .collect();
     writeln!(
         f,
-        "{}P-positions of {game}({}) for {}: {} found",
+        "{}P-positions of {call} for {}: {} found",
         if misere { "misère " } else { "" },
-        params.join(", "),
         over.join(", "),
         positions.len()
     )?;

@@ -202,8 +202,17 @@ impl Checker {
         }
         let mut ids = Vec::new();
         let mut game = None;
+        // `table(G(_, 6), 0..=20)`: a game of several parameters, all but
+        // one fixed, over one axis.
+        let mut sectioned = false;
         for (i, a) in args.iter().enumerate() {
-            if let (0, ExprKind::Name(n)) = (i, &a.kind)
+            if i == 0
+                && matches!(f, Builtin::Table | Builtin::PPositions | Builtin::Plot)
+                && let Some(section) = section_args(self, a, name)
+            {
+                sectioned = true;
+                ids.extend(section);
+            } else if let (0, ExprKind::Name(n)) = (i, &a.kind)
                 && self.local(n).is_none()
                 && !self.globals.contains_key(n)
             {
@@ -244,6 +253,15 @@ impl Checker {
         }
         if f == Builtin::Map && args.len() != 3 {
             sig_err(self);
+        } else if sectioned && args.len() != 2 {
+            self.errors.push(
+                Diag::user(
+                    Code::WrongArity,
+                    format!("`{name}` of a game with one parameter free takes one range"),
+                )
+                .label(span, "here")
+                .help(format!("write e.g. `{name}(G(_, 6), 0..=20)`")),
+            );
         } else if let Some(g) = game {
             let arity = self.game_params[g as usize].len();
             if args.len() >= 2 && arity != args.len() - 1 {
@@ -289,7 +307,7 @@ impl Checker {
                 continue;
             }
             if f == Builtin::Period
-                && let Some(section) = section_args(self, a)
+                && let Some(section) = section_args(self, a, name)
             {
                 ids.extend(section);
                 continue;
@@ -639,7 +657,7 @@ fn asking_chain(funs: &[ir::Fun], fun: ir::FunId, span: Span) -> Diag {
 /// all but the one written `_` fixed, as the arguments `G`, the heap's
 /// index, and each parameter's value (0 for the heap's). `None` where
 /// the argument is not written so.
-fn section_args(c: &mut Checker, a: &ast::Expr) -> Option<Vec<ExprId>> {
+fn section_args(c: &mut Checker, a: &ast::Expr, query: &str) -> Option<Vec<ExprId>> {
     let ExprKind::Call { callee, args } = &a.kind else {
         return None;
     };
@@ -660,9 +678,14 @@ fn section_args(c: &mut Checker, a: &ast::Expr) -> Option<Vec<ExprId>> {
         let p = c.game_params[g as usize][i];
         if !c.types.unify(p, Ty::Int) {
             c.errors.push(
-                Diag::user(Code::TypeMismatch, "`period` needs integer parameters")
-                    .label(e.span, "this game's parameter is not an integer")
-                    .help("periods are of value sequences G(0, k), G(1, k), ..."),
+                Diag::user(
+                    Code::TypeMismatch,
+                    format!("`{query}` needs integer parameters"),
+                )
+                .label(e.span, "this game's parameter is not an integer")
+                .help(format!(
+                    "`{query}` of a game with one parameter free runs over G(0, k), G(1, k), ..."
+                )),
             );
         }
         if i == heap {
