@@ -15,13 +15,14 @@ fn snippet(sources: &Sources, span: Span) -> String {
     normalize(sources.text(span))
 }
 
-/// Runs one statement, appending its answers (one, or one per case of a
-/// `print` with clauses) to `out`.
+/// Runs one statement, handing each of its answers (one, or one per case
+/// of a `print` with clauses) to `out` as it comes, with the machine as it
+/// stands then.
 pub(crate) fn run_stmt(
     m: &mut Machine,
     stmt: &Stmt,
     sources: &Sources,
-    out: &mut Vec<Answer>,
+    out: &mut dyn FnMut(Answer, &Machine),
 ) -> R<()> {
     match stmt {
         Stmt::Print {
@@ -43,11 +44,13 @@ pub(crate) fn run_stmt(
                 }
             };
             if clauses.is_empty() {
-                out.push(one(m, &mut env)?);
+                let a = one(m, &mut env)?;
+                out(a, m);
                 return Ok(());
             }
             m.interp().comp_loop(clauses, &mut env, &mut |m, env| {
-                out.push(one(m, env)?);
+                let a = one(m, env)?;
+                out(a, m);
                 Ok(true)
             })?;
             Ok(())
@@ -88,7 +91,7 @@ pub(crate) fn run_stmt(
                     }
                 })?;
             let condition = snippet(sources, m.program().span(*cond));
-            out.push(match failure {
+            let a = match failure {
                 None => Answer::CheckOk {
                     condition,
                     cases: passed,
@@ -99,7 +102,8 @@ pub(crate) fn run_stmt(
                     bindings,
                     sides,
                 },
-            });
+            };
+            out(a, m);
             Ok(())
         }
     }

@@ -109,6 +109,9 @@ pub struct Session {
     /// Constants given outside the files (`--let NAME=EXPR`): they replace
     /// the files' definitions of the same name.
     lets: Vec<ast::LetDef>,
+    /// While a statement runs (its machine taken out), the positions stored
+    /// when it gave its latest answer.
+    running_states: std::cell::Cell<usize>,
 }
 
 impl Default for Session {
@@ -129,6 +132,7 @@ impl Session {
             progress: Arc::default(),
             input: None,
             lets: Vec::new(),
+            running_states: std::cell::Cell::new(0),
         }
     }
 
@@ -199,7 +203,11 @@ impl Session {
 
     /// How many positions the memo holds.
     pub fn state_count(&self) -> usize {
-        self.machine.as_ref().map_or(0, Machine::state_count)
+        match &self.machine {
+            Some(m) => m.state_count(),
+            // A statement running: as it stood at its latest answer.
+            None => self.running_states.get(),
+        }
     }
 
     /// Forgets every definition and value (sources stay, for old reports).
@@ -429,8 +437,12 @@ impl Session {
                 return summary;
             }
             machine.start_statement();
-            let mut answers = Vec::new();
-            let result = crate::query::run_stmt(&mut machine, stmt, &self.sources, &mut answers);
+            // Each answer reported as it comes (a million lines are not
+            // kept to the end).
+            let result = crate::query::run_stmt(&mut machine, stmt, &self.sources, &mut |a, m| {
+                self.running_states.set(m.state_count());
+                report(self, &mut summary, Event::Answer(a))
+            });
             machine.end_statement();
             // A limit says what was done before it.
             let result = result.map_err(|s| {
@@ -443,9 +455,6 @@ impl Session {
             });
             let stop = matches!(&result, Err(Stop::Interrupted));
             self.machine = Some(machine);
-            for a in answers {
-                report(self, &mut summary, Event::Answer(a));
-            }
             if let Err(s) = result {
                 // Every error has a place: the statement, when the error
                 // arose where no expression of it was at hand (a graph
