@@ -377,6 +377,7 @@ fn the_bottom_layers_use_only_what_is_below_them() {
                 "diagnostics",
                 "flow",
                 "ir",
+                "kernel",
                 "linear",
                 "ops",
                 "oracle",

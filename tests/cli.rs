@@ -1589,3 +1589,22 @@ fn malformed_test_cases_say_where() {
         assert!(err.contains(want), "{input:?}: {err}");
     }
 }
+
+/// `describe` says how each rule runs, and what keeps a rule from its
+/// kernel: here a `let` clause holding a list, beside a rule that is one.
+#[test]
+fn describe_says_how_each_rule_runs() {
+    let path = temp_file(
+        "describe_rules.game",
+        "let halves(n) = [n / 2, n / 3]\n\
+         game G(n) = {\n    G(n - 1) if n > 0\n    G(m) let hs = halves(n) for m in hs if m < n\n}\n\
+         print describe(G)\n",
+    );
+    let out = grundy(&[path.to_str().expect("utf-8 path")]);
+    let text = text(&out.stdout);
+    assert!(text.contains("rule 1 runs compiled, as a kernel"), "{text}");
+    assert!(
+        text.contains("rule 2 runs in the interpreter (its integer expressions compiled): it has a `let` clause that holds a value computed once"),
+        "{text}"
+    );
+}

@@ -396,6 +396,36 @@ pub fn describe(m: &mut dyn Oracle, game: GameId) -> Vec<String> {
     if let Some(s) = &g.shorthand {
         return shorthand::describe(&g.name, s);
     }
+    let mut lines = shape_lines(m, game);
+    // How each rule runs, and why a rule is not a kernel.
+    let how = crate::kernel::explain(m.program(), m.constants(), game);
+    let many = how.len() > 1;
+    for (i, r) in how.iter().enumerate() {
+        let rule = if many {
+            format!("rule {}", i + 1)
+        } else {
+            "its rule".to_string()
+        };
+        lines.push(match r {
+            Ok(true) => format!(
+                "  {rule} runs compiled, as a kernel: its options listed and their values read without the interpreter"
+            ),
+            Ok(false) => format!(
+                "  {rule} runs compiled, as a kernel: its options listed without the interpreter"
+            ),
+            Err(why) => format!(
+                "  {rule} runs in the interpreter (its integer expressions compiled): it has {}",
+                why.what
+            ),
+        });
+    }
+    lines
+}
+
+/// What `describe` says of a game's moves: its rules' count, and for a game
+/// of one parameter the take-and-break shape of its moves.
+fn shape_lines(m: &mut dyn Oracle, game: GameId) -> Vec<String> {
+    let g = m.program().games[game as usize].clone();
     let head = format!("{}({})", g.name, g.params.join(", "));
     let rules = format!(
         "{head}: {} rule{}",

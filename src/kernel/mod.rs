@@ -186,6 +186,34 @@ pub struct GameKernels {
     pub never_prefers: bool,
 }
 
+/// Why a rule has no kernel: what in it a kernel cannot run, in words, and
+/// the expression where it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Why {
+    pub what: &'static str,
+    pub at: Option<ExprId>,
+}
+
+/// How each rule of a game runs: `Ok` where it has a kernel (true where the
+/// kernel also reads its options' values), else why not. For `describe`.
+pub fn explain(
+    prog: &ir::Program,
+    consts: &[Option<Value>],
+    game: GameId,
+) -> Vec<Result<bool, Why>> {
+    let Some(g) = prog.games.get(game as usize) else {
+        return Vec::new();
+    };
+    let c = Compiler(compiled::Compiler { prog, consts });
+    g.rules
+        .iter()
+        .map(|r| {
+            c.rule_of(&r.clauses, r.body, g.params.len(), g.slots as usize)
+                .map(|k| k.reads)
+        })
+        .collect()
+}
+
 /// Compiles the kernels of every game. `consts` are the evaluated constants
 /// (`None` where the definition failed).
 pub fn compile(prog: &ir::Program, consts: &[Option<Value>]) -> Vec<GameKernels> {
@@ -290,10 +318,11 @@ impl Compiler<'_> {
             _ => (&[][..], e),
         };
         self.rule_of(clauses, body, g.params.len(), g.slots as usize)
+            .ok()
     }
 
     fn rule(&self, r: &ir::Rule, arity: usize, slots: usize) -> Option<KRule> {
-        self.rule_of(&r.clauses, r.body, arity, slots)
+        self.rule_of(&r.clauses, r.body, arity, slots).ok()
     }
 
     fn rule_of(
@@ -302,14 +331,19 @@ impl Compiler<'_> {
         body: ExprId,
         arity: usize,
         slots: usize,
-    ) -> Option<KRule> {
+    ) -> Result<KRule, Why> {
+        let why = |what: &'static str, at: ExprId| Why { what, at: Some(at) };
         let mut clauses = Vec::new();
         for c in rule_clauses {
             clauses.push(match *c {
                 Clause::If { cond } => {
                     // `if a and b` as `if a if b` (the same order, the same
                     // short circuit): each may then filter on its own.
-                    let mut todo = vec![self.cond(cond)?];
+                    let c = self.cond(cond).ok_or(why(
+                        "an `if` that is not integer arithmetic, comparisons and constant lists",
+                        cond,
+                    ))?;
+                    let mut todo = vec![c];
                     while let Some(c) = todo.pop() {
                         match c {
                             BoolExpr::And(a, b) => todo.extend([*b, *a]),
@@ -320,12 +354,27 @@ impl Compiler<'_> {
                 }
                 // Kernels run every loop to its end, and read every name
                 // as an expression of their slots.
-                Clause::While { .. } | Clause::Let { .. } => return None,
+                Clause::While { cond } => {
+                    return Err(why(
+                        "a `while` clause (kernels run every loop to its end)",
+                        cond,
+                    ));
+                }
+                Clause::Let { value, .. } => {
+                    return Err(why(
+                        "a `let` clause that holds a value computed once",
+                        value,
+                    ));
+                }
                 Clause::For { slot, iter } => match self.prog.expr(iter) {
                     ir::Expr::Range { lo, hi, inclusive } => KClause::Range {
                         slot,
-                        lo: self.int(*lo)?,
-                        hi: self.int(*hi)?,
+                        lo: self
+                            .int(*lo)
+                            .ok_or(why("a loop bound that is not integer arithmetic", *lo))?,
+                        hi: self
+                            .int(*hi)
+                            .ok_or(why("a loop bound that is not integer arithmetic", *hi))?,
                         inclusive: *inclusive,
                     },
                     ir::Expr::Call {
@@ -334,25 +383,37 @@ impl Compiler<'_> {
                         ..
                     } => match args.as_slice() {
                         [mask, adj] => {
-                            let adj = self.int_list(*adj)?;
+                            let adj = self.int_list(*adj).ok_or(why(
+                                "`components` of an adjacency that is not a constant list",
+                                *adj,
+                            ))?;
                             KClause::Parts {
                                 slot,
-                                mask: self.int(*mask)?,
+                                mask: self.int(*mask).ok_or(why(
+                                    "`components` of a mask that is not integer arithmetic",
+                                    *mask,
+                                ))?,
                                 grid: crate::board::Grid::of(&adj),
                                 adj,
                             }
                         }
-                        _ => return None,
+                        _ => return Err(why("`components` of other than two arguments", iter)),
                     },
                     _ => KClause::List {
                         slot,
-                        items: self.int_list(iter)?,
+                        items: self.int_list(iter).ok_or(why(
+                            "a loop over a list that is not a constant list of integers",
+                            iter,
+                        ))?,
                     },
                 },
             });
         }
         let mut comps = Vec::new();
-        self.body(body, &mut comps)?;
+        self.body(body, &mut comps).ok_or(why(
+            "a move whose arguments are not integer arithmetic (or more than the kernels take)",
+            body,
+        ))?;
         prefilter(&mut clauses, slots.max(arity));
         let dom = domains(&clauses, slots.max(arity), arity);
         let fused = fuse(&clauses, &comps, &dom);
@@ -387,7 +448,7 @@ impl Compiler<'_> {
         let reads = comps
             .iter()
             .all(|k| k.args.len() <= 2 && !self.prog.stored_by_key(k.game));
-        Some(KRule {
+        Ok(KRule {
             tail,
             fast,
             clauses,
