@@ -328,6 +328,7 @@ impl Value {
         match self {
             Value::Pos(_) => true,
             Value::List(xs) => xs.iter().any(Value::has_pos),
+            Value::Dict(d) => d.values().any(Value::has_pos),
             Value::Record(r) => r.values.iter().any(Value::has_pos),
             _ => false,
         }
@@ -338,6 +339,7 @@ impl Value {
         match self {
             Value::Infinite(_) => true,
             Value::List(xs) => xs.iter().any(Value::has_infinite),
+            Value::Dict(d) => d.values().any(Value::has_infinite),
             _ => false,
         }
     }

@@ -86,6 +86,15 @@ impl Show<'_> {
                 let items: Vec<String> = xs.iter().map(|x| self.value(x)).collect();
                 format!("[{}]", items.join(", "))
             }
+            // Its values as `print` shows them (positions written).
+            Value::Dict(d) => {
+                let entries: Vec<String> = d
+                    .sorted()
+                    .into_iter()
+                    .map(|(k, v)| format!("{k}: {}", self.value(v)))
+                    .collect();
+                format!("{{{}}}", entries.join(", "))
+            }
             Value::Record(r) => {
                 let fields: Vec<String> = r
                     .kind
