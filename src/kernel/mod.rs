@@ -58,6 +58,9 @@ enum KClause {
         grid: Option<crate::board::Grid>,
     },
     If(BoolExpr),
+    /// `while c`: where `c` fails, the nearest loop before it ends (with
+    /// none, an `if`), as the interpreter ends it.
+    While(BoolExpr),
 }
 
 /// One component of an option: a position of an integer game.
@@ -352,14 +355,11 @@ impl Compiler<'_> {
                     }
                     continue;
                 }
-                // Kernels run every loop to its end, and read every name
-                // as an expression of their slots.
-                Clause::While { cond } => {
-                    return Err(why(
-                        "a `while` clause (kernels run every loop to its end)",
-                        cond,
-                    ));
-                }
+                // Kernels read every name as an expression of their slots.
+                Clause::While { cond } => KClause::While(self.cond(cond).ok_or(why(
+                    "a `while` that is not integer arithmetic, comparisons and constant lists",
+                    cond,
+                ))?),
                 Clause::Let { value, .. } => {
                     return Err(why(
                         "a `let` clause that holds a value computed once",
@@ -425,7 +425,7 @@ impl Compiler<'_> {
             conds: clauses
                 .iter()
                 .map(|c| match c {
-                    KClause::If(c) => Some(BoolCode::new(c)),
+                    KClause::If(c) | KClause::While(c) => Some(BoolCode::new(c)),
                     _ => None,
                 })
                 .collect(),
@@ -630,7 +630,7 @@ fn domains(clauses: &[KClause], slots: usize, arity: usize) -> Vec<(i128, i128)>
                     *d = (0, i128::from(i64::MAX));
                 }
             }
-            KClause::If(_) => {}
+            KClause::If(_) | KClause::While(_) => {}
         }
     }
     dom

@@ -54,9 +54,11 @@ impl KRule {
         let mut steps = 0;
         let done = self.clauses_from(0, memo, env, seen, &mut steps);
         seen.spent(steps);
-        done
+        done.map(|_| ())
     }
 
+    /// The clauses from `d` on: `Some(false)` where a `while` ended the
+    /// nearest loop, `None` where the kernel gave up.
     pub(super) fn clauses_from(
         &self,
         d: usize,
@@ -64,17 +66,23 @@ impl KRule {
         env: &mut [i64],
         seen: &mut impl SeenSet,
         steps: &mut u64,
-    ) -> Option<()> {
+    ) -> Option<bool> {
         let Some(clause) = self.clauses.get(d) else {
-            return self.emit(memo, env, seen);
+            return self.emit(memo, env, seen).map(|()| true);
         };
         let is_fused_loop = self.fused_at == Some(d);
         match clause {
             KClause::If(c) => {
                 if c.eval(env)? {
-                    self.clauses_from(d + 1, memo, env, seen, steps)?;
+                    return self.clauses_from(d + 1, memo, env, seen, steps);
                 }
-                Some(())
+                Some(true)
+            }
+            KClause::While(c) => {
+                if c.eval(env)? {
+                    return self.clauses_from(d + 1, memo, env, seen, steps);
+                }
+                Some(false)
             }
             KClause::Range {
                 slot,
@@ -86,27 +94,31 @@ impl KRule {
                 let hi = hi.eval(env)?;
                 let hi = if *inclusive { hi } else { hi.checked_sub(1)? };
                 if is_fused_loop && let Some(f) = &self.fused {
-                    return fused_loop(f, lo, hi, *slot, memo, env, seen);
+                    return fused_loop(f, lo, hi, *slot, memo, env, seen).map(|()| true);
                 }
                 let mut x = lo;
                 while x <= hi {
                     step(steps)?;
                     *env.get_mut(*slot as usize)? = x;
-                    self.clauses_from(d + 1, memo, env, seen, steps)?;
+                    if !self.clauses_from(d + 1, memo, env, seen, steps)? {
+                        break;
+                    }
                     x = x.checked_add(1)?;
                 }
-                Some(())
+                Some(true)
             }
             KClause::List { slot, items } => {
                 if is_fused_loop && let Some(f) = &self.fused {
-                    return fused_list(f, items, *slot, memo, env, seen);
+                    return fused_list(f, items, *slot, memo, env, seen).map(|()| true);
                 }
                 for &x in items.iter() {
                     step(steps)?;
                     *env.get_mut(*slot as usize)? = x;
-                    self.clauses_from(d + 1, memo, env, seen, steps)?;
+                    if !self.clauses_from(d + 1, memo, env, seen, steps)? {
+                        break;
+                    }
                 }
-                Some(())
+                Some(true)
             }
             KClause::Parts {
                 slot,
@@ -118,6 +130,7 @@ impl KRule {
                 for_parts(mask, adj, *grid, *slot, env, steps, &mut |env, steps| {
                     self.clauses_from(d + 1, memo, env, seen, steps)
                 })
+                .map(|()| true)
             }
         }
     }
@@ -153,8 +166,9 @@ impl KRule {
 }
 
 /// Runs `f` with each part of the board `mask` (joined by `adj`, as
-/// `components` groups them) in `slot`, lowest first; `None` where the
-/// builtin would report an error.
+/// `components` groups them) in `slot`, lowest first, until `f` says
+/// `Some(false)` (a `while` ended the loop); `None` where the builtin would
+/// report an error.
 fn for_parts(
     mask: i64,
     adj: &[i64],
@@ -162,7 +176,7 @@ fn for_parts(
     slot: u32,
     env: &mut [i64],
     steps: &mut u64,
-    f: &mut dyn FnMut(&mut [i64], &mut u64) -> Option<()>,
+    f: &mut dyn FnMut(&mut [i64], &mut u64) -> Option<bool>,
 ) -> Option<()> {
     let mut rest = u64::try_from(mask).ok()?;
     // The builtin finds every part, and every error, before the loop runs:
@@ -192,7 +206,9 @@ fn for_parts(
         };
         rest &= !part;
         *env.get_mut(slot as usize)? = part as i64;
-        f(env, steps)?;
+        if !f(env, steps)? {
+            break;
+        }
     }
     Some(())
 }
@@ -513,9 +529,11 @@ impl KRule {
         emit: &mut dyn FnMut(&[KPos]) -> Option<()>,
         steps: &mut u64,
     ) -> Option<()> {
-        self.options_from(0, env, comps, emit, steps)
+        self.options_from(0, env, comps, emit, steps).map(|_| ())
     }
 
+    /// The options from clause `d` on: `Some(false)` where a `while` ended
+    /// the nearest loop, `None` where the kernel gave up.
     fn options_from(
         &self,
         d: usize,
@@ -523,17 +541,24 @@ impl KRule {
         comps: &mut Vec<KPos>,
         emit: &mut dyn FnMut(&[KPos]) -> Option<()>,
         steps: &mut u64,
-    ) -> Option<()> {
+    ) -> Option<bool> {
         if d >= self.tail {
-            return self.option_at(d, env, comps, emit);
+            return self.option_at(d, env, comps, emit).map(|()| true);
         }
         let clause = self.clauses.get(d)?;
         match clause {
             KClause::If(_) => {
                 let c = self.fast.conds.get(d)?.as_ref()?;
                 if c.eval(env)? {
-                    self.options_from(d + 1, env, comps, emit, steps)?;
+                    return self.options_from(d + 1, env, comps, emit, steps);
                 }
+            }
+            KClause::While(_) => {
+                let c = self.fast.conds.get(d)?.as_ref()?;
+                if c.eval(env)? {
+                    return self.options_from(d + 1, env, comps, emit, steps);
+                }
+                return Some(false);
             }
             KClause::Range {
                 slot,
@@ -556,16 +581,20 @@ impl KRule {
                     while bits != 0 {
                         step(steps)?;
                         env[slot] = lo + i64::from(bits.trailing_zeros());
-                        self.go_on(d + 2, env, comps, emit, steps)?;
+                        if !self.go_on(d + 2, env, comps, emit, steps)? {
+                            break;
+                        }
                         bits &= bits - 1;
                     }
-                    return Some(());
+                    return Some(true);
                 }
                 let mut x = lo;
                 while x <= hi {
                     step(steps)?;
                     env[slot] = x;
-                    self.options_from(d + 1, env, comps, emit, steps)?;
+                    if !self.options_from(d + 1, env, comps, emit, steps)? {
+                        break;
+                    }
                     x = x.checked_add(1)?;
                 }
             }
@@ -591,7 +620,9 @@ impl KRule {
                         },
                         None => d + 1,
                     };
-                    self.go_on(at, env, comps, emit, steps)?;
+                    if !self.go_on(at, env, comps, emit, steps)? {
+                        break;
+                    }
                 }
             }
             KClause::Parts {
@@ -606,7 +637,7 @@ impl KRule {
                 })?;
             }
         }
-        Some(())
+        Some(true)
     }
 
     /// [`KRule::options_from`] from clause `d`, the option itself without
@@ -619,9 +650,9 @@ impl KRule {
         comps: &mut Vec<KPos>,
         emit: &mut dyn FnMut(&[KPos]) -> Option<()>,
         steps: &mut u64,
-    ) -> Option<()> {
+    ) -> Option<bool> {
         if d >= self.tail {
-            self.option_at(d, env, comps, emit)
+            self.option_at(d, env, comps, emit).map(|()| true)
         } else {
             self.options_from(d, env, comps, emit, steps)
         }
