@@ -1608,3 +1608,21 @@ fn describe_says_how_each_rule_runs() {
         "{text}"
     );
 }
+
+/// A `while` over a board's parts ends the loop in the kernel as in the
+/// interpreter: the same values with kernels and without.
+#[test]
+fn a_while_over_a_boards_parts_ends_alike_with_and_without_kernels() {
+    let path = temp_file(
+        "while_parts.game",
+        "let adj = [2, 5, 10, 20, 40, 80, 160, 64]\n\
+         game G(mask) = { G(mask ^ (1 << v)) for p in components(mask, adj) while popcount(p) < 4 for v in 0..8 if (p >> v) & 1 == 1 }\n\
+         print [grundy(G(m)) for m in 0..256]\n",
+    );
+    let path = path.to_str().expect("utf-8 path");
+    let with = grundy(&[path]);
+    let without = grundy(&["--no-kernels", path]);
+    assert_eq!(with.status.code(), Some(0), "{}", text(&with.stderr));
+    assert_eq!(text(&with.stdout), text(&without.stdout));
+    assert!(text(&with.stdout).starts_with("[grundy(G(m)) for m in 0..256] = [0, 1, 1, 0,"));
+}
