@@ -666,11 +666,25 @@ mod tests {
     #[test]
     fn one_costly_step_among_cheap_ones_projects_the_cheap_cost() {
         // The second value computed everything; the rest are looked up.
+        // (Steps of at least STEP_WORK each, so that every value is one.)
         let mut b = running(10, 10_000_000_000);
-        let mut costs = vec![1; 20];
+        let mut costs = vec![STEP_WORK; 20];
         costs[1] = 10_000_000_000;
-        steps(&mut b, 100_000_000_000, &costs);
+        steps(&mut b, 1_000_000_000, &costs);
+        assert_eq!(b.tracks[Meter::Search.index()].per_value(), Some(STEP_WORK));
         assert!(b.runaway().is_none());
+    }
+
+    #[test]
+    fn cheap_values_are_measured_together() {
+        // 1 unit of work a value: a step every STEP_WORK values, each
+        // measured at 1 a value.
+        let mut b = running(10, 10_000_000_000);
+        let n = STEP_WORK as usize * (STEPS_KEPT + 2);
+        steps(&mut b, i64::MAX, &vec![1; n]);
+        let t = b.tracks[Meter::Search.index()];
+        assert_eq!(t.steps, STEPS_KEPT + 2);
+        assert_eq!(t.per_value(), Some(1));
     }
 
     #[test]

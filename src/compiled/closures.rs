@@ -288,27 +288,25 @@ where
     E: Slots + ?Sized + 'static,
     T: 'static,
 {
-    match i {
-        &IntExpr::Slot(s) => Box::new(move |env| get(env, env.int(s)?)),
-        IntExpr::Bin(BinOp::Add, a, b) if matches!(**b, IntExpr::Const(_)) => {
-            let (IntExpr::Slot(s), &IntExpr::Const(k)) = (&**a, &**b) else {
-                let i = int_fn(i);
-                return Box::new(move |env| get(env, i(env)?));
-            };
-            let s = *s;
-            Box::new(move |env| get(env, env.int(s)?.checked_add(k)?))
-        }
-        IntExpr::Bin(BinOp::Sub, a, b) if matches!(**b, IntExpr::Const(_)) => {
-            let (IntExpr::Slot(s), &IntExpr::Const(k)) = (&**a, &**b) else {
-                let i = int_fn(i);
-                return Box::new(move |env| get(env, i(env)?));
-            };
-            let s = *s;
-            Box::new(move |env| get(env, env.int(s)?.checked_sub(k)?))
-        }
-        _ => {
-            let i = int_fn(i);
-            Box::new(move |env| get(env, i(env)?))
-        }
+    if let &IntExpr::Slot(s) = i {
+        return Box::new(move |env| get(env, env.int(s)?));
     }
+    if let IntExpr::Bin(op @ (BinOp::Add | BinOp::Sub), a, b) = i
+        && let (&IntExpr::Slot(s), &IntExpr::Const(k)) = (&**a, &**b)
+    {
+        let add = *op == BinOp::Add;
+        return Box::new(move |env| {
+            let v = env.int(s)?;
+            get(
+                env,
+                if add {
+                    v.checked_add(k)
+                } else {
+                    v.checked_sub(k)
+                }?,
+            )
+        });
+    }
+    let i = int_fn(i);
+    Box::new(move |env| get(env, i(env)?))
 }

@@ -384,10 +384,7 @@ impl Carry<'_> {
         }
         let (first, step, count) = (first as usize, step as isize, count as usize);
         let at = |j: usize| (first as isize + step * j as isize) as usize;
-        let x = match element {
-            Element::Int(x) => x.eval(env).map(Value::Int),
-            Element::Bool(x) => x.eval(env).map(Value::Bool),
-        };
+        let x = element.value(env);
         // The list of the element's kind, held by nobody else.
         let unique = match (&x, &mut env[acc]) {
             (Some(Value::Int(_)), Value::Ints(xs)) => Rc::get_mut(xs).is_some(),
@@ -448,7 +445,8 @@ impl Carry<'_> {
                 Some(false) => return Ok(()),
                 Some(true) => {
                     if let Some(i) = index.eval(env)
-                        && element.write(env, acc, i)
+                        && let (Ok(i), Some(x)) = (usize::try_from(i), element.value(env))
+                        && write(&mut env[acc], i, x)
                     {
                         return Ok(());
                     }
@@ -488,44 +486,13 @@ enum Element<'c> {
 }
 
 impl Element<'_> {
-    /// Writes the element at `i` of the list in `env[acc]` when nobody
-    /// else holds it and the element fits its form; false where not.
+    /// The element for the values in `env`; `None` where the compiled form
+    /// does not answer.
     #[inline]
-    fn write(&self, env: &mut [Value], acc: usize, i: i64) -> bool {
-        let Ok(i) = usize::try_from(i) else {
-            return false;
-        };
+    fn value(&self, env: &[Value]) -> Option<Value> {
         match self {
-            Element::Int(c) => {
-                let Some(x) = c.eval(env) else {
-                    return false;
-                };
-                match &mut env[acc] {
-                    Value::Ints(xs) => match Rc::get_mut(xs).and_then(|xs| xs.get_mut(i)) {
-                        Some(at) => {
-                            *at = x;
-                            true
-                        }
-                        None => false,
-                    },
-                    list => write(list, i, Value::Int(x)),
-                }
-            }
-            Element::Bool(c) => {
-                let Some(x) = c.eval(env) else {
-                    return false;
-                };
-                match &mut env[acc] {
-                    Value::Bools(xs) => match Rc::get_mut(xs).and_then(|xs| xs.get_mut(i)) {
-                        Some(at) => {
-                            *at = x;
-                            true
-                        }
-                        None => false,
-                    },
-                    list => write(list, i, Value::Bool(x)),
-                }
-            }
+            Element::Int(x) => x.eval(env).map(Value::Int),
+            Element::Bool(x) => x.eval(env).map(Value::Bool),
         }
     }
 }
