@@ -771,7 +771,10 @@ impl fmt::Display for Answer {
                 ..
             } => writeln!(f, "{label} = {}", value.text),
             Answer::Value { value, .. } => writeln!(f, "{}", value.text),
-            Answer::Text { text } => writeln!(f, "{text}"),
+            Answer::Text { text } => {
+                f.write_str(text)?;
+                f.write_str("\n")
+            }
             Answer::Outcome {
                 position,
                 grundy,

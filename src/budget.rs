@@ -26,7 +26,7 @@ const STEPS_KEPT: usize = 8;
 
 /// The work a loop's step is measured over, at least (one value's, or
 /// several cheap values' together).
-const STEP_WORK: u64 = 256;
+pub const STEP_WORK: u64 = 256;
 
 /// Projections start once a statement has run this long (its rate of work
 /// is known by then).
@@ -377,6 +377,13 @@ impl Budget {
     /// The work done so far (by the statement, or since [`Budget::apart`]).
     pub fn work(&self) -> u64 {
         self.work
+    }
+
+    /// The statement's work so far, which only grows (what the meters
+    /// measure).
+    #[inline]
+    pub fn total(&self) -> u64 {
+        self.base.saturating_add(self.work)
     }
 
     /// `n` units of work, looked at by the next [`Budget::tick`].

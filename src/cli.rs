@@ -278,6 +278,7 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
         json,
         quiet_checks: opts.quiet_checks,
         files: crate::files::Files::new(opts.out.clone()),
+        text: String::new(),
     };
     // A failed write (a full disk, a closed pipe) fails the run. Failures
     // of standard output are reported at the end, on standard error.

@@ -16,7 +16,7 @@ use std::rc::Rc;
 mod closures;
 mod fast;
 pub use closures::{BoolCode, Code};
-pub use fast::{Compiled, Tests};
+pub use fast::{Compiled, Scalar, Tests};
 
 /// Expressions nested deeper than this are left to the interpreter.
 const MAX_DEPTH: usize = 64;
@@ -118,6 +118,50 @@ pub enum IntExpr {
     SlotLen(u32),
     /// `if c then a else b`
     If(Box<BoolExpr>, Box<IntExpr>, Box<IntExpr>),
+    /// `sum`, `xor`, `min` or `max` of the elements `lo..hi` of a constant
+    /// list (`xor(data[a..b])`, or the whole list), read in place.
+    Reduce(Reduce, Rc<[i64]>, Box<IntExpr>, Box<IntExpr>),
+}
+
+/// What [`IntExpr::Reduce`] computes over its elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reduce {
+    /// `sum(xs)`
+    Sum,
+    /// `xor(xs)`
+    Xor,
+    /// `min(xs)`
+    Min,
+    /// `max(xs)`
+    Max,
+}
+
+impl Reduce {
+    /// The value over the elements `lo..hi` of `xs`, as the interpreter
+    /// slices them (an empty slice may start anywhere up to the end, and
+    /// `a..b` with `a > b` is empty); `None` where it reports an error (an
+    /// index out of range, an overflow, `min` or `max` of no elements).
+    #[inline]
+    pub fn of(self, xs: &[i64], lo: i64, hi: i64) -> Option<i64> {
+        let len = xs.len() as i64;
+        if lo >= hi {
+            return match self {
+                _ if !(0..=len).contains(&lo) => None,
+                Reduce::Sum | Reduce::Xor => Some(0),
+                Reduce::Min | Reduce::Max => None,
+            };
+        }
+        if lo < 0 || hi > len {
+            return None;
+        }
+        let xs = &xs[lo as usize..hi as usize];
+        match self {
+            Reduce::Sum => xs.iter().try_fold(0i64, |a, &x| a.checked_add(x)),
+            Reduce::Xor => Some(xs.iter().fold(0, |a, &x| a ^ x)),
+            Reduce::Min => xs.iter().copied().min(),
+            Reduce::Max => xs.iter().copied().max(),
+        }
+    }
 }
 
 /// A condition.
@@ -236,6 +280,10 @@ impl Compiler<'_> {
                 (Builtin::GridTurn, [m, w, h]) => {
                     IntExpr::GridTurn(vec![int(*m)?, int(*w)?, int(*h)?])
                 }
+                (Builtin::Sum, [x]) => self.reduce(Reduce::Sum, *x, &int)?,
+                (Builtin::Xor, [x]) => self.reduce(Reduce::Xor, *x, &int)?,
+                (Builtin::Min, [x]) => self.reduce(Reduce::Min, *x, &int)?,
+                (Builtin::Max, [x]) => self.reduce(Reduce::Max, *x, &int)?,
                 (Builtin::Min | Builtin::Max, args) if args.len() >= 2 => {
                     let xs = args.iter().map(|&a| int(a)).collect::<Option<Vec<_>>>()?;
                     if *f == Builtin::Min {
@@ -263,6 +311,41 @@ impl Compiler<'_> {
             }
             _ => return None,
         }))
+    }
+
+    /// `f(xs)` or `f(xs[a..b])` (`a..=b` too) of a constant list of
+    /// integers.
+    fn reduce(
+        &self,
+        f: Reduce,
+        e: ExprId,
+        int: &dyn Fn(ExprId) -> Option<IntExpr>,
+    ) -> Option<IntExpr> {
+        if let Some(xs) = self.int_list(e) {
+            let len = IntExpr::Const(xs.len() as i64);
+            return Some(IntExpr::Reduce(
+                f,
+                xs,
+                Box::new(IntExpr::Const(0)),
+                Box::new(len),
+            ));
+        }
+        let ir::Expr::Index(l, i) = self.prog.expr(e) else {
+            return None;
+        };
+        let ir::Expr::Range { lo, hi, inclusive } = self.prog.expr(*i) else {
+            return None;
+        };
+        let xs = self.int_list(*l)?;
+        let (lo, mut hi) = (int(*lo)?, int(*hi)?);
+        if *inclusive {
+            hi = folded(IntExpr::Bin(
+                BinOp::Add,
+                Box::new(hi),
+                Box::new(IntExpr::Const(1)),
+            ));
+        }
+        Some(IntExpr::Reduce(f, xs, Box::new(lo), Box::new(hi)))
     }
 
     /// The arguments of a call of a plain function (not recursive, asking
@@ -421,6 +504,7 @@ impl IntExpr {
             | IntExpr::GridCanon(xs)
             | IntExpr::GridTurn(xs) => xs.iter().any(|x| x.reads(s)),
             IntExpr::If(c, x, y) => c.reads(s) || x.reads(s) || y.reads(s),
+            IntExpr::Reduce(_, _, x, y) => x.reads(s) || y.reads(s),
         }
     }
 
@@ -457,6 +541,7 @@ impl IntExpr {
             | IntExpr::GridCanon(xs)
             | IntExpr::GridTurn(xs) => all(xs),
             IntExpr::If(c, x, y) => c.size() + x.size() + y.size(),
+            IntExpr::Reduce(_, _, x, y) => x.size() + y.size(),
         }
     }
 
@@ -480,6 +565,7 @@ impl IntExpr {
             IntExpr::Popcount(x) => IntExpr::Popcount(b(x)?),
             IntExpr::Isqrt(x) => IntExpr::Isqrt(b(x)?),
             IntExpr::Index(l, i) => IntExpr::Index(l.clone(), b(i)?),
+            IntExpr::Reduce(f, l, x, y) => IntExpr::Reduce(*f, l.clone(), b(x)?, b(y)?),
             IntExpr::If(c, x, y) => IntExpr::If(Box::new(c.subst(args)?), b(x)?, b(y)?),
         })
     }
@@ -508,6 +594,7 @@ impl IntExpr {
             IntExpr::Isqrt(x) => IntExpr::Isqrt(b(x)?),
             IntExpr::Index(l, i) => IntExpr::Index(l.clone(), b(i)?),
             IntExpr::SlotIndex(t, i) => IntExpr::SlotIndex(*t, b(i)?),
+            IntExpr::Reduce(f, l, x, y) => IntExpr::Reduce(*f, l.clone(), b(x)?, b(y)?),
             IntExpr::If(c, x, y) => IntExpr::If(Box::new(c.with_slot(s, v)?), b(x)?, b(y)?),
         })
     }
@@ -564,6 +651,7 @@ impl IntExpr {
             IntExpr::Index(items, i) => *items.get(usize::try_from(i.eval(env)?).ok()?)?,
             IntExpr::SlotIndex(s, i) => env.list_int(*s, i.eval(env)?)?,
             IntExpr::SlotLen(s) => env.list_len(*s)?,
+            IntExpr::Reduce(f, xs, lo, hi) => f.of(xs, lo.eval(env)?, hi.eval(env)?)?,
             IntExpr::If(c, a, b) => {
                 if c.eval(env)? {
                     a.eval(env)?
@@ -693,6 +781,7 @@ fn folded(e: IntExpr) -> IntExpr {
         IntExpr::Min(xs) | IntExpr::Max(xs) | IntExpr::GridCanon(xs) | IntExpr::GridTurn(xs) => {
             xs.iter().all(constant)
         }
+        IntExpr::Reduce(_, _, a, b) => constant(a) && constant(b),
         _ => false,
     };
     match operands_constant.then(|| e.eval(&[] as &[Value])).flatten() {

@@ -248,6 +248,7 @@ pub fn mentions(e: &IntExpr, x: u32) -> bool {
             xs.iter().any(|a| mentions(a, x))
         }
         IntExpr::If(c, a, b) => cond_mentions(c, x) || mentions(a, x) || mentions(b, x),
+        IntExpr::Reduce(_, _, a, b) => mentions(a, x) || mentions(b, x),
     }
 }
 
@@ -347,8 +348,8 @@ pub fn interval(e: &IntExpr, dom: &[(i128, i128)]) -> Option<(i128, i128)> {
             let hi = items.iter().max().map_or(0, |v| i128::from(*v));
             Some((lo, hi))
         }
-        // Lists in variables: no bound known.
-        IntExpr::SlotIndex(..) | IntExpr::SlotLen(_) => None,
+        // Lists in variables, sums of slices: no bound known.
+        IntExpr::SlotIndex(..) | IntExpr::SlotLen(_) | IntExpr::Reduce(..) => None,
         IntExpr::If(c, a, b) => {
             cond_safe(c, dom)?;
             let (a, b) = (interval(a, dom)?, interval(b, dom)?);

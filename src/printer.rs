@@ -31,6 +31,9 @@ pub struct Printer {
     pub quiet_checks: bool,
     /// Where answers that are files go.
     pub files: Files,
+    /// An answer's text, kept from one answer to the next (a judge's
+    /// million lines, without a string made for each).
+    pub text: String,
 }
 
 impl Printer {
@@ -59,7 +62,9 @@ impl Printer {
         if self.json {
             out.out(&format!("{}\n", json_line(a.to_json())));
         } else {
-            out.out(&a.to_string());
+            self.text.clear();
+            let _ = std::fmt::Write::write_fmt(&mut self.text, format_args!("{a}"));
+            out.out(&self.text);
         }
         true
     }

@@ -183,12 +183,32 @@ impl ListBuilder {
     pub fn push_int(&mut self, x: i64) {
         match self {
             ListBuilder::Ints(xs) => xs.push(x),
-            _ => self.push(Value::Int(x)),
+            _ => self.push_other(Value::Int(x)),
+        }
+    }
+
+    /// A boolean at the end.
+    #[inline]
+    pub fn push_bool(&mut self, x: bool) {
+        match self {
+            ListBuilder::Bools(xs) => xs.push(x),
+            _ => self.push_other(Value::Bool(x)),
         }
     }
 
     /// A value at the end.
+    #[inline]
     pub fn push(&mut self, x: Value) {
+        match (&mut *self, x) {
+            (ListBuilder::Ints(xs), Value::Int(v)) => xs.push(v),
+            (ListBuilder::Bools(xs), Value::Bool(v)) => xs.push(v),
+            (_, x) => self.push_other(x),
+        }
+    }
+
+    /// A value at the end, in any other case: the first, or one that
+    /// unpacks the list.
+    fn push_other(&mut self, x: Value) {
         match (&mut *self, x) {
             (ListBuilder::Ints(xs), Value::Int(v)) => xs.push(v),
             (ListBuilder::Bools(xs), Value::Bool(v)) => xs.push(v),

@@ -215,6 +215,10 @@ fn int_fn<E: Slots + ?Sized + 'static>(e: &IntExpr) -> IntFn<E> {
             indexed(i, move |env: &E, i| env.list_int(s, i))
         }
         &IntExpr::SlotLen(s) => Box::new(move |env| env.list_len(s)),
+        IntExpr::Reduce(f, xs, lo, hi) => {
+            let (f, xs, lo, hi) = (*f, Rc::clone(xs), int_fn(lo), int_fn(hi));
+            Box::new(move |env| f.of(&xs, lo(env)?, hi(env)?))
+        }
         IntExpr::If(c, a, b) => {
             let (c, a, b) = (bool_fn(c), int_fn(a), int_fn(b));
             Box::new(move |env| if c(env)? { a(env) } else { b(env) })

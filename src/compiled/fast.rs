@@ -10,6 +10,8 @@ use super::*;
 enum Fast {
     Int(Code),
     Bool(BoolCode),
+    /// A string literal's value, made once.
+    Str(Rc<str>),
 }
 
 /// The compiled forms of the expressions that rules evaluate over and over
@@ -65,6 +67,7 @@ impl GameCx<'_> {
                 | IntExpr::GridTurn(xs) => xs.iter().all(|x| params_only(x, arity)),
                 IntExpr::SlotIndex(s, a) => *s < arity && params_only(a, arity),
                 IntExpr::SlotLen(s) => *s < arity,
+                IntExpr::Reduce(_, _, a, b) => params_only(a, arity) && params_only(b, arity),
                 IntExpr::If(..) => false,
             }
         }
@@ -89,6 +92,10 @@ impl GameCx<'_> {
             IntExpr::Popcount(a) => IntExpr::Popcount(self.hoist_box(a)),
             IntExpr::Isqrt(a) => IntExpr::Isqrt(self.hoist_box(a)),
             IntExpr::Index(l, a) => IntExpr::Index(l, self.hoist_box(a)),
+            IntExpr::Reduce(f, l, a, b) => {
+                let a = self.hoist_box(a);
+                IntExpr::Reduce(f, l, a, self.hoist_box(b))
+            }
             IntExpr::SlotIndex(s, a) => IntExpr::SlotIndex(s, self.hoist_box(a)),
             IntExpr::Min(xs) => IntExpr::Min(xs.into_iter().map(|x| self.hoist(x)).collect()),
             IntExpr::Max(xs) => IntExpr::Max(xs.into_iter().map(|x| self.hoist(x)).collect()),
@@ -206,6 +213,14 @@ impl Compiled {
                     match kind {
                         ir::CompKind::Any | ir::CompKind::All => self.add(*body, cx.cond(*body)),
                         ir::CompKind::SumPos => {}
+                        // A list's elements: integers or booleans.
+                        ir::CompKind::List => {
+                            let element = match cx.int(*body) {
+                                Some(f) => Some(f),
+                                None => cx.cond(*body),
+                            };
+                            self.add(*body, element)
+                        }
                         _ => self.add(*body, cx.int(*body)),
                     }
                 }
@@ -215,6 +230,7 @@ impl Compiled {
                 }
                 // A statement's choice of what to write, once per case.
                 ir::Expr::If(c, ..) => self.add(*c, cx.cond(*c)),
+                ir::Expr::Str(s) => self.add(e, Some(Fast::Str(Rc::from(&**s)))),
                 _ => {}
             }
             prog.children(e, &mut todo);
@@ -345,7 +361,7 @@ impl Compiled {
             .get(self.index.get(e as usize)?.checked_sub(1)? as usize)?
         {
             Fast::Int(x) => Some(x),
-            Fast::Bool(_) => None,
+            Fast::Bool(_) | Fast::Str(_) => None,
         }
     }
 
@@ -357,7 +373,56 @@ impl Compiled {
             .get(self.index.get(e as usize)?.checked_sub(1)? as usize)?
         {
             Fast::Bool(x) => Some(x),
-            Fast::Int(_) => None,
+            Fast::Int(_) | Fast::Str(_) => None,
+        }
+    }
+}
+
+/// An expression compiled as an integer or as a condition: a list's
+/// element, a fold's.
+#[derive(Clone, Copy, Debug)]
+pub enum Scalar<'a> {
+    /// An integer expression.
+    Int(&'a Code),
+    /// A condition.
+    Bool(&'a BoolCode),
+}
+
+impl Compiled {
+    /// The compiled form of `e`, integer or condition, if there is one.
+    #[inline]
+    pub fn scalar(&self, e: ExprId) -> Option<Scalar<'_>> {
+        match self
+            .exprs
+            .get(self.index.get(e as usize)?.checked_sub(1)? as usize)?
+        {
+            Fast::Int(x) => Some(Scalar::Int(x)),
+            Fast::Bool(x) => Some(Scalar::Bool(x)),
+            Fast::Str(_) => None,
+        }
+    }
+
+    /// The value of the string literal `e`, made once.
+    #[inline]
+    pub fn string(&self, e: ExprId) -> Option<&Rc<str>> {
+        match self
+            .exprs
+            .get(self.index.get(e as usize)?.checked_sub(1)? as usize)?
+        {
+            Fast::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl Scalar<'_> {
+    /// The value for the values in `env`; `None` where the compiled form
+    /// does not answer (the interpreter then evaluates it, and reports).
+    #[inline]
+    pub fn value(&self, env: &[Value]) -> Option<Value> {
+        match self {
+            Scalar::Int(x) => x.eval(env).map(Value::Int),
+            Scalar::Bool(x) => x.eval(env).map(Value::Bool),
         }
     }
 }
@@ -393,9 +458,11 @@ impl Tests<'_> {
     /// the clauses, and reports what there is to report).
     #[inline]
     pub fn hold(&self, env: &[Value]) -> Option<bool> {
-        for t in self.0.iter().flatten() {
-            if !t.eval(env)? {
-                return Some(false);
+        for t in &self.0 {
+            match t {
+                Some(t) if !t.eval(env)? => return Some(false),
+                Some(_) => {}
+                None => break,
             }
         }
         Some(true)

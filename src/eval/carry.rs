@@ -230,11 +230,13 @@ impl Carry<'_> {
             _ => 1,
         };
         let mut size = weight(&env[self.acc]);
-        let mut all = vec![env[self.acc].clone()];
+        // Packed while the values are integers or booleans.
+        let mut all = crate::value::ListBuilder::default();
+        all.push(env[self.acc].clone());
         m.bindings(self.p, clauses, 0, env, &mut |m, env| {
             self.step(m, env)?;
             if all.len() == all.capacity() {
-                m.list_room(self.p, e, all.capacity())?;
+                m.list_room_of(self.p, e, all.capacity(), all.element_bytes())?;
             }
             size = size.saturating_add(weight(&env[self.acc]));
             m.within_list_limit(self.p, e, size)?;
@@ -242,7 +244,7 @@ impl Carry<'_> {
             Ok(true)
         })?;
         env[self.acc] = Value::Int(0);
-        Ok(Value::List(all.into()))
+        Ok(all.finish())
     }
 
     /// The value of `e`, the next value of the accumulator: where `e` is
@@ -359,7 +361,7 @@ impl Carry<'_> {
         m: &mut Interp<'_>,
         run: &TightRun,
         (lo, hi): (i64, i64),
-        element: &Element<'_>,
+        element: &Scalar<'_>,
         env: &mut [Value],
     ) -> R<bool> {
         let (slot, acc) = (run.slot as usize, self.acc);
@@ -382,8 +384,9 @@ impl Carry<'_> {
         if first.min(last) < 0 || first.max(last) >= len {
             return Ok(false);
         }
-        let (first, step, count) = (first as usize, step as isize, count as usize);
-        let at = |j: usize| (first as isize + step * j as isize) as usize;
+        // The indices written, lowest first: `lo, lo + step, ..., hi`.
+        let (low, high) = (first.min(last) as usize, first.max(last) as usize);
+        let step = step.unsigned_abs() as usize;
         let x = element.value(env);
         // The list of the element's kind, held by nobody else.
         let unique = match (&x, &mut env[acc]) {
@@ -400,10 +403,10 @@ impl Carry<'_> {
         crate::value::assign_int(&mut env[slot], hi);
         Ok(match (&mut env[acc], x) {
             (Value::Ints(xs), Value::Int(x)) => Rc::get_mut(xs)
-                .map(|xs| (0..count).for_each(|j| xs[at(j)] = x))
+                .map(|xs| xs[low..=high].iter_mut().step_by(step).for_each(|y| *y = x))
                 .is_some(),
             (Value::Bools(xs), Value::Bool(x)) => Rc::get_mut(xs)
-                .map(|xs| (0..count).for_each(|j| xs[at(j)] = x))
+                .map(|xs| xs[low..=high].iter_mut().step_by(step).for_each(|y| *y = x))
                 .is_some(),
             _ => false,
         })
@@ -424,10 +427,8 @@ impl Carry<'_> {
         let p = self.p;
         let values = m.iter(p, run.iter, env)?;
         let compiled = Rc::clone(&m.m.compiled);
-        let element = match (compiled.int(run.element), compiled.bool(run.element)) {
-            (Some(x), _) => Element::Int(x),
-            (None, Some(c)) => Element::Bool(c),
-            (None, None) => return Err(Diag::bug("a fold's compiled step is missing").into()),
+        let Some(element) = compiled.scalar(run.element) else {
+            return Err(Diag::bug("a fold's compiled step is missing").into());
         };
         let (slot, acc) = (run.slot as usize, self.acc);
         let (Some(index), Some(conds), true) = (
@@ -476,23 +477,5 @@ impl Carry<'_> {
             }
         }
         Ok(())
-    }
-}
-
-/// The compiled element of a [`TightRun`].
-enum Element<'c> {
-    Int(&'c crate::compiled::Code),
-    Bool(&'c crate::compiled::BoolCode),
-}
-
-impl Element<'_> {
-    /// The element for the values in `env`; `None` where the compiled form
-    /// does not answer.
-    #[inline]
-    fn value(&self, env: &[Value]) -> Option<Value> {
-        match self {
-            Element::Int(x) => x.eval(env).map(Value::Int),
-            Element::Bool(x) => x.eval(env).map(Value::Bool),
-        }
     }
 }

@@ -397,7 +397,10 @@ impl Interp<'_> {
         Ok(match p.expr(e) {
             ir::Expr::Int(v) => Value::Int(*v),
             ir::Expr::Bool(b) => Value::Bool(*b),
-            ir::Expr::Str(s) => Value::Str(Rc::from(&**s)),
+            ir::Expr::Str(s) => match self.m.compiled.string(e) {
+                Some(s) => Value::Str(Rc::clone(s)),
+                None => Value::Str(Rc::from(&**s)),
+            },
             ir::Expr::Concat(a, b) => {
                 let mut text = self.text(p, *a, env)?;
                 text.push_str(&self.text(p, *b, env)?);
@@ -529,17 +532,30 @@ impl Interp<'_> {
                 let mut items = crate::value::ListBuilder::default();
                 let max = self.m.limits.max_list;
                 let mut size = 0u64;
+                // An integer or boolean element, compiled: pushed packed.
+                let compiled = Rc::clone(&self.m.compiled);
+                let scalar = compiled.scalar(body);
                 self.bindings(p, clauses, 0, env, &mut |m, env| {
                     // Before the list doubles: the memory limit.
                     if items.len() == items.capacity() {
                         m.list_room_of(p, e, items.capacity(), items.element_bytes())?;
                     }
-                    let (x, ext) = m.element(p, body, env)?;
-                    items.push(x);
+                    let pushed = match scalar {
+                        Some(Scalar::Int(c)) => c.eval(env).map(|v| items.push_int(v)).is_some(),
+                        Some(Scalar::Bool(c)) => c.eval(env).map(|v| items.push_bool(v)).is_some(),
+                        None => false,
+                    };
+                    let weight = if pushed {
+                        1
+                    } else {
+                        let (x, ext) = m.element(p, body, env)?;
+                        items.push(x);
+                        ext.weight()
+                    };
                     if items.len() > max {
                         return Err(super::lists::too_long(m, p, e, items.len() as u128).into());
                     }
-                    size = size.saturating_add(ext.weight());
+                    size = size.saturating_add(weight);
                     m.within_list_limit(p, e, size)?;
                     Ok(true)
                 })?;
@@ -738,8 +754,8 @@ impl Interp<'_> {
         e: ExprId,
         env: &mut [Value],
     ) -> R<(Value, Extent)> {
-        if let Some(v) = self.m.compiled.int(e).and_then(|c| c.eval(env)) {
-            return Ok((Value::Int(v), Extent { depth: 0, size: 1 }));
+        if let Some(v) = self.m.compiled.scalar(e).and_then(|c| c.value(env)) {
+            return Ok((v, Extent { depth: 0, size: 1 }));
         }
         let v = self.value(p, e, env)?;
         match &v {

@@ -4,7 +4,11 @@
 //! meters, for the runaway projection.
 
 use super::*;
-use crate::budget::STATEMENT_LEVELS;
+use crate::budget::{STATEMENT_LEVELS, STEP_WORK};
+
+/// How many values of a range whose tests are compiled go between two
+/// looks at the limits.
+const BLOCK: i64 = 256;
 
 /// An iterator of a `for` clause (a range steps as Rust's inclusive ranges
 /// do, up to `i64::MAX` without overflow).
@@ -180,6 +184,43 @@ impl Interp<'_> {
             Ok(None)
         };
         match it {
+            // A range whose tests are compiled: no `while` follows, so
+            // only the body ends the loop early.
+            // Its values go in blocks: the limits are looked at once a
+            // block, the tests in place for each value.
+            Iter::Range(r) if let Some(tests) = &tests => {
+                let (mut from, last) = (*r.start(), *r.end());
+                // The meter is told of a value once a step's work has been
+                // done since it was last told (it measures no less).
+                let mut quiet_until = 0;
+                while from <= last {
+                    let to = from.saturating_add(BLOCK - 1).min(last);
+                    self.m.budget.add((to - from) as u64);
+                    self.m.poll()?;
+                    for v in from..=to {
+                        // Value by value: a body may be long (a loop of its own).
+                        if let Some(level) = level
+                            && self.m.budget.total() >= quiet_until
+                        {
+                            self.m.budget.report(Meter::Statement(level), v, last);
+                            quiet_until = self.m.budget.total().saturating_add(STEP_WORK);
+                        }
+                        crate::value::assign_int(&mut env[slot], v);
+                        let go_on = match tests.hold(env) {
+                            Some(false) => continue,
+                            Some(true) => body(self, env)?,
+                            None => self.bindings(p, clauses, i + 1, env, body)?,
+                        };
+                        if !go_on {
+                            return Ok(false);
+                        }
+                    }
+                    match to.checked_add(1) {
+                        Some(next) => from = next,
+                        None => break,
+                    }
+                }
+            }
             // A range: its integers in the variable's slot, in place.
             Iter::Range(r) => {
                 let last = *r.end();

@@ -8,7 +8,7 @@
 //! and loop variables), so a frame waiting for a child resumes where it was.
 
 use crate::budget::{Apart, Budget, Meter};
-use crate::compiled::{BoolCode, Compiled};
+use crate::compiled::{BoolCode, Compiled, Scalar};
 use crate::diagnostics::{Code, Diag};
 use crate::ir::{self, BinOp, Builtin, Clause, CompKind, ConstId, ExprId, GameId};
 use crate::kernel::{self, GameKernels};

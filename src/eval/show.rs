@@ -62,7 +62,8 @@ impl Show<'_> {
     /// value as `print` shows it (positions as written).
     pub fn text(&self, v: &Value) -> String {
         match v {
-            Value::Str(s) => s.to_string(),
+            // Copied, not formatted: a judge's answers go through here.
+            Value::Str(s) => String::from(&**s),
             v => self.value(v),
         }
     }

@@ -302,6 +302,7 @@ impl Repl {
             json,
             quiet_checks: false,
             files: std::mem::take(&mut self.files),
+            text: String::new(),
         };
         let mut failed_write = false;
         let mut emit = |s: &Session, e: Event| match e {
