@@ -419,6 +419,9 @@ pub fn describe(m: &mut dyn Oracle, game: GameId) -> Vec<String> {
             ),
         });
     }
+    if let Some(batch) = crate::kernel::batch_explained(m.program(), m.constants(), game) {
+        lines.push(format!("  {batch}"));
+    }
     lines
 }
 

@@ -3,6 +3,7 @@
 
 use super::affine::{in_param, of_form};
 use super::run::*;
+use super::table::TableRule;
 use super::window::{Counts, Window};
 use super::*;
 use crate::linear::Affine;
@@ -14,7 +15,10 @@ pub const CHUNK_WORK: u64 = 1 << 24;
 pub(super) enum BatchSource {
     /// A loop over constant items, each read as the positions `n` where its
     /// conditions hold and the option's components' offsets there.
-    Items(Vec<Item>),
+    /// Where every item holds from some `n` on (`lo` rising, `hi` the
+    /// largest), `rising` is set: a position stops at the first item above
+    /// it.
+    Items { items: Vec<Item>, rising: bool },
     Range {
         lo: Affine,
         hi: Affine,
@@ -76,8 +80,24 @@ pub struct Batch {
 
 #[derive(Clone, Debug)]
 enum Kind {
-    Loops(Vec<BatchRule>),
+    Loops(Vec<LoopRule>),
     Window(Window),
+}
+
+/// One rule of a batch kernel.
+#[derive(Clone, Debug)]
+enum LoopRule {
+    Affine(BatchRule),
+    Table(TableRule),
+}
+
+impl LoopRule {
+    fn run(&self, known: &[u32], n: i64, seen: &mut Stamped) -> Option<()> {
+        match self {
+            LoopRule::Affine(r) => r.run(known, n, seen),
+            LoopRule::Table(r) => r.run(known, n, seen),
+        }
+    }
 }
 
 impl Batch {
@@ -91,57 +111,32 @@ impl Batch {
             .iter()
             .map(|r| {
                 let r = r.as_ref()?;
-                let f = r.fused.as_ref()?;
-                let (first, rest) = r.clauses.split_first()?;
-                if rest.iter().any(|c| !matches!(c, KClause::If(_))) {
-                    return None;
+                match BatchRule::of(game, r) {
+                    Some(b) => Some(LoopRule::Affine(b)),
+                    None => TableRule::of(game, r).map(LoopRule::Table),
                 }
-                let lin = |e: &IntExpr| {
-                    interval(e, &r.dom)?;
-                    in_param(&Lin::of(e.clone()))
-                };
-                let bounds: Vec<(BinOp, Affine)> = f
-                    .bounds
-                    .iter()
-                    .map(|b| Some((b.op, of_form(&b.d)?)))
-                    .collect::<Option<_>>()?;
-                let comps = f
-                    .comps
-                    .iter()
-                    .map(|(g, args)| match args.as_slice() {
-                        [a] if *g == game => of_form(a),
-                        _ => None,
-                    })
-                    .collect::<Option<Vec<_>>>()?;
-                if comps.len() > MAX_FUSED {
-                    return None;
-                }
-                let source = match first {
-                    KClause::List { items, .. } => BatchSource::Items(
-                        items
-                            .iter()
-                            .map(|&x| Item::of(x, &bounds, &comps))
-                            .collect::<Option<_>>()?,
-                    ),
-                    KClause::Range {
-                        lo, hi, inclusive, ..
-                    } => BatchSource::Range {
-                        lo: lin(lo)?,
-                        hi: lin(hi)?,
-                        inclusive: *inclusive,
-                    },
-                    _ => return None,
-                };
-                Some(BatchRule {
-                    source,
-                    bounds,
-                    comps,
-                })
             })
             .collect::<Option<Vec<_>>>()?;
         Some(Batch {
             kind: Kind::Loops(rules),
         })
+    }
+
+    /// How it computes a run of values, in words (for `describe`).
+    pub fn explained(&self) -> &'static str {
+        match &self.kind {
+            Kind::Window(_) => {
+                "its values run as one loop over positions, keeping counts of the values in the \
+                 window its moves reach (a window kernel)"
+            }
+            Kind::Loops(rules) if rules.iter().any(|r| matches!(r, LoopRule::Table(_))) => {
+                "its values run as one loop over positions, the terms of its loop's variable \
+                 computed once into a table (a table kernel)"
+            }
+            Kind::Loops(_) => {
+                "its values run as one loop over positions, reading its own array (a batch kernel)"
+            }
+        }
     }
 
     /// Whether this is a window kernel (for tests and `describe`).
@@ -204,14 +199,71 @@ impl Batch {
 }
 
 impl BatchRule {
+    /// The rule as a loop whose options are affine in its variable (or
+    /// over a constant list), if it is one.
+    fn of(game: GameId, r: &KRule) -> Option<BatchRule> {
+        let f = r.fused.as_ref()?;
+        let (first, rest) = r.clauses.split_first()?;
+        if rest.iter().any(|c| !matches!(c, KClause::If(_))) {
+            return None;
+        }
+        let lin = |e: &IntExpr| {
+            interval(e, &r.dom)?;
+            in_param(&Lin::of(e.clone()))
+        };
+        let bounds: Vec<(BinOp, Affine)> = f
+            .bounds
+            .iter()
+            .map(|b| Some((b.op, of_form(&b.d)?)))
+            .collect::<Option<_>>()?;
+        let comps = f
+            .comps
+            .iter()
+            .map(|(g, args)| match args.as_slice() {
+                [a] if *g == game => of_form(a),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?;
+        if comps.len() > MAX_FUSED {
+            return None;
+        }
+        let source = match first {
+            KClause::List { items, .. } => {
+                let items: Vec<Item> = items
+                    .iter()
+                    .map(|&x| Item::of(x, &bounds, &comps))
+                    .collect::<Option<_>>()?;
+                let rising =
+                    items.is_sorted_by_key(|it| it.lo) && items.iter().all(|it| it.hi == i64::MAX);
+                BatchSource::Items { items, rising }
+            }
+            KClause::Range {
+                lo, hi, inclusive, ..
+            } => BatchSource::Range {
+                lo: lin(lo)?,
+                hi: lin(hi)?,
+                inclusive: *inclusive,
+            },
+            _ => return None,
+        };
+        Some(BatchRule {
+            source,
+            bounds,
+            comps,
+        })
+    }
+
     /// Inserts the values of this rule's options at `n`; `known` is
     /// `values[..n]`, all computed.
     pub(super) fn run(&self, known: &[u32], n: i64, seen: &mut Stamped) -> Option<()> {
         let len = i128::from(n);
         match &self.source {
-            BatchSource::Items(items) => {
+            BatchSource::Items { items, rising } => {
                 for it in items {
                     if n < it.lo || n > it.hi {
+                        if *rising {
+                            break;
+                        }
                         continue;
                     }
                     let mut v = 0u32;

@@ -30,6 +30,7 @@ mod affine;
 mod batch;
 mod bits;
 mod run;
+mod table;
 mod window;
 
 pub use batch::{Batch, CHUNK_WORK};
@@ -215,6 +216,24 @@ pub fn explain(
                 .map(|k| k.reads)
         })
         .collect()
+}
+
+/// How a one-argument game's values are computed when a run of them is
+/// asked, in words, where one loop over positions computes them (for
+/// `describe`).
+pub fn batch_explained(
+    prog: &ir::Program,
+    consts: &[Option<Value>],
+    game: GameId,
+) -> Option<&'static str> {
+    let g = prog.games.get(game as usize)?;
+    if g.params.len() != 1 || g.renames() {
+        return None;
+    }
+    let c = Compiler(compiled::Compiler { prog, consts });
+    let slots = g.slots as usize;
+    let rules: Vec<Option<KRule>> = g.rules.iter().map(|r| c.rule(r, 1, slots)).collect();
+    Batch::of(game, &rules).map(|b| b.explained())
 }
 
 /// Compiles the kernels of every game. `consts` are the evaluated constants
