@@ -375,6 +375,13 @@ fn cases() -> Vec<Case> {
             ERRORS,
         ),
         case("remainder_by_zero", "let m = 0\nprint 7 % m\n", ERRORS),
+        // A table kernel's divisors start at 1: from 0, the rule runs as
+        // written, and says so.
+        case(
+            "remainder_by_zero_in_divisor_rule",
+            "game D(n) = { D(n - d) for d in 0..n if n % d == 0 }\nprint grundy(D(300))\n",
+            ERRORS,
+        ),
         case(
             "index_out_of_range_in_rule",
             "let edges = [[1, 2], [3], [3]]\ngame Token(v) = { Token(w) for w in edges[v] }\n\

@@ -112,7 +112,21 @@ impl Machine {
             set: &mut scratch,
             count: 0,
         };
-        let ok = ints && k.run(&self.memo, &mut env, &mut counted).is_some();
+        // A one-argument game with a batch kernel: its loop for this rule
+        // and this one position, where its options' values are in the
+        // dense array (the divisors of `n`, not every number below it).
+        let batch = match (params, kernels[game as usize].batch.as_ref()) {
+            ([Value::Int(x)], Some(b)) => self
+                .memo
+                .dense1_values(game)
+                .and_then(|values| b.rule_at(rule, values, *x, &mut counted)),
+            _ => None,
+        };
+        let ok = batch.is_some()
+            || (ints && {
+                *counted.set = Seen::default();
+                k.run(&self.memo, &mut env, &mut counted).is_some()
+            });
         self.budget.add(counted.count);
         self.accel.kenv = env;
         if ok {
@@ -362,6 +376,18 @@ impl Scoped<'_> {
         let ks = self.m.accel.kernels.get(game as usize)?;
         if !ks.complete {
             return None;
+        }
+        // A one-argument game with a batch kernel: its loop for this one
+        // position, where its options' values are in the dense array.
+        if let ([x], Some(batch), Some(values)) =
+            (args, ks.batch.as_ref(), self.m.memo.dense1_values(game))
+        {
+            let max_value = self.m.memo.max_value();
+            let v = batch.value_at(values, *x, &mut self.m.accel.stamped, max_value);
+            self.m.budget.add(self.m.accel.stamped.take_inserted());
+            if let Some(v) = v.filter(|v| *v <= MAX_VALUE) {
+                return Some(v);
+            }
         }
         let n = args.len();
         let mut env = std::mem::take(&mut self.m.accel.kenv);

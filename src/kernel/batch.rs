@@ -92,7 +92,7 @@ enum LoopRule {
 }
 
 impl LoopRule {
-    fn run(&self, known: &[u32], n: i64, seen: &mut Stamped) -> Option<()> {
+    fn run(&self, known: &[u32], n: i64, seen: &mut impl SeenSet) -> Option<()> {
         match self {
             LoopRule::Affine(r) => r.run(known, n, seen),
             LoopRule::Table(r) => r.run(known, n, seen),
@@ -107,13 +107,15 @@ impl Batch {
                 kind: Kind::Window(w),
             });
         }
+        // The rules' divisors, found once a position for all of them.
+        let divisors = Rc::default();
         let rules = rules
             .iter()
             .map(|r| {
                 let r = r.as_ref()?;
                 match BatchRule::of(game, r) {
                     Some(b) => Some(LoopRule::Affine(b)),
-                    None => TableRule::of(game, r).map(LoopRule::Table),
+                    None => TableRule::of(game, r, &divisors).map(LoopRule::Table),
                 }
             })
             .collect::<Option<Vec<_>>>()?;
@@ -137,6 +139,48 @@ impl Batch {
                 "its values run as one loop over positions, reading its own array (a batch kernel)"
             }
         }
+    }
+
+    /// The value of position `n` alone, from `values` (its game's dense
+    /// array, [`UNKNOWN`] where not computed), when every option's value is
+    /// there: a search's position of a game whose rules loop as this kernel
+    /// does (the divisors of `n` enumerated, not every number below it).
+    /// `None` where the kernel gives up (a window kernel always does: its
+    /// counts are for runs).
+    pub fn value_at(
+        &self,
+        values: &[u32],
+        n: i64,
+        seen: &mut Stamped,
+        max_value: u32,
+    ) -> Option<u32> {
+        let Kind::Loops(rules) = &self.kind else {
+            return None;
+        };
+        let known = values.get(..usize::try_from(n).ok()?)?;
+        seen.clear(max_value);
+        for r in rules {
+            r.run(known, n, seen)?;
+        }
+        let v = seen.mex();
+        (v & SENTINEL_BIT == 0).then_some(v)
+    }
+
+    /// Rule `rule`'s options at position `n` alone, into `seen`, from
+    /// `values` as [`Batch::value_at`] reads them; `None` where the kernel
+    /// gives up (it may have inserted values by then).
+    pub fn rule_at(
+        &self,
+        rule: usize,
+        values: &[u32],
+        n: i64,
+        seen: &mut impl SeenSet,
+    ) -> Option<()> {
+        let Kind::Loops(rules) = &self.kind else {
+            return None;
+        };
+        let known = values.get(..usize::try_from(n).ok()?)?;
+        rules.get(rule)?.run(known, n, seen)
     }
 
     /// Whether this is a window kernel (for tests and `describe`).
@@ -255,7 +299,7 @@ impl BatchRule {
 
     /// Inserts the values of this rule's options at `n`; `known` is
     /// `values[..n]`, all computed.
-    pub(super) fn run(&self, known: &[u32], n: i64, seen: &mut Stamped) -> Option<()> {
+    pub(super) fn run(&self, known: &[u32], n: i64, seen: &mut impl SeenSet) -> Option<()> {
         let len = i128::from(n);
         match &self.source {
             BatchSource::Items { items, rising } => {

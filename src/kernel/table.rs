@@ -42,6 +42,7 @@ pub(super) struct TableRule {
     /// Per component of an option, its argument.
     comps: Vec<Arg>,
     table: RefCell<Table>,
+    divisors: Rc<RefCell<Divisors>>,
 }
 
 #[derive(Debug)]
@@ -65,14 +66,41 @@ enum Test {
     X(usize),
     /// A condition of `n` alone.
     N(usize),
+    /// `n_terms[a] % x == 0`: `x` divides a term of `n`.
+    Divides(usize),
 }
 
 /// An option's argument: `±n_terms[n] + x_terms[x]`, each part optional
-/// (a term of `x` subtracted is a column of its negation).
-#[derive(Clone, Copy, Debug)]
+/// (a term of `x` subtracted is a column of its negation), or any other
+/// arithmetic of terms of `n` and of `x` (`n - n / d`), computed operation
+/// by operation as the interpreter computes it.
+#[derive(Clone, Debug)]
 struct Arg {
     n: Option<(bool, usize)>,
     x: Option<usize>,
+    mix: Option<Mix>,
+}
+
+/// Arithmetic of terms of `n` and of `x`.
+#[derive(Clone, Debug)]
+enum Mix {
+    N(usize),
+    X(usize),
+    Neg(Box<Mix>),
+    Op(BinOp, Box<Mix>, Box<Mix>),
+}
+
+impl Mix {
+    fn eval(&self, nv: &[i64], table: &Table, x: usize) -> Option<i64> {
+        match self {
+            Mix::N(t) => Some(nv[*t]),
+            Mix::X(t) => table.at(*t, x),
+            Mix::Neg(a) => a.eval(nv, table, x)?.checked_neg(),
+            Mix::Op(op, a, b) => {
+                crate::ops::int_op(*op, a.eval(nv, table, x)?, b.eval(nv, table, x)?).ok()
+            }
+        }
+    }
 }
 
 /// The columns: `cols[t][x]`, [`FAILS`] where the term fails at `x`.
@@ -81,6 +109,17 @@ struct Table {
     cols: Vec<Vec<i64>>,
     /// Per column, whether it never falls (and never fails) so far.
     rising: Vec<bool>,
+}
+
+/// The divisors of the numbers a game's rules ask about, shared by its
+/// rules (each asks about the same `n`).
+#[derive(Debug, Default)]
+pub(super) struct Divisors {
+    /// Each number's least prime factor, as far as needed.
+    least_factor: Vec<u32>,
+    /// The number asked about last, and its divisors in order.
+    of: usize,
+    list: Vec<usize>,
 }
 
 /// A table entry whose term failed (or is `i64::MIN`, which is then
@@ -132,6 +171,18 @@ impl Builder {
         let BoolExpr::Cmp(op, a, b) = c else {
             return None;
         };
+        // `m % x == 0` (or `0 == m % x`), `m` a term of `n`.
+        let zero = |e: &IntExpr| matches!(e, IntExpr::Const(0));
+        let rem = match (op, a, b) {
+            (BinOp::Eq, IntExpr::Bin(BinOp::Rem, m, d), z) if zero(z) => Some((m, d)),
+            (BinOp::Eq, z, IntExpr::Bin(BinOp::Rem, m, d)) if zero(z) => Some((m, d)),
+            _ => None,
+        };
+        if let Some((m, d)) = rem
+            && matches!(**d, IntExpr::Slot(s) if s == self.x)
+        {
+            return Some(Test::Divides(self.n_term(m)?));
+        }
         let flipped = match op {
             BinOp::Lt => BinOp::Gt,
             BinOp::Le => BinOp::Ge,
@@ -155,17 +206,31 @@ impl Builder {
             return Some(Arg {
                 n: Some((false, n)),
                 x: None,
+                mix: None,
             });
         }
         if let Some(x) = self.x_term(e) {
             return Some(Arg {
                 n: None,
                 x: Some(x),
+                mix: None,
             });
         }
-        let IntExpr::Bin(op @ (BinOp::Add | BinOp::Sub), a, b) = e else {
-            return None;
+        let mixed = |b: &mut Builder| {
+            Some(Arg {
+                n: None,
+                x: None,
+                mix: Some(b.mix(e)?),
+            })
         };
+        let IntExpr::Bin(op @ (BinOp::Add | BinOp::Sub), a, b) = e else {
+            return mixed(self);
+        };
+        if !reads_only(a, 0, self.slots) && !reads_only(a, self.x, self.slots)
+            || !reads_only(b, 0, self.slots) && !reads_only(b, self.x, self.slots)
+        {
+            return mixed(self);
+        }
         let minus = *op == BinOp::Sub;
         if reads_only(a, 0, self.slots) {
             let t = if minus {
@@ -176,12 +241,32 @@ impl Builder {
             Some(Arg {
                 n: Some((false, self.n_term(a)?)),
                 x: Some(self.x_term(&t)?),
+                mix: None,
             })
         } else {
             Some(Arg {
                 x: Some(self.x_term(a)?),
                 n: Some((minus, self.n_term(b)?)),
+                mix: None,
             })
+        }
+    }
+
+    /// `e` as arithmetic of terms of `n` and of `x`, each part as large as
+    /// it can be.
+    fn mix(&mut self, e: &IntExpr) -> Option<Mix> {
+        if let Some(n) = self.n_term(e) {
+            return Some(Mix::N(n));
+        }
+        if let Some(x) = self.x_term(e) {
+            return Some(Mix::X(x));
+        }
+        match e {
+            IntExpr::Neg(a) => Some(Mix::Neg(Box::new(self.mix(a)?))),
+            IntExpr::Bin(op, a, b) if op.is_arithmetic() => {
+                Some(Mix::Op(*op, Box::new(self.mix(a)?), Box::new(self.mix(b)?)))
+            }
+            _ => None,
         }
     }
 }
@@ -190,7 +275,11 @@ impl TableRule {
     /// The rule as a table kernel of `game`, if it has the shape: one loop
     /// over a range, then `if`s and `while`s, and options of the game
     /// itself.
-    pub(super) fn of(game: GameId, r: &KRule) -> Option<TableRule> {
+    pub(super) fn of(
+        game: GameId,
+        r: &KRule,
+        divisors: &Rc<RefCell<Divisors>>,
+    ) -> Option<TableRule> {
         let (first, rest) = r.clauses.split_first()?;
         let &KClause::Range {
             slot: x,
@@ -255,12 +344,13 @@ impl TableRule {
             conds,
             comps,
             table: RefCell::default(),
+            divisors: Rc::clone(divisors),
         })
     }
 
     /// Inserts the values of this rule's options at `n`; `known` is
     /// `values[..n]`, all computed. `None`: the kernel gives up here.
-    pub(super) fn run(&self, known: &[u32], n: i64, seen: &mut Stamped) -> Option<()> {
+    pub(super) fn run(&self, known: &[u32], n: i64, seen: &mut impl SeenSet) -> Option<()> {
         let mut env = [0i64; MAX_SLOTS];
         let env = &mut env[..self.slots];
         env[0] = n;
@@ -282,15 +372,16 @@ impl TableRule {
             return Some(());
         }
         let (lo, hi) = (usize::try_from(lo).ok()?, usize::try_from(hi).ok()?);
-        // Per component, its part of `n` and its column.
-        let mut parts = [(0i64, None); MAX_FUSED];
+        // Per component, its part of `n`, its column, and how they join.
+        let mut parts = [Part::default(); MAX_FUSED];
         for (p, a) in parts.iter_mut().zip(&self.comps) {
-            p.0 = match a.n {
+            p.n = match a.n {
                 Some((false, t)) => nv[t],
                 Some((true, t)) => nv[t].checked_neg()?,
                 None => 0,
             };
-            p.1 = a.x;
+            p.x = a.x;
+            p.mix = a.mix.as_ref();
         }
         let parts = &parts[..self.comps.len()];
         let mut table = self.table.borrow_mut();
@@ -342,7 +433,14 @@ impl TableRule {
                 table.grow(hi, &self.x_terms, self.x, env)?;
             }
             // One component, `G(A(n) ± T(x))`: its column read as a slice.
-            if let [(a, Some(t))] = *parts {
+            if let [
+                Part {
+                    n: a,
+                    x: Some(t),
+                    mix: None,
+                },
+            ] = *parts
+            {
                 for &y in &table.cols[t][lo..=hi] {
                     if y == FAILS {
                         return None;
@@ -356,11 +454,53 @@ impl TableRule {
                 return Some(());
             }
             for x in lo..=hi {
-                seen.insert(option(known, parts, &table, x)?);
+                seen.insert(option(known, parts, &nv, &table, x)?);
             }
             return Some(());
         }
-        'values: for x in lo..=hi {
+        // A first condition `x` divides `m`: the divisors of `m` in the
+        // range, in order, rather than every value.
+        if let Some(Cond {
+            ends: false,
+            test: Test::Divides(a),
+        }) = conds.first()
+            && lo >= 1
+        {
+            let m = usize::try_from(nv[*a]).ok().filter(|&m| m >= 1)?;
+            let mut divisors = self.divisors.borrow_mut();
+            let list = divisors.of(m)?;
+            let last = list.partition_point(|&d| d <= hi);
+            let first = list.partition_point(|&d| d < lo);
+            let of_n = (&conds[1..], &nv[..], &nb[..]);
+            let xs = list[first..last].iter().copied();
+            return self.values(known, of_n, parts, &mut table, xs, env, seen);
+        }
+        self.values(
+            known,
+            (conds, &nv, &nb),
+            parts,
+            &mut table,
+            lo..=hi,
+            env,
+            seen,
+        )
+    }
+
+    /// The options at the values `xs` of the loop's variable, where the
+    /// conditions `conds` hold (`nv` and `nb`: the terms and conditions of
+    /// `n`).
+    #[allow(clippy::too_many_arguments)]
+    fn values(
+        &self,
+        known: &[u32],
+        (conds, nv, nb): (&[Cond], &[i64], &[bool]),
+        parts: &[Part],
+        table: &mut Table,
+        xs: impl IntoIterator<Item = usize>,
+        env: &mut [i64],
+        seen: &mut impl SeenSet,
+    ) -> Option<()> {
+        'values: for x in xs {
             if x >= table.len() {
                 table.grow(x, &self.x_terms, self.x, env)?;
             }
@@ -369,6 +509,7 @@ impl TableRule {
                     Test::Cmp { t, op, v } => crate::ops::compare(op, table.at(t, x)?, nv[v])?,
                     Test::X(t) => table.at(t, x)? != 0,
                     Test::N(i) => nb[i],
+                    Test::Divides(a) => crate::ops::int_op(BinOp::Rem, nv[a], x as i64).ok()? == 0,
                 };
                 match (holds, c.ends) {
                     (true, _) => {}
@@ -376,20 +517,30 @@ impl TableRule {
                     (false, true) => break 'values,
                 }
             }
-            seen.insert(option(known, parts, &table, x)?);
+            seen.insert(option(known, parts, nv, table, x)?);
         }
         Some(())
     }
 }
 
+/// A component of an option at one position: its part of `n` and its
+/// column, added, or its arithmetic of the two.
+#[derive(Clone, Copy, Debug, Default)]
+struct Part<'a> {
+    n: i64,
+    x: Option<usize>,
+    mix: Option<&'a Mix>,
+}
+
 /// The value of the option at `x`: the XOR of its components' values.
 #[inline(always)]
-fn option(known: &[u32], parts: &[(i64, Option<usize>)], table: &Table, x: usize) -> Option<u32> {
+fn option(known: &[u32], parts: &[Part], nv: &[i64], table: &Table, x: usize) -> Option<u32> {
     let mut v = 0u32;
-    for &(a, t) in parts {
-        let i = match t {
-            Some(t) => a.checked_add(table.at(t, x)?)?,
-            None => a,
+    for p in parts {
+        let i = match (p.mix, p.x) {
+            (Some(m), _) => m.eval(nv, table, x)?,
+            (None, Some(t)) => p.n.checked_add(table.at(t, x)?)?,
+            (None, None) => p.n,
         };
         let w = *known.get(usize::try_from(i).ok()?)?;
         if w & SENTINEL_BIT != 0 {
@@ -444,5 +595,51 @@ impl Table {
         }
         env[slot as usize] = saved;
         Some(())
+    }
+}
+
+impl Divisors {
+    /// The divisors of `m`, in order, from its prime factors (the table of
+    /// least factors grown to hold `m`, at most [`MAX_TABLE`]).
+    fn of(&mut self, m: usize) -> Option<&[usize]> {
+        if m == self.of && !self.list.is_empty() {
+            return Some(&self.list);
+        }
+        if m >= self.least_factor.len() {
+            if m >= MAX_TABLE {
+                return None;
+            }
+            let len = (m + 1).max(2 * self.least_factor.len()).min(MAX_TABLE);
+            let mut f = vec![0u32; len];
+            for p in 2..len {
+                if f[p] == 0 {
+                    for k in (p..len).step_by(p) {
+                        if f[k] == 0 {
+                            f[k] = p as u32;
+                        }
+                    }
+                }
+            }
+            self.least_factor = f;
+        }
+        let out = &mut self.list;
+        out.clear();
+        out.push(1);
+        let mut rest = m;
+        while rest > 1 {
+            let p = self.least_factor[rest] as usize;
+            let known = out.len();
+            let mut power = 1;
+            while rest.is_multiple_of(p) {
+                rest /= p;
+                power *= p;
+                for i in 0..known {
+                    out.push(out[i] * power);
+                }
+            }
+        }
+        out.sort_unstable();
+        self.of = m;
+        Some(&self.list)
     }
 }
