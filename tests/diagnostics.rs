@@ -375,6 +375,13 @@ fn cases() -> Vec<Case> {
             ERRORS,
         ),
         case("remainder_by_zero", "let m = 0\nprint 7 % m\n", ERRORS),
+        // A loop filtered by a constant list, past the list's end: the
+        // filter reads the list where it can, and the rest runs as written.
+        case(
+            "filter_past_the_list",
+            "let marks = [i % 2 == 0 for i in 0..300]\nprint len([i for i in 0..400 if marks[i]])\n",
+            ERRORS,
+        ),
         // A table kernel's divisors start at 1: from 0, the rule runs as
         // written, and says so.
         case(

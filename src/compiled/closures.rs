@@ -92,8 +92,37 @@ impl<E: Slots + ?Sized + 'static> Code<E> {
     }
 }
 
-/// A condition as closures (see [`Code`]).
-pub struct BoolCode<E: ?Sized = [Value]>(BoolFn<E>);
+/// A condition as closures (see [`Code`]), and whether it is a filter.
+pub struct BoolCode<E: ?Sized = [Value]>(BoolFn<E>, Option<Filter>);
+
+/// A condition that reads a constant list of booleans at a variable:
+/// `marked[i]` (`want` true) or `not marked[i]` (false). A loop over a
+/// range of `i` may read the list itself, a run of values at a time.
+#[derive(Clone, Debug)]
+pub struct Filter {
+    /// The list.
+    pub list: Rc<[bool]>,
+    /// The variable's slot.
+    pub slot: u32,
+    /// The element for which the condition holds.
+    pub want: bool,
+}
+
+impl Filter {
+    fn of(c: &BoolExpr) -> Option<Filter> {
+        match c {
+            BoolExpr::Index(list, IntExpr::Slot(slot)) => Some(Filter {
+                list: Rc::clone(list),
+                slot: *slot,
+                want: true,
+            }),
+            BoolExpr::Not(c) => Filter::of(c)
+                .filter(|f| f.want)
+                .map(|f| Filter { want: false, ..f }),
+            _ => None,
+        }
+    }
+}
 
 impl<E: ?Sized> std::fmt::Debug for BoolCode<E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -104,13 +133,18 @@ impl<E: ?Sized> std::fmt::Debug for BoolCode<E> {
 impl<E: Slots + ?Sized + 'static> BoolCode<E> {
     /// The compiled form of a condition.
     pub fn new(c: &BoolExpr) -> BoolCode<E> {
-        BoolCode(bool_fn(c))
+        BoolCode(bool_fn(c), Filter::of(c))
     }
 
     /// The value, or `None` where the interpreter would report an error.
     #[inline]
     pub fn eval(&self, env: &E) -> Option<bool> {
         (self.0)(env)
+    }
+
+    /// The condition as a filter, when it is one.
+    pub fn filter(&self) -> Option<&Filter> {
+        self.1.as_ref()
     }
 }
 

@@ -453,6 +453,15 @@ impl Tests<'_> {
     /// How many `if`s a loop's tests may have.
     pub const MAX: usize = 4;
 
+    /// The tests as one filter on the loop's variable in `slot`, when they
+    /// are one (`if not marked[i]`).
+    pub fn filter(&self, slot: u32) -> Option<&super::Filter> {
+        match self.0 {
+            [Some(t), None, ..] => t.filter().filter(|f| f.slot == slot),
+            _ => None,
+        }
+    }
+
     /// Whether every test holds: `Some(false)` at the first that fails,
     /// `None` at the first that cannot answer (the interpreter then runs
     /// the clauses, and reports what there is to report).

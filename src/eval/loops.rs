@@ -59,6 +59,17 @@ pub(super) fn innermost_range(iters: &[Option<Iter>]) -> Option<(i64, i64)> {
     iters.iter().rev().flatten().find_map(Iter::at)
 }
 
+/// A loop over a range whose clauses after it are compiled `if`s: its
+/// clause, its variable's slot, its meter's level, its tests.
+struct Tested<'a> {
+    p: &'a ir::Program,
+    clauses: &'a [Clause],
+    i: usize,
+    slot: usize,
+    level: Option<u8>,
+    tests: &'a crate::compiled::Tests<'a>,
+}
+
 impl Interp<'_> {
     /// Runs `body` for every binding of `clauses` (an entry from outside).
     pub fn comp_loop(
@@ -186,40 +197,16 @@ impl Interp<'_> {
         match it {
             // A range whose tests are compiled: no `while` follows, so
             // only the body ends the loop early.
-            // Its values go in blocks: the limits are looked at once a
-            // block, the tests in place for each value.
             Iter::Range(r) if let Some(tests) = &tests => {
-                let (mut from, last) = (*r.start(), *r.end());
-                // The meter is told of a value once a step's work has been
-                // done since it was last told (it measures no less).
-                let mut quiet_until = 0;
-                while from <= last {
-                    let to = from.saturating_add(BLOCK - 1).min(last);
-                    self.m.budget.add((to - from) as u64);
-                    self.m.poll()?;
-                    for v in from..=to {
-                        // Value by value: a body may be long (a loop of its own).
-                        if let Some(level) = level
-                            && self.m.budget.total() >= quiet_until
-                        {
-                            self.m.budget.report(Meter::Statement(level), v, last);
-                            quiet_until = self.m.budget.total().saturating_add(STEP_WORK);
-                        }
-                        crate::value::assign_int(&mut env[slot], v);
-                        let go_on = match tests.hold(env) {
-                            Some(false) => continue,
-                            Some(true) => body(self, env)?,
-                            None => self.bindings(p, clauses, i + 1, env, body)?,
-                        };
-                        if !go_on {
-                            return Ok(false);
-                        }
-                    }
-                    match to.checked_add(1) {
-                        Some(next) => from = next,
-                        None => break,
-                    }
-                }
+                let at = Tested {
+                    p,
+                    clauses,
+                    i,
+                    slot,
+                    level,
+                    tests,
+                };
+                return self.tested_range(&at, (*r.start(), *r.end()), env, body);
             }
             // A range: its integers in the variable's slot, in place.
             Iter::Range(r) => {
@@ -241,6 +228,68 @@ impl Interp<'_> {
                         return Ok(end);
                     }
                 }
+            }
+        }
+        Ok(true)
+    }
+
+    /// The values `from..=last` of a loop whose tests are compiled ([`Tested`]),
+    /// in blocks: the limits looked at once a block, the tests in place for
+    /// each value; a test that is one filter on a constant list reads the
+    /// list in place, a block at a time.
+    fn tested_range(
+        &mut self,
+        at: &Tested<'_>,
+        (mut from, last): (i64, i64),
+        env: &mut [Value],
+        body: &mut dyn FnMut(&mut Interp<'_>, &mut [Value]) -> R<bool>,
+    ) -> R<bool> {
+        let (slot, tests) = (at.slot, at.tests);
+        // The meter is told of a value once a step's work has been done
+        // since it was last told (it measures no less), value by value: a
+        // body may be long (a loop of its own).
+        let mut quiet_until = 0;
+        let mut tell = |m: &mut Interp<'_>, v: i64| {
+            if let Some(level) = at.level
+                && m.m.budget.total() >= quiet_until
+            {
+                m.m.budget.report(Meter::Statement(level), v, last);
+                quiet_until = m.m.budget.total().saturating_add(STEP_WORK);
+            }
+        };
+        while from <= last {
+            let to = from.saturating_add(BLOCK - 1).min(last);
+            self.m.budget.add((to - from) as u64);
+            self.m.poll()?;
+            let filter = tests.filter(slot as u32).and_then(|f| {
+                let (a, b) = (usize::try_from(from).ok()?, usize::try_from(to).ok()?);
+                Some((f.list.get(a..=b)?, f.want))
+            });
+            if let Some((run, want)) = filter {
+                for (v, _) in (from..=to).zip(run).filter(|(_, x)| **x == want) {
+                    tell(self, v);
+                    crate::value::assign_int(&mut env[slot], v);
+                    if !body(self, env)? {
+                        return Ok(false);
+                    }
+                }
+            } else {
+                for v in from..=to {
+                    tell(self, v);
+                    crate::value::assign_int(&mut env[slot], v);
+                    let go_on = match tests.hold(env) {
+                        Some(false) => continue,
+                        Some(true) => body(self, env)?,
+                        None => self.bindings(at.p, at.clauses, at.i + 1, env, body)?,
+                    };
+                    if !go_on {
+                        return Ok(false);
+                    }
+                }
+            }
+            match to.checked_add(1) {
+                Some(next) => from = next,
+                None => break,
             }
         }
         Ok(true)
