@@ -16,11 +16,22 @@ g++ -O2 -std=c++17 -o "$out/cpp_judge" bench/judge.cpp
 cargo build --release -q
 grundy="$root/target/release/grundy"
 
-# measure NAME CMD...: prints "seconds kilobytes" and keeps stdout in $out/NAME.out
+# best SECONDS...: the least of several times.
+best() { printf '%s\n' "$@" | sort -g | head -1; }
+
+# measure NAME CMD...: prints "seconds kilobytes" (the best wall time of
+# three runs, to the millisecond; the most memory) and keeps stdout in
+# $out/NAME.out. Reads stdin from $in when it is set.
 measure() {
   local name=$1; shift
-  /usr/bin/time -f "%e %M" -o "$out/$name.time" "$@" > "$out/$name.out"
-  cat "$out/$name.time"
+  local times=() t0 t1
+  for _ in 1 2 3; do
+    t0=$EPOCHREALTIME
+    /usr/bin/time -f "%M" -o "$out/$name.mem" "$@" < "${in:-/dev/null}" > "$out/$name.out"
+    t1=$EPOCHREALTIME
+    times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')")
+  done
+  echo "$(best "${times[@]}") $(cat "$out/$name.mem")"
 }
 
 # The language around the rules, against C++ (bench/judge.cpp) in the
@@ -66,12 +77,11 @@ language_row() {
   cmp -s "$out/${4}_cpp.out" "$out/${4}_grundy.out" \
     || { echo "MISMATCH $name: $(head -c 200 "$out/${4}_cpp.out") vs $(head -c 200 "$out/${4}_grundy.out")"; exit 1; }
   printf '%-40s %8s %8s %10s %10s %6s\n' "$name" "$ct" "$gt" "$cm" "$gm" \
-    "$(awk -v a="$gt" -v b="$ct" 'BEGIN { if (b < 0.01) b = 0.01; printf "%.1f", a / b }')"
+    "$(awk -v a="$gt" -v b="$ct" 'BEGIN { if (b < 0.001) b = 0.001; printf "%.1f", a / b }')"
 }
 measure_in() {
   local name=$1 input=$2; shift 2
-  /usr/bin/time -f "%e %M" -o "$out/$name.time" "$@" < "$input" > "$out/$name.out"
-  cat "$out/$name.time"
+  in=$input measure "$name" "$@"
 }
 printf '%-40s %8s %8s %10s %10s %6s\n' work cpp_s grundy_s cpp_KB grundy_KB time_x
 language_row "DP by a fold, n = $ldp" \
@@ -94,10 +104,29 @@ sqn=$(( quick == 1 ? 30000 : 300000 ))
 printf 'game Sq(n) = { Sq(n - k * k) for k in 1..=isqrt(n) }\nwrite grundy(Sq(%s))\n' $sqn > "$out/ph_isqrt.game"
 printf 'game Sq(n) = { Sq(n - k * k) for k in 1..=n while k * k <= n }\nwrite grundy(Sq(%s))\n' $sqn > "$out/ph_while.game"
 printf 'let S = [k * k for k in 1..=isqrt(%s)]\ngame Sq(n) = { Sq(n - s) for s in S if s <= n }\nwrite grundy(Sq(%s))\n' $sqn $sqn > "$out/ph_list.game"
-printf '%-40s %8s\n' phrasing seconds
-for ph in list isqrt while; do
-  read -r pt pm <<<"$(measure "ph_$ph" "$grundy" --period-budget 0 "$out/ph_$ph.game")"
-  cmp -s "$out/ph_list.out" "$out/ph_$ph.out" || { echo "MISMATCH phrasing $ph"; exit 1; }
-  printf '%-40s %8s\n' "$ph" "$pt"
-done
+# phrasings GROUP NAME...: each phrasing's time, and the slowest over the
+# fastest (the values must agree).
+phrasings() {
+  local group=$1; shift
+  local first=$1 ts=()
+  printf '%-40s %8s\n' phrasing seconds
+  for ph in "$@"; do
+    read -r pt pm <<<"$(measure "${group}_$ph" "$grundy" --period-budget 0 "$out/${group}_$ph.game")"
+    cmp -s "$out/${group}_$first.out" "$out/${group}_$ph.out" || { echo "MISMATCH phrasing $ph"; exit 1; }
+    printf '%-40s %8s\n' "$ph" "$pt"
+    ts+=("$pt")
+  done
+  printf '%-40s %8s\n' "slowest / fastest" \
+    "$(printf '%s\n' "${ts[@]}" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f", hi / lo }')"
+}
+phrasings ph list isqrt while
+
+# Subtracting a proper divisor: the divisors tested one by one, and by
+# pairs up to isqrt(n).
+dvn=$(( quick == 1 ? 20000 : 200000 ))
+echo
+echo "phrasings of one rule: grundy(D($dvn)), D(n) -> D(n - d) for a proper divisor d (seconds)"
+printf 'game D(n) = { D(n - d) for d in 1..n if n %% d == 0 }\nwrite grundy(D(%s))\n' $dvn > "$out/dv_literal.game"
+printf 'game D(n) = { D(n - d) for d in 1..=isqrt(n) if n %% d == 0 and d < n; D(n - n / d) for d in 2..=isqrt(n) if n %% d == 0 and d * d != n }\nwrite grundy(D(%s))\n' $dvn > "$out/dv_pairs.game"
+phrasings dv literal pairs
 

@@ -599,6 +599,62 @@ impl IntExpr {
         })
     }
 
+    /// Where the comparisons of slot `s` with a constant (`i >= 3`) may
+    /// change their answer as `s` counts up: the values at which a new run
+    /// starts, unsorted. Empty when there is none.
+    pub fn breaks(&self, s: u32, out: &mut Vec<i64>) {
+        match self {
+            IntExpr::Const(_) | IntExpr::Slot(_) | IntExpr::SlotLen(_) => {}
+            IntExpr::Bin(_, x, y) | IntExpr::Reduce(_, _, x, y) => {
+                x.breaks(s, out);
+                y.breaks(s, out);
+            }
+            IntExpr::Neg(x)
+            | IntExpr::Abs(x)
+            | IntExpr::Popcount(x)
+            | IntExpr::Isqrt(x)
+            | IntExpr::Index(_, x)
+            | IntExpr::SlotIndex(_, x) => x.breaks(s, out),
+            IntExpr::Min(xs)
+            | IntExpr::Max(xs)
+            | IntExpr::GridCanon(xs)
+            | IntExpr::GridTurn(xs) => xs.iter().for_each(|x| x.breaks(s, out)),
+            IntExpr::If(c, x, y) => {
+                c.breaks(s, out);
+                x.breaks(s, out);
+                y.breaks(s, out);
+            }
+        }
+    }
+
+    /// This expression where slot `s` stays within `lo..=hi`, a run that no
+    /// [`IntExpr::breaks`] point splits: the comparisons of `s` with a
+    /// constant decided, and the `if`s on them taken.
+    pub fn on_run(&self, s: u32, lo: i64, hi: i64) -> IntExpr {
+        let b = |e: &IntExpr| Box::new(e.on_run(s, lo, hi));
+        let all = |es: &[IntExpr]| es.iter().map(|e| e.on_run(s, lo, hi)).collect();
+        match self {
+            IntExpr::Const(_) | IntExpr::Slot(_) | IntExpr::SlotLen(_) => self.clone(),
+            IntExpr::Bin(op, x, y) => IntExpr::Bin(*op, b(x), b(y)),
+            IntExpr::Reduce(f, l, x, y) => IntExpr::Reduce(*f, l.clone(), b(x), b(y)),
+            IntExpr::Neg(x) => IntExpr::Neg(b(x)),
+            IntExpr::Abs(x) => IntExpr::Abs(b(x)),
+            IntExpr::Popcount(x) => IntExpr::Popcount(b(x)),
+            IntExpr::Isqrt(x) => IntExpr::Isqrt(b(x)),
+            IntExpr::Index(l, x) => IntExpr::Index(l.clone(), b(x)),
+            IntExpr::SlotIndex(t, x) => IntExpr::SlotIndex(*t, b(x)),
+            IntExpr::Min(xs) => IntExpr::Min(all(xs)),
+            IntExpr::Max(xs) => IntExpr::Max(all(xs)),
+            IntExpr::GridCanon(xs) => IntExpr::GridCanon(all(xs)),
+            IntExpr::GridTurn(xs) => IntExpr::GridTurn(all(xs)),
+            IntExpr::If(c, x, y) => match c.on_run(s, lo, hi) {
+                BoolExpr::Const(true) => x.on_run(s, lo, hi),
+                BoolExpr::Const(false) => y.on_run(s, lo, hi),
+                c => IntExpr::If(Box::new(c), b(x), b(y)),
+            },
+        }
+    }
+
     /// A constant or a slot read in place, anything else evaluated.
     #[inline(always)]
     fn leaf_or_eval<S: Slots + ?Sized>(&self, env: &S) -> Option<i64> {
@@ -719,6 +775,72 @@ impl BoolExpr {
             BoolExpr::SlotIndex(t, i) => BoolExpr::SlotIndex(*t, i.with_slot(s, v)?),
             BoolExpr::Index(xs, i) => BoolExpr::Index(Rc::clone(xs), i.with_slot(s, v)?),
         })
+    }
+
+    /// [`IntExpr::breaks`] for conditions.
+    fn breaks(&self, s: u32, out: &mut Vec<i64>) {
+        match self {
+            BoolExpr::Const(_) => {}
+            BoolExpr::Cmp(_, IntExpr::Slot(t), IntExpr::Const(k))
+            | BoolExpr::Cmp(_, IntExpr::Const(k), IntExpr::Slot(t))
+                if *t == s =>
+            {
+                out.push(*k);
+                out.extend(k.checked_add(1));
+            }
+            BoolExpr::Cmp(_, a, b) => {
+                a.breaks(s, out);
+                b.breaks(s, out);
+            }
+            BoolExpr::And(a, b) | BoolExpr::Or(a, b) => {
+                a.breaks(s, out);
+                b.breaks(s, out);
+            }
+            BoolExpr::Not(a) => a.breaks(s, out),
+            BoolExpr::SlotIndex(_, i) | BoolExpr::Index(_, i) => i.breaks(s, out),
+        }
+    }
+
+    /// [`IntExpr::on_run`] for conditions.
+    fn on_run(&self, s: u32, lo: i64, hi: i64) -> BoolExpr {
+        let b = |c: &BoolExpr| Box::new(c.on_run(s, lo, hi));
+        // A comparison of `s` with a constant, the same at both ends of a
+        // run that no break splits: the same throughout.
+        let decided = |op: BinOp, k: i64, slot_first: bool| {
+            let at = |v: i64| {
+                if slot_first {
+                    ops::compare(op, v, k)
+                } else {
+                    ops::compare(op, k, v)
+                }
+            };
+            match (at(lo), at(hi)) {
+                (Some(x), Some(y)) if x == y && !(lo < k && k < hi) => Some(BoolExpr::Const(x)),
+                _ => None,
+            }
+        };
+        let c = match self {
+            BoolExpr::Cmp(op, IntExpr::Slot(t), IntExpr::Const(k)) if *t == s => {
+                if let Some(c) = decided(*op, *k, true) {
+                    return c;
+                }
+                self.clone()
+            }
+            BoolExpr::Cmp(op, IntExpr::Const(k), IntExpr::Slot(t)) if *t == s => {
+                if let Some(c) = decided(*op, *k, false) {
+                    return c;
+                }
+                self.clone()
+            }
+            BoolExpr::Const(_) => self.clone(),
+            BoolExpr::Cmp(op, x, y) => BoolExpr::Cmp(*op, x.on_run(s, lo, hi), y.on_run(s, lo, hi)),
+            BoolExpr::And(x, y) => BoolExpr::And(b(x), b(y)),
+            BoolExpr::Or(x, y) => BoolExpr::Or(b(x), b(y)),
+            BoolExpr::Not(x) => BoolExpr::Not(b(x)),
+            BoolExpr::SlotIndex(t, i) => BoolExpr::SlotIndex(*t, i.on_run(s, lo, hi)),
+            BoolExpr::Index(l, i) => BoolExpr::Index(Rc::clone(l), i.on_run(s, lo, hi)),
+        };
+        cond_folded(c)
     }
 
     /// The value, or `None` where the interpreter would report an error.

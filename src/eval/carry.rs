@@ -158,6 +158,18 @@ pub(super) fn set_in(
     })
 }
 
+/// [`write`] of an integer: a packed list's element set in place.
+#[inline(always)]
+fn write_int(list: &mut Value, i: usize, x: i64) -> bool {
+    if let Value::Ints(xs) = list
+        && let Some(at) = Rc::get_mut(xs).and_then(|xs| xs.get_mut(i))
+    {
+        *at = x;
+        return true;
+    }
+    write(list, i, Value::Int(x))
+}
+
 /// Writes `x` at `i` of a list nobody else holds, an integer or a boolean
 /// where one is (a packed list's kind); false where it does not.
 #[inline]
@@ -187,6 +199,10 @@ fn write(list: &mut Value, i: usize, x: Value) -> bool {
         _ => false,
     }
 }
+
+/// The most runs a fold's loop is split into by its element's comparisons
+/// with constants.
+const MAX_RUNS: usize = 16;
 
 /// A fold running: its accumulator's slot and its next value.
 struct Carry<'p> {
@@ -412,6 +428,43 @@ impl Carry<'_> {
         })
     }
 
+    /// The runs of `lo..=hi` on which the integer element's comparisons of
+    /// the loop's variable with constants are decided, each with the
+    /// element compiled for it (`None`: the element as it is, where there
+    /// are no such comparisons or too many).
+    fn runs(
+        &self,
+        m: &Interp<'_>,
+        run: &TightRun,
+        (lo, hi): (i64, i64),
+    ) -> Vec<(i64, i64, Option<crate::compiled::Code>)> {
+        let whole = vec![(lo, hi, None)];
+        let exprs = crate::compiled::Compiler {
+            prog: self.p,
+            consts: &m.m.consts,
+        };
+        let Some(e) = exprs.int(run.element) else {
+            return whole;
+        };
+        let mut breaks = Vec::new();
+        e.breaks(run.slot, &mut breaks);
+        breaks.retain(|&b| lo < b && b <= hi);
+        breaks.sort_unstable();
+        breaks.dedup();
+        if breaks.is_empty() || breaks.len() > MAX_RUNS || lo > hi {
+            return whole;
+        }
+        let starts = std::iter::once(lo).chain(breaks.iter().copied());
+        let ends = breaks.iter().map(|&b| b - 1).chain(std::iter::once(hi));
+        starts
+            .zip(ends)
+            .map(|(a, b)| {
+                let code = crate::compiled::Code::int(&e.on_run(run.slot, a, b));
+                (a, b, Some(code))
+            })
+            .collect()
+    }
+
     /// The last loop of a [`TightRun`]: each value's tests, index and
     /// element compiled and the element written in place; a value where a
     /// compiled form does not answer, or the list is shared, or the index
@@ -440,15 +493,20 @@ impl Carry<'_> {
         };
         // One value: written in place, or the general step from the tests
         // on.
-        let one = |m: &mut Interp<'_>, env: &mut [Value]| -> R<()> {
+        let one = |m: &mut Interp<'_>, env: &mut [Value], element: &Scalar<'_>| -> R<()> {
             m.m.poll()?;
             match conds.hold(env) {
                 Some(false) => return Ok(()),
                 Some(true) => {
-                    if let Some(i) = index.eval(env)
-                        && let (Ok(i), Some(x)) = (usize::try_from(i), element.value(env))
-                        && write(&mut env[acc], i, x)
-                    {
+                    let i = index.eval(env).and_then(|i| usize::try_from(i).ok());
+                    let written = match (i, element) {
+                        (Some(i), Scalar::Int(x)) => {
+                            x.eval(env).is_some_and(|x| write_int(&mut env[acc], i, x))
+                        }
+                        (Some(i), x) => x.value(env).is_some_and(|x| write(&mut env[acc], i, x)),
+                        (None, _) => false,
+                    };
+                    if written {
                         return Ok(());
                     }
                 }
@@ -464,15 +522,21 @@ impl Carry<'_> {
                 if run.strided && self.stride(m, run, (*r.start(), *r.end()), &element, env)? {
                     return Ok(());
                 }
-                for v in r {
-                    crate::value::assign_int(&mut env[slot], v);
-                    one(m, env)?;
+                // Runs of the range on which its comparisons with
+                // constants (`if i >= 3`) are decided: the element there
+                // without them.
+                for (lo, hi, code) in self.runs(m, run, (*r.start(), *r.end())) {
+                    let element = code.as_ref().map_or(element, Scalar::Int);
+                    for v in lo..=hi {
+                        crate::value::assign_int(&mut env[slot], v);
+                        one(m, env, &element)?;
+                    }
                 }
             }
             mut values => {
                 while let Some(v) = values.next() {
                     crate::value::assign(&mut env[slot], v);
-                    one(m, env)?;
+                    one(m, env, &element)?;
                 }
             }
         }

@@ -29,9 +29,11 @@ pub(super) struct TableRule {
     /// The loop variable's slot, and how many slots a frame has.
     x: u32,
     slots: usize,
-    /// Terms of `n` alone, evaluated once per position: the loop's bounds
-    /// first, then the conditions' sides and the options' parts.
+    /// Terms of `n` alone, evaluated once per position: the loop's bounds,
+    /// the conditions' sides and the options' parts.
     n_terms: Rc<[Code<[i64]>]>,
+    /// Which of them are the loop's bounds.
+    bounds: (usize, usize),
     n_conds: Rc<[BoolCode<[i64]>]>,
     inclusive: bool,
     /// Terms of `x` alone, as the table's columns (a condition of `x`
@@ -78,7 +80,7 @@ enum Test {
 struct Arg {
     n: Option<(bool, usize)>,
     x: Option<usize>,
-    mix: Option<Mix>,
+    mix: Option<MixFn>,
 }
 
 /// Arithmetic of terms of `n` and of `x`.
@@ -90,16 +92,49 @@ enum Mix {
     Op(BinOp, Box<Mix>, Box<Mix>),
 }
 
+/// A [`Mix`] as closures: `f(nv, table, x)`, each operation computed as
+/// the interpreter computes it (`None` where it would report an error).
+#[derive(Clone)]
+struct MixFn(Rc<MixDyn>);
+
+/// What a [`MixFn`] holds.
+type MixDyn = dyn Fn(&[i64], &Table, usize) -> Option<i64>;
+
+impl std::fmt::Debug for MixFn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("MixFn")
+    }
+}
+
 impl Mix {
-    fn eval(&self, nv: &[i64], table: &Table, x: usize) -> Option<i64> {
-        match self {
-            Mix::N(t) => Some(nv[*t]),
-            Mix::X(t) => table.at(*t, x),
-            Mix::Neg(a) => a.eval(nv, table, x)?.checked_neg(),
-            Mix::Op(op, a, b) => {
-                crate::ops::int_op(*op, a.eval(nv, table, x)?, b.eval(nv, table, x)?).ok()
+    fn compile(&self) -> MixFn {
+        use crate::ops::int_op;
+        MixFn(match self {
+            &Mix::N(t) => Rc::new(move |nv: &[i64], _: &Table, _| Some(nv[t])),
+            &Mix::X(t) => Rc::new(move |_: &[i64], table: &Table, x| table.at(t, x)),
+            Mix::Neg(a) => {
+                let a = a.compile().0;
+                Rc::new(move |nv: &[i64], table: &Table, x| a(nv, table, x)?.checked_neg())
             }
-        }
+            // The usual leaves read in place: `n / d`.
+            &Mix::Op(op, ref a, ref b) => match (&**a, &**b) {
+                (&Mix::N(p), &Mix::X(q)) => Rc::new(move |nv: &[i64], table: &Table, x| {
+                    int_op(op, nv[p], table.at(q, x)?).ok()
+                }),
+                (&Mix::N(p), _) => {
+                    let b = b.compile().0;
+                    Rc::new(move |nv: &[i64], table: &Table, x| {
+                        int_op(op, nv[p], b(nv, table, x)?).ok()
+                    })
+                }
+                _ => {
+                    let (a, b) = (a.compile().0, b.compile().0);
+                    Rc::new(move |nv: &[i64], table: &Table, x| {
+                        int_op(op, a(nv, table, x)?, b(nv, table, x)?).ok()
+                    })
+                }
+            },
+        })
     }
 }
 
@@ -117,9 +152,11 @@ struct Table {
 pub(super) struct Divisors {
     /// Each number's least prime factor, as far as needed.
     least_factor: Vec<u32>,
-    /// The number asked about last, and its divisors in order.
+    /// The number asked about last, and its divisors (in order when
+    /// `sorted`).
     of: usize,
     list: Vec<usize>,
+    sorted: bool,
 }
 
 /// A table entry whose term failed (or is `i64::MIN`, which is then
@@ -145,10 +182,17 @@ struct Builder {
 }
 
 impl Builder {
+    /// `e` as a term of `n`, one per distinct expression.
     fn n_term(&mut self, e: &IntExpr) -> Option<usize> {
-        reads_only(e, 0, self.slots).then(|| {
-            self.n_terms.push(e.clone());
-            self.n_terms.len() - 1
+        if !reads_only(e, 0, self.slots) {
+            return None;
+        }
+        Some(match self.n_terms.iter().position(|t| t == e) {
+            Some(i) => i,
+            None => {
+                self.n_terms.push(e.clone());
+                self.n_terms.len() - 1
+            }
         })
     }
 
@@ -220,7 +264,7 @@ impl Builder {
             Some(Arg {
                 n: None,
                 x: None,
-                mix: Some(b.mix(e)?),
+                mix: Some(b.mix(e)?.compile()),
             })
         };
         let IntExpr::Bin(op @ (BinOp::Add | BinOp::Sub), a, b) = e else {
@@ -304,9 +348,7 @@ impl TableRule {
             n_conds: Vec::new(),
             x_terms: Vec::new(),
         };
-        // The bounds are n_terms 0 and 1.
-        b.n_term(lo)?;
-        b.n_term(hi)?;
+        let bounds = (b.n_term(lo)?, b.n_term(hi)?);
         let conds = rest
             .iter()
             .map(|c| match c {
@@ -338,6 +380,7 @@ impl TableRule {
             x,
             slots: b.slots,
             n_terms: b.n_terms.iter().map(Code::int).collect(),
+            bounds,
             n_conds: b.n_conds.iter().map(BoolCode::new).collect(),
             inclusive,
             x_terms: b.x_terms.into(),
@@ -362,11 +405,11 @@ impl TableRule {
         for (v, c) in nb.iter_mut().zip(self.n_conds.iter()) {
             *v = c.eval(env)?;
         }
-        let lo = nv[0];
+        let lo = nv[self.bounds.0];
         let hi = if self.inclusive {
-            nv[1]
+            nv[self.bounds.1]
         } else {
-            nv[1].checked_sub(1)?
+            nv[self.bounds.1].checked_sub(1)?
         };
         if lo > hi {
             return Some(());
@@ -468,11 +511,11 @@ impl TableRule {
         {
             let m = usize::try_from(nv[*a]).ok().filter(|&m| m >= 1)?;
             let mut divisors = self.divisors.borrow_mut();
-            let list = divisors.of(m)?;
-            let last = list.partition_point(|&d| d <= hi);
-            let first = list.partition_point(|&d| d < lo);
+            // In order where a `while` may end the loop; else as found.
+            let ordered = conds[1..].iter().any(|c| c.ends);
+            let list = divisors.of(m, ordered)?;
             let of_n = (&conds[1..], &nv[..], &nb[..]);
-            let xs = list[first..last].iter().copied();
+            let xs = list.iter().copied().filter(|d| (lo..=hi).contains(d));
             return self.values(known, of_n, parts, &mut table, xs, env, seen);
         }
         self.values(
@@ -500,9 +543,11 @@ impl TableRule {
         env: &mut [i64],
         seen: &mut impl SeenSet,
     ) -> Option<()> {
+        let mut len = table.len();
         'values: for x in xs {
-            if x >= table.len() {
+            if x >= len {
                 table.grow(x, &self.x_terms, self.x, env)?;
+                len = table.len();
             }
             for c in conds {
                 let holds = match c.test {
@@ -529,7 +574,7 @@ impl TableRule {
 struct Part<'a> {
     n: i64,
     x: Option<usize>,
-    mix: Option<&'a Mix>,
+    mix: Option<&'a MixFn>,
 }
 
 /// The value of the option at `x`: the XOR of its components' values.
@@ -538,7 +583,7 @@ fn option(known: &[u32], parts: &[Part], nv: &[i64], table: &Table, x: usize) ->
     let mut v = 0u32;
     for p in parts {
         let i = match (p.mix, p.x) {
-            (Some(m), _) => m.eval(nv, table, x)?,
+            (Some(m), _) => (m.0)(nv, table, x)?,
             (None, Some(t)) => p.n.checked_add(table.at(t, x)?)?,
             (None, None) => p.n,
         };
@@ -599,10 +644,15 @@ impl Table {
 }
 
 impl Divisors {
-    /// The divisors of `m`, in order, from its prime factors (the table of
-    /// least factors grown to hold `m`, at most [`MAX_TABLE`]).
-    fn of(&mut self, m: usize) -> Option<&[usize]> {
+    /// The divisors of `m`, in order if `ordered`, from its prime factors
+    /// (the table of least factors grown to hold `m`, at most
+    /// [`MAX_TABLE`]).
+    fn of(&mut self, m: usize, ordered: bool) -> Option<&[usize]> {
         if m == self.of && !self.list.is_empty() {
+            if ordered && !self.sorted {
+                self.list.sort_unstable();
+                self.sorted = true;
+            }
             return Some(&self.list);
         }
         if m >= self.least_factor.len() {
@@ -638,8 +688,10 @@ impl Divisors {
                 }
             }
         }
-        out.sort_unstable();
-        self.of = m;
+        if ordered {
+            out.sort_unstable();
+        }
+        (self.of, self.sorted) = (m, ordered);
         Some(&self.list)
     }
 }
