@@ -116,26 +116,34 @@ impl Mix {
                 let a = a.compile().0;
                 Rc::new(move |nv: &[i64], table: &Table, x| a(nv, table, x)?.checked_neg())
             }
-            // The usual leaves read in place: `n / d`.
+            // The usual shapes read in place: `n / d`, and `n - n / d` in
+            // one closure.
             &Mix::Op(op, ref a, ref b) => match (&**a, &**b) {
                 (&Mix::N(p), &Mix::X(q)) => Rc::new(move |nv: &[i64], table: &Table, x| {
                     int_op(op, nv[p], table.at(q, x)?).ok()
                 }),
-                (&Mix::N(p), _) => {
-                    let b = b.compile().0;
-                    Rc::new(move |nv: &[i64], table: &Table, x| {
-                        int_op(op, nv[p], b(nv, table, x)?).ok()
-                    })
-                }
-                _ => {
-                    let (a, b) = (a.compile().0, b.compile().0);
-                    Rc::new(move |nv: &[i64], table: &Table, x| {
-                        int_op(op, a(nv, table, x)?, b(nv, table, x)?).ok()
-                    })
-                }
+                (&Mix::N(p), Mix::Op(inner, c, d)) => match (&**c, &**d) {
+                    (&Mix::N(r), &Mix::X(q)) => {
+                        let inner = *inner;
+                        Rc::new(move |nv: &[i64], table: &Table, x| {
+                            let y = int_op(inner, nv[r], table.at(q, x)?).ok()?;
+                            int_op(op, nv[p], y).ok()
+                        })
+                    }
+                    _ => general(op, a, b),
+                },
+                _ => general(op, a, b),
             },
         })
     }
+}
+
+/// `a op b`, each part compiled on its own.
+fn general(op: BinOp, a: &Mix, b: &Mix) -> Rc<MixDyn> {
+    let (a, b) = (a.compile().0, b.compile().0);
+    Rc::new(move |nv: &[i64], table: &Table, x| {
+        crate::ops::int_op(op, a(nv, table, x)?, b(nv, table, x)?).ok()
+    })
 }
 
 /// The columns: `cols[t][x]`, [`FAILS`] where the term fails at `x`.
