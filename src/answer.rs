@@ -336,6 +336,9 @@ pub enum Answer {
         misere: bool,
         /// The parameter names.
         params: [String; 2],
+        /// A point as written: `G(a, b)`, or `G(a, b, 2)` for the section
+        /// `G(_, _, 2)`.
+        call: String,
         /// Row arguments.
         rows: Vec<i64>,
         /// Column arguments.
@@ -352,6 +355,8 @@ pub enum Answer {
         misere: bool,
         /// The parameter names.
         params: [String; 2],
+        /// A point as written (see `Grid`).
+        call: String,
         /// Row arguments.
         rows: Vec<i64>,
         /// Column arguments.
@@ -822,21 +827,23 @@ impl fmt::Display for Answer {
                 table_rows(f, args, values)
             }
             Answer::Grid {
-                game,
                 misere,
                 params,
+                call,
                 rows,
                 cols,
                 values,
-            } => grid(f, game, *misere, params, rows, cols, values),
+                ..
+            } => grid(f, call, *misere, params, rows, cols, values),
             Answer::Map {
-                game,
                 misere,
                 params,
+                call,
                 rows,
                 cols,
                 p,
-            } => p_map(f, game, *misere, params, rows, cols, p),
+                ..
+            } => p_map(f, call, *misere, params, rows, cols, p),
             Answer::PPositions {
                 misere,
                 params,

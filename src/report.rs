@@ -18,6 +18,9 @@ use std::rc::Rc;
 
 mod genus;
 mod quotient;
+mod tables;
+
+use tables::{Keep, is_zero, plot, section, table_values};
 
 /// Answers a report query (`outcome`, `moves`, `winning`, `table`,
 /// `ppositions`, `describe`, `period`, `graph`, the misère forms).
@@ -80,6 +83,7 @@ pub fn report(
                     game: name,
                     misere,
                     params: [params[0].clone(), params[1].clone()],
+                    call,
                     rows: rows.clone(),
                     cols: cols.clone(),
                     values: t.grid(),
@@ -88,6 +92,7 @@ pub fn report(
                     game: name,
                     misere,
                     params: [params[0].clone(), params[1].clone()],
+                    call,
                     rows: rows.clone(),
                     cols: cols.clone(),
                     // A map is the grid's zeros.
@@ -271,7 +276,11 @@ fn period(
     let game = game_arg(m, args)?;
     let arity = m.program().games[game as usize].params.len();
     let (sec, rest) = if arity >= 2 {
-        section(m, args, env)?
+        let (slice, rest) = section(m, args, env)?;
+        let Some(sec) = slice.section(game) else {
+            return Err(Diag::bug("a period of more than one free parameter").into());
+        };
+        (sec, rest)
     } else {
         (crate::analysis::Section::whole(game), &args[1..])
     };
@@ -300,102 +309,6 @@ fn period(
     Ok((name, search))
 }
 
-/// `G(_, 6)` as the checker writes it into a query's arguments: the game,
-/// the heap's index, every parameter's value (the heap's 0); and the
-/// arguments after it.
-fn section<'a>(
-    m: &mut Machine,
-    args: &'a [ExprId],
-    env: &mut [Value],
-) -> R<(crate::analysis::Section, &'a [ExprId])> {
-    let game = game_arg(m, args)?;
-    let arity = m.program().games[game as usize].params.len();
-    let Some(fixed) = args.get(2..2 + arity) else {
-        return Err(Diag::bug("a section without its parameters").into());
-    };
-    let heap = m.interp().eval_int(args[1], env)? as usize;
-    let mut values = Vec::with_capacity(arity);
-    for &a in fixed {
-        values.push(m.interp().eval_int(a, env)?);
-    }
-    let sec = crate::analysis::Section {
-        game,
-        heap,
-        args: values,
-    };
-    Ok((sec, &args[2 + arity..]))
-}
-
-/// The values of a table's points: its game (or the section of it, `G(_,
-/// 6)`, with its one axis), its axes (one or two), and a value per point,
-/// row by row (or, for `ppositions`, only the points of value 0).
-struct TableValues {
-    game: ir::GameId,
-    section: Option<crate::analysis::Section>,
-    axes: Vec<Vec<i64>>,
-    cells: Vec<Gsg>,
-    zeros: Vec<Vec<i64>>,
-}
-
-impl TableValues {
-    /// The parameters of the axes, and the game as the table names it
-    /// (`G`, or the section `G(_, 6)`).
-    fn names(&self, m: &Machine) -> (Vec<String>, String) {
-        let g = &m.program().games[self.game as usize];
-        match &self.section {
-            Some(s) => (vec![g.params[s.heap].clone()], s.name(&g.name)),
-            None => (g.params.clone(), g.name.clone()),
-        }
-    }
-
-    /// A point of the table, written with its axes' parameters: `G(a, b)`,
-    /// or `G(n, 6)` for the section `G(_, 6)`.
-    fn point_name(&self, m: &Machine, params: &[String]) -> String {
-        let g = &m.program().games[self.game as usize];
-        match (&self.section, params) {
-            (Some(s), [param]) => {
-                let args: Vec<String> = (0..s.args.len())
-                    .map(|i| match i == s.heap {
-                        true => param.clone(),
-                        false => s.args[i].to_string(),
-                    })
-                    .collect();
-                format!("{}({})", g.name, args.join(", "))
-            }
-            _ => format!("{}({})", g.name, params.join(", ")),
-        }
-    }
-}
-
-/// What a table keeps of its points' values.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Keep {
-    /// Every value (`table`, `map`, `plot`).
-    Values,
-    /// The points of value 0 (`ppositions`), as they are found.
-    Zeros,
-}
-
-impl TableValues {
-    /// The values of a two-axis table, a row per value of the first axis.
-    fn rows(&self) -> Vec<&[Gsg]> {
-        let rows = self.axes.first().map_or(0, Vec::len);
-        match self.axes.get(1).map_or(1, Vec::len) {
-            0 => vec![&[][..]; rows],
-            cols => self.cells.chunks(cols).collect(),
-        }
-    }
-
-    /// [`TableValues::rows`], each row its own list.
-    fn grid(&self) -> Vec<Vec<Gsg>> {
-        self.rows().into_iter().map(<[Gsg]>::to_vec).collect()
-    }
-}
-
-fn is_zero(v: &Gsg) -> bool {
-    *v == Gsg::Finite(0)
-}
-
 /// Pushes onto a vector, its growth counted against the memory limit
 /// first (a table of 10^5 × 10^5 points is stopped, not allocated).
 fn push_counted<T>(m: &Machine, v: &mut Vec<T>, x: T) -> R<()> {
@@ -404,195 +317,6 @@ fn push_counted<T>(m: &Machine, v: &mut Vec<T>, x: T) -> R<()> {
     }
     v.push(x);
     Ok(())
-}
-
-/// The values of `table(G, AXES...)` (and `ppositions`, `map`, `plot`): a
-/// game and one or two axes, in normal or misère play, the points in order
-/// (the last axis fastest).
-fn table_values(
-    m: &mut Machine,
-    play: Play,
-    args: &[ExprId],
-    env: &mut [Value],
-    keep: Keep,
-) -> R<TableValues> {
-    let game = game_arg(m, args)?;
-    // A section (`table(G(_, 6), 0..=20)`): more arguments than a game
-    // and two axes.
-    let (sec, axis_args) = match args.len() > 3 {
-        true => section(m, args, env).map(|(s, rest)| (Some(s), rest))?,
-        false => (None, &args[1..]),
-    };
-    let mut axes = Vec::new();
-    for &a in axis_args {
-        axes.push(m.interp().eval_axis(a, env)?);
-    }
-    let span = m.program().span(args[0]);
-    let mut t = TableValues {
-        game,
-        section: sec.clone(),
-        axes: Vec::new(),
-        cells: Vec::new(),
-        zeros: Vec::new(),
-    };
-    let mut point = |m: &mut Machine, xs: &[i64]| -> R<()> {
-        let vals: Vec<Value> = match (&sec, xs) {
-            (Some(s), &[x]) => (0..s.args.len())
-                .map(|i| Value::Int(if i == s.heap { x } else { s.args[i] }))
-                .collect(),
-            _ => xs.iter().map(|x| Value::Int(*x)).collect(),
-        };
-        let p = m.intern(game, &vals, span)?;
-        let v = match play {
-            Play::Misere => m
-                .with_misere(|ms, m| ms.gsg_of(m, &[p]))
-                .map(|(v, _)| v)
-                .map_err(|d| at(d, span))?,
-            Play::Normal => m.gsg(p)?,
-        };
-        match keep {
-            Keep::Values => push_counted(m, &mut t.cells, v),
-            Keep::Zeros if is_zero(&v) => push_counted(m, &mut t.zeros, xs.to_vec()),
-            Keep::Zeros => Ok(()),
-        }
-    };
-    match &axes[..] {
-        [xs] => {
-            for &x in xs {
-                point(m, &[x])?;
-            }
-        }
-        [rows, cols] => {
-            for &r in rows {
-                for &c in cols {
-                    point(m, &[r, c])?;
-                }
-            }
-        }
-        _ => return Err(Diag::bug("a table with other than one or two axes").into()),
-    }
-    t.axes = axes;
-    Ok(t)
-}
-
-/// A plot: its title, what it draws, and the SVG.
-struct Drawing {
-    title: String,
-    game: String,
-    shape: crate::answer::PlotShape,
-    period: Option<crate::analysis::Period>,
-    svg: String,
-}
-
-/// `plot(G, AXIS)` and `plot(G, ROWS, COLUMNS)`: the table's values drawn,
-/// with the period marked on a sequence when a search over the values
-/// plotted finds one.
-fn plot(m: &mut Machine, play: Play, args: &[ExprId], env: &mut [Value]) -> R<Drawing> {
-    let misere = play == Play::Misere;
-    let mut points = 1usize;
-    let axes = match args.len() > 3 {
-        true => section(m, args, env)?.1,
-        false => &args[1..],
-    };
-    for &a in axes {
-        points = points.saturating_mul(m.interp().eval_axis(a, env)?.len());
-    }
-    if points > crate::picture::MAX_POINTS {
-        let span = m.program().span(args[args.len() - 1]);
-        return Err(Diag::user(
-            Code::ListLimit,
-            format!(
-                "a plot draws at most {} points; this one has {points}",
-                crate::picture::MAX_POINTS
-            ),
-        )
-        .label(span, "this range")
-        .help("plot a shorter range, or a sample: `plot(G, [n * 10 for n in 0..10000])`")
-        .into());
-    }
-    let drawn = |r: Result<String, String>| r.map_err(|e| Stop::from(Diag::bug(e)));
-    let words = if misere { "misère values of " } else { "" };
-    let t = table_values(m, play, args, env, Keep::Values)?;
-    let (params, game) = t.names(m);
-    match &t.axes[..] {
-        [xs] => {
-            let param = &params[0];
-            let title = format!(
-                "{words}{} for {param} in {}",
-                t.point_name(m, std::slice::from_ref(param)),
-                crate::answer::describe_axis(xs)
-            );
-            // A period search over the values plotted, or a few more (a
-            // proof's window may reach past a short plot).
-            let end = xs.iter().copied().max().unwrap_or(0);
-            let budget = end
-                .saturating_add(1)
-                .max(m.limits().period_budget.min(1024));
-            let period = if !misere && end >= 1 {
-                let span = m.program().span(args[0]);
-                let sec = t
-                    .section
-                    .clone()
-                    .unwrap_or_else(|| crate::analysis::Section::whole(t.game));
-                match crate::analysis::period_of(&mut m.oracle(), &sec, budget, false, span)? {
-                    crate::analysis::Search::Found(p) => Some(p),
-                    crate::analysis::Search::NotFound { .. } => None,
-                }
-            } else {
-                None
-            };
-            let mark = period.as_ref().map(|p| crate::picture::Mark {
-                preperiod: p.preperiod,
-                period: p.period,
-                proven: p.is_proven(),
-            });
-            // ∞ values (loopy games) have no height: they are left out.
-            let (xs, values): (Vec<i64>, Vec<u32>) = xs
-                .iter()
-                .zip(&t.cells)
-                .filter_map(|(&x, v)| Some((x, v.finite()?)))
-                .unzip();
-            let svg = drawn(crate::picture::sequence(&title, param, &xs, &values, mark))?;
-            Ok(Drawing {
-                title,
-                game,
-                shape: crate::answer::PlotShape::Sequence,
-                period,
-                svg,
-            })
-        }
-        [rows, cols] => {
-            let (a, b) = (&params[0], &params[1]);
-            let title = format!(
-                "{words}{game}({a}, {b}) for {a} in {}, {b} in {}",
-                crate::answer::describe_axis(rows),
-                crate::answer::describe_axis(cols)
-            );
-            let Some(values) = t
-                .rows()
-                .iter()
-                .map(|row| row.iter().map(Gsg::finite).collect::<Option<Vec<u32>>>())
-                .collect::<Option<Vec<_>>>()
-            else {
-                return Err(Diag::user(
-                    Code::Infinite,
-                    "a heat map draws finite values, and some of these are ∞",
-                )
-                .label(m.program().span(args[0]), "a loopy game")
-                .help("print `table(G, ROWS, COLUMNS)` to see them")
-                .into());
-            };
-            let svg = drawn(crate::picture::heatmap(&title, [a, b], rows, cols, &values))?;
-            Ok(Drawing {
-                title,
-                game,
-                shape: crate::answer::PlotShape::Heatmap,
-                period: None,
-                svg,
-            })
-        }
-        _ => Err(Diag::bug("a plot with other than one or two axes").into()),
-    }
 }
 
 /// Points a report without a place at the position asked about.

@@ -382,6 +382,17 @@ fn cases() -> Vec<Case> {
             "let marks = [i % 2 == 0 for i in 0..300]\nprint len([i for i in 0..400 if marks[i]])\n",
             ERRORS,
         ),
+        // A map has two axes: a slice with one parameter free is not one.
+        case(
+            "map_of_one_free_parameter",
+            "game G(a, b, k) = { G(a - 1, b, k) for i in [1] if a > 0 }\nprint map(G(_, 2, 1), 0..=3, 0..=3)\n",
+            ERRORS,
+        ),
+        case(
+            "table_of_two_free_parameters_with_one_range",
+            "game G(a, b, k) = { G(a - 1, b, k) for i in [1] if a > 0 }\nprint table(G(_, _, 1), 0..=3)\n",
+            ERRORS,
+        ),
         // A table kernel's divisors start at 1: from 0, the rule runs as
         // written, and says so.
         case(

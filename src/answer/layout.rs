@@ -12,7 +12,7 @@ pub(super) fn width(values: impl Iterator<Item = String>) -> usize {
 /// value of the first.
 pub(super) fn grid(
     f: &mut fmt::Formatter<'_>,
-    game: &str,
+    call: &str,
     misere: bool,
     params: &[String; 2],
     rows: &[i64],
@@ -21,7 +21,7 @@ pub(super) fn grid(
 ) -> fmt::Result {
     let [a, b] = params;
     let header = format!(
-        "{}{game}({a}, {b}) for {a} in {} (rows), {b} in {} (columns):",
+        "{}{call} for {a} in {} (rows), {b} in {} (columns):",
         misere_words(misere),
         describe_axis(rows),
         describe_axis(cols)
@@ -74,7 +74,7 @@ fn cells<T: fmt::Display>(
 /// The P-positions of a two-parameter game as a picture in text.
 pub(super) fn p_map(
     f: &mut fmt::Formatter<'_>,
-    game: &str,
+    call: &str,
     misere: bool,
     params: &[String; 2],
     rows: &[i64],
@@ -84,7 +84,7 @@ pub(super) fn p_map(
     let [a, b] = params;
     writeln!(
         f,
-        "{}P-positions of {game}({a}, {b}) for {a} in {} (rows), {b} in {} (columns): # P, . N",
+        "{}P-positions of {call} for {a} in {} (rows), {b} in {} (columns): # P, . N",
         if misere { "misère " } else { "" },
         describe_axis(rows),
         describe_axis(cols)

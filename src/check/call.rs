@@ -203,14 +203,18 @@ impl Checker {
         let mut ids = Vec::new();
         let mut game = None;
         // `table(G(_, 6), 0..=20)`: a game of several parameters, all but
-        // one fixed, over one axis.
-        let mut sectioned = false;
+        // one fixed, over one axis; or all but two, over two
+        // (`map(G(_, _, 2), ROWS, COLUMNS)`).
+        let mut sectioned = None;
         for (i, a) in args.iter().enumerate() {
             if i == 0
-                && matches!(f, Builtin::Table | Builtin::PPositions | Builtin::Plot)
-                && let Some(section) = section_args(self, a, name)
+                && matches!(
+                    f,
+                    Builtin::Table | Builtin::PPositions | Builtin::Plot | Builtin::Map
+                )
+                && let Some((free, section)) = section_args(self, a, name, 2)
             {
-                sectioned = true;
+                sectioned = Some(free);
                 ids.extend(section);
             } else if let (0, ExprKind::Name(n)) = (i, &a.kind)
                 && self.local(n).is_none()
@@ -253,14 +257,37 @@ impl Checker {
         }
         if f == Builtin::Map && args.len() != 3 {
             sig_err(self);
-        } else if sectioned && args.len() != 2 {
+        } else if f == Builtin::Map
+            && let Some(free @ 1) = sectioned
+        {
             self.errors.push(
                 Diag::user(
                     Code::WrongArity,
-                    format!("`{name}` of a game with one parameter free takes one range"),
+                    format!(
+                        "`map` of a game with {} free: a map has two axes",
+                        plural(free, "parameter")
+                    ),
+                )
+                .label(args[0].span, "one `_` here")
+                .help("leave two parameters free: `map(G(_, _, 2), 0..=10, 0..=10)`"),
+            );
+        } else if let Some(free) = sectioned
+            && args.len() != 1 + free
+        {
+            let (ranges, example) = match free {
+                1 => ("one range", format!("{name}(G(_, 6), 0..=20)")),
+                _ => ("two ranges", format!("{name}(G(_, _, 2), 0..=10, 0..=10)")),
+            };
+            self.errors.push(
+                Diag::user(
+                    Code::WrongArity,
+                    format!(
+                        "`{name}` of a game with {} free takes {ranges}",
+                        plural(free, "parameter")
+                    ),
                 )
                 .label(span, "here")
-                .help(format!("write e.g. `{name}(G(_, 6), 0..=20)`")),
+                .help(format!("write e.g. `{example}`")),
             );
         } else if let Some(g) = game {
             let arity = self.game_params[g as usize].len();
@@ -307,7 +334,7 @@ impl Checker {
                 continue;
             }
             if f == Builtin::Period
-                && let Some(section) = section_args(self, a, name)
+                && let Some((_, section)) = section_args(self, a, name, 1)
             {
                 ids.extend(section);
                 continue;
@@ -654,10 +681,16 @@ fn asking_chain(funs: &[ir::Fun], fun: ir::FunId, span: Span) -> Diag {
 }
 
 /// `G(_, 6)` in `period(G(_, 6))`: a game of several parameters with
-/// all but the one written `_` fixed, as the arguments `G`, the heap's
-/// index, and each parameter's value (0 for the heap's). `None` where
-/// the argument is not written so.
-fn section_args(c: &mut Checker, a: &ast::Expr, query: &str) -> Option<Vec<ExprId>> {
+/// all but those written `_` fixed (at most `most` of them), as the
+/// arguments `G`, the free parameters as a mask (bit `i` for parameter
+/// `i`), and each parameter's value (0 for the free ones'); with how many
+/// are free. `None` where the argument is not written so.
+fn section_args(
+    c: &mut Checker,
+    a: &ast::Expr,
+    query: &str,
+    most: usize,
+) -> Option<(usize, Vec<ExprId>)> {
     let ExprKind::Call { callee, args } = &a.kind else {
         return None;
     };
@@ -665,15 +698,20 @@ fn section_args(c: &mut Checker, a: &ast::Expr, query: &str) -> Option<Vec<ExprI
         return None;
     };
     let blank = |e: &ast::Expr| matches!(&e.kind, ExprKind::Name(n) if n == "_");
-    if args.len() < 2 || args.iter().filter(|e| blank(e)).count() != 1 {
+    let free = args.iter().filter(|e| blank(e)).count();
+    if args.len() < 2 || !(1..=most).contains(&free) || free == args.len() {
         return None;
     }
-    if args.len() != c.game_params[g as usize].len() {
+    if args.len() != c.game_params[g as usize].len() || args.len() > 62 {
         return None;
     }
     let mut out = vec![c.push(ir::Expr::GameRef(g), callee.span)];
-    let heap = args.iter().position(blank)?;
-    out.push(c.push(ir::Expr::Int(heap as i64), a.span));
+    let mask = args
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| blank(e))
+        .fold(0i64, |m, (i, _)| m | 1 << i);
+    out.push(c.push(ir::Expr::Int(mask), a.span));
     for (i, e) in args.iter().enumerate() {
         let p = c.game_params[g as usize][i];
         if !c.types.unify(p, Ty::Int) {
@@ -688,11 +726,11 @@ fn section_args(c: &mut Checker, a: &ast::Expr, query: &str) -> Option<Vec<ExprI
                 )),
             );
         }
-        if i == heap {
+        if blank(e) {
             out.push(c.push(ir::Expr::Int(0), e.span));
         } else {
             out.push(c.check_ty(e, Ty::Int, "a fixed parameter is an integer"));
         }
     }
-    Some(out)
+    Some((free, out))
 }
