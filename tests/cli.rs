@@ -1048,6 +1048,38 @@ fn node_kayles_example_reads_a_graph_and_matches_brute_force() {
     }
 }
 
+/// examples/node_kayles.game on edges given more than once, or both ways:
+/// one edge each, as the brute force (an OR of neighbour bits) has them.
+/// Two vertices joined once: the first player takes one and wins.
+#[test]
+fn node_kayles_example_counts_a_repeated_edge_once() {
+    let out = grundy_stdin(&["examples/node_kayles.game"], "2 2\n0 1\n0 1\n");
+    let first = text(&out.stdout).lines().next().unwrap_or("").to_string();
+    assert!(
+        first.ends_with("grundy 1"),
+        "{first}\n{}",
+        text(&out.stderr)
+    );
+    // A path 0 - 1 - 2 - 3 with every edge given twice, once each way.
+    let edges = [(0, 1), (1, 0), (1, 2), (2, 1), (2, 3), (3, 2), (0, 1)];
+    let mut adj = vec![0u64; 4];
+    for &(a, b) in &edges {
+        adj[a] |= 1 << b;
+        adj[b] |= 1 << a;
+    }
+    let want = node_kayles_brute(&adj, 15, &mut Default::default());
+    let input: String = std::iter::once(format!("4 {}", edges.len()))
+        .chain(edges.iter().map(|(a, b)| format!("{a} {b}")))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let out = grundy_stdin(&["examples/node_kayles.game"], &input);
+    let first = text(&out.stdout).lines().next().unwrap_or("").to_string();
+    assert!(
+        first.ends_with(&format!("grundy {want}")),
+        "{first} (want grundy {want})"
+    );
+}
+
 /// A function that does not call itself is not memoized: three million
 /// distinct calls fit in 32 MB (remembered, they took over 400 MB), and a
 /// recursive one still is (its exponential definition answers at once).
