@@ -114,6 +114,39 @@ pub struct Session {
     running_states: std::cell::Cell<usize>,
 }
 
+/// A file's bytes, read a block at a time and refused as soon as they pass
+/// `limit` (the memory limit: a source larger than it cannot be run, and a
+/// device like /dev/zero never ends).
+fn read_bounded(path: &str, limit: usize) -> Result<Vec<u8>, Diag> {
+    use std::io::Read;
+    let cannot = |e: std::io::Error| {
+        Diag::user(Code::CannotRead, format!("cannot read {path}: {e}"))
+            .help("check the path; `grundy FILE` runs a .game file")
+    };
+    let mut file = std::fs::File::open(path).map_err(cannot)?;
+    let mut bytes = Vec::new();
+    let mut block = vec![0u8; 1 << 16];
+    loop {
+        let n = match file.read(&mut block) {
+            Ok(0) => return Ok(bytes),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(cannot(e)),
+        };
+        if bytes.len() + n > limit {
+            return Err(Diag::user(
+                Code::MemoryLimit,
+                format!(
+                    "{path} is larger than the memory limit of {}",
+                    crate::memory::show(limit)
+                ),
+            )
+            .help("check the path (a source is a .game file), or raise the limit with `--max-memory SIZE`"));
+        }
+        bytes.extend_from_slice(&block[..n]);
+    }
+}
+
 impl Default for Session {
     fn default() -> Session {
         Session::new(Limits::default())
@@ -269,10 +302,7 @@ impl Session {
     /// its first bad byte (the file is kept, with that byte replaced, so
     /// the report can show the line).
     pub fn read_file(&mut self, path: &str) -> Result<String, Diag> {
-        let bytes = std::fs::read(path).map_err(|e| {
-            Diag::user(Code::CannotRead, format!("cannot read {path}: {e}"))
-                .help("check the path; `grundy FILE` runs a .game file")
-        })?;
+        let bytes = read_bounded(path, self.limits.max_memory)?;
         match String::from_utf8(bytes) {
             Ok(text) => Ok(text),
             Err(e) => {

@@ -995,3 +995,23 @@ fn an_argument_that_fails_fails_a_helper_in_a_rule() {
         run.stderr
     );
 }
+
+/// A source larger than the memory limit is refused as it is read: a
+/// device that never ends, run, checked and loaded in the REPL, under a
+/// 100 MB limit (it was read whole: 2.1 GB under a 4 GB address cap).
+#[test]
+fn a_source_larger_than_the_memory_limit_is_refused_as_it_is_read() {
+    for (args, stdin) in [
+        (&["--max-memory", "100M", "/dev/zero"][..], ""),
+        (&["--max-memory", "100M", "check", "/dev/zero"][..], ""),
+        (&["--max-memory", "100M", "repl"][..], ":load /dev/zero\n"),
+    ] {
+        let run = bounded(args, stdin);
+        let all = format!("{}{}", run.stdout, run.stderr);
+        assert!(
+            all.contains("grundy::memory-limit")
+                && all.contains("/dev/zero is larger than the memory limit of 100 MB"),
+            "{args:?}: {all}"
+        );
+    }
+}
