@@ -403,7 +403,9 @@ pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) ->
         .filter(|k| *k != name)
         .map(|k| (edit_distance(&name.to_lowercase(), &k.to_lowercase()), k))
         .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
+        // On a tie, the first in alphabetical order: the same answer
+        // whatever order the names come in (a hash map's varies by run).
+        .min_by_key(|&(d, k)| (d, k))
         .map(|(_, k)| k)
 }
 
@@ -431,4 +433,24 @@ fn edit_distance(a: &str, b: &str) -> usize {
         }
     }
     d[a.len()][b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::did_you_mean;
+
+    /// Two names equally close: the same one is suggested whatever order
+    /// they come in (a hash map's order changes from run to run).
+    #[test]
+    fn a_tie_is_broken_the_same_way_in_any_order() {
+        let names = ["Kayles", "Dawson", "Cayles", "Kaylet"];
+        let mut orders = vec![names.to_vec()];
+        orders.push(names.iter().rev().copied().collect());
+        orders.push(vec![names[2], names[0], names[3], names[1]]);
+        for order in orders {
+            assert_eq!(did_you_mean("Kaylez", order), Some("Kayles"));
+        }
+        // Distance first: `Kaylet` is one edit from `Kaylett`, `Kayles` two.
+        assert_eq!(did_you_mean("Kaylett", names), Some("Kaylet"));
+    }
 }
