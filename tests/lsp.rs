@@ -378,3 +378,28 @@ fn hover_values_are_bounded_by_their_budget() {
     );
     c.stop();
 }
+
+/// Hover shows a definition up to its last token: the comment lines after
+/// it are about the next definition (they were shown with this one).
+#[test]
+fn hover_stops_at_the_definitions_last_token() {
+    let mut c = Client::start();
+    let uri = "file:///h.game";
+    let file = "game Nim(n) = { Nim(k) for k in 0..n }\n\
+                # Twice a heap: the next definition's comment.\n\
+                let twice(x) = 2 * x\n\
+                # Five heaps.\n\
+                let N = 5\n\
+                print grundy(Nim(N) + Nim(twice(N)))\n";
+    assert!(c.open(uri, file).is_empty());
+    for (col, name, next) in [(14, "Nim", "Twice"), (27, "twice", "Five")] {
+        let h = c.at("textDocument/hover", uri, 5, col, json!({}));
+        let text = h["contents"]["value"].as_str().expect("markdown");
+        assert!(text.contains(name), "{text}");
+        assert!(
+            !text.contains(next),
+            "hover on {name} shows the next comment: {text}"
+        );
+    }
+    c.stop();
+}

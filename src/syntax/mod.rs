@@ -345,6 +345,22 @@ impl Lower {
         Span::new(s.start() + self.base, s.end() + self.base)
     }
 
+    /// A definition's or statement's span, up to its last token: the
+    /// whitespace and comments the parser skips after it (looking for an
+    /// optional part) belong to what follows.
+    fn item_span(&self, pair: &Pair<Rule>) -> Span {
+        let mut text = pair.as_str();
+        loop {
+            text = text.trim_end();
+            match text.rfind('\n') {
+                Some(i) if text[i + 1..].trim_start().starts_with('#') => text = &text[..i],
+                _ => break,
+            }
+        }
+        let start = pair.as_span().start();
+        Span::new(start + self.base, start + text.len() + self.base)
+    }
+
     fn ident(&mut self, pair: Pair<Rule>) -> Ident {
         Ident {
             name: pair.as_str().to_string(),
@@ -353,7 +369,7 @@ impl Lower {
     }
 
     fn let_def(&mut self, pair: Pair<Rule>) -> Item {
-        let span = self.span(&pair);
+        let span = self.item_span(&pair);
         let mut inner = parts(pair).peekable();
         let memo = match inner.peek().map(|p| p.as_rule()) {
             Some(Rule::memo_decl) => inner.next().map(|p| self.memo_decl(p)),
@@ -407,7 +423,7 @@ impl Lower {
     }
 
     fn game_def(&mut self, pair: Pair<Rule>) -> Item {
-        let span = self.span(&pair);
+        let span = self.item_span(&pair);
         let header_end = pair
             .clone()
             .into_inner()
@@ -470,7 +486,7 @@ impl Lower {
 
     /// `octal NAME = CODE` or `subtraction NAME = [all but] {...}`.
     fn shorthand(&mut self, pair: Pair<Rule>) -> Item {
-        let span = self.span(&pair);
+        let span = self.item_span(&pair);
         let octal = pair.as_rule() == Rule::octal_def;
         let mut inner = parts(pair);
         let Some(name) = inner.next().map(|p| self.ident(p)) else {
@@ -520,7 +536,7 @@ impl Lower {
     fn statement(&mut self, pair: Pair<Rule>, items: &mut Vec<Item>) {
         let check = pair.as_rule() == Rule::check_stmt;
         let plain = pair.as_rule() == Rule::write_stmt;
-        let span = self.span(&pair);
+        let span = self.item_span(&pair);
         let mut inner = parts(pair);
         let Some(expr) = inner.next().map(|p| self.expr(p)) else {
             items.push(self.malformed(span));
