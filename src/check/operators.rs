@@ -48,6 +48,9 @@ impl Checker {
             Ty::Str => Ty::Str,
 
             Ty::List | Ty::Range if slice => Ty::List,
+            // A slice of a value not known yet: a list of a list, a string
+            // of a string, the same type either way.
+            Ty::Var(_) if slice => base_ty,
             // Lists may hold lists: the element type is checked at
             // run time (and a parameter's, list or string, too).
             // (A list's element may be a position.)
@@ -139,9 +142,12 @@ impl Checker {
                 let unknown = |t: Ty| matches!(t, Ty::Var(_));
                 let both_unknown =
                     unknown(self.types.resolve(l_ty)) && unknown(self.types.resolve(r_ty));
+                // A slice (`ys[0..2]`) of a value not known yet is a list
+                // here, as where a list is wanted.
+                let sliced = |e: &ast::Expr| matches!(&e.kind, ExprKind::Index(_, i) if matches!(i.kind, ExprKind::Range { .. }));
                 if self.types.resolve(l_ty) == Ty::List
                     || self.types.resolve(r_ty) == Ty::List
-                    || (seq && both_unknown)
+                    || ((seq || sliced(l) || sliced(r)) && both_unknown)
                 {
                     for (side, ty) in [(l, l_ty), (r, r_ty)] {
                         if !self.types.unify(ty, Ty::List) {
