@@ -580,29 +580,31 @@ impl Checker {
                 let c = self.check_ty(c, Ty::Bool, "the condition of `if` must be a boolean");
                 let (t_id, t_ty) = self.infer(t);
                 let t_ty = self.types.resolve(t_ty);
-                let (t_id, f_id, ty) = if t_ty == Ty::Int && matches!(f.kind, ExprKind::Call { .. })
-                {
-                    // `if c then 0 else G(n)`: let the else branch decide.
-                    let (f_id, f_ty) = self.infer(f);
-                    if self.types.resolve(f_ty) == Ty::Pos && matches!(t.kind, ExprKind::Int(0)) {
-                        self.out.exprs[t_id as usize] = ir::Expr::EmptyPos;
-                        (t_id, f_id, Ty::Pos)
-                    } else {
-                        if !self.types.unify(f_ty, t_ty) {
-                            self.mismatch(
-                                f.span,
-                                t_ty,
-                                f_ty,
-                                "both branches of `if` must have the same type",
-                            );
+                let zero = matches!(t.kind, ExprKind::Int(0));
+                let (t_id, f_id, ty) =
+                    if t_ty == Ty::Int && (zero || matches!(f.kind, ExprKind::Call { .. })) {
+                        // `if c then 0 else G(n)` (or `else G(n) + rest(n - 1)`):
+                        // let the else branch decide.
+                        let (f_id, f_ty) = self.infer(f);
+                        if self.types.resolve(f_ty) == Ty::Pos && zero {
+                            self.out.exprs[t_id as usize] = ir::Expr::EmptyPos;
+                            (t_id, f_id, Ty::Pos)
+                        } else {
+                            if !self.types.unify(f_ty, t_ty) {
+                                self.mismatch(
+                                    f.span,
+                                    t_ty,
+                                    f_ty,
+                                    "both branches of `if` must have the same type",
+                                );
+                            }
+                            (t_id, f_id, t_ty)
                         }
+                    } else {
+                        let f_id =
+                            self.check_ty(f, t_ty, "both branches of `if` must have the same type");
                         (t_id, f_id, t_ty)
-                    }
-                } else {
-                    let f_id =
-                        self.check_ty(f, t_ty, "both branches of `if` must have the same type");
-                    (t_id, f_id, t_ty)
-                };
+                    };
                 (self.push(ir::Expr::If(c, t_id, f_id), span), ty)
             }
             ExprKind::LetIn { .. } => {
