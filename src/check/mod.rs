@@ -466,6 +466,25 @@ impl Checker {
                 let r = self.check_ty(r, Ty::List, why);
                 return self.push(ir::Expr::ListConcat(l, r), e.span);
             }
+            // Where a string is wanted, `+` joins text (so values not known
+            // yet are strings: a recursive function's own calls).
+            (ExprKind::Binary(BinOp::Add, l, r), Ty::Str) => {
+                let (l_id, l_ty) = self.infer(l);
+                let (r_id, r_ty) = self.infer(r);
+                let mut text = false;
+                for (side, ty) in [(l, l_ty), (r, r_ty)] {
+                    let t = self.types.resolve(ty);
+                    text |=
+                        t == Ty::Str || (matches!(t, Ty::Var(_)) && self.types.unify(ty, Ty::Str));
+                    if matches!(t, Ty::Range | Ty::Report) {
+                        self.mismatch(side.span, Ty::Str, ty, "`+` joins a string with a value");
+                    }
+                }
+                if !text {
+                    self.mismatch(e.span, Ty::Str, l_ty, why);
+                }
+                return self.push(ir::Expr::Concat(l_id, r_id), e.span);
+            }
             (ExprKind::If(c, t, f), want @ (Ty::Pos | Ty::Int | Ty::Bool | Ty::List | Ty::Str)) => {
                 let c = self.check_ty(c, Ty::Bool, "the condition of `if` must be a boolean");
                 let t = self.check_ty(t, want, why);
