@@ -30,6 +30,14 @@ enum Target {
     Stdout,
 }
 
+/// `-` and the names of standard output (`/dev/stdout`, `/dev/fd/1`).
+fn is_stdout(p: &Path) -> bool {
+    matches!(
+        p.to_str(),
+        Some("-" | "/dev/stdout" | "/dev/fd/1" | "/proc/self/fd/1")
+    )
+}
+
 impl Files {
     /// Files for `--out PATH` (or none).
     pub fn new(out: Option<PathBuf>) -> Files {
@@ -39,9 +47,11 @@ impl Files {
         }
     }
 
-    /// Whether files go to standard output (`--out -`).
+    /// Whether files go to standard output (`--out -`, or one of its
+    /// names: opened as a file, it would be truncated, and what was
+    /// printed before it lost).
     pub fn to_stdout(&self) -> bool {
-        matches!(&self.out, Some(p) if p.as_os_str() == "-")
+        self.out.as_deref().is_some_and(is_stdout)
     }
 
     /// Whether `--out` was given.
@@ -67,7 +77,7 @@ impl Files {
         let Some(p) = &self.out else {
             return numbered(Path::new(""));
         };
-        if p.as_os_str() == "-" {
+        if is_stdout(p) {
             return Target::Stdout;
         }
         if p.is_dir() || p.to_string_lossy().ends_with('/') {
@@ -181,6 +191,16 @@ mod tests {
         let mut f = Files::new(Some(PathBuf::from("pic")));
         assert_eq!(path(f.next("plot", "svg")), PathBuf::from("pic"));
         assert_eq!(path(f.next("plot", "svg")), PathBuf::from("pic-2.svg"));
+    }
+
+    #[test]
+    fn standard_output_by_its_names_is_standard_output() {
+        for name in ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] {
+            let mut f = Files::new(Some(PathBuf::from(name)));
+            assert!(f.to_stdout(), "{name}");
+            assert_eq!(f.next("plot", "svg"), Target::Stdout, "{name}");
+        }
+        assert!(!Files::new(Some(PathBuf::from("/dev/null"))).to_stdout());
     }
 
     #[test]

@@ -1658,3 +1658,33 @@ fn a_while_over_a_boards_parts_ends_alike_with_and_without_kernels() {
     assert_eq!(text(&with.stdout), text(&without.stdout));
     assert!(text(&with.stdout).starts_with("[grundy(G(m)) for m in 0..256] = [0, 1, 1, 0,"));
 }
+
+/// `--out /dev/stdout` is standard output, not a file opened anew: with
+/// standard output redirected to a file, the answers printed before a plot
+/// stay (the file was truncated, and the exit was 0).
+#[test]
+fn out_to_dev_stdout_keeps_what_was_printed_before() {
+    let src = temp_file(
+        "out_stdout.game",
+        "game Nim(n) = { Nim(k) for k in 0..n }\n\
+         print grundy(Nim(3))\n\
+         print plot(Nim, 0..5)\n\
+         print grundy(Nim(4))\n",
+    );
+    let dest = std::env::temp_dir().join(format!("grundy-out-stdout-{}.txt", std::process::id()));
+    let file = std::fs::File::create(&dest).expect("create");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["--out", "/dev/stdout"])
+        .arg(&src)
+        .stdout(file)
+        .status()
+        .expect("grundy runs");
+    assert!(status.success());
+    let text = std::fs::read_to_string(&dest).expect("read");
+    let first = text
+        .find("grundy(Nim(3)) = 3")
+        .expect("the first answer kept");
+    let svg = text.find("<svg").expect("the plot");
+    let last = text.find("grundy(Nim(4)) = 4").expect("the last answer");
+    assert!(first < svg && svg < last, "{text}");
+}
