@@ -128,11 +128,7 @@ pub(super) fn call(
     span: Span,
     env: &mut [Value],
 ) -> R<Value> {
-    let arg = |i: usize| {
-        args.get(i)
-            .copied()
-            .ok_or_else(|| Diag::bug("builtin called with too few arguments").label(span, "here"))
-    };
+    let arg = |i: usize| nth_arg(args, i, span);
     match f {
         Builtin::Dict => make(m, p, args, env),
         Builtin::Counter => {

@@ -461,3 +461,11 @@ pub(super) fn state_limit(max_states: usize, span: Span) -> Diag {
     .label(span, "while creating this position")
     .help("raise the limit with `--max-states N`, or ask about smaller positions")
 }
+
+/// Argument `i` of a builtin's call; a call with fewer is a bug (the
+/// checker counts them).
+fn nth_arg(args: &[ExprId], i: usize, span: Span) -> Result<ExprId, Diag> {
+    args.get(i)
+        .copied()
+        .ok_or_else(|| Diag::bug("builtin called with too few arguments").label(span, "here"))
+}
