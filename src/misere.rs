@@ -135,8 +135,12 @@ impl Misere {
         Ok(v.into_boxed_slice())
     }
 
-    /// The options of a state, each once, with the component that moved
-    /// and what it became.
+    /// The moves of a state, each once, with the component that moved,
+    /// what it became and the state left. Two moves are one only when they
+    /// move the same component to the same parts: moves that leave the
+    /// same state once components with no move are dropped are still
+    /// different moves (`4 → 2` and `4 → 1 + 1` when heaps 1 and 2 are
+    /// dead), and each winning one is listed.
     pub fn options(&mut self, m: &mut dyn Oracle, s: &State) -> R<Vec<(PosId, Vec<PosId>, State)>> {
         let mut out = Vec::new();
         let mut seen = FxHashSet::default();
@@ -154,8 +158,10 @@ impl Misere {
                 m.poll()?;
                 parts.clear();
                 parts.extend(s[..i].iter().chain(&s[i + 1..]).chain(opt));
-                let next = self.state(m, &parts)?;
-                if seen.insert(next.clone()) {
+                let mut to = opt.to_vec();
+                to.sort_unstable();
+                if seen.insert((c, to)) {
+                    let next = self.state(m, &parts)?;
                     out.push((c, opt.to_vec(), next));
                 }
             }
@@ -328,10 +334,11 @@ impl Misere {
                 let options: Vec<Vec<PosId>> = moves.iter().map(<[PosId]>::to_vec).collect();
                 for to in options {
                     m.poll()?;
-                    // Each resulting sum once, as `options` lists them (a
-                    // huge heap's moves all differ: it shrinks).
-                    let next: Vec<PosId> = rest.iter().chain(&to).copied().collect();
-                    if !seen.insert(self.state(m, &next)?) {
+                    // Each move once, as `options` lists them (a huge
+                    // heap's moves all differ: it shrinks).
+                    let mut key = to.clone();
+                    key.sort_unstable();
+                    if !seen.insert((c, key)) {
                         continue;
                     }
                     count += 1;

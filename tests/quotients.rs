@@ -35,13 +35,24 @@ fn options(digits: &[u32], n: u32) -> Vec<Vec<u32>> {
 
 /// The sums one move from `hs` (sorted, no empty heaps).
 fn moves(digits: &[u32], hs: &[u32]) -> HashSet<Vec<u32>> {
-    let mut out = HashSet::new();
+    each_move(digits, hs)
+        .into_iter()
+        .map(|(_, next)| next)
+        .collect()
+}
+
+/// The moves from `hs`, each once: the heap that moved and what it became
+/// (sorted), with the sum left (sorted). Moves of equal heaps are one move;
+/// moves to the same heaps but for heaps with no move are different moves.
+fn each_move(digits: &[u32], hs: &[u32]) -> HashMap<(u32, Vec<u32>), Vec<u32>> {
+    let mut out = HashMap::new();
     for i in 0..hs.len() {
-        for o in options(digits, hs[i]) {
+        for mut o in options(digits, hs[i]) {
+            o.sort_unstable();
             let mut next: Vec<u32> = hs[..i].iter().chain(&hs[i + 1..]).copied().collect();
-            next.extend(o);
+            next.extend(&o);
             next.sort_unstable();
-            out.insert(next);
+            out.insert((hs[i], o), next);
         }
     }
     out
@@ -107,14 +118,13 @@ proptest! {
         // built falls back to the search.)
         prop_assert!(["from its game's misère quotient", "searched sum by sum", "misère Nim", "from its options' genera", "from its tame components' genera"].contains(&found.as_str()), "{}", found);
         let Answer::MisereWinning { moves: won, options: count, .. } = &answers[1] else { panic!("{:?}", answers[1]) };
-        let next = moves(&digits, &hs);
-        // Sums that differ only in heaps with no move are one position.
-        let live = |n: &Vec<u32>| n.iter().filter(|&&h| !options(&digits, h).is_empty()).copied().collect::<Vec<u32>>();
-        prop_assert_eq!(*count, next.iter().map(live).collect::<HashSet<_>>().len(), "{}", src);
-        // Each winning move once (a move of one of several equal heaps is
-        // listed for each of them).
+        // Every winning move and no other (a move to heaps with no move is
+        // not the same move as one to no heaps; a move of one of several
+        // equal heaps is listed for each of them).
+        let each = each_move(&digits, &hs);
+        prop_assert_eq!(*count, each.len(), "{}", src);
         let distinct: HashSet<(&str, &str)> = won.iter().map(|m| (m.from.text.as_str(), m.to.text.as_str())).collect();
-        let winners = next.iter().filter(|n| lost(&digits, n, &mut memo)).map(live).collect::<HashSet<_>>().len();
+        let winners = each.values().filter(|n| lost(&digits, n, &mut memo)).count();
         prop_assert_eq!(distinct.len(), winners, "{}", src);
     }
 }
@@ -181,4 +191,141 @@ fn an_infinite_quotient_falls_back_to_the_search() {
         },
     );
     assert_eq!(format!("{codes:?}"), "[TooLarge]");
+}
+
+/// The moves of a subtraction game's heap `n` under the set `sub`.
+fn subtract(sub: &[u32], n: u32) -> Vec<Vec<u32>> {
+    sub.iter()
+        .filter(|&&k| k <= n)
+        .map(|&k| if n == k { vec![] } else { vec![n - k] })
+        .collect()
+}
+
+/// Whether the player to move loses a sum of a subtraction game's heaps
+/// (`s`, sorted) and an octal game's heaps (`k`, sorted) in misère play.
+fn mixed_lost(
+    sub: &[u32],
+    digits: &[u32],
+    s: &[u32],
+    k: &[u32],
+    memo: &mut HashMap<(Vec<u32>, Vec<u32>), bool>,
+) -> bool {
+    if let Some(&b) = memo.get(&(s.to_vec(), k.to_vec())) {
+        return b;
+    }
+    let next = mixed_moves(sub, digits, s, k);
+    let out = !next.is_empty()
+        && next
+            .values()
+            .all(|(s, k)| !mixed_lost(sub, digits, s, k, memo));
+    memo.insert((s.to_vec(), k.to_vec()), out);
+    out
+}
+
+/// Each move of such a sum once, keyed by the component's text and what it
+/// became, with the sum it leaves.
+#[allow(clippy::type_complexity)]
+fn mixed_moves(
+    sub: &[u32],
+    digits: &[u32],
+    s: &[u32],
+    k: &[u32],
+) -> HashMap<(String, Vec<u32>), (Vec<u32>, Vec<u32>)> {
+    let mut out = HashMap::new();
+    let rest = |hs: &[u32], i: usize, o: &[u32]| {
+        let mut v: Vec<u32> = hs[..i]
+            .iter()
+            .chain(&hs[i + 1..])
+            .chain(o)
+            .copied()
+            .collect();
+        v.sort_unstable();
+        v
+    };
+    for i in 0..s.len() {
+        for o in subtract(sub, s[i]) {
+            // A subtraction heap taken to 0 is S(0), a position still.
+            let shown = if o.is_empty() { vec![0] } else { o.clone() };
+            out.insert(
+                (format!("S({})", s[i]), shown),
+                (rest(s, i, &o), k.to_vec()),
+            );
+        }
+    }
+    for i in 0..k.len() {
+        for mut o in options(digits, k[i]) {
+            o.sort_unstable();
+            out.insert(
+                (format!("K({})", k[i]), o.clone()),
+                (s.to_vec(), rest(k, i, &o)),
+            );
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Misère `winning` on sums of two games (searched, not from a
+    /// quotient): every winning move, no more, no fewer, against the brute
+    /// force; octal codes with heaps that cannot move (0.06's 1 and 2) make
+    /// different moves leave the same live sum.
+    #[test]
+    fn misere_winning_lists_every_winning_move(
+        sub in proptest::sample::subsequence(vec![1u32, 2, 3], 1..=3),
+        digits in proptest::collection::vec(0u32..=7, 1..=3),
+        s in proptest::collection::vec(0u32..=5, 1..=2),
+        k in proptest::collection::vec(1u32..=7, 1..=2),
+    ) {
+        let code: String = digits.iter().map(u32::to_string).collect();
+        let set: Vec<String> = sub.iter().map(u32::to_string).collect();
+        let parts: Vec<String> = s.iter().map(|h| format!("S({h})")).chain(k.iter().map(|h| format!("K({h})"))).collect();
+        let sum = parts.join(" + ");
+        let src = format!("octal K = 0.{code}\nsubtraction S = {{{}}}\nprint winning({sum}, misere)\n", set.join(", "));
+        let answers = run(&src);
+        let Answer::MisereWinning { moves: won, options: count, .. } = &answers[0] else { panic!("{:?}", answers[0]) };
+        let (mut s, mut k) = (s.clone(), k.clone());
+        s.sort_unstable();
+        k.sort_unstable();
+        let each = mixed_moves(&sub, &digits, &s, &k);
+        prop_assert_eq!(*count, each.len(), "{}", src);
+        let mut memo = HashMap::new();
+        let mut want: Vec<String> = each
+            .iter()
+            .filter(|(_, (s, k))| mixed_lost(&sub, &digits, s, k, &mut memo))
+            .map(|((from, to), _)| {
+                let g = &from[..1];
+                let to: Vec<String> = to.iter().map(|h| format!("{g}({h})")).collect();
+                format!("{from} → {}", if to.is_empty() { "0".to_string() } else { to.join(" + ") })
+            })
+            .collect();
+        want.sort();
+        let mut got: Vec<String> = won.iter().map(|m| format!("{} → {}", m.from.text, m.to.text)).collect();
+        got.sort();
+        got.dedup();
+        prop_assert_eq!(got, want, "{}", src);
+    }
+}
+
+/// The sum: `4 → 2` and `4 → 1 + 1` leave the same live sum (heaps
+/// 1 and 2 of 0.06 have no move) and both win.
+#[test]
+fn moves_to_dead_heaps_are_each_listed() {
+    let src = "octal K = 0.06\nsubtraction S = {1}\nprint winning(S(1) + K(4), misere)\n";
+    let answers = run(src);
+    let Answer::MisereWinning {
+        moves: won,
+        options: count,
+        ..
+    } = &answers[0]
+    else {
+        panic!("{:?}", answers[0])
+    };
+    let got: Vec<String> = won
+        .iter()
+        .map(|m| format!("{} → {}", m.from.text, m.to.text))
+        .collect();
+    assert_eq!(got, ["S(1) → S(0)", "K(4) → K(2)", "K(4) → K(1) + K(1)"]);
+    assert_eq!(*count, 3);
 }

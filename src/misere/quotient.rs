@@ -378,14 +378,11 @@ impl Misere {
             let options: Vec<Vec<PosId>> = moves.iter().map(<[PosId]>::to_vec).collect();
             for to in options {
                 m.poll()?;
-                // Moves in different components leave different sums; in
-                // one, those leaving the same heaps (but for empty ones).
-                let mut key = Vec::with_capacity(to.len());
+                // Each move once, as `options` lists them: moves to the
+                // same heaps but for dead ones are still different moves.
+                let mut key = to.clone();
                 let mut hs = Vec::with_capacity(to.len());
                 for &p in &to {
-                    if !self.is_terminal(m, p)? {
-                        key.push(p);
-                    }
                     match m.position(p).1[..] {
                         [Value::Int(h)] => hs.push(h),
                         _ => return Ok(None),
