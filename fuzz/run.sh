@@ -3,7 +3,7 @@
 # target's corpus from examples/ and the docs' game blocks, then runs each
 # target for SECONDS (default 60).
 #
-#   fuzz/run.sh [SECONDS] [TARGET...]     targets: parse check run
+#   fuzz/run.sh [SECONDS] [TARGET...]     targets: parse check run frames
 #   fuzz/run.sh --ci                       a short, repeatable run (CI)
 #
 # cargo-fuzz needs nightly features; RUSTC_BOOTSTRAP lets the stable
@@ -18,7 +18,7 @@ fi
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(parse check run)
+[ ${#targets[@]} -gt 0 ] || targets=(parse check run frames)
 command -v cargo-fuzz > /dev/null || cargo install cargo-fuzz --locked
 export RUSTC_BOOTSTRAP=1
 for t in "${targets[@]}"; do
@@ -26,6 +26,13 @@ for t in "${targets[@]}"; do
   for f in ../examples/*.game; do
     cp "$f" "corpus/$t/example-$(basename "$f")"
   done
+  # The language server's frames: a session an editor sends.
+  if [ "$t" = frames ]; then
+    for body in '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}' \
+      '{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///a.game","languageId":"game","version":1,"text":"game Nim(n) = { Nim(k) for k in 0..n }"}}}'; do
+      printf 'Content-Length: %d\r\n\r\n%s' "${#body}" "$body"
+    done > "corpus/$t/session"
+  fi
   # Each ```game block of the docs, one seed each.
   for doc in ../README.md ../docs/*.md; do
     awk -v out="corpus/$t/doc-$(basename "$doc" .md)" '

@@ -403,3 +403,89 @@ fn hover_stops_at_the_definitions_last_token() {
     }
     c.stop();
 }
+
+/// Frames a broken client sends are answered with JSON-RPC errors and the
+/// server goes on: a length that overflows, a body that is not JSON, one
+/// that is not a message, a length 5 bytes short, headers with no length,
+/// LF-only headers. Then it still answers hover and shuts down cleanly.
+#[test]
+fn malformed_frames_are_answered_and_the_server_goes_on() {
+    let mut c = Client::start();
+    c.open("file:///a.game", FILE);
+    let ping = |id: i64| {
+        json!({ "jsonrpc": "2.0", "id": id, "method": "textDocument/documentSymbol",
+                "params": { "textDocument": { "uri": "file:///a.game" } } })
+        .to_string()
+    };
+    let frame = |body: &str| format!("Content-Length: {}\r\n\r\n{body}", body.len());
+    let short = ping(101);
+    let raw = [
+        "Content-Length: 18446744073709551616\r\n\r\n".to_string(),
+        frame("{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\":"),
+        frame(r#"{"jsonrpc":"2.0","id":4,"result":1,"error":1,"x":[}"#),
+        frame(r#"{"jsonrpc":"2.0","id":5,"method":7}"#),
+        format!("Content-Length: {}\r\n\r\n{short}", short.len() - 5),
+        "X-Whatever: 1\r\n\r\n".to_string(),
+        format!("Content-Length: {}\n\n{}", ping(102).len(), ping(102)),
+    ];
+    for r in &raw {
+        c.stdin.write_all(r.as_bytes()).expect("write");
+    }
+    c.stdin.flush().expect("flush");
+    let mut errors = Vec::new();
+    loop {
+        let msg = c.receive();
+        if msg["id"] == 102 {
+            assert!(
+                msg["result"].as_array().is_some_and(|a| !a.is_empty()),
+                "{msg}"
+            );
+            break;
+        }
+        errors.push((
+            msg["id"].clone(),
+            msg["error"]["code"].as_i64().expect("an error"),
+        ));
+    }
+    let codes: Vec<i64> = errors.iter().map(|e| e.1).collect();
+    assert_eq!(
+        codes,
+        [-32600, -32700, -32700, -32600, -32700, -32600],
+        "{errors:?}"
+    );
+    assert_eq!(errors[3].0, 5);
+    let hover = c.at("textDocument/hover", "file:///a.game", 0, 6, Value::Null);
+    assert!(
+        hover["contents"]["value"]
+            .as_str()
+            .is_some_and(|v| v.contains("Nim")),
+        "{hover}"
+    );
+    c.stop();
+}
+
+/// A length far over the limit is skipped as it arrives, never allocated:
+/// the server answers it and ends when the client closes the stream.
+#[test]
+fn a_huge_length_is_refused_not_allocated() {
+    for length in ["10000000000", "18446744073709551615"] {
+        let mut c = Client::start();
+        write!(c.stdin, "Content-Length: {length}\r\n\r\n{{}}").expect("write");
+        c.stdin.flush().expect("flush");
+        let Client {
+            mut child,
+            stdin,
+            mut stdout,
+            ..
+        } = c;
+        drop(stdin);
+        let mut rest = String::new();
+        stdout.read_to_string(&mut rest).expect("the answer");
+        assert!(
+            rest.contains("-32600") && rest.contains("over the limit"),
+            "{rest}"
+        );
+        let status = child.wait().expect("exits");
+        assert!(status.success(), "{status}");
+    }
+}

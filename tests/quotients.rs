@@ -35,10 +35,7 @@ fn options(digits: &[u32], n: u32) -> Vec<Vec<u32>> {
 
 /// The sums one move from `hs` (sorted, no empty heaps).
 fn moves(digits: &[u32], hs: &[u32]) -> HashSet<Vec<u32>> {
-    each_move(digits, hs)
-        .into_iter()
-        .map(|(_, next)| next)
-        .collect()
+    each_move(digits, hs).into_values().collect()
 }
 
 /// The moves from `hs`, each once: the heap that moved and what it became

@@ -1,5 +1,7 @@
 //! `grundy lsp`: a Language Server Protocol server over standard input and
-//! output, on `lsp-server` and `lsp-types` (as rust-analyzer is). Each open
+//! output, on `lsp-server`'s messages and `lsp-types` (as rust-analyzer
+//! is), framed by `transport`, which answers a broken frame with an error
+//! and reads on. Each open
 //! file is parsed and checked as `grundy check` does it, never run: its
 //! diagnostics are published on open and on every change (changes that
 //! arrive together are checked once), and the checked program answers
@@ -11,9 +13,14 @@
 use crate::diagnostics::Diag;
 use crate::ir::{self, Global};
 use crate::span::Span;
-use lsp_server::{Connection, Message, Notification, Request, Response};
+use lsp_server::{ErrorCode, Message, Notification, Request, Response};
 use lsp_types as lsp;
 use std::collections::{HashMap, VecDeque};
+use std::sync::mpsc::Receiver;
+
+pub mod transport;
+
+use transport::Incoming;
 
 /// Serves until the client asks to shut down; the exit code.
 pub fn main() -> i32 {
@@ -28,9 +35,51 @@ pub fn main() -> i32 {
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
 
-fn serve() -> Result<(), Error> {
-    let (connection, io) = Connection::stdio();
-    let caps = lsp::ServerCapabilities {
+/// The server's side of the connection: messages read by a thread of their
+/// own (so that changes waiting together are seen together), answers
+/// written in order.
+struct Connection {
+    incoming: Receiver<Incoming>,
+    out: std::io::Stdout,
+}
+
+impl Connection {
+    fn stdio() -> Connection {
+        let (tx, incoming) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut input = std::io::stdin().lock();
+            while let Ok(Some(frame)) = transport::read(&mut input) {
+                if tx.send(frame).is_err() {
+                    break;
+                }
+            }
+        });
+        Connection {
+            incoming,
+            out: std::io::stdout(),
+        }
+    }
+
+    fn send(&mut self, msg: impl Into<Message>) -> Result<(), Error> {
+        let value = serde_json::to_value(msg.into())?;
+        transport::write(&mut self.out.lock(), &value)?;
+        Ok(())
+    }
+
+    /// Answers a frame that is not a message with its error.
+    fn reject(&mut self, id: serde_json::Value, code: i32, message: String) -> Result<(), Error> {
+        let value = serde_json::json!({
+            "jsonrpc": "2.0",
+            "id": id,
+            "error": { "code": code, "message": message },
+        });
+        transport::write(&mut self.out.lock(), &value)?;
+        Ok(())
+    }
+}
+
+fn capabilities() -> lsp::ServerCapabilities {
+    lsp::ServerCapabilities {
         text_document_sync: Some(lsp::TextDocumentSyncCapability::Kind(
             lsp::TextDocumentSyncKind::FULL,
         )),
@@ -41,41 +90,85 @@ fn serve() -> Result<(), Error> {
         document_symbol_provider: Some(lsp::OneOf::Left(true)),
         rename_provider: Some(lsp::OneOf::Left(true)),
         ..Default::default()
-    };
-    let (id, _) = connection.initialize_start()?;
-    connection.initialize_finish(
-        id,
-        serde_json::json!({
-            "capabilities": caps,
-            "serverInfo": { "name": "grundy", "version": env!("CARGO_PKG_VERSION") },
-        }),
-    )?;
+    }
+}
+
+/// Where the conversation is: before `initialize`, serving, or shut down
+/// and waiting for `exit`.
+#[derive(PartialEq)]
+enum Phase {
+    Starting,
+    Serving,
+    ShutDown,
+}
+
+fn serve() -> Result<(), Error> {
+    let mut connection = Connection::stdio();
     let mut docs: HashMap<String, Doc> = HashMap::new();
     let mut pending: VecDeque<Message> = VecDeque::new();
+    let mut phase = Phase::Starting;
     loop {
         let msg = match pending.pop_front() {
             Some(m) => m,
-            None => match connection.receiver.recv() {
-                Ok(m) => m,
-                Err(_) => break,
+            None => match connection.incoming.recv() {
+                Ok(Incoming::Message(m)) => m,
+                Ok(Incoming::Malformed { id, code, message }) => {
+                    connection.reject(id, code, message)?;
+                    continue;
+                }
+                // The client closed the stream.
+                Err(_) => return Ok(()),
             },
         };
         match msg {
             Message::Request(req) => {
-                if connection.handle_shutdown(&req)? {
-                    break;
-                }
-                let resp = answer(&docs, req);
-                connection.sender.send(Message::Response(resp))?;
+                let resp = match (&phase, req.method.as_str()) {
+                    (Phase::Starting, "initialize") => {
+                        phase = Phase::Serving;
+                        Response::new_ok(
+                            req.id,
+                            serde_json::json!({
+                                "capabilities": capabilities(),
+                                "serverInfo": { "name": "grundy", "version": env!("CARGO_PKG_VERSION") },
+                            }),
+                        )
+                    }
+                    (Phase::Starting, _) => Response::new_err(
+                        req.id,
+                        ErrorCode::ServerNotInitialized as i32,
+                        "the server is not initialized".into(),
+                    ),
+                    (Phase::Serving, "shutdown") => {
+                        phase = Phase::ShutDown;
+                        Response::new_ok(req.id, serde_json::Value::Null)
+                    }
+                    (Phase::Serving, _) => answer(&docs, req),
+                    (Phase::ShutDown, _) => Response::new_err(
+                        req.id,
+                        ErrorCode::InvalidRequest as i32,
+                        "the server is shut down".into(),
+                    ),
+                };
+                connection.send(resp)?;
             }
             Message::Notification(n) if n.method == "exit" => {
+                if phase == Phase::ShutDown {
+                    return Ok(());
+                }
                 // Exit before shutdown: the protocol's exit code 1.
                 return Err("the client exited without asking to shut down".into());
             }
+            Message::Notification(_) if phase != Phase::Serving => {}
             Message::Notification(n) => {
                 // Changes already waiting replace this one: check the last.
-                while let Ok(next) = connection.receiver.try_recv() {
-                    pending.push_back(next);
+                // (A malformed frame among them is answered at once.)
+                while let Ok(next) = connection.incoming.try_recv() {
+                    match next {
+                        Incoming::Message(m) => pending.push_back(m),
+                        Incoming::Malformed { id, code, message } => {
+                            connection.reject(id, code, message)?;
+                        }
+                    }
                 }
                 if let Some(uri) = changed(&mut docs, n, &pending) {
                     let diagnostics = docs
@@ -87,21 +180,15 @@ fn serve() -> Result<(), Error> {
                         diagnostics,
                         version: None,
                     };
-                    connection
-                        .sender
-                        .send(Message::Notification(Notification::new(
-                            "textDocument/publishDiagnostics".into(),
-                            params,
-                        )))?;
+                    connection.send(Notification::new(
+                        "textDocument/publishDiagnostics".into(),
+                        params,
+                    ))?;
                 }
             }
             Message::Response(_) => {}
         }
     }
-    // The writer thread ends when the last sender is gone.
-    drop(connection);
-    io.join()?;
-    Ok(())
 }
 
 /// Applies a document notification; the document whose diagnostics are to
@@ -564,7 +651,7 @@ fn answer(docs: &HashMap<String, Doc>, req: Request) -> Response {
     let id = req.id.clone();
     match respond(docs, req) {
         Ok(value) => Response::new_ok(id, value),
-        Err(message) => Response::new_err(id, lsp_server::ErrorCode::InvalidParams as i32, message),
+        Err(message) => Response::new_err(id, ErrorCode::InvalidParams as i32, message),
     }
 }
 
