@@ -1015,3 +1015,28 @@ fn a_source_larger_than_the_memory_limit_is_refused_as_it_is_read() {
         );
     }
 }
+
+/// The pruned search of a board keeps what it proves in the store, so the
+/// state limit ends it: it stopped storing at the limit and went on
+/// proving the same positions again, with no error and no answer.
+#[test]
+fn a_pruned_board_search_ends_at_the_state_limit() {
+    let args = [
+        "--max-states",
+        "1000",
+        "examples/cram.game",
+        "--let",
+        "w=5",
+        "--let",
+        "h=7",
+    ];
+    let run = bounded(&args, "");
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(run.stderr.contains("grundy::state-limit"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("more than 1000 positions"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stdout, "");
+}

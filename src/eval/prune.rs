@@ -21,8 +21,10 @@ impl crate::prune::Tree for Board<'_, '_> {
         (v <= MAX_VALUE).then_some(v)
     }
 
-    fn store(&mut self, pos: PosId, value: u32) {
+    fn store(&mut self, pos: PosId, value: u32) -> R<()> {
+        let pos = self.interned(pos)?;
         self.s.m.memo.set(pos, value);
+        Ok(())
     }
 
     fn options(&mut self, pos: PosId, out: &mut Moves, more: &mut More) -> R<bool> {

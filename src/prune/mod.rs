@@ -24,8 +24,10 @@ pub type More<'a> = dyn FnMut(Option<u32>, Option<bool>) -> bool + 'a;
 pub trait Tree {
     /// The stored value of `pos`, if it is known.
     fn known(&self, pos: PosId) -> Option<u32>;
-    /// Stores the value of `pos`.
-    fn store(&mut self, pos: PosId, value: u32);
+    /// Stores the value of `pos`; an error when there is no room left
+    /// (the state limit: a search that could not keep what it proves
+    /// would prove it again and again).
+    fn store(&mut self, pos: PosId, value: u32) -> R<()>;
     /// The options of `pos`, each a sum of components, into `out`, asking
     /// `more` after each whether to go on (`Ok(false)` when it stopped),
     /// given its value when every component's is known, and whether the
@@ -389,7 +391,7 @@ impl Search {
                 }
             }
             if !hit {
-                t.store(root, r);
+                t.store(root, r)?;
                 return Ok(Some(r));
             }
         }
@@ -694,7 +696,7 @@ impl Search {
                 let sure = node.exact || node.cand & up_to_max(node.asked) != 0;
                 return Ok(Step::Done(if sure && node.cand != 0 {
                     let v = node.cand.trailing_zeros();
-                    t.store(node.pos, v);
+                    t.store(node.pos, v)?;
                     Found::Value(v)
                 } else {
                     Found::NotInSet

@@ -31,8 +31,9 @@ impl Tree for Dag {
     fn known(&self, pos: PosId) -> Option<u32> {
         self.values[pos as usize]
     }
-    fn store(&mut self, pos: PosId, value: u32) {
+    fn store(&mut self, pos: PosId, value: u32) -> R<()> {
         self.values[pos as usize] = Some(value);
+        Ok(())
     }
     fn options(&mut self, pos: PosId, out: &mut Moves, more: &mut More) -> R<bool> {
         out.clear();
