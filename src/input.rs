@@ -16,8 +16,9 @@ use std::time::Duration;
 /// A source of input text.
 #[derive(Default)]
 pub enum Input {
-    /// Not read yet: reads the whole text when called.
-    Unread(Box<dyn FnOnce() -> std::io::Result<String> + Send>),
+    /// Not read yet: reads the whole text when called, refusing it once
+    /// it would pass the memory limit given (0: none).
+    Unread(Box<dyn FnOnce(usize) -> std::io::Result<String> + Send>),
     /// Being read on its own thread.
     Reading(Receiver<std::io::Result<String>>),
     /// Read: the text, and its integers once asked for.
@@ -33,22 +34,26 @@ pub enum Input {
 const LOOK_EVERY: Duration = Duration::from_millis(20);
 
 /// How a list read from the input is bounded: its length by the list
-/// limit, its bytes by `room` before it is built.
+/// limit, its bytes by `room` before it is built; the text itself, as it
+/// is read, by the memory limit `max_memory` (0: none).
 pub struct Bounds<'a> {
     pub max_list: usize,
     pub room: &'a dyn Fn(usize) -> R<()>,
+    pub max_memory: usize,
 }
 
 impl Input {
     /// Input from this text.
     pub fn text(text: impl Into<String>) -> Input {
         let text = text.into();
-        Input::Unread(Box::new(move || Ok(text)))
+        Input::Unread(Box::new(move |limit| read_bounded(text.as_bytes(), limit)))
     }
 
     /// Standard input of the process.
     pub fn stdin() -> Input {
-        Input::Unread(Box::new(|| std::io::read_to_string(std::io::stdin())))
+        Input::Unread(Box::new(|limit| {
+            read_bounded(std::io::stdin().lock(), limit)
+        }))
     }
 
     /// Whether the input is still to be read (a wait may be ahead).
@@ -70,10 +75,10 @@ impl Input {
         }
     }
 
-    /// The whole text (read at the first call). While it is read, `poll`
-    /// is called every few milliseconds (Ctrl-C ends the wait; asking
-    /// again waits on).
-    pub fn read(&mut self, poll: &mut dyn FnMut() -> R<()>) -> R<Rc<str>> {
+    /// The whole text (read at the first call), refused as it is read once
+    /// it would pass `max_memory`. While it is read, `poll` is called every
+    /// few milliseconds (Ctrl-C ends the wait; asking again waits on).
+    pub fn read(&mut self, poll: &mut dyn FnMut() -> R<()>, max_memory: usize) -> R<Rc<str>> {
         loop {
             match std::mem::take(self) {
                 Input::Unread(read) => {
@@ -82,7 +87,7 @@ impl Input {
                         std::thread::Builder::new()
                             .name("input".into())
                             .spawn(move || {
-                                let _ = tx.send(read());
+                                let _ = tx.send(read(max_memory));
                             });
                     *self = match spawned {
                         Ok(_) => Input::Reading(rx),
@@ -91,6 +96,12 @@ impl Input {
                 }
                 Input::Reading(rx) => match rx.recv_timeout(LOOK_EVERY) {
                     Ok(Ok(text)) => *self = Input::Read(text.into(), None),
+                    Ok(Err(e)) if e.kind() == std::io::ErrorKind::OutOfMemory => {
+                        // Not kept: a later read may have more room.
+                        return Err(Diag::user(Code::MemoryLimit, e.to_string())
+                            .help("raise the limit with `--max-memory SIZE`, or check what is piped in")
+                            .into());
+                    }
                     Ok(Err(e)) => {
                         *self = Input::Unavailable(format!("standard input cannot be read: {e}"))
                     }
@@ -119,7 +130,7 @@ impl Input {
 
     /// Every integer of the input, in order.
     pub fn ints(&mut self, poll: &mut dyn FnMut() -> R<()>, bounds: &Bounds) -> R<Rc<[i64]>> {
-        let text = self.read(poll)?;
+        let text = self.read(poll, bounds.max_memory)?;
         if let Input::Read(_, Some(ints)) = self {
             return Ok(ints.clone());
         }
@@ -131,7 +142,7 @@ impl Input {
     /// Every word of the input (separated by whitespace), in order: an
     /// integer where it reads as one, else a string.
     pub fn tokens(&mut self, poll: &mut dyn FnMut() -> R<()>, bounds: &Bounds) -> R<Value> {
-        let text = self.read(poll)?;
+        let text = self.read(poll, bounds.max_memory)?;
         let words = || text.split_whitespace();
         let count = within(words().count(), "words", bounds)?;
         (bounds.room)(count.saturating_mul(std::mem::size_of::<Value>()) + text.len())?;
@@ -147,13 +158,46 @@ impl Input {
 
     /// Every line of the input as a string, without its line ending.
     pub fn lines(&mut self, poll: &mut dyn FnMut() -> R<()>, bounds: &Bounds) -> R<Value> {
-        let text = self.read(poll)?;
+        let text = self.read(poll, bounds.max_memory)?;
         let count = within(text.lines().count(), "lines", bounds)?;
         (bounds.room)(count.saturating_mul(std::mem::size_of::<Value>()) + text.len())?;
         Ok(Value::List(
             text.lines().map(|l| Value::Str(l.into())).collect(),
         ))
     }
+}
+
+/// Reads `r` to its end as UTF-8, a block at a time, refusing the text
+/// (`ErrorKind::OutOfMemory`) once holding it would pass `limit` bytes in
+/// use (0: no limit): a piped `/dev/zero` ends at the limit.
+fn read_bounded(mut r: impl std::io::Read, limit: usize) -> std::io::Result<String> {
+    use std::io::{Error, ErrorKind};
+    let mut bytes = Vec::new();
+    let mut block = vec![0u8; 1 << 16];
+    loop {
+        let n = match r.read(&mut block) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let need = bytes.len() + n;
+        if need > bytes.capacity() {
+            let grown = need.max(bytes.capacity().saturating_mul(2));
+            if !crate::memory::fits(grown - bytes.len(), limit) || (limit > 0 && grown > limit) {
+                let message = format!(
+                    "the input is larger than the memory limit of {} allows (more than {} read)",
+                    crate::memory::show(limit),
+                    crate::memory::show(bytes.len())
+                );
+                return Err(Error::new(ErrorKind::OutOfMemory, message));
+            }
+            bytes.reserve_exact(grown - bytes.len());
+        }
+        bytes.extend_from_slice(&block[..n]);
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| Error::new(ErrorKind::InvalidData, "stream did not contain valid UTF-8"))
 }
 
 /// `count` pieces of the input, if the list limit allows them.
@@ -336,6 +380,7 @@ mod tests {
             &Bounds {
                 max_list: 1000,
                 room: &|_| Ok(()),
+                max_memory: 0,
             },
         )
     }
@@ -354,6 +399,7 @@ mod tests {
         let bounds = Bounds {
             max_list: 1000,
             room: &|_| Ok(()),
+            max_memory: 0,
         };
         for text in [
             "1\x0b2\x0c3\t4\r\n5,,6 , 7",
@@ -398,6 +444,7 @@ mod tests {
         let bounds = Bounds {
             max_list: 100,
             room: &|_| Ok(()),
+            max_memory: 0,
         };
         let tokens = input.tokens(&mut || Ok(()), &bounds).unwrap();
         let s = |t: &str| Value::Str(t.into());
@@ -437,6 +484,7 @@ mod tests {
             &Bounds {
                 max_list: 4,
                 room: ok,
+                max_memory: 0,
             },
         );
         assert_eq!(code(r), Code::ListLimit);
@@ -446,6 +494,7 @@ mod tests {
             &Bounds {
                 max_list: 5,
                 room: full,
+                max_memory: 0,
             },
         );
         assert_eq!(code(r), Code::MemoryLimit);
@@ -455,6 +504,7 @@ mod tests {
             &Bounds {
                 max_list: 5,
                 room: ok,
+                max_memory: 0,
             },
         );
         assert_eq!(r.unwrap().len(), 5);
@@ -463,9 +513,22 @@ mod tests {
             &Bounds {
                 max_list: 4,
                 room: ok,
+                max_memory: 0,
             },
         );
         assert_eq!(code(r.map(|_| Rc::<[i64]>::from([]))), Code::ListLimit);
+    }
+
+    #[test]
+    fn a_text_past_the_limit_is_refused_as_it_is_read() {
+        // Endless input ends at the limit, not at the end of memory.
+        let err = read_bounded(std::io::repeat(b'7'), 1 << 20).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::OutOfMemory);
+        assert_eq!(read_bounded(&b"12 34"[..], 1 << 20).unwrap(), "12 34");
+        assert_eq!(
+            read_bounded(&[0xff][..], 0).unwrap_err().kind(),
+            std::io::ErrorKind::InvalidData
+        );
     }
 
     #[test]
@@ -475,6 +538,7 @@ mod tests {
         let bounds = Bounds {
             max_list: 10,
             room: &|_| Ok(()),
+            max_memory: 0,
         };
         let r = input.ints(&mut || Err(Stop::Interrupted), &bounds);
         assert_eq!(r.map(|v| v.len()), Err(Stop::Interrupted));

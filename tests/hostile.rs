@@ -1040,3 +1040,28 @@ fn a_pruned_board_search_ends_at_the_state_limit() {
     );
     assert_eq!(run.stdout, "");
 }
+
+/// Standard input read by `input_*` is refused as it is read once holding
+/// it would pass the memory limit: 1 GB of digits under 256 MB (it was
+/// read whole first, 1.96 GB resident).
+#[test]
+fn input_larger_than_the_memory_limit_is_refused_as_it_is_read() {
+    let path = temp_file("input_ints.game", "let xs = input_ints()\nprint len(xs)\n");
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(
+            "ulimit -v 4194304 && yes 123 | head -c 1000000000 | \"$0\" --max-memory 256M \"$1\"; echo \"exit $?\" >&2",
+        )
+        .arg(env!("CARGO_BIN_EXE_grundy"))
+        .arg(&path)
+        .output()
+        .expect("sh runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("grundy::memory-limit"), "{stderr}");
+    assert!(
+        stderr.contains("the input is larger than the memory limit of 256 MB"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("exit 2"), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "");
+}

@@ -309,6 +309,7 @@ fn input(m: &mut Interp<'_>, f: Builtin, span: Span) -> R<Value> {
     let bounds = crate::input::Bounds {
         max_list,
         room: &|bytes| budget.memory(bytes),
+        max_memory: m.m.limits.max_memory,
     };
     let input = &mut m.m.interp_state.input;
     let result = match f {
