@@ -430,11 +430,12 @@ fn work_projected_not_to_finish_stops_with_the_projection() {
             "check r * s >= 0 for r in 0..3 for s in 0..10**15",
             "values of this statement's loop are left",
         ),
-        // Steps that grow: 3·10^6 values, the x-th costing x, about 16
-        // hours in all; at the cost of the values seen so far, minutes.
+        // Steps that grow: 3·10^7 values, the x-th costing x, about 60
+        // days in all (past the hour's bound on a machine a thousand times
+        // faster); at the cost of the values seen so far, minutes.
         (
             "growing.game",
-            "print sum(sum(y for y in 0..x) for x in 0..3000000)",
+            "print sum(sum(y for y in 0..x) for x in 0..30000000)",
             "and about 1 more than the one before",
         ),
     ] {
@@ -490,10 +491,12 @@ fn long_work_ends_at_the_time_limit() {
         ),
     ] {
         // (Without the projection, which might stop some of these first.)
+        // Each would run for minutes: a limit a thousand times shorter
+        // ends it on any machine.
         let run = run_text(
             name,
             &format!("{NIM}{query}\n"),
-            &["--time-limit", "1", "--runaway", "0"],
+            &["--time-limit", "0.2", "--runaway", "0"],
         );
         assert_eq!(run.code, 2, "{query}: {}", run.stdout);
         assert!(
@@ -531,12 +534,14 @@ fn every_kind_of_long_work_looks_at_the_time_limit() {
             // Recursive calls joining lists, with no loop to poll in.
             "list_calls.game",
             "let big = [k for k in 0..1000000]\n\
-             let f(n) = if n == 0 then 0 else len(big + big) + f(n - 1)\n\
+             let f(n) = if n == 0 then 0 else len(big + big + big + big) + f(n - 1)\n\
              print f(9000)\n"
                 .to_string(),
         ),
     ] {
-        let run = run_text(name, &src, &["--time-limit", "1", "--runaway", "0"]);
+        // Each runs for half a minute or more here: 0.2 s ends it on a
+        // machine a hundred times faster too.
+        let run = run_text(name, &src, &["--time-limit", "0.2", "--runaway", "0"]);
         assert_eq!(run.code, 2, "{name}: {}", run.stdout);
         assert!(
             run.stderr.contains("grundy::time-limit"),
@@ -813,29 +818,35 @@ fn ctrl_c_stops_every_kind_of_work_at_once() {
     let chomp = "game Chomp(rows) = {\n\
         Chomp([if i >= r then min(rows[i], c) else rows[i] for i in 0..len(rows)])\n\
         for r in 0..len(rows) for c in 0..rows[r] if r + c > 0\n}\n";
+    // No runaway projection: it could end a case before Ctrl-C on a fast
+    // machine. Each case runs for many seconds here.
+    let plain = Limits {
+        runaway: None,
+        ..Limits::default()
+    };
     let no_kernels = Limits {
         kernels: false,
-        ..Limits::default()
+        ..plain.clone()
     };
     let no_periods = Limits {
         period_budget: 0,
-        ..Limits::default()
+        ..plain.clone()
     };
     let general = Limits {
         kernels: false,
         period_budget: 0,
-        ..Limits::default()
+        ..plain.clone()
     };
     let cases: Vec<(&str, String, Limits)> = vec![
         (
             "period search",
             "octal W = 0.377\nprint grundy(W(10**18))\n".into(),
-            Limits::default(),
+            plain.clone(),
         ),
         (
             "kernel fill",
             format!("{nim}print grundy(Nim(10**18))\n"),
-            Limits::default(),
+            plain.clone(),
         ),
         (
             "general rule",
@@ -856,19 +867,19 @@ fn ctrl_c_stops_every_kind_of_work_at_once() {
         (
             "bitmask board",
             format!("{cram}print grundy(Cram(6, 6, (1 << 36) - 1))\n"),
-            Limits::default(),
+            plain.clone(),
         ),
         (
             "list states",
             format!("{chomp}print grundy(Chomp([30, 30, 30, 30, 30, 30, 30, 30, 30, 30]))\n"),
-            Limits::default(),
+            plain.clone(),
         ),
         (
             "misere",
             "game Gr(n) = { Gr(a) + Gr(n - a) for a in 1..n if 2 * a < n }\n\
              print outcome(Gr(23) + Gr(50) + Gr(77) + Gr(101) + Gr(88) + Gr(64), misere)\n"
                 .to_string(),
-            Limits::default(),
+            plain.clone(),
         ),
         (
             "table",
@@ -878,22 +889,22 @@ fn ctrl_c_stops_every_kind_of_work_at_once() {
         (
             "check",
             "check r * r >= 0 for r in 1..=10**12\n".into(),
-            Limits::default(),
+            plain.clone(),
         ),
         (
             "comprehension",
             "print sum([len([k for k in 0..i]) for i in 0..5000000])\n".into(),
-            Limits::default(),
+            plain.clone(),
         ),
         (
             "period search in sparse space",
             "octal G = 0.6\nprint period(G, 10**7)\n".into(),
-            Limits::default(),
+            plain.clone(),
         ),
         (
             "loopy game's graph",
             "loopy game U(n) = { U(n + 1)  U(n - 1) if n > 0 }\nprint outcome(U(0))\n".into(),
-            Limits::default(),
+            plain.clone(),
         ),
     ];
     let mut worst = Duration::ZERO;
