@@ -43,6 +43,8 @@ pub enum Meter {
     Search,
     /// An ascending run of a game's values up to a heap.
     Ascend,
+    /// A misère quotient grown heap by heap (`quotient(G, 0..=N)`).
+    Quotient,
     /// A statement's own loop over a range (the cases of a `check`, a
     /// comprehension), at this nesting level (below [`STATEMENT_LEVELS`]).
     Statement(u8),
@@ -56,7 +58,8 @@ impl Meter {
         match self {
             Meter::Search => 0,
             Meter::Ascend => 1,
-            Meter::Statement(level) => 2 + level as usize,
+            Meter::Quotient => 2,
+            Meter::Statement(level) => 3 + level as usize,
         }
     }
 
@@ -66,6 +69,7 @@ impl Meter {
             Meter::Statement(_) => "values of this statement's loop",
             Meter::Search => "values of the loop listing the options of the position asked",
             Meter::Ascend => "values of the ascending run",
+            Meter::Quotient => "heaps of the misère quotient",
         }
     }
 
@@ -73,7 +77,8 @@ impl Meter {
         match index {
             0 => Meter::Search,
             1 => Meter::Ascend,
-            i => Meter::Statement((i - 2) as u8),
+            2 => Meter::Quotient,
+            i => Meter::Statement((i - 3) as u8),
         }
     }
 }
@@ -174,7 +179,7 @@ pub struct Budget {
     /// (so that `base + work` only grows).
     base: u64,
     /// Progress of loops whose length is known, one track per [`Meter`].
-    tracks: [Track; 2 + STATEMENT_LEVELS as usize],
+    tracks: [Track; 3 + STATEMENT_LEVELS as usize],
 }
 
 impl Budget {

@@ -5,6 +5,8 @@
 //! this interface and the evaluator depends on them, never the reverse.
 
 use crate::budget::Apart;
+/// The loops a solver reports to [`Oracle::meter`].
+pub use crate::budget::Meter;
 use crate::flow::R;
 use crate::ir::{self, GameId};
 use crate::span::Span;
@@ -149,6 +151,9 @@ pub trait Oracle {
     fn max_states(&self) -> usize;
     /// One unit of work; Ctrl-C and the limits.
     fn poll(&mut self) -> R<()>;
+    /// A long loop of a solver stands at `at` of `..=last` (for the
+    /// runaway projection); `None` when it is over.
+    fn meter(&mut self, meter: Meter, at: Option<(i64, i64)>);
     /// The work done so far (moves and option values looked at).
     fn work(&self) -> u64;
     /// Starts work with a work limit of its own, at least `allowance`.

@@ -170,13 +170,28 @@ impl Quotient {
         }
         let tm = self.q.images(&options);
         self.opts.push(options);
-        if let Some(x) = self.conservative(&tm, poll)? {
+        let settled = self.settle(m, &tm, poll);
+        self.least = None;
+        if settled.is_err() {
+            // Stopped: the quotient stays that of the heaps before.
+            self.opts.pop();
+        }
+        settled
+    }
+
+    /// Gives heap m (its options pushed) its element: one of the quotient
+    /// so far, or a new one as the quotient grows.
+    fn settle<E>(
+        &mut self,
+        m: u32,
+        tm: &[u32],
+        poll: &mut dyn FnMut() -> Result<(), E>,
+    ) -> Result<(), Stop<E>> {
+        if let Some(x) = self.conservative(tm, poll)? {
             self.q.phi.push(x);
-            self.least = None;
             return Ok(());
         }
         self.expand(m, poll)?;
-        self.least = None;
         self.expansions.push(m);
         Ok(())
     }

@@ -178,16 +178,26 @@ fn an_infinite_quotient_falls_back_to_the_search() {
     );
     let mut session = Session::new(Limits::default());
     let mut codes = Vec::new();
+    let mut notes = Vec::new();
     session.run(
         "q.game",
         "octal G = 0.3122\nprint quotient(G, 0..=8)\n",
         &mut |_, e| {
             if let Event::Error(d) = e {
                 codes.push(d.code);
+                notes.extend(d.notes.clone());
             }
         },
     );
     assert_eq!(format!("{codes:?}"), "[TooLarge]");
+    // What it had found by then: the quotient of the heaps before 7.
+    assert!(
+        notes.iter().any(
+            |n| n.starts_with("the quotient of heaps 0..=6 so far: order ")
+                && n.contains("; Q = <a,b,")
+        ),
+        "{notes:?}"
+    );
 }
 
 /// The moves of a subtraction game's heap `n` under the set `sub`.
@@ -325,4 +335,42 @@ fn moves_to_dead_heaps_are_each_listed() {
         .collect();
     assert_eq!(got, ["S(1) → S(0)", "K(4) → K(2)", "K(4) → K(1) + K(1)"]);
     assert_eq!(*count, 3);
+}
+
+/// `quotient(G, 0..=N)` stops growing once the period of the pretending
+/// function is proven and gives the heaps past it by the period: Kayles to
+/// heap 20000 (past 200 s and 460 MB heap by heap). Against the quotient
+/// grown heap by heap to 400, and its period read off the answer.
+#[test]
+fn a_quotient_stops_at_its_proven_period() {
+    use grundy::quotient::{Limits, Quotient};
+    let digits = [7, 7];
+    let mut q = Quotient::new(Limits::default());
+    for n in 1..=400 {
+        q.push::<()>(options(&digits, n), &mut || Ok(()))
+            .expect("grows");
+    }
+    let names = q.names();
+    let grown: Vec<String> = q.phi().iter().map(|&x| names[x as usize].clone()).collect();
+    let answers = run("octal Kayles = 0.77\nprint quotient(Kayles, 0..=20000)\n");
+    let Answer::Quotient {
+        heaps,
+        pretending,
+        period,
+        order,
+        ..
+    } = &answers[0]
+    else {
+        panic!("{:?}", answers[0])
+    };
+    assert_eq!(*heaps, 20000);
+    assert_eq!(*order, q.order());
+    assert_eq!(pretending.len(), 20001);
+    assert_eq!(pretending[..=400], grown[..]);
+    let p = period.as_ref().expect("a period");
+    assert!(p.proven);
+    assert_eq!((p.period, p.preperiod), (12, 71));
+    for n in 401..=20000 {
+        assert_eq!(pretending[n], grown[71 + (n - 71) % 12], "heap {n}");
+    }
 }

@@ -83,6 +83,12 @@ impl Oracle for Scoped<'_> {
     fn poll(&mut self) -> R<()> {
         self.m.poll()
     }
+    fn meter(&mut self, meter: crate::budget::Meter, at: Option<(i64, i64)>) {
+        match at {
+            Some((at, last)) => self.m.budget.report(meter, at, last),
+            None => self.m.budget.end_meter(meter),
+        }
+    }
     fn work(&self) -> u64 {
         self.m.budget.work()
     }

@@ -14,6 +14,7 @@
 use super::{Misere, State};
 use crate::diagnostics::{Code, Diag};
 use crate::flow::R;
+use crate::oracle::Meter;
 use crate::oracle::{Moves, Oracle};
 use crate::quotient::{self, Limits, Quotient};
 use crate::store::PosId;
@@ -109,6 +110,31 @@ impl Heaps {
     }
 }
 
+/// The most characters of the P-portion and of the presentation a stopped
+/// quotient's note shows.
+const MAX_SO_FAR: usize = 1000;
+
+/// What a quotient stopped at a heap had found, MisereSolver's partial
+/// answer: the quotient of the heaps before it.
+fn so_far(h: &Heaps) -> String {
+    let q = &h.q;
+    let cut = |s: String| match s.char_indices().nth(MAX_SO_FAR) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s,
+    };
+    let p = q.p_names();
+    let changed: Vec<String> = q.expansions.iter().map(u32::to_string).collect();
+    format!(
+        "the quotient of heaps 0..={} so far: order {}, changed at heaps {}; P = {{{}}} ({} elements); Q = {}",
+        q.heaps(),
+        q.order(),
+        changed.join(", "),
+        cut(p.join(", ")),
+        p.len(),
+        cut(q.presentation())
+    )
+}
+
 /// A heap's options as lists of smaller heaps of the same game.
 fn heap_options(m: &mut dyn Oracle, game: u32, h: i64, moves: &mut Moves) -> R<Vec<Vec<u32>>> {
     let pos = m.intern(game, &[Value::Int(h)], crate::span::Span::default())?;
@@ -147,9 +173,26 @@ const AUTO_TOP: u32 = 400;
 const AUTO_POLLS: u64 = 20_000_000;
 
 /// Extends a game's quotient heap by heap to `top`, stopping early once
-/// `enough` says so. On a stop the quotient may be left between heaps: the
-/// caller drops it.
+/// `enough` says so. On a stop the quotient is that of the heaps before
+/// the one that stopped. With no `budget` of its own (a query's quotient,
+/// not a sum's attempt), its heaps are metered for the runaway projection.
 fn extend(
+    m: &mut dyn Oracle,
+    game: u32,
+    heaps: &mut Heaps,
+    top: u32,
+    enough: &dyn Fn(&Heaps) -> bool,
+    budget: Option<u64>,
+) -> R<()> {
+    let metered = budget.is_none();
+    let result = extend_metered(m, game, heaps, top, enough, budget);
+    if metered {
+        m.meter(Meter::Quotient, None);
+    }
+    result
+}
+
+fn extend_metered(
     m: &mut dyn Oracle,
     game: u32,
     heaps: &mut Heaps,
@@ -163,6 +206,9 @@ fn extend(
         let next = heaps.q.heaps() + 1;
         if next > top || enough(heaps) {
             return Ok(());
+        }
+        if budget.is_none() {
+            m.meter(Meter::Quotient, Some((i64::from(next), i64::from(top))));
         }
         let options = heap_options(m, game, i64::from(next), &mut moves)?;
         // A sum's own attempt has a budget of its own: past it, the sum is
@@ -207,8 +253,11 @@ fn extend(
 }
 
 impl Misere {
-    /// A game's quotient of heaps 0..=top, given to `f`; kept for sums of
-    /// the game's heaps when it reaches further than the one kept.
+    /// A game's quotient of heaps 0..=top, given to `f`: computed heap by
+    /// heap until `top`, or until its period is proven (heaps past it are
+    /// the period's: `Heaps::elements`); kept for sums of the game's heaps
+    /// when it reaches further than the one kept. Where it stops, the error
+    /// says what it had found by then.
     pub fn with_quotient<T>(
         &mut self,
         m: &mut dyn Oracle,
@@ -225,7 +274,9 @@ impl Misere {
             }
             other => (Heaps::new(m, game, Limits::default()), other),
         };
-        let result = extend(m, game, &mut heaps, top, &|_| false, None);
+        let proven = |h: &Heaps| h.period().is_some_and(|p| p.proven());
+        let result = extend(m, game, &mut heaps, top, &proven, None)
+            .map_err(|stop| stop.map_diag(|d| d.note(so_far(&heaps))));
         match (result, other) {
             (Ok(()), other) => {
                 let out = f(&heaps);

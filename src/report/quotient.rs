@@ -44,13 +44,16 @@ fn compute(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -> R<Answer> {
         ms.with_quotient(o, game, top, |h| {
             let q = &h.q;
             let names = q.names();
+            // Heaps past the proven period's proof are the period's.
+            let all: Vec<i64> = (0..=i64::from(top)).collect();
+            let phi = h.elements(&all).unwrap_or_else(|| q.phi().to_vec());
             Answer::Quotient {
                 game: name,
-                heaps: q.heaps(),
+                heaps: phi.len().saturating_sub(1) as u32,
                 order: q.order(),
                 p_portion: q.p_names(),
                 presentation: q.presentation(),
-                pretending: q.phi().iter().map(|&x| names[x as usize].clone()).collect(),
+                pretending: phi.iter().map(|&x| names[x as usize].clone()).collect(),
                 changed: q.expansions.clone(),
                 period: h.period().map(|p| QuotientPeriod {
                     period: p.period,
