@@ -89,6 +89,9 @@ pub struct Misere {
     quotients: FxHashMap<u32, quotient::Heaps>,
     /// Games whose sums the quotient does not answer.
     no_quotient: Vec<u32>,
+    /// Components with a large argument and few enough options to list
+    /// (a board's mask, not a heap's size).
+    listable: FxHashSet<PosId>,
 }
 
 /// A state being searched: its options (first, for a sum, its components
@@ -117,7 +120,7 @@ impl Misere {
         if let Some(t) = self.terminal_by_period(m, c)? {
             return Ok(t);
         }
-        too_big(m, c)?;
+        self.too_big(m, c)?;
         let t = !m.has_options(c)?;
         self.terminal.insert(c, t);
         Ok(t)
@@ -151,7 +154,7 @@ impl Misere {
                 continue;
             }
             if self.periodic(m, c).is_none() {
-                too_big(m, c)?;
+                self.too_big(m, c)?;
             }
             m.options_into(c, &mut moves)?;
             for opt in moves.iter() {
@@ -179,7 +182,7 @@ impl Misere {
                 continue;
             }
             if self.periodic(m, c).is_none() {
-                too_big(m, c)?;
+                self.too_big(m, c)?;
             }
             m.options_into(c, &mut moves)?;
             for opt in moves.iter() {
@@ -328,7 +331,7 @@ impl Misere {
                 }
             } else {
                 if self.periodic(m, c).is_none() {
-                    too_big(m, c)?;
+                    self.too_big(m, c)?;
                 }
                 m.options_into(c, &mut moves)?;
                 let options: Vec<Vec<PosId>> = moves.iter().map(<[PosId]>::to_vec).collect();
@@ -639,26 +642,44 @@ fn cycle(m: &dyn Oracle, s: &State) -> crate::flow::Stop {
 }
 
 /// Largest integer argument of a position whose options are listed one by
-/// one here: every sum below it is a state of the search.
+/// one here with no look first: every heap below it may be a state of the
+/// search.
 const MAX_ARG: i64 = 1 << 20;
 
-/// Refuses positions with so many options (and sums below them) that
-/// listing them cannot end in reasonable time.
-fn too_big(m: &dyn Oracle, c: PosId) -> R<()> {
-    let (_, args) = m.position(c);
-    let big = args
-        .iter()
-        .any(|a| matches!(a, crate::value::Value::Int(n) if n.unsigned_abs() > MAX_ARG as u64));
-    if big {
-        return Err(Diag::user(
-            Code::TooLarge,
-            format!(
-                "{} is too large to search position by position",
-                m.show_pos(c)
-            ),
-        )
-        .help("misère play and graphs list every position reachable: ask about small positions")
-        .into());
+/// The most options a position with a larger argument may have to be
+/// searched (a board's mask is large, its options few).
+const MAX_LISTED: usize = 1 << 16;
+
+impl Misere {
+    /// Refuses positions with so many options (and sums below them) that
+    /// listing them cannot end in reasonable time: a heap past `MAX_ARG`
+    /// of a game with a heap's shape, or any position past it with more
+    /// than `MAX_LISTED` options.
+    fn too_big(&mut self, m: &mut dyn Oracle, c: PosId) -> R<()> {
+        let (game, args) = m.position(c);
+        let big = args
+            .iter()
+            .any(|a| matches!(a, crate::value::Value::Int(n) if n.unsigned_abs() > MAX_ARG as u64));
+        if !big || self.listable.contains(&c) {
+            return Ok(());
+        }
+        if !m.heap_shaped(game) && m.options_at_most(c, MAX_LISTED)? {
+            self.listable.insert(c);
+            return Ok(());
+        }
+        Err(too_large(m, c))
     }
-    Ok(())
+}
+
+/// The error for a position too large to search here.
+fn too_large(m: &dyn Oracle, c: PosId) -> crate::flow::Stop {
+    Diag::user(
+        Code::TooLarge,
+        format!(
+            "{} is too large to search position by position",
+            m.show_pos(c)
+        ),
+    )
+    .help("misère play and graphs list every position reachable: ask about small positions")
+    .into()
 }

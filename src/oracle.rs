@@ -111,6 +111,13 @@ pub trait Oracle {
         self.options_into(pos, &mut moves)?;
         Ok(!moves.is_empty())
     }
+    /// Whether `pos` has at most `cap` options, listing no more than
+    /// that many.
+    fn options_at_most(&mut self, pos: PosId, cap: usize) -> R<bool> {
+        let mut moves = Moves::default();
+        self.options_into(pos, &mut moves)?;
+        Ok(moves.len() <= cap)
+    }
     /// The normal-play Grundy value of `pos`.
     fn grundy(&mut self, pos: PosId) -> R<u32>;
     /// The generalized value of `pos` (∞ for some positions of loopy
@@ -133,6 +140,11 @@ pub trait Oracle {
     /// then depend only on the last that many heaps below it.
     fn heap_window(&mut self, _game: GameId) -> Option<(i64, i64)> {
         None
+    }
+    /// Whether a one-parameter game's rules have a take-and-break shape:
+    /// its parameter is a heap's size, not a board's mask.
+    fn heap_shaped(&mut self, _game: GameId) -> bool {
+        false
     }
     /// The digits of an octal (or hexadecimal) game whose moves a
     /// one-parameter game's rules are exactly, for every heap.

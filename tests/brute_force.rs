@@ -1168,3 +1168,65 @@ fn octal_0_16_period_is_proven() {
     let answers = session_answers("octal O = 0.16\nprint period(O, 524288)\n");
     assert_eq!(period_of(&answers[0]), (105351, 149459, true));
 }
+
+/// Misère play on a one-argument board whose mask is large: Cram on a
+/// 6-wide board given as one mask (cells past bit 20, 18 cells at most),
+/// against a brute force over masks. It was refused (`too-large`, a mask
+/// above 2^20 read as a heap's size) or slow (every mask below it
+/// settled first).
+#[test]
+fn misere_boards_with_large_masks_against_brute_force() {
+    const W: u32 = 6;
+    fn moves(mask: u64) -> Vec<u64> {
+        let mut out = Vec::new();
+        for v in 0..64 - W {
+            let across = 3u64 << v;
+            if v % W < W - 1 && mask & across == across {
+                out.push(mask ^ across);
+            }
+            let down = (1u64 | 1 << W) << v;
+            if mask & down == down {
+                out.push(mask ^ down);
+            }
+        }
+        out
+    }
+    /// Whether the player to move loses in misère play: every move leads
+    /// to a win for the next player, and there is a move.
+    fn loses(mask: u64, memo: &mut HashMap<u64, bool>) -> bool {
+        if let Some(&b) = memo.get(&mask) {
+            return b;
+        }
+        let next = moves(mask);
+        let out = !next.is_empty() && next.iter().all(|&n| !loses(n, memo));
+        memo.insert(mask, out);
+        out
+    }
+    let rows = |r: u32| (1u64 << (W * r)) - 1;
+    let boards = [
+        ("two cells high", 3u64 << 40),
+        ("3 x 6 from bit 0", rows(3)),
+        ("3 x 6 from row 4", rows(3) << (4 * W)),
+        ("3 x 6 less a corner, from row 5", (rows(3) & !1) << (5 * W)),
+        ("an L", (rows(2) << 24) | (1 << 36) | (1 << 42)),
+    ];
+    let mut script = Script::new(&format!(
+        "game Cram(mask) = {{\n\
+         \x20   Cram(mask ^ (3 << v)) for v in 0..{top} if v % {W} < {W} - 1 and (mask >> v) & 3 == 3\n\
+         \x20   Cram(mask ^ (((1 << {W}) + 1) << v)) for v in 0..{top} if (mask >> v) & ((1 << {W}) + 1) == (1 << {W}) + 1\n\
+         }}",
+        top = 64 - W
+    ));
+    for (name, mask) in boards {
+        script.print(name, &format!("outcome(Cram({mask}), misere)"));
+    }
+    let mut memo = HashMap::new();
+    let mut bad = Vec::new();
+    for ((name, answer), (_, mask)) in script.run("misere_boards").into_iter().zip(boards) {
+        let want = if loses(mask, &mut memo) { "P" } else { "N" };
+        if answer["outcome"] != want {
+            bad.push(format!("{name}: {answer} (want {want})"));
+        }
+    }
+    assert!(bad.is_empty(), "{bad:#?}");
+}

@@ -45,6 +45,17 @@ impl Oracle for Scoped<'_> {
     fn has_options(&mut self, pos: PosId) -> R<bool> {
         self.m.has_options(pos)
     }
+    fn options_at_most(&mut self, pos: PosId, cap: usize) -> R<bool> {
+        let mut moves = Moves::default();
+        let mut bufs = super::OptionBufs::default();
+        let mut listed = 0usize;
+        self.m
+            .options_with(pos, &mut moves, &mut bufs, &mut |_, _| {
+                listed += 1;
+                listed <= cap
+            })?;
+        Ok(listed <= cap)
+    }
     fn grundy(&mut self, pos: PosId) -> R<u32> {
         self.search(pos)
     }
@@ -60,6 +71,9 @@ impl Oracle for Scoped<'_> {
     fn heap_window(&mut self, game: GameId) -> Option<(i64, i64)> {
         let shape = crate::analysis::shape::shape(self, game).ok()?;
         (shape.is_subtraction() && shape.max_take() >= 1).then(|| (shape.from, shape.max_take()))
+    }
+    fn heap_shaped(&mut self, game: GameId) -> bool {
+        crate::analysis::shape::shape(self, game).is_ok()
     }
     fn octal_digits(&mut self, game: GameId) -> Option<Vec<u8>> {
         let shape = crate::analysis::shape::shape(self, game).ok()?;

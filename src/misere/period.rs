@@ -23,6 +23,10 @@ pub(super) struct Ascent {
     /// From this heap on, options take at most `w` tokens and leave one
     /// heap at most: `(from, w)`.
     window: Option<(i64, i64)>,
+    /// Whether its parameter is a heap's size (a take-and-break shape), as
+    /// normal play's ascending runs ask: a board's mask is not, and the
+    /// masks below it are mostly never reached.
+    heaps: bool,
     /// What is known of heaps 0, 1, ... (kept while a window is looked for).
     seq: Vec<Known>,
     /// A hash of the w heaps ending at a heap, and that heap.
@@ -40,9 +44,10 @@ pub(super) struct Period {
 }
 
 impl Misere {
-    /// The heaps below each large one-parameter component, settled in
-    /// ascending order (so no search goes deep), watching for a period of
-    /// their genera; past `MAX_ARG`, only while a period may prove them.
+    /// The heaps below each large one-parameter component of a game with a
+    /// heap's shape, settled in ascending order (so no search goes deep),
+    /// watching for a period of their genera; past `MAX_ARG`, only while a
+    /// period may prove them.
     pub(super) fn ascend(&mut self, m: &mut dyn Oracle, s: &State) -> R<()> {
         for &c in s.iter() {
             let (game, args) = m.position(c);
@@ -56,12 +61,18 @@ impl Misere {
             }
             let mut a = match self.ascents.remove(&game) {
                 Some(a) => a,
-                None => Ascent {
-                    window: m.heap_window(game),
-                    ..Ascent::default()
-                },
+                None => {
+                    let window = m.heap_window(game);
+                    Ascent {
+                        window,
+                        heaps: window.is_some() || m.heap_shaped(game),
+                        ..Ascent::default()
+                    }
+                }
             };
-            let top = if n <= MAX_ARG || a.window.is_some() {
+            let top = if !a.heaps {
+                0
+            } else if n <= MAX_ARG || a.window.is_some() {
                 n.min(MAX_ARG + 1)
             } else {
                 0
