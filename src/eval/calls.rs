@@ -10,8 +10,8 @@ use super::*;
 pub(super) struct InterpState {
     /// The key of a position being built argument by argument.
     pub(super) key: Vec<i64>,
-    /// Function results by call, per function: by the call's arguments.
-    memo: Vec<rustc_hash::FxHashMap<Box<[i64]>, Value>>,
+    /// What is remembered of each function's calls.
+    memo: Vec<Remembered>,
     /// Calls in progress.
     depth: usize,
     /// The fresh segments of stack the calls in progress run on, and the
@@ -38,6 +38,72 @@ pub(super) struct InterpState {
     pub(super) rename: super::rename::RenameBufs,
 }
 
+/// What is remembered of a function's calls: every call of a memoized
+/// function, by its arguments' key; the last few calls of any other whose
+/// arguments are a few integers and whose result is a short list or a
+/// string, one per slot (a helper a rule calls with a cell, `nbrs(v)`:
+/// building its list again costs more than finding it).
+#[derive(Default)]
+struct Remembered {
+    all: rustc_hash::FxHashMap<Box<[i64]>, Value>,
+    recent: Vec<Option<Recent>>,
+}
+
+/// One recent call: its integer arguments and its result.
+struct Recent {
+    args: [i64; RECENT_ARGS],
+    len: u8,
+    value: Value,
+}
+
+/// The most integer arguments of a call kept as recent.
+const RECENT_ARGS: usize = 4;
+
+/// Recent calls kept per function (a direct-mapped table).
+const RECENT_SLOTS: usize = 256;
+
+/// The longest list (or string, in bytes) kept as a recent result.
+const RECENT_LEN: usize = 256;
+
+impl Remembered {
+    /// The slot of a call with these arguments.
+    fn slot(args: &[i64]) -> usize {
+        use std::hash::BuildHasher;
+        rustc_hash::FxBuildHasher.hash_one(args) as usize % RECENT_SLOTS
+    }
+
+    fn recent(&self, args: &[i64]) -> Option<&Value> {
+        match self.recent.get(Self::slot(args))? {
+            Some(r) if r.args[..r.len as usize] == *args => Some(&r.value),
+            _ => None,
+        }
+    }
+
+    /// Keeps a result as recent, if it is worth keeping and small.
+    fn keep(&mut self, args: &[i64], value: &Value) {
+        let small = match value {
+            Value::List(xs) => xs.len() <= RECENT_LEN,
+            Value::Ints(xs) => xs.len() <= RECENT_LEN,
+            Value::Bools(xs) => xs.len() <= RECENT_LEN,
+            Value::Str(s) => s.len() <= RECENT_LEN,
+            _ => false,
+        };
+        if !small || args.len() > RECENT_ARGS {
+            return;
+        }
+        if self.recent.is_empty() {
+            self.recent.resize_with(RECENT_SLOTS, || None);
+        }
+        let mut kept = [0; RECENT_ARGS];
+        kept[..args.len()].copy_from_slice(args);
+        self.recent[Self::slot(args)] = Some(Recent {
+            args: kept,
+            len: args.len() as u8,
+            value: value.clone(),
+        });
+    }
+}
+
 /// A report query's answer as a value (`let p = period(G)`), given by the
 /// layer above the engine that shapes answers.
 pub type ReportValues =
@@ -49,7 +115,7 @@ impl InterpState {
         self.memo
             .iter()
             .enumerate()
-            .map(|(f, m)| (f, m.len()))
+            .map(|(f, m)| (f, m.all.len()))
             .max_by_key(|&(_, n)| n)
     }
 
@@ -102,7 +168,33 @@ impl Interp<'_> {
                 .interp_state
                 .memo
                 .get(fun as usize)
-                .and_then(|m| m.get(key.as_slice()))
+                .and_then(|m| m.all.get(key.as_slice()))
+        {
+            return Ok(v.clone());
+        }
+        // A function with no memo declared: its recent calls of integers.
+        let mut ints = [0i64; RECENT_ARGS];
+        let recent = !f.memo
+            && f.memo_limit.is_none()
+            && args.len() <= RECENT_ARGS
+            && frame[..args.len()]
+                .iter()
+                .zip(&mut ints)
+                .all(|(v, slot)| match v {
+                    Value::Int(x) => {
+                        *slot = *x;
+                        true
+                    }
+                    _ => false,
+                });
+        let ints = &ints[..args.len()];
+        if recent
+            && let Some(v) = self
+                .m
+                .interp_state
+                .memo
+                .get(fun as usize)
+                .and_then(|m| m.recent(ints))
         {
             return Ok(v.clone());
         }
@@ -157,22 +249,25 @@ impl Interp<'_> {
             self.m.interp_state.stack_bytes -= SEGMENT;
         }
         let v = result?;
+        let memos = &mut self.m.interp_state.memo;
+        if (f.memo || recent) && memos.len() <= fun as usize {
+            memos.resize_with(fun as usize + 1, Default::default);
+        }
+        if recent {
+            memos[fun as usize].keep(ints, &v);
+        }
         if !f.memo {
             return Ok(v);
         }
-        let memos = &mut self.m.interp_state.memo;
-        if memos.len() <= fun as usize {
-            memos.resize_with(fun as usize + 1, Default::default);
-        }
         // `memo(N)`: a full memo starts again (what it held is freed).
         if f.memo_limit
-            .is_some_and(|n| memos[fun as usize].len() as u64 >= n)
+            .is_some_and(|n| memos[fun as usize].all.len() as u64 >= n)
         {
-            memos[fun as usize] = Default::default();
+            memos[fun as usize].all = Default::default();
         }
         // The key and, when the memo is full, its table doubling.
         let entry = std::mem::size_of::<(Box<[i64]>, Value)>() + 1;
-        let memo = &memos[fun as usize];
+        let memo = &memos[fun as usize].all;
         let growth = if memo.len() == memo.capacity() {
             memo.capacity().max(4) * 2 * entry
         } else {
@@ -180,7 +275,9 @@ impl Interp<'_> {
         };
         self.m
             .reserve(key.len() * 8 + std::mem::size_of::<Value>() * 2 + growth)?;
-        self.m.interp_state.memo[fun as usize].insert(key.into(), v.clone());
+        self.m.interp_state.memo[fun as usize]
+            .all
+            .insert(key.into(), v.clone());
         Ok(v)
     }
 }
