@@ -1120,7 +1120,10 @@ fn memo_declarations_bound_or_turn_off_a_functions_memo() {
     let out = run("");
     let err = text(&out.stderr);
     assert!(err.contains("grundy::memory-limit"), "{err}");
-    assert!(err.contains("calls of `build` are remembered"), "{err}");
+    assert!(
+        err.contains("calls of `build` are kept by its memo"),
+        "{err}"
+    );
     assert!(
         err.contains("`let memo(0) build(...)` remembers none"),
         "{err}"
@@ -1687,4 +1690,25 @@ fn out_to_dev_stdout_keeps_what_was_printed_before() {
     let svg = text.find("<svg").expect("the plot");
     let last = text.find("grundy(Nim(4)) = 4").expect("the last answer");
     assert!(first < svg && svg < last, "{text}");
+}
+
+/// A recursion passing one long list down copies it into each call's
+/// memo key: the memory-limit error names the function and the fix while
+/// the calls are still in progress (none has returned to be remembered),
+/// and `memo(0)` answers.
+#[test]
+fn a_list_passed_down_a_recursion_is_named_at_the_memory_limit() {
+    let body = "f(v, i) = if i == 0 then len(v) else f(v, i - 1) + 1\n\
+                let xs = [k for k in 0..2000000]\nprint f(xs, 100)\n";
+    let run = |decl: &str| {
+        let path = temp_file("passed_down.game", &format!("let {decl}{body}"));
+        grundy(&["--max-memory", "1G", path.to_str().expect("utf-8 path")])
+    };
+    let err = text(&run("").stderr);
+    assert!(err.contains("grundy::memory-limit"), "{err}");
+    assert!(err.contains("calls of `f` are kept by its memo"), "{err}");
+    assert!(err.contains("their arguments copied into keys of"), "{err}");
+    assert!(err.contains("`let memo(0) f(...)` remembers none"), "{err}");
+    let out = run("memo(0) ");
+    assert_eq!(text(&out.stdout), "f(xs, 100) = 2000100\n");
 }

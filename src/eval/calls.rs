@@ -47,6 +47,9 @@ pub(super) struct InterpState {
 struct Remembered {
     all: rustc_hash::FxHashMap<Box<[i64]>, Value>,
     recent: Vec<Option<Recent>>,
+    /// Calls in progress, and the bytes of their keys (kept until each
+    /// returns and its result is remembered).
+    pending: (usize, usize),
 }
 
 /// One recent call: its integer arguments and its result.
@@ -66,6 +69,20 @@ const RECENT_SLOTS: usize = 256;
 const RECENT_LEN: usize = 256;
 
 impl Remembered {
+    /// `calls` more calls in progress (or fewer, when negative), with
+    /// keys of `bytes` each way.
+    fn pend(&mut self, calls: isize, bytes: usize) {
+        let (n, b) = self.pending;
+        self.pending = if calls >= 0 {
+            (n + calls as usize, b + bytes)
+        } else {
+            (
+                n.saturating_sub(calls.unsigned_abs()),
+                b.saturating_sub(bytes),
+            )
+        };
+    }
+
     /// The slot of a call with these arguments.
     fn slot(args: &[i64]) -> usize {
         use std::hash::BuildHasher;
@@ -110,13 +127,27 @@ pub type ReportValues =
     fn(&mut Machine, ir::Builtin, ir::Play, &[ExprId], Span, &mut [Value]) -> R<Value>;
 
 impl InterpState {
-    /// The function with the most calls remembered, and how many.
-    pub(super) fn largest_memo(&self) -> Option<(usize, usize)> {
+    /// The function whose remembered calls' keys (and those of its calls
+    /// in progress) take the most memory: it, how many calls, and the
+    /// bytes of their keys.
+    pub(super) fn largest_memo(&self) -> Option<(usize, usize, usize)> {
         self.memo
             .iter()
             .enumerate()
-            .map(|(f, m)| (f, m.all.len()))
-            .max_by_key(|&(_, n)| n)
+            .map(|(f, m)| {
+                let bytes = m.all.keys().map(|k| k.len() * 8).sum::<usize>();
+                (f, m.all.len() + m.pending.0, bytes + m.pending.1)
+            })
+            .max_by_key(|&(_, n, bytes)| (bytes, n))
+    }
+
+    /// What is remembered of a function's calls.
+    fn remembered(&mut self, fun: ir::FunId) -> &mut Remembered {
+        let i = fun as usize;
+        if self.memo.len() <= i {
+            self.memo.resize_with(i + 1, Default::default);
+        }
+        &mut self.memo[i]
     }
 
     /// Forgets every call's result (the program changed).
@@ -212,10 +243,40 @@ impl Interp<'_> {
             )
             .into());
         }
-        // The stack the calls take counts against the memory limit (it is
-        // not the allocator's): the thread's own, measured from where the
-        // outermost call started, then each fresh segment before it is
-        // taken; looked at every 64 levels and at each segment.
+        let grows = self.take_stack(depth)?;
+        self.m.interp_state.depth += 1;
+        let keyed = key.len() * 8;
+        if f.memo {
+            self.m.interp_state.remembered(fun).pend(1, keyed);
+        }
+        // A function's result may be kept (its memo, a `let`): the boards it
+        // makes are interned, never raw ids (`eval::rename`).
+        let raw = std::mem::replace(&mut self.m.interp_state.rename.raw, false);
+        let result = stacker::maybe_grow(RED_ZONE, SEGMENT, || self.value(p, f.body, &mut frame));
+        self.m.interp_state.rename.raw = raw;
+        self.m.interp_state.depth -= 1;
+        if f.memo {
+            self.m.interp_state.remembered(fun).pend(-1, keyed);
+        }
+        if grows {
+            self.m.interp_state.stack_bytes -= SEGMENT;
+        }
+        let v = result?;
+        if recent {
+            self.m.interp_state.remembered(fun).keep(ints, &v);
+        }
+        if f.memo {
+            self.remember(fun, f, key, &v)?;
+        }
+        Ok(v)
+    }
+
+    /// Takes the stack a call at this depth needs, counted against the
+    /// memory limit (it is not the allocator's): the thread's own, measured
+    /// from where the outermost call started, then each fresh segment
+    /// before it is taken; looked at every 64 levels and at each segment.
+    /// Whether the call runs on a fresh segment.
+    fn take_stack(&mut self, depth: usize) -> R<bool> {
         let left = stacker::remaining_stack();
         let state = &mut self.m.interp_state;
         if depth == 0 {
@@ -238,36 +299,19 @@ impl Interp<'_> {
                 return Err(stop);
             }
         }
-        self.m.interp_state.depth += 1;
-        // A function's result may be kept (its memo, a `let`): the boards it
-        // makes are interned, never raw ids (`eval::rename`).
-        let raw = std::mem::replace(&mut self.m.interp_state.rename.raw, false);
-        let result = stacker::maybe_grow(RED_ZONE, SEGMENT, || self.value(p, f.body, &mut frame));
-        self.m.interp_state.rename.raw = raw;
-        self.m.interp_state.depth -= 1;
-        if grows {
-            self.m.interp_state.stack_bytes -= SEGMENT;
-        }
-        let v = result?;
-        let memos = &mut self.m.interp_state.memo;
-        if (f.memo || recent) && memos.len() <= fun as usize {
-            memos.resize_with(fun as usize + 1, Default::default);
-        }
-        if recent {
-            memos[fun as usize].keep(ints, &v);
-        }
-        if !f.memo {
-            return Ok(v);
-        }
+        Ok(grows)
+    }
+
+    /// Remembers a memoized function's call, its key and the memo's growth
+    /// counted against the memory limit first.
+    fn remember(&mut self, fun: ir::FunId, f: &ir::Fun, key: Vec<i64>, v: &Value) -> R<()> {
+        let memo = &mut self.m.interp_state.remembered(fun).all;
         // `memo(N)`: a full memo starts again (what it held is freed).
-        if f.memo_limit
-            .is_some_and(|n| memos[fun as usize].all.len() as u64 >= n)
-        {
-            memos[fun as usize].all = Default::default();
+        if f.memo_limit.is_some_and(|n| memo.len() as u64 >= n) {
+            *memo = Default::default();
         }
         // The key and, when the memo is full, its table doubling.
         let entry = std::mem::size_of::<(Box<[i64]>, Value)>() + 1;
-        let memo = &memos[fun as usize].all;
         let growth = if memo.len() == memo.capacity() {
             memo.capacity().max(4) * 2 * entry
         } else {
@@ -275,9 +319,11 @@ impl Interp<'_> {
         };
         self.m
             .reserve(key.len() * 8 + std::mem::size_of::<Value>() * 2 + growth)?;
-        self.m.interp_state.memo[fun as usize]
+        self.m
+            .interp_state
+            .remembered(fun)
             .all
             .insert(key.into(), v.clone());
-        Ok(v)
+        Ok(())
     }
 }

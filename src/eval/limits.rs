@@ -24,7 +24,7 @@ impl Machine {
         let growth = self.memo.growth_near();
         self.budget
             .check_growth(growth)
-            .map_err(|s| explain(s, self.memo.states()))
+            .map_err(|s| explain_memos(self, explain(s, self.memo.states())))
     }
 
     /// A statement starts: the work and time limits start afresh.
@@ -151,23 +151,35 @@ fn explain(s: Stop, states: usize) -> Stop {
 }
 
 /// Adds to a memory-limit error the calls a function remembers, when
-/// they are many.
+/// they are many or their keys large (a long list passed down a
+/// recursion is copied into each call's key).
 #[cold]
 fn explain_memos(m: &Machine, s: Stop) -> Stop {
-    let Some((f, calls)) = m.interp_state.largest_memo() else {
+    let Some((f, calls, bytes)) = m.interp_state.largest_memo() else {
         return s;
     };
     let Some(fun) = m.prog.funs.get(f) else {
         return s;
     };
-    if !s.is(Code::MemoryLimit) || calls < 1000 {
+    if !s.is(Code::MemoryLimit) || (calls < 1000 && bytes < MEMO_NOTE_BYTES) {
         return s;
     }
     let name = &fun.name;
+    let keys = if bytes >= MEMO_NOTE_BYTES {
+        format!(
+            ", their arguments copied into keys of {} in all",
+            crate::memory::show(bytes)
+        )
+    } else {
+        String::new()
+    };
     s.map_diag(|d| {
         d.note(format!(
-            "{calls} calls of `{name}` are remembered, each with its result: \
+            "{calls} calls of `{name}` are kept by its memo (or will be, once they return), each with its result{keys}: \
              `let memo(0) {name}(...)` remembers none, `let memo(N) {name}(...)` at most N"
         ))
     })
 }
+
+/// Keys this large make a function's memo worth a note on its own.
+const MEMO_NOTE_BYTES: usize = 64 << 20;
