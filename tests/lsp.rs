@@ -489,3 +489,51 @@ fn a_huge_length_is_refused_not_allocated() {
         assert!(status.success(), "{status}");
     }
 }
+
+/// While a statement is typed letter by letter the file has errors at
+/// nearly every step; completion still offers the file's own names, hover answers on
+/// its games and definition finds them (from the items that still check),
+/// and rename waits for the errors to go.
+#[test]
+fn the_editor_answers_while_a_name_is_typed() {
+    let mut c = Client::start();
+    let uri = "file:///typing.game";
+    assert!(c.open(uri, FILE).is_empty());
+    let typed = "print twice(N) + tw";
+    for n in 1..=typed.len() {
+        let text = format!("{FILE}{}", &typed[..n]);
+        c.notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": uri, "version": n + 1 },
+                    "contentChanges": [{ "text": text }] }),
+        );
+        // (Every step but `print twice(N)` and a space after it has an
+        // error.)
+        let diags = c.diagnostics();
+        let whole = n == "print twice(N)".len() || n == "print twice(N) ".len();
+        assert_eq!(diags.is_empty(), whole, "{text:?}");
+        let items = c.at("textDocument/completion", uri, 4, n as u32, json!({}));
+        let labels: Vec<&str> = items
+            .as_array()
+            .expect("items")
+            .iter()
+            .filter_map(|i| i["label"].as_str())
+            .collect();
+        for want in ["Nim", "N", "twice", "grundy"] {
+            assert!(labels.contains(&want), "{want} in {labels:?} at {text:?}");
+        }
+        let h = c.at("textDocument/hover", uri, 0, 6, json!({}));
+        let hover = h["contents"]["value"].as_str().unwrap_or_default();
+        assert!(hover.starts_with("game `Nim(n)`"), "{hover:?} at {text:?}");
+        let d = c.at("textDocument/definition", uri, 3, 30, json!({}));
+        assert_eq!(start(&d["range"]), (2, 4), "at {text:?}");
+    }
+    let rename = c.respond(
+        "textDocument/rename",
+        json!({ "textDocument": { "uri": uri }, "position": { "line": 0, "character": 6 },
+                "newName": "Heap" }),
+    );
+    let message = rename["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("fix them first"), "{rename}");
+    c.stop();
+}

@@ -4,7 +4,8 @@
 //! and reads on. Each open
 //! file is parsed and checked as `grundy check` does it, never run: its
 //! diagnostics are published on open and on every change (changes that
-//! arrive together are checked once), and the checked program answers
+//! arrive together are checked once), and the checked program (while the
+//! file has errors, that of its items that still check: `salvage`) answers
 //! hover (with a one-parameter game's first values, from its definitions
 //! alone, under a small time and memory budget), completion, definitions,
 //! references, the outline and renames.
@@ -15,9 +16,11 @@ use crate::ir::{self, Global};
 use crate::span::Span;
 use lsp_server::{ErrorCode, Message, Notification, Request, Response};
 use lsp_types as lsp;
+use std::cell::OnceCell;
 use std::collections::{HashMap, VecDeque};
 use std::sync::mpsc::Receiver;
 
+mod salvage;
 pub mod transport;
 
 use transport::Incoming;
@@ -242,8 +245,14 @@ const MAX_HOVER: usize = 600;
 struct Doc {
     text: String,
     lines: Vec<usize>,
-    /// The checked program (`None` when the file has errors).
-    program: Option<ir::Program>,
+    /// The checked program: the whole file's, or where it has errors, that
+    /// of its items that still check (`salvage`, found when a request first
+    /// asks: diagnostics are published without it); `None` when none does.
+    program: OnceCell<Option<ir::Program>>,
+    /// Whether `program` is the whole file's.
+    complete: bool,
+    /// The program's games, functions and constants by name.
+    names: OnceCell<HashMap<String, Global>>,
     diags: Vec<Diag>,
 }
 
@@ -252,17 +261,49 @@ impl Doc {
         let lines = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(i, _)| i + 1))
             .collect();
-        let (program, diags) =
+        let program = OnceCell::new();
+        let (complete, diags) =
             match crate::syntax::parse_at(&text, 0).and_then(|ast| crate::check::check(&ast)) {
-                Ok((p, warnings)) => (Some(p), warnings),
-                Err(errors) => (None, errors),
+                Ok((p, warnings)) => {
+                    let _ = program.set(Some(p));
+                    (true, warnings)
+                }
+                Err(errors) => (false, errors),
             };
         Doc {
             text,
             lines,
             program,
+            complete,
+            names: OnceCell::new(),
             diags,
         }
+    }
+
+    /// The checked program (see `Doc::program`).
+    fn program(&self) -> Option<&ir::Program> {
+        self.program
+            .get_or_init(|| salvage::salvage(&self.text, &self.diags))
+            .as_ref()
+    }
+
+    /// The program's games, functions and constants by name.
+    fn names(&self) -> &HashMap<String, Global> {
+        self.names.get_or_init(|| {
+            let mut names = HashMap::new();
+            if let Some(p) = self.program() {
+                for (i, g) in p.games.iter().enumerate() {
+                    names.insert(g.name.clone(), Global::Game(i as ir::GameId));
+                }
+                for (i, f) in p.funs.iter().enumerate() {
+                    names.insert(f.name.clone(), Global::Fun(i as ir::FunId));
+                }
+                for (i, c) in p.consts.iter().enumerate() {
+                    names.insert(c.name.clone(), Global::Const(i as ir::ConstId));
+                }
+            }
+            names
+        })
     }
 
     /// A byte offset as a protocol position (UTF-16 columns).
@@ -361,22 +402,12 @@ impl Doc {
 
     /// The program's definition of a name.
     fn global(&self, name: &str) -> Option<Global> {
-        let p = self.program.as_ref()?;
-        if let Some(g) = p.games.iter().position(|g| g.name == name) {
-            return Some(Global::Game(g as ir::GameId));
-        }
-        if let Some(f) = p.funs.iter().position(|f| f.name == name) {
-            return Some(Global::Fun(f as ir::FunId));
-        }
-        p.consts
-            .iter()
-            .position(|c| c.name == name)
-            .map(|c| Global::Const(c as ir::ConstId))
+        self.names().get(name).copied()
     }
 
     /// Where a definition names itself.
     fn definition(&self, g: Global) -> Option<Span> {
-        let p = self.program.as_ref()?;
+        let p = self.program()?;
         let (name, span) = match g {
             Global::Game(i) => (&p.games[i as usize].name, p.games[i as usize].span),
             Global::Fun(i) => (&p.funs[i as usize].name, p.funs[i as usize].span),
@@ -402,7 +433,7 @@ impl Doc {
     /// Every place that names a definition: the definition itself, then
     /// its uses in order.
     fn references(&self, g: Global) -> Vec<Span> {
-        let Some(p) = self.program.as_ref() else {
+        let Some(p) = self.program() else {
             return Vec::new();
         };
         let name = match g {
@@ -454,7 +485,7 @@ impl Doc {
     /// constants are not run) within a fifth of a second and 256 MB; `None`
     /// when they cannot be.
     fn first_values(&self, g: Global) -> Option<String> {
-        let p = self.program.as_ref()?;
+        let p = self.program()?;
         let query = match g {
             Global::Game(i) if p.games[i as usize].params.len() == 1 => {
                 format!("table({}, 0..=20)", p.games[i as usize].name)
@@ -479,18 +510,20 @@ impl Doc {
             }
             i += 1;
         }
-        let ast = crate::syntax::parse_at(&self.text, 0).ok()?;
+        // In the file's order (a definition's spans are where it is).
+        let mut spans: Vec<Span> = needed
+            .iter()
+            .map(|&d| match d {
+                Global::Game(j) => p.games[j as usize].span,
+                Global::Fun(j) => p.funs[j as usize].span,
+                Global::Const(j) => p.consts[j as usize].span,
+            })
+            .collect();
+        spans.sort_by_key(|s| s.start);
         let mut defs = String::new();
-        for item in &ast.items {
-            let (name, span) = match item {
-                crate::syntax::ast::Item::Let(d) => (&d.name.name, d.span),
-                crate::syntax::ast::Item::Game(d) => (&d.name.name, d.span),
-                _ => continue,
-            };
-            if self.global(name).is_some_and(|d| needed.contains(&d)) {
-                defs.push_str(self.text.get(span.start as usize..span.end as usize)?);
-                defs.push('\n');
-            }
+        for span in spans {
+            defs.push_str(self.text.get(span.start as usize..span.end as usize)?);
+            defs.push('\n');
         }
         let limits = crate::eval::Limits {
             time_limit: Some(std::time::Duration::from_millis(200)),
@@ -527,7 +560,7 @@ impl Doc {
 
     /// A definition in one line, and its text.
     fn signature(&self, g: Global) -> String {
-        let Some(p) = self.program.as_ref() else {
+        let Some(p) = self.program() else {
             return String::new();
         };
         let (kind, name, params, span) = match g {
@@ -561,7 +594,7 @@ impl Doc {
     /// builtins.
     fn completions(&self) -> Vec<lsp::CompletionItem> {
         let mut out = Vec::new();
-        if let Some(p) = &self.program {
+        if let Some(p) = self.program() {
             let defs = p
                 .games
                 .iter()
@@ -602,7 +635,7 @@ impl Doc {
     /// The file's outline: its games, functions and constants.
     #[allow(deprecated)] // `DocumentSymbol::deprecated` must be given.
     fn symbols(&self) -> Vec<lsp::DocumentSymbol> {
-        let Some(p) = &self.program else {
+        let Some(p) = self.program() else {
             return Vec::new();
         };
         let globals = (0..p.games.len())
@@ -743,6 +776,12 @@ fn respond(docs: &HashMap<String, Doc>, req: Request) -> Result<serde_json::Valu
                 && !crate::syntax::KEYWORDS.contains(&p.new_name.as_str());
             if !valid {
                 return Err(format!("`{}` is not a name", p.new_name));
+            }
+            // Uses inside the parts with errors would be missed.
+            if !doc.complete {
+                return Err(
+                    "the file has errors: fix them first, so that every use is renamed".into(),
+                );
             }
             let (old, _) = doc
                 .word_at(offset)
