@@ -1712,3 +1712,35 @@ fn a_list_passed_down_a_recursion_is_named_at_the_memory_limit() {
     let out = run("memo(0) ");
     assert_eq!(text(&out.stdout), "f(xs, 100) = 2000100\n");
 }
+
+/// A `split` that is not true of the game (Cram's filter copied into Node
+/// Kayles: a lone vertex is a move there) is caught by the check the docs
+/// give, with no copy of the rules: the first board whose value is not the
+/// mex of its moves' values. A `canonical` naming one board for all makes
+/// a cycle, and the error says the declaration may be why.
+#[test]
+fn wrong_declarations_are_caught_by_the_mex_check() {
+    let split = "let n = 4\n\
+        let adj = [(if v > 0 then 1 << (v - 1) else 0) | (if v < n - 1 then 1 << (v + 1) else 0) for v in 0..n]\n\
+        game NK(mask) = {\n    NK(mask ^ (mask & ((1 << v) | adj[v]))) for v in 0..n if (mask >> v) & 1 == 1\n}\n\
+        \x20   split sum(NK(part) for part in components(mask, adj) if popcount(part) > 1)\n\
+        check grundy(NK(m)) == mex([x.grundy for x in moves(NK(m))]) for m in 0..1 << n\n";
+    let path = temp_file("wrong_split.game", split);
+    let out = grundy(&[path.to_str().expect("utf-8 path")]);
+    // NK(1), one vertex, has one move: its value is 1, the split says 0.
+    assert_eq!(
+        text(&out.stdout),
+        "check grundy(NK(m)) == mex([x.grundy for x in moves(NK(m))]): FAILED at m = 1 \
+         (after 1 passing case)\n  left side:  0\n  right side: 1\n"
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let canonical = "game C(mask) = {\n    C(mask ^ (3 << v)) for v in 0..8 if (mask >> v) & 3 == 3\n}\n\
+        \x20   canonical C(255)\nprint grundy(C(15))\n";
+    let path = temp_file("wrong_canonical.game", canonical);
+    let err = text(&grundy(&[path.to_str().expect("utf-8 path")]).stderr);
+    assert!(err.contains("grundy::cycle"), "{err}");
+    assert!(
+        err.contains("as `C` stores them (its `canonical` or `split`)"),
+        "{err}"
+    );
+}

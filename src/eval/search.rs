@@ -710,7 +710,26 @@ impl Scoped<'_> {
         };
         let g = &self.m.prog.games[last.game as usize];
         let rule_span = rule.and_then(|r| g.rules.get(r)).map_or(g.span, |r| r.span);
-        Diag::user(
+        // The positions of the cycle are as the games' declarations name
+        // them: a `canonical` (or `split`) that names a position of another
+        // class closes a cycle the rules alone do not have.
+        let renamers: Vec<&str> = frames[start..]
+            .iter()
+            .map(|f| &self.m.prog.games[f.game as usize])
+            .filter(|g| g.renames())
+            .map(|g| g.name.as_str())
+            .collect();
+        let declared = match renamers.first() {
+            Some(name) => format!(
+                "the positions here are as `{name}` stores them (its `canonical` or `split`): \
+                 a declaration that names a position of another class makes a cycle the \
+                 rules alone do not have; check it on small positions with \
+                 `check grundy(P) == mex([x.grundy for x in moves(P)])` (language.md, \
+                 section 7)"
+            ),
+            None => String::new(),
+        };
+        let d = Diag::user(
             Code::Cycle,
             format!(
                 "the game graph has a cycle: {} can be reached from itself",
@@ -731,7 +750,11 @@ impl Scoped<'_> {
              or, if play may go on forever, declare `loopy game {}(...)` (its values may \
              then be ∞, and positions draws)",
             g.name
-        ))
-        .into()
+        ));
+        if declared.is_empty() {
+            d.into()
+        } else {
+            d.note(declared).into()
+        }
     }
 }
