@@ -250,6 +250,7 @@ fn stderr(text: &str) {
 }
 
 use crate::files::cannot_write;
+use crate::output::Stdout;
 
 fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
     let style = opts.style();
@@ -283,11 +284,7 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
     // A failed write (a full disk, a closed pipe) fails the run. Failures
     // of standard output are reported at the end, on standard error.
     let mut out_failed = false;
-    let mut out = Stdout {
-        out: std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock()),
-        error: None,
-        terminal: std::io::stdout().is_terminal(),
-    };
+    let mut out = Stdout::new();
     // A progress line for long statements, on a terminal only.
     let display = (!json && std::io::stderr().is_terminal())
         .then(|| crate::progress::Display::start(session.progress()));
@@ -339,9 +336,8 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
     } else {
         session.run(&name, &text, &mut print)
     };
-    out.flush();
     // A reader that stopped early (`| head`) needs no report.
-    let stdout_error = out.error;
+    let stdout_error = out.finish();
     if let Some(e) = stdout_error
         .as_ref()
         .filter(|e| e.kind() != std::io::ErrorKind::BrokenPipe)
@@ -358,32 +354,15 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
     summary.exit_code()
 }
 
-/// Standard output for a file's run: the first failed write is kept, to be
-/// reported at the end (and to fail the run); reports on standard error
-/// come after what was printed before them.
-struct Stdout<'a> {
-    out: std::io::BufWriter<std::io::StdoutLock<'a>>,
-    error: Option<std::io::Error>,
-    /// Whether standard output is a terminal: flushed after each answer.
-    terminal: bool,
-}
-
-impl Stdout<'_> {
-    fn flush(&mut self) {
-        if let Err(e) = self.out.flush() {
-            self.error.get_or_insert(e);
-        }
-    }
-}
-
-impl crate::printer::Output for Stdout<'_> {
+/// Standard output for a file's run (`crate::output`): the first failed
+/// write is kept, to be reported at the end (and to fail the run); reports
+/// on standard error come after what was printed before them.
+impl crate::printer::Output for Stdout {
     fn flush(&mut self) {
         Stdout::flush(self);
     }
     fn out(&mut self, text: &str) {
-        if let Err(e) = self.out.write_all(text.as_bytes()) {
-            self.error.get_or_insert(e);
-        }
+        Stdout::out(self, text);
     }
     fn err(&mut self, text: &str) {
         self.flush();

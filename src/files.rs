@@ -120,9 +120,29 @@ impl Files {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| (shown.clone(), e))?;
         }
-        std::fs::write(&path, bytes).map_err(|e| (shown.clone(), e))?;
+        write_whole(&path, bytes).map_err(|e| (shown.clone(), e))?;
         Ok(shown)
     }
+}
+
+/// Writes a file whole or not at all: a regular file (or a new one) is
+/// written beside it under another name and renamed into place, so that a
+/// failed write (a full disk) leaves no partial file, and an existing file
+/// stays as it was; a device (`/dev/null`) is written as it is.
+fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let device = std::fs::metadata(path).is_ok_and(|m| !m.is_file());
+    let Some(name) = path.file_name().filter(|_| !device) else {
+        return std::fs::write(path, bytes);
+    };
+    let mut temp = std::ffi::OsString::from(".");
+    temp.push(name);
+    temp.push(format!(".{}.partial", std::process::id()));
+    let temp = path.with_file_name(temp);
+    let written = std::fs::write(&temp, bytes).and_then(|()| std::fs::rename(&temp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    written
 }
 
 impl Files {
@@ -157,6 +177,30 @@ mod tests {
             Target::Path(p) => p,
             Target::Stdout => PathBuf::from("-"),
         }
+    }
+
+    #[test]
+    fn a_file_is_written_whole_or_not_at_all() {
+        let dir = std::env::temp_dir().join(format!("grundy-whole-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("plot.svg");
+        std::fs::write(&file, "old").unwrap();
+        write_whole(&file, b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "new");
+        // A write that fails (here: no room for the name beside it, a
+        // file where its directory should be) leaves nothing behind, and
+        // the file as it was.
+        let blocked = dir.join("plot.svg").join("inner.svg");
+        assert!(write_whole(&blocked, b"x").is_err());
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "new");
+        let left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, [std::ffi::OsString::from("plot.svg")]);
+        // A device is written as it is.
+        write_whole(Path::new("/dev/null"), b"x").unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -120,6 +120,10 @@ pub mod query;
 /// How answers and diagnostics are printed, by the CLI and the REPL alike.
 pub mod printer;
 
+/// Standard output of a file's run: held and written out in large writes,
+/// and at least every 50 ms by a thread of its own.
+pub mod output;
+
 /// The REPL: a UI-agnostic core and its rustyline front end.
 pub mod repl;
 

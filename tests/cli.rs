@@ -1744,3 +1744,39 @@ fn wrong_declarations_are_caught_by_the_mex_check() {
         "{err}"
     );
 }
+
+/// Answers printed before a long computation reach a file even when the
+/// process is then killed: none waits more than 50 ms in the buffer. The
+/// run is killed after the answers are in the file (looked for up to the
+/// hang net), never by a race with a clock.
+#[test]
+fn answers_before_a_long_computation_survive_a_kill() {
+    let path = temp_file(
+        "stall.game",
+        "print n for n in 0..3\ncheck r >= 0 for r in 1..=10**15\n",
+    );
+    let out = std::env::temp_dir().join(format!("grundy-stall-{}.out", std::process::id()));
+    let file = std::fs::File::create(&out).expect("output file");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["--runaway", "0", path.to_str().expect("utf-8 path")])
+        .stdout(file)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("grundy runs");
+    let want = "n = 0\nn = 1\nn = 2\n";
+    let start = std::time::Instant::now();
+    let mut got = String::new();
+    while start.elapsed() < std::time::Duration::from_secs(120) {
+        got = std::fs::read_to_string(&out).unwrap_or_default();
+        if got == want {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // Still computing: the check runs for days.
+    assert!(child.try_wait().expect("wait").is_none());
+    child.kill().expect("kill");
+    let _ = child.wait();
+    assert_eq!(got, want);
+    assert_eq!(std::fs::read_to_string(&out).unwrap_or_default(), want);
+}
