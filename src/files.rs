@@ -130,15 +130,22 @@ impl Files {
 /// failed write (a full disk) leaves no partial file, and an existing file
 /// stays as it was; a device (`/dev/null`) is written as it is.
 fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let device = std::fs::metadata(path).is_ok_and(|m| !m.is_file());
-    let Some(name) = path.file_name().filter(|_| !device) else {
+    // A device, or a link (written through, as it was): as it is.
+    let direct = std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file());
+    let Some(name) = path.file_name().filter(|_| !direct) else {
         return std::fs::write(path, bytes);
     };
     let mut temp = std::ffi::OsString::from(".");
     temp.push(name);
     temp.push(format!(".{}.partial", std::process::id()));
     let temp = path.with_file_name(temp);
-    let written = std::fs::write(&temp, bytes).and_then(|()| std::fs::rename(&temp, path));
+    let Ok(mut file) = std::fs::File::create(&temp) else {
+        // No new file can be made beside it: the file itself, as before.
+        return std::fs::write(path, bytes);
+    };
+    let written = std::io::Write::write_all(&mut file, bytes)
+        .and_then(|()| file.sync_all())
+        .and_then(|()| std::fs::rename(&temp, path));
     if written.is_err() {
         let _ = std::fs::remove_file(&temp);
     }

@@ -42,6 +42,9 @@ pub fn graph(
     let mut next = 0;
     while next < order.len() {
         let s = order[next].clone();
+        // One edge per distinct option (moves that leave the same state
+        // are one edge).
+        let mut targets = std::collections::HashSet::new();
         for (_, _, o) in ms.options(m, &s)? {
             let id = match ids.get(&o) {
                 Some(&id) => id,
@@ -60,7 +63,9 @@ pub fn graph(
                     order.len() - 1
                 }
             };
-            edges.push((next, id));
+            if targets.insert(id) {
+                edges.push((next, id));
+            }
         }
         next += 1;
     }

@@ -97,7 +97,8 @@ impl Input {
                 Input::Reading(rx) => match rx.recv_timeout(LOOK_EVERY) {
                     Ok(Ok(text)) => *self = Input::Read(text.into(), None),
                     Ok(Err(e)) if e.kind() == std::io::ErrorKind::OutOfMemory => {
-                        // Not kept: a later read may have more room.
+                        // What was read is gone: later reads say why.
+                        *self = Input::Unavailable(e.to_string());
                         return Err(Diag::user(Code::MemoryLimit, e.to_string())
                             .help("raise the limit with `--max-memory SIZE`, or check what is piped in")
                             .into());
@@ -183,8 +184,13 @@ fn read_bounded(mut r: impl std::io::Read, limit: usize) -> std::io::Result<Stri
         };
         let need = bytes.len() + n;
         if need > bytes.capacity() {
-            let grown = need.max(bytes.capacity().saturating_mul(2));
-            if !crate::memory::fits(grown - bytes.len(), limit) || (limit > 0 && grown > limit) {
+            // Doubling, but never past the limit itself: only what is
+            // needed must fit.
+            let mut grown = need.max(bytes.capacity().saturating_mul(2));
+            if limit > 0 {
+                grown = grown.min(limit).max(need);
+            }
+            if !crate::memory::fits(grown - bytes.len(), limit) || (limit > 0 && need > limit) {
                 let message = format!(
                     "the input is larger than the memory limit of {} allows (more than {} read)",
                     crate::memory::show(limit),

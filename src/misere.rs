@@ -90,8 +90,9 @@ pub struct Misere {
     /// Games whose sums the quotient does not answer.
     no_quotient: Vec<u32>,
     /// Components with a large argument and few enough options to list
-    /// (a board's mask, not a heap's size).
-    listable: FxHashSet<PosId>,
+    /// (a board's mask, not a heap's size); and per game, whether it has
+    /// a heap's shape (`Oracle::heap_shaped`, read once).
+    large: (FxHashSet<PosId>, FxHashMap<u32, bool>),
 }
 
 /// A state being searched: its options (first, for a sum, its components
@@ -660,11 +661,16 @@ impl Misere {
         let big = args
             .iter()
             .any(|a| matches!(a, crate::value::Value::Int(n) if n.unsigned_abs() > MAX_ARG as u64));
-        if !big || self.listable.contains(&c) {
+        if !big || self.large.0.contains(&c) {
             return Ok(());
         }
-        if !m.heap_shaped(game) && m.options_at_most(c, MAX_LISTED)? {
-            self.listable.insert(c);
+        let shaped = *self
+            .large
+            .1
+            .entry(game)
+            .or_insert_with(|| m.heap_shaped(game));
+        if !shaped && m.options_at_most(c, MAX_LISTED)? {
+            self.large.0.insert(c);
             return Ok(());
         }
         Err(too_large(m, c))

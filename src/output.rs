@@ -100,6 +100,10 @@ impl Stdout {
     /// Writes out what is held and ends the writer thread; the first
     /// failed write, if any.
     pub fn finish(mut self) -> Option<std::io::Error> {
+        self.end()
+    }
+
+    fn end(&mut self) -> Option<std::io::Error> {
         let error = match self.held.0.lock() {
             Ok(mut h) => {
                 write_out(&mut h);
@@ -113,5 +117,15 @@ impl Stdout {
             let _ = w.join();
         }
         error
+    }
+}
+
+/// What is held is written out however the run ends (a panic unwinding
+/// too), as a buffered writer's drop does.
+impl Drop for Stdout {
+    fn drop(&mut self) {
+        if self.writer.is_some() {
+            let _ = self.end();
+        }
     }
 }

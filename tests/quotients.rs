@@ -374,3 +374,16 @@ fn a_quotient_stops_at_its_proven_period() {
         assert_eq!(pretending[n], grown[71 + (n - 71) % 12], "heap {n}");
     }
 }
+
+/// A graph draws one edge per distinct option: `4 → 2` and `4 → 1 + 1`
+/// of 0.06 both leave no live heap, one edge (while `winning` lists both
+/// moves).
+#[test]
+fn a_graph_draws_one_edge_per_distinct_option() {
+    let answers = run("octal K = 0.06\nprint graph(K(4))\n");
+    let Answer::Graph { nodes, edges, dot, .. } = &answers[0] else {
+        panic!("{:?}", answers[0])
+    };
+    assert_eq!((*nodes, *edges), (2, 1), "{dot}");
+    assert_eq!(dot.matches("n0 -> n1").count(), 1, "{dot}");
+}

@@ -40,8 +40,8 @@ pub(super) struct InterpState {
 
 /// What is remembered of a function's calls: every call of a memoized
 /// function, by its arguments' key; the last few calls of any other whose
-/// arguments are a few integers and whose result is a short list or a
-/// string, one per slot (a helper a rule calls with a cell, `nbrs(v)`:
+/// arguments are a few integers and whose result is a short list of
+/// integers or booleans, one per slot (a helper a rule calls with a cell, `nbrs(v)`:
 /// building its list again costs more than finding it).
 #[derive(Default)]
 struct Remembered {
@@ -65,7 +65,7 @@ const RECENT_ARGS: usize = 4;
 /// Recent calls kept per function (a direct-mapped table).
 const RECENT_SLOTS: usize = 256;
 
-/// The longest list (or string, in bytes) kept as a recent result.
+/// The longest list kept as a recent result.
 const RECENT_LEN: usize = 256;
 
 impl Remembered {
@@ -96,13 +96,20 @@ impl Remembered {
         }
     }
 
-    /// Keeps a result as recent, if it is worth keeping and small.
+    /// Keeps a result as recent, if it is worth keeping and small: a
+    /// short list of integers or booleans only (a list of lists may hold
+    /// much more than its length says, and positions and the strings made
+    /// of them depend on how positions are being named).
     fn keep(&mut self, args: &[i64], value: &Value) {
         let small = match value {
-            Value::List(xs) => xs.len() <= RECENT_LEN,
+            Value::List(xs) => {
+                xs.len() <= RECENT_LEN
+                    && xs
+                        .iter()
+                        .all(|x| matches!(x, Value::Int(_) | Value::Bool(_)))
+            }
             Value::Ints(xs) => xs.len() <= RECENT_LEN,
             Value::Bools(xs) => xs.len() <= RECENT_LEN,
-            Value::Str(s) => s.len() <= RECENT_LEN,
             _ => false,
         };
         if !small || args.len() > RECENT_ARGS {

@@ -155,6 +155,9 @@ fn explain(s: Stop, states: usize) -> Stop {
 /// recursion is copied into each call's key).
 #[cold]
 fn explain_memos(m: &Machine, s: Stop) -> Stop {
+    if !s.is(Code::MemoryLimit) {
+        return s;
+    }
     let Some((f, calls, bytes)) = m.interp_state.largest_memo() else {
         return s;
     };

@@ -73,7 +73,9 @@ impl Oracle for Scoped<'_> {
         (shape.is_subtraction() && shape.max_take() >= 1).then(|| (shape.from, shape.max_take()))
     }
     fn heap_shaped(&mut self, game: GameId) -> bool {
-        crate::analysis::shape::shape(self, game).is_ok()
+        // As normal play's ascending runs read it: splits into unequal
+        // heaps (Grundy's game) are a heap's shape too.
+        crate::analysis::shape::moves(self, game).is_ok()
     }
     fn octal_digits(&mut self, game: GameId) -> Option<Vec<u8>> {
         let shape = crate::analysis::shape::shape(self, game).ok()?;

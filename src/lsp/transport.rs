@@ -2,7 +2,7 @@
 //! JSON bodies, read with a bound and forgiving of what a broken client
 //! sends. A frame that cannot be read is reported as `Incoming::Malformed`
 //! (answered with a JSON-RPC error) and reading goes on at the next header;
-//! a length over `MAX_MESSAGE` is skipped as it arrives, never allocated.
+//! a length over `MAX_MESSAGE` is answered at once, never allocated.
 
 use lsp_server::Message;
 use serde_json::Value;
@@ -57,9 +57,9 @@ pub fn read(r: &mut impl BufRead) -> io::Result<Option<Incoming>> {
         }
         seen_header = true;
         // The header may follow the rest of a body shorter than its length
-        // said: it is looked for anywhere in the line.
+        // said: it is looked for anywhere in the line, the last one.
         let lower = text.to_ascii_lowercase();
-        if let Some(at) = lower.find("content-length:") {
+        if let Some(at) = lower.rfind("content-length:") {
             let value = text[at + "content-length:".len()..].trim();
             length = Some(
                 value
@@ -95,10 +95,12 @@ fn read_line(r: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<bool> {
     }
 }
 
-/// Reads a body of `n` bytes: a message, or why it is not one.
+/// Reads a body of `n` bytes: a message, or why it is not one. A length
+/// over the limit is answered at once and its body not read: what follows
+/// is read as headers again (a body's bytes are no header), so a wrong
+/// length loses one message, not the rest of the session.
 fn body(r: &mut impl BufRead, n: u64) -> io::Result<Incoming> {
     if n > MAX_MESSAGE {
-        io::copy(&mut r.take(n), &mut io::sink())?;
         let message = format!("a message of {n} bytes is over the limit of {MAX_MESSAGE}");
         return Ok(malformed(Value::Null, message));
     }
@@ -187,10 +189,20 @@ mod tests {
                 format!("Content-Length: {}\n\n{PING}", PING.len()),
                 vec!["request ping"],
             ),
-            // A length far over the limit, and one that overflows.
+            // A length far over the limit (its body `{}` read as headers,
+            // the next frame found), and one that overflows.
             (
-                format!("Content-Length: 10000000000\r\n\r\n{}", frame(PING)),
-                vec!["error -32600 null"],
+                format!("Content-Length: 10000000000\r\n\r\n{{}}{}", frame(PING)),
+                vec!["error -32600 null", "request ping"],
+            ),
+            // A header's text inside a body that runs into the next header:
+            // the last one on the line is the header.
+            (
+                format!(
+                    "Content-Length: {}\r\n\r\n{{\"x\": \"Content-Length: 3\"}}",
+                    3
+                ) + &frame(PING),
+                vec!["error -32700 null", "request ping"],
             ),
             (
                 "Content-Length: 18446744073709551616\r\n\r\n".to_string() + &frame(PING),

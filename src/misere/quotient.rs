@@ -208,7 +208,13 @@ fn extend_metered(
             return Ok(());
         }
         if budget.is_none() {
-            m.meter(Meter::Quotient, Some((i64::from(next), i64::from(top))));
+            // Projected to the heap a candidate period's proof needs, when
+            // there is one: the quotient stops there if it holds.
+            let end = heaps
+                .period()
+                .and_then(|p| p.needs)
+                .map_or(top, |n| n.clamp(next, top));
+            m.meter(Meter::Quotient, Some((i64::from(next), i64::from(end))));
         }
         let options = heap_options(m, game, i64::from(next), &mut moves)?;
         // A sum's own attempt has a budget of its own: past it, the sum is
