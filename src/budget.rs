@@ -45,6 +45,8 @@ pub enum Meter {
     Ascend,
     /// A misère quotient grown heap by heap (`quotient(G, 0..=N)`).
     Quotient,
+    /// Misère play's ascending run of a game's heaps (their genera).
+    MisereAscend,
     /// A statement's own loop over a range (the cases of a `check`, a
     /// comprehension), at this nesting level (below [`STATEMENT_LEVELS`]).
     Statement(u8),
@@ -59,7 +61,8 @@ impl Meter {
             Meter::Search => 0,
             Meter::Ascend => 1,
             Meter::Quotient => 2,
-            Meter::Statement(level) => 3 + level as usize,
+            Meter::MisereAscend => 3,
+            Meter::Statement(level) => 4 + level as usize,
         }
     }
 
@@ -70,6 +73,7 @@ impl Meter {
             Meter::Search => "values of the loop listing the options of the position asked",
             Meter::Ascend => "values of the ascending run",
             Meter::Quotient => "heaps of the misère quotient",
+            Meter::MisereAscend => "heaps of the ascending run in misère play",
         }
     }
 
@@ -78,7 +82,8 @@ impl Meter {
             0 => Meter::Search,
             1 => Meter::Ascend,
             2 => Meter::Quotient,
-            i => Meter::Statement((i - 3) as u8),
+            3 => Meter::MisereAscend,
+            i => Meter::Statement((i - 4) as u8),
         }
     }
 }
@@ -179,7 +184,7 @@ pub struct Budget {
     /// (so that `base + work` only grows).
     base: u64,
     /// Progress of loops whose length is known, one track per [`Meter`].
-    tracks: [Track; 3 + STATEMENT_LEVELS as usize],
+    tracks: [Track; 4 + STATEMENT_LEVELS as usize],
 }
 
 impl Budget {

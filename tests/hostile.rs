@@ -430,6 +430,14 @@ fn work_projected_not_to_finish_stops_with_the_projection() {
             "check r * s >= 0 for r in 0..3 for s in 0..10**15",
             "values of this statement's loop are left",
         ),
+        // Misère play's ascending run over Grundy's game's heaps, each
+        // dearer than the last: decades.
+        (
+            "misere.game",
+            "game Gr(n) = { Gr(a) + Gr(n - a) for a in 1..n if 2 * a < n }\n\
+             print outcome(Gr(1000000), misere)",
+            "heaps of the ascending run in misère play are left",
+        ),
         // Steps that grow: 3·10^7 values, the x-th costing x, about 60
         // days in all (past the hour's bound on a machine a thousand times
         // faster); at the cost of the values seen so far, minutes.

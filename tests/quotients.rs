@@ -381,7 +381,10 @@ fn a_quotient_stops_at_its_proven_period() {
 #[test]
 fn a_graph_draws_one_edge_per_distinct_option() {
     let answers = run("octal K = 0.06\nprint graph(K(4))\n");
-    let Answer::Graph { nodes, edges, dot, .. } = &answers[0] else {
+    let Answer::Graph {
+        nodes, edges, dot, ..
+    } = &answers[0]
+    else {
         panic!("{:?}", answers[0])
     };
     assert_eq!((*nodes, *edges), (2, 1), "{dot}");

@@ -10,7 +10,7 @@
 use super::{ASCEND_FROM, Known, MAX_ARG, Misere, State};
 use crate::diagnostics::Diag;
 use crate::flow::R;
-use crate::oracle::{Moves, Oracle};
+use crate::oracle::{Meter, Moves, Oracle};
 use crate::store::PosId;
 use crate::value::Value;
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
@@ -78,6 +78,7 @@ impl Misere {
                 0
             };
             let result = self.run(m, game, &mut a, top);
+            m.meter(Meter::MisereAscend, None);
             self.ascents.insert(game, a);
             result?;
         }
@@ -92,6 +93,8 @@ impl Misere {
         let mut moves = Moves::exact();
         while a.next < top {
             let k = a.next;
+            // For the runaway projection: its heaps cost more as they grow.
+            m.meter(Meter::MisereAscend, Some((k, top - 1)));
             let p = m.intern(game, &[Value::Int(k)], crate::span::Span::default())?;
             if self.get(&[p]).is_none() && !self.direct(m, p, &mut moves)? {
                 self.search(m, Box::new([p]), &mut stack, &mut on_stack)?;
