@@ -90,6 +90,11 @@ impl Remembered {
     }
 
     fn recent(&self, args: &[i64]) -> Option<&Value> {
+        // No slots until a result was kept: no hashing for helpers whose
+        // values are never kept (integers, most of them).
+        if self.recent.is_empty() {
+            return None;
+        }
         match self.recent.get(Self::slot(args))? {
             Some(r) if r.args[..r.len as usize] == *args => Some(&r.value),
             _ => None,
