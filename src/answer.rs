@@ -573,25 +573,32 @@ fn period(
             )
         }
         Some(p) => {
-            let pre = if p.preperiod == 0 {
+            let pre = if p.preperiod == 0 && p.saltus != 0 {
+                "from n = 0".to_string()
+            } else if p.preperiod == 0 {
                 "purely periodic".to_string()
             } else {
                 format!("pre-period {}", p.preperiod)
             };
+            // An arithmetic period: its saltus, and the equation it means.
+            let (saltus, plus) = match p.saltus {
+                0 => (String::new(), String::new()),
+                s => (format!(" with saltus {s}"), format!(" + {s}")),
+            };
             match &p.basis {
                 crate::analysis::Basis::Proven { theorem, from, to } => {
-                    writeln!(f, "period of {game}: {}, {pre} (proven)", p.period)?;
+                    writeln!(f, "period of {game}: {}{saltus}, {pre} (proven)", p.period)?;
                     writeln!(f, "  {theorem};")?;
                     writeln!(
                         f,
-                        "  checked G(n + {}) = G(n) for {from} <= n < {to} ({} values computed)",
+                        "  checked G(n + {}) = G(n){plus} for {from} <= n < {to} ({} values computed)",
                         p.period, p.computed
                     )
                 }
                 crate::analysis::Basis::Observed { why } => {
                     writeln!(
                         f,
-                        "period of {game}: {}, {pre} (observed in {}, not proven)",
+                        "period of {game}: {}{saltus}, {pre} (observed in {}, not proven)",
                         p.period,
                         upto(p.computed)
                     )?;

@@ -151,10 +151,12 @@ pub trait Oracle {
     fn octal_digits(&mut self, _game: GameId) -> Option<Vec<u8>> {
         None
     }
-    /// The proven period `(preperiod, period)` of a one-parameter game.
+    /// The proven plain period `(preperiod, period)` of a one-parameter
+    /// game (none for an arithmetic one).
     fn known_period(&self, game: GameId) -> Option<(i64, i64)>;
-    /// Records a proven period.
-    fn set_period(&mut self, game: GameId, preperiod: i64, period: i64);
+    /// Records a proven period: G(n + period) = G(n) + saltus from
+    /// `preperiod` on.
+    fn set_period(&mut self, game: GameId, preperiod: i64, period: i64, saltus: i64);
     /// Positions stored so far.
     fn state_count(&self) -> usize;
     /// Positions that may still be stored (the state limit).

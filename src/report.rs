@@ -680,12 +680,18 @@ pub fn value(
         Builtin::Graph => Ok(Value::Str(graph(m, args, env)?.1.dot.into())),
         Builtin::Plot => Ok(Value::Str(plot(m, play, args, env)?.svg.into())),
         Builtin::Period => {
-            let (found, period, preperiod, proven, computed) = match period(m, args, env)?.1 {
-                crate::analysis::Search::Found(p) => {
-                    (true, p.period, p.preperiod, p.is_proven(), p.computed)
-                }
+            let (found, period, preperiod, saltus, proven, computed) = match period(m, args, env)?.1
+            {
+                crate::analysis::Search::Found(p) => (
+                    true,
+                    p.period,
+                    p.preperiod,
+                    p.saltus,
+                    p.is_proven(),
+                    p.computed,
+                ),
                 crate::analysis::Search::NotFound { computed, .. } => {
-                    (false, 0, 0, false, computed)
+                    (false, 0, 0, 0, false, computed)
                 }
             };
             Ok(Value::Record(Rc::new(Record {
@@ -694,8 +700,9 @@ pub fn value(
                     Value::Bool(found),
                     Value::Int(period),
                     Value::Int(preperiod),
+                    Value::Int(saltus),
                     Value::Bool(proven),
-                    // The largest n with G(n) != G(n + p): e − 1 (e is the
+                    // The largest n with G(n) + s != G(n + p): e − 1 (e is the
                     // least pre-period); -1 for none.
                     Value::Int(preperiod - 1),
                     Value::Int(computed),

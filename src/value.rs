@@ -266,6 +266,7 @@ impl RecordKind {
                 "found",
                 "period",
                 "preperiod",
+                "saltus",
                 "proven",
                 "last_exception",
                 "computed",

@@ -373,7 +373,10 @@ fn an_error_in_a_period_search_does_not_decide_the_answer() {
     }
 }
 
-const NIM: &str = "game Nim(n) = { Nim(k) for k in 0..n }\n";
+/// Nim with a condition that always holds but hides the moves' shape (`k * k`
+/// is not linear): no period answers its huge heaps, whose values run past
+/// what grundy holds anyway; each is computed heap by heap.
+const NIM: &str = "game Nim(n) = { Nim(k) for k in 0..n if k * k >= 0 }\n";
 
 #[test]
 fn long_work_ends_at_the_work_limit() {
@@ -817,7 +820,7 @@ fn ctrl_c_stops_every_kind_of_work_at_once() {
     use grundy::eval::Limits;
     use grundy::session::{Event, Session};
     use std::sync::atomic::Ordering;
-    let nim = "game Nim(n) = { Nim(k) for k in 0..n }\n";
+    let nim = NIM;
     let kayles = "game K(n) = { K(a) + K(n - r - a) for r in 1..=2 for a in 0..=n - r }\n";
     let cram = "game Cram(w, h, m) = {\n\
         Cram(w, h, m ^ (3 << v)) for v in 0..w * h if v % w < w - 1 and (m >> v) & 3 == 3\n\

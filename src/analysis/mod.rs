@@ -22,7 +22,7 @@ pub enum Basis {
     Proven {
         /// Which theorem, in words.
         theorem: String,
-        /// The window checked: G(n + p) = G(n) for `from <= n < to`.
+        /// The window checked: G(n + p) = G(n) + s for `from <= n < to`.
         from: i64,
         /// End of the window (exclusive).
         to: i64,
@@ -41,6 +41,9 @@ pub struct Period {
     pub preperiod: i64,
     /// The fundamental period.
     pub period: i64,
+    /// What a period adds to the values: G(n + period) = G(n) + saltus
+    /// (0 for a plain period, more for an arithmetic one).
+    pub saltus: i64,
     /// How many values were computed (G(0) .. G(computed - 1)).
     pub computed: i64,
     /// How it is known.
@@ -181,7 +184,7 @@ fn search_values(
     open: bool,
     span: Span,
 ) -> R<Search> {
-    let shape = shape::shape_of(m, sec);
+    let shape = shape::shape_any(m, sec);
     // The state limit ends the search too, with its answer rather than an
     // error.
     let room = m.state_count().saturating_add(m.room()) as i64 / 2;
@@ -239,7 +242,7 @@ fn search_values(
         match search(&values, shape.as_ref().map_err(String::as_str)) {
             Some(p) if p.is_proven() => {
                 if sec.is_whole() {
-                    m.set_period(sec.game, p.preperiod, p.period);
+                    m.set_period(sec.game, p.preperiod, p.period, p.saltus);
                 }
                 return Ok(Search::Found(p));
             }
@@ -277,45 +280,42 @@ fn extend(m: &mut dyn Oracle, sec: &Section, values: &mut Vec<u32>, to: i64, spa
     Ok(())
 }
 
-/// The smallest period visible in `values`, with the pre-period it needs,
-/// proven when the shape allows (`Err` says why there is none). A tail of
-/// the sequence is p-periodic from e when the reversed sequence is
-/// p-periodic on its first len − e values: the Z-function of the reversed
-/// sequence gives e for every p at once.
+/// The smallest period visible in `values`, plain or arithmetic, with the
+/// pre-period it needs, proven when the shape allows (`Err` says why there
+/// is none). A tail of the sequence is p-periodic from e when the reversed
+/// sequence is p-periodic on its first len − e values: the Z-function of
+/// the reversed sequence gives e for every p at once. An arithmetic tail
+/// (G(n + p) = G(n) + s, s ≠ 0) is looked for only in values that grow.
 fn search(values: &[u32], shape: Result<&Shape, &str>) -> Option<Period> {
     let len = values.len();
     let rev: Vec<u32> = values.iter().rev().copied().collect();
     let z = z_function(&rev);
     let computed = len as i64;
+    let half = len / 2;
+    let grows = values[half..].iter().max() > values[..half].iter().max();
     let mut observed = None;
     for (p, &zp) in z.iter().enumerate().skip(1) {
-        // rev[i] = rev[i + p] for i < z[p]: values[n] = values[n + p] for
-        // len − p − z[p] <= n < len − p.
-        let e = (len - p - zp) as i64;
+        let last = i64::from(values[len - 1]) - i64::from(values[len - 1 - p]);
+        let (e, saltus) = if last == 0 {
+            // rev[i] = rev[i + p] for i < z[p]: values[n] = values[n + p]
+            // for len − p − z[p] <= n < len − p.
+            ((len - p - zp) as i64, 0)
+        } else if grows {
+            (arithmetic_from(values, p, last), last)
+        } else {
+            continue;
+        };
         let p = p as i64;
-        if let Ok(shape) = shape {
-            let (r, t) = (i64::from(shape.max_heaps().max(1)), shape.max_take());
-            let start = e.max(1).max(shape.from);
-            // Guy–Smith, generalized to r heaps: from n = r·e + (r − 1)·p + t
-            // on, the largest heap of every option of G(n + p) is at least
-            // e + p, so the options of G(n + p) and G(n) have equal values.
-            let to = r
-                .saturating_mul(start)
-                .saturating_add((r - 1).saturating_mul(p))
-                .saturating_add(t)
-                .max(start + 1);
-            if to.saturating_add(p) <= computed {
-                return Some(Period {
-                    preperiod: e,
-                    period: p,
-                    computed,
-                    basis: Basis::Proven {
-                        theorem: theorem(shape),
-                        from: e,
-                        to,
-                    },
-                });
-            }
+        if let Ok(shape) = shape
+            && let Some((theorem, from, to)) = proof(values, shape, e, p, saltus)
+        {
+            return Some(Period {
+                preperiod: e,
+                period: p,
+                saltus,
+                computed,
+                basis: Basis::Proven { theorem, from, to },
+            });
         }
         // Seen repeating at least three times, over at least a third of
         // what was computed.
@@ -323,9 +323,15 @@ fn search(values: &[u32], shape: Result<&Shape, &str>) -> Option<Period> {
             observed = Some(Period {
                 preperiod: e,
                 period: p,
+                saltus,
                 computed,
                 basis: Basis::Observed {
                     why: match shape {
+                        Ok(s) if saltus != 0 && s.any.is_none() => {
+                            "no theorem grundy knows proves a period with a saltus where moves \
+                             split heaps"
+                                .into()
+                        }
                         Ok(_) => "the values computed so far do not reach the window a proof needs"
                             .into(),
                         Err(why) => why.to_string(),
@@ -338,6 +344,127 @@ fn search(values: &[u32], shape: Result<&Shape, &str>) -> Option<Period> {
         }
     }
     observed
+}
+
+/// The least e with G(n + p) − G(n) = G(len − 1) − G(len − 1 − p) for
+/// every e <= n < len − p.
+fn arithmetic_from(values: &[u32], p: usize, saltus: i64) -> i64 {
+    let mut e = values.len() - p;
+    while e > 0 && i64::from(values[e - 1 + p]) - i64::from(values[e - 1]) == saltus {
+        e -= 1;
+    }
+    e as i64
+}
+
+/// The theorem that proves G(n + p) = G(n) + s for every n >= e from the
+/// values computed, and the window it checked; `None` when the values do
+/// not reach it (or no theorem covers the shape).
+fn proof(values: &[u32], shape: &Shape, e: i64, p: i64, saltus: i64) -> Option<(String, i64, i64)> {
+    let computed = values.len() as i64;
+    if let Some(any) = &shape.any {
+        return any_proof(values, shape, any, e, p, saltus);
+    }
+    if saltus != 0 {
+        return None;
+    }
+    let (r, t) = (i64::from(shape.max_heaps().max(1)), shape.max_take());
+    let start = e.max(1).max(shape.from);
+    // Guy–Smith, generalized to r heaps: from n = r·e + (r − 1)·p + t
+    // on, the largest heap of every option of G(n + p) is at least
+    // e + p, so the options of G(n + p) and G(n) have equal values.
+    let to = r
+        .saturating_mul(start)
+        .saturating_add((r - 1).saturating_mul(p))
+        .saturating_add(t)
+        .max(start + 1);
+    (to.saturating_add(p) <= computed).then(|| (theorem(shape), e, to))
+}
+
+/// The proof for moves to any heap up to n − T (and a few one-heap moves
+/// taking fewer than T): the options of G(n) are A(n) = {G(x) : x a heap
+/// of the range up to n − T}, the values G(n − t) of the takes below T,
+/// and 0 for a move to the empty position. Say that at n1 and n2 = n1 + p,
+/// with h = mex A(n1): A(n2) holds every value below h + s, its values
+/// from h + s on are those of A(n1) from h on plus s, and each of the
+/// last T − 1 values before n1 is at least h with the one before n2 the
+/// same plus s, or below h with the one before n2 below h + s (and h ≥ 1
+/// with a move to the empty position). Then every later value
+/// follows suit: by induction on i, the options of G(n1 + i) are every
+/// value below h and a set X of values from h on, those of G(n2 + i) every
+/// value below h + s and X + s, so G(n2 + i) = G(n1 + i) + s ≥ h + s, and
+/// each value entering A keeps the two sets in step.
+fn any_proof(
+    values: &[u32],
+    shape: &Shape,
+    any: &shape::Any,
+    e: i64,
+    p: i64,
+    s: i64,
+) -> Option<(String, i64, i64)> {
+    if s < 0 {
+        return None;
+    }
+    let len = values.len() as i64;
+    let t = any.take;
+    let empty_move = shape.families.iter().any(|f| f.heaps == 0);
+    let value = |x: i64| i64::from(values[x as usize]);
+    // A(n): the values of the range's heaps, sorted.
+    let range_values = |n: i64| -> Vec<i64> {
+        let mut vs: Vec<i64> = any
+            .low
+            .iter()
+            .copied()
+            .chain(any.from_heap..=n - t)
+            .map(value)
+            .collect();
+        vs.sort_unstable();
+        vs.dedup();
+        vs
+    };
+    let mut n1 = e.saturating_add(t - 1).max(shape.from).max(t);
+    // A few places to try: the sets may need some values to fill in.
+    for _ in 0..16 {
+        let n2 = n1.checked_add(p)?;
+        if n2 > len {
+            return None;
+        }
+        let (a1, a2) = (range_values(n1), range_values(n2));
+        let h = a1
+            .iter()
+            .enumerate()
+            .find(|&(i, &v)| v != i as i64)
+            .map_or(a1.len(), |(i, _)| i) as i64;
+        let below = a2.iter().take_while(|&&v| v < h + s).count() as i64;
+        let high1: Vec<i64> = a1.iter().filter(|&&v| v >= h).map(|v| v + s).collect();
+        let high2: Vec<i64> = a2.iter().copied().filter(|&v| v >= h + s).collect();
+        // A value below h (h + s) adds nothing: every such value is in.
+        let window = (1..t).all(|j| {
+            let (v1, v2) = (value(n1 - j), value(n2 - j));
+            (v1 >= h && v2 == v1 + s) || (v1 < h && v2 < h + s)
+        });
+        if below == h + s && high1 == high2 && window && (h >= 1 || !empty_move) {
+            let mut heaps = match any.from_heap {
+                0 => format!("any heap up to n - {t}"),
+                m => format!("any heap from {m} up to n - {t}"),
+            };
+            for x in &any.low {
+                heaps.push_str(&format!(", or {x}"));
+            }
+            for f in &shape.families {
+                heaps.push_str(&match f.heaps {
+                    0 => ", or none".to_string(),
+                    _ => format!(", or n - {}", f.take),
+                });
+            }
+            let theorem = format!(
+                "every move leaves one heap, {heaps}: the values those reach from G({n1}) and \
+                 G({n2}) are the same shifted by {s}, so every value from there on is"
+            );
+            return Some((theorem, e, n2));
+        }
+        n1 = n1.checked_add(p.max(1))?;
+    }
+    None
 }
 
 fn theorem(shape: &Shape) -> String {
@@ -439,7 +566,32 @@ fn shape_lines(m: &mut dyn Oracle, game: GameId) -> Vec<String> {
         return vec![rules];
     }
     match shape::moves(m, game) {
-        Err(why) => vec![rules, format!("  no take-and-break shape: {why}")],
+        Err(why) => match shape::shape_any(m, &Section::whole(game)) {
+            Ok(Shape {
+                any: Some(any),
+                families,
+                from,
+            }) => {
+                let mut lines = vec![format!(
+                    "{rules}; for n >= {from} a move leaves one heap (its values grow: periods \
+                     have a saltus):"
+                )];
+                let low: Vec<String> = any.low.iter().map(i64::to_string).collect();
+                lines.push(format!(
+                    "  any heap from {} up to n - {}{}",
+                    any.from_heap,
+                    any.take,
+                    if low.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", and heaps {}", low.join(", "))
+                    }
+                ));
+                lines.extend(families.iter().map(|f| format!("  {}", family_words(f))));
+                lines
+            }
+            _ => vec![rules, format!("  no take-and-break shape: {why}")],
+        },
         Ok(shape) => {
             if shape.families.is_empty() {
                 return vec![format!("{rules}; for n >= {} there is no move", shape.from)];

@@ -10,6 +10,8 @@
 //! Everything the reading cannot follow makes the shape unknown (and
 //! periods only observed), never wrong.
 
+mod octal;
+
 use super::Section;
 use crate::compiled::Compiler;
 use crate::ir::{BinOp, Clause, Expr, ExprId, GameId};
@@ -18,6 +20,8 @@ use crate::ops::div_floor_wide as div_floor;
 use crate::oracle::{Moves, Oracle};
 use crate::value::Value;
 use std::collections::BTreeSet;
+
+pub use octal::exact_octal;
 
 /// A move family, valid for every n from [`Shape::from`] on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -40,6 +44,41 @@ pub struct Shape {
     pub families: Vec<Family>,
     /// From this n on, the options of G(n) are exactly the families'.
     pub from: i64,
+    /// A move that takes any number of tokens (read only by
+    /// [`shape_any`]; the other readers refuse such a game).
+    pub any: Option<Any>,
+}
+
+/// Moves to one heap of any size up to `n - take`: the options G(x) for
+/// every x in `low` and every `from_heap <= x <= n - take` (Nim's moves,
+/// or a subtraction game whose set is every number but a few).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Any {
+    /// The fewest tokens a move of the range takes (at least 1).
+    pub take: i64,
+    /// From this heap on, every heap up to `n - take` is an option.
+    pub from_heap: i64,
+    /// Heaps below `from_heap` that are options too (sorted).
+    pub low: Vec<i64>,
+}
+
+impl Any {
+    /// Both ranges' moves (the union of their options, for large n).
+    fn merge(&self, o: &Any) -> Any {
+        let from_heap = self.from_heap.min(o.from_heap);
+        let low: BTreeSet<i64> = self
+            .low
+            .iter()
+            .chain(&o.low)
+            .copied()
+            .filter(|&x| x < from_heap)
+            .collect();
+        Any {
+            take: self.take.min(o.take),
+            from_heap,
+            low: low.into_iter().collect(),
+        }
+    }
 }
 
 impl Shape {
@@ -116,21 +155,31 @@ pub type Why = String;
 /// Derives the shape of a one-parameter game, or says why not: the moves
 /// the periodicity theorems cover.
 pub fn shape(m: &mut dyn Oracle, game: GameId) -> Result<Shape, Why> {
-    read(m, &Section::whole(game), false)
+    read(m, &Section::whole(game), false, false)
 }
 
 /// [`shape`] of a game with all parameters but the heap fixed.
 pub fn shape_of(m: &mut dyn Oracle, sec: &Section) -> Result<Shape, Why> {
-    read(m, sec, false)
+    read(m, sec, false, false)
+}
+
+/// [`shape_of`], moves to any heap up to `n - t` allowed too ([`Shape::any`]):
+/// for the period searches, whose proofs read them.
+pub fn shape_any(m: &mut dyn Oracle, sec: &Section) -> Result<Shape, Why> {
+    read(m, sec, false, true)
 }
 
 /// [`shape`], splits into two unequal heaps allowed too (for evaluating
 /// values, not for proofs).
 pub fn moves(m: &mut dyn Oracle, game: GameId) -> Result<Shape, Why> {
-    read(m, &Section::whole(game), true)
+    read(m, &Section::whole(game), true, false)
 }
 
-fn read(m: &mut dyn Oracle, sec: &Section, unequal_ok: bool) -> Result<Shape, Why> {
+/// Why the readers other than [`shape_any`] refuse a range of one-heap
+/// moves.
+const ANY_MOVE: &str = "a move over a range takes any number of tokens, leaving one heap";
+
+fn read(m: &mut dyn Oracle, sec: &Section, unequal_ok: bool, any_ok: bool) -> Result<Shape, Why> {
     let game = sec.game;
     let prog = m.program().clone();
     let g = &prog.games[game as usize];
@@ -145,7 +194,7 @@ fn read(m: &mut dyn Oracle, sec: &Section, unequal_ok: bool) -> Result<Shape, Wh
     if let Some(crate::syntax::ast::Shorthand::Octal { digits }) = &g.shorthand
         && digits.iter().any(|d| d & 8 != 0)
     {
-        return Ok(of_digits(digits));
+        return Ok(octal::of_digits(digits));
     }
     let mut pieces = Vec::new();
     for rule in &g.rules {
@@ -174,6 +223,7 @@ fn read(m: &mut dyn Oracle, sec: &Section, unequal_ok: bool) -> Result<Shape, Wh
     };
     let mut families = BTreeSet::new();
     let mut from = 0i64;
+    let mut any: Option<Any> = None;
     for piece in pieces {
         let forms = piece.comps.iter().chain(piece.cons.iter().map(|c| match c {
             Cons::Ge(f) | Cons::Eq(f) | Cons::Ne(f) => f,
@@ -184,16 +234,34 @@ fn read(m: &mut dyn Oracle, sec: &Section, unequal_ok: bool) -> Result<Shape, Wh
         {
             return Err(format!("its rules use numbers beyond {MAX_NUMBER}"));
         }
-        classify(&piece, g0_terminal, unequal_ok, &mut families, &mut from)?;
+        if let Some(found) = classify(&piece, g0_terminal, unequal_ok, &mut families, &mut from)? {
+            if !any_ok {
+                return Err(ANY_MOVE.into());
+            }
+            any = Some(any.map_or_else(|| found.clone(), |a| a.merge(&found)));
+        }
     }
     if from > MAX_FROM {
         return Err(format!(
             "the rules settle into a regular shape only from n = {from} on"
         ));
     }
+    if let Some(a) = &any {
+        if families.iter().any(|f| f.heaps >= 2) {
+            return Err(
+                "a move takes any number of tokens, and others split the heap: \
+                        no theorem covers both"
+                    .into(),
+            );
+        }
+        // One-heap moves the range makes anyway add nothing.
+        families.retain(|f| f.heaps != 1 || f.take < a.take);
+        from = from.max(a.take.saturating_add(a.from_heap));
+    }
     Ok(Shape {
         families: families.into_iter().collect(),
         from,
+        any,
     })
 }
 
@@ -478,7 +546,7 @@ fn classify(
     unequal_ok: bool,
     families: &mut BTreeSet<Family>,
     from: &mut i64,
-) -> Result<(), Why> {
+) -> Result<Option<Any>, Why> {
     // Conditions on n alone.
     let mut start = 0i64;
     let mut xcons = Vec::new();
@@ -496,7 +564,7 @@ fn classify(
                 // This case stops applying after `last`: the shape holds
                 // beyond it.
                 *from = (*from).max(last.saturating_add(1));
-                return Ok(());
+                return Ok(None);
             }
         }
     }
@@ -516,7 +584,7 @@ fn classify(
                     heaps: 0,
                     unequal: false,
                 });
-                Ok(())
+                Ok(None)
             }
             [c] if c.n == 1 && c.k < 0 => {
                 let take = c.k.checked_neg().ok_or_else(unsupported)?;
@@ -526,17 +594,28 @@ fn classify(
                     unequal: false,
                 });
                 *from = (*from).max(take);
-                Ok(())
+                Ok(None)
             }
             [c] if c.n == 1 => Err("a move does not make the heap smaller".into()),
             _ => Err("a move leaves heaps whose sizes do not add up to at most n".into()),
         };
     }
+    if let [x] = comps.as_slice() {
+        let (range, takes) = any_range(x, &xcons, from)?;
+        for take in takes {
+            families.insert(Family {
+                take,
+                heaps: 1,
+                unequal: false,
+            });
+        }
+        *from = (*from).max(range.take);
+        return Ok(Some(range));
+    }
     // A split: x = ±A + k1 and y = N − x − t.
     let [c1, c2] = comps.as_slice() else {
         return Err(match comps.len() {
             0 => "a move over a range leaves no heap".into(),
-            1 => "a move over a range takes any number of tokens, leaving one heap".into(),
             n => format!("a move over a range leaves {n} heaps (a split here makes two)"),
         });
     };
@@ -569,7 +648,118 @@ fn classify(
         unequal: unequal == Some(true),
     });
     *from = (*from).max(n0 as i64);
-    Ok(())
+    Ok(None)
+}
+
+/// A range of moves to one heap `x` (an affine form in N and the loop
+/// variable A): for large n, every heap from a constant up to `n - t`,
+/// but for heaps or takes a `!=` leaves out. Gives the range (its
+/// fewest tokens taken past the takes left out) and the one-heap moves
+/// below that are left in.
+fn any_range(x: &Affine, xcons: &[Cons], from: &mut i64) -> Result<(Any, Vec<i64>), Why> {
+    if x.a.abs() != 1 || !(0..=1).contains(&x.n) {
+        return Err(ANY_MOVE.into());
+    }
+    // A = c·(x − cn·N − k) with c = ±1: each condition rewritten in x.
+    let (c, cn0, k0) = (x.a as i128, x.n as i128, x.k as i128);
+    let (mut lower, mut upper) = (Vec::new(), Vec::new());
+    let (mut skip_heaps, mut skip_takes) = (BTreeSet::new(), BTreeSet::new());
+    for cons in xcons {
+        let f = match cons {
+            Cons::Ge(f) | Cons::Ne(f) => f,
+            Cons::Eq(_) => return Err("a range of moves has an `==` condition".into()),
+        };
+        let cx = f.a as i128 * c;
+        let cn = f.n as i128 - cx * cn0;
+        let k = f.k as i128 - cx * k0;
+        match cons {
+            Cons::Ne(_) => {
+                // x ≠ −cx·(cn·N + k) when cx = ±1: a heap (no N) or a take.
+                if cx.abs() != 1 {
+                    return Err("a range of moves leaves out heaps by a `!=` it cannot read".into());
+                }
+                match -cx * cn {
+                    0 => skip_heaps.insert((-cx * k) as i64),
+                    1 => skip_takes.insert((cx * k) as i64),
+                    _ => {
+                        return Err(
+                            "a range of moves leaves out heaps by a `!=` it cannot read".into()
+                        );
+                    }
+                };
+            }
+            _ if cx > 0 => lower.push(Floor {
+                p: -cn,
+                q: -k + cx - 1,
+                r: cx,
+            }),
+            _ => upper.push(Floor {
+                p: cn,
+                q: k,
+                r: -cx,
+            }),
+        }
+    }
+    // For large n: the largest constant lower bound, the tightest `n − t`.
+    let lo = lower
+        .iter()
+        .filter(|f| f.p == 0)
+        .map(|f| f.at(0))
+        .max()
+        .ok_or("a range of moves has no lower bound that stays put")?;
+    let top = upper
+        .iter()
+        .filter(|f| f.p == f.r)
+        .map(|f| f.at(0))
+        .min()
+        .ok_or("a range of moves does not reach a fixed distance below n")?;
+    if lower.iter().any(|f| f.p > 0) || upper.iter().any(|f| f.p < f.r) {
+        return Err("a range of moves has bounds that grow with n at another rate".into());
+    }
+    let take = -top;
+    if take < 1 {
+        return Err("a range of moves can leave the heap as it is, or larger".into());
+    }
+    if lo < 0 {
+        return Err("a range of moves can leave a heap of negative size".into());
+    }
+    let lo_f = Floor { p: 0, q: lo, r: 1 };
+    let top_f = Floor { p: 1, q: top, r: 1 };
+    let mut fs: Vec<Floor> = lower.iter().chain(&upper).copied().collect();
+    fs.extend([lo_f, top_f]);
+    let n0 = crossing(&fs).max(*from as i128);
+    if n0 > MAX_FROM as i128 {
+        return Err(format!("a range of moves settles only from n = {n0} on"));
+    }
+    // Past n0 the bounds are the ones read: checked at its first n.
+    let at = |n: i128| {
+        let l = lower.iter().map(|f| f.at(n)).max();
+        let u = upper.iter().map(|f| f.at(n)).min();
+        (l, u)
+    };
+    if at(n0) != (Some(lo), Some(n0 + top)) {
+        return Err("a range of moves has bounds that do not settle".into());
+    }
+    *from = (*from).max(n0 as i64);
+    let lo = lo as i64;
+    let from_heap = skip_heaps.range(lo..).next_back().map_or(lo, |&h| h + 1);
+    let low = (lo..from_heap)
+        .filter(|h| !skip_heaps.contains(h))
+        .collect();
+    let take = take as i64;
+    let past = skip_takes
+        .range(take..)
+        .next_back()
+        .map_or(take, |&t| t + 1);
+    let takes = (take..past).filter(|t| !skip_takes.contains(t)).collect();
+    Ok((
+        Any {
+            take: past,
+            from_heap,
+            low,
+        },
+        takes,
+    ))
 }
 
 /// A split's range rewritten in its first heap `x` (with `A = s·(x − k1)`,
@@ -710,123 +900,4 @@ fn lcm(a: i128, b: i128) -> i128 {
         return a.max(b);
     }
     (a / gcd(a, b)).checked_mul(b).map_or(i128::MAX, i128::abs)
-}
-
-/// The octal code whose moves are exactly this game's, for every n: the
-/// shape's digits for large n, bit 1 read from the options of G(k), and the
-/// options of every G(n) below the threshold compared with the code's.
-pub fn exact_octal(m: &mut dyn Oracle, game: GameId, shape: &Shape) -> Option<Vec<u8>> {
-    if shape.families.iter().any(|f| f.heaps == 0) {
-        return None;
-    }
-    let span = m.program().games[game as usize].header;
-    let mut digits = shape.digits()?;
-    // The heaps of each option of G(n), sorted, zeros dropped.
-    let heaps_of = |m: &mut dyn Oracle, n: i64| -> Option<BTreeSet<Vec<i64>>> {
-        let p = m.intern(game, &[Value::Int(n)], span).ok()?;
-        let mut out = BTreeSet::new();
-        let mut moves = Moves::default();
-        m.options_into(p, &mut moves).ok()?;
-        for opt in moves.iter() {
-            let mut hs = Vec::new();
-            for &c in opt {
-                match m.position(c) {
-                    (g, args) if g == game => match args[..] {
-                        [Value::Int(0)] => {}
-                        [Value::Int(h)] => hs.push(h),
-                        _ => return None,
-                    },
-                    _ => return None,
-                }
-            }
-            hs.sort_unstable();
-            out.insert(hs);
-        }
-        Some(out)
-    };
-    let g0 = heaps_of(m, 0)?;
-    if !g0.is_empty() {
-        return None;
-    }
-    for (k, d) in digits.iter_mut().enumerate().skip(1) {
-        if heaps_of(m, k as i64)?.contains(&Vec::new()) {
-            *d |= 1;
-        }
-    }
-    // Digits past the families' that only take a whole heap (0.71's 1):
-    // below the shape's threshold, where nothing else reads them.
-    for k in digits.len()..=(shape.from.min(MAX_CODE) as usize) {
-        if heaps_of(m, k as i64)?.contains(&Vec::new()) {
-            digits.resize(k + 1, 0);
-            digits[k] |= 1;
-        }
-    }
-    let last = shape
-        .from
-        .saturating_add(shape.max_take())
-        .saturating_add(2);
-    if last > 4096 {
-        return None;
-    }
-    for n in 1..=last {
-        let want = octal_options(&digits, n);
-        if heaps_of(m, n)? != want {
-            return None;
-        }
-    }
-    Some(digits)
-}
-
-/// The shape of the octal or hexadecimal game with these digits: bit 1
-/// (a heap of exactly k) never applies from the largest k with a digit on.
-fn of_digits(digits: &[u8]) -> Shape {
-    let mut families = BTreeSet::new();
-    let mut from = 0;
-    for (k, &d) in digits.iter().enumerate() {
-        let take = k as i64;
-        for (bit, heaps) in [(2, 1), (4, 2), (8, 3)] {
-            if d & bit != 0 && (k > 0 || heaps > 1) {
-                families.insert(Family {
-                    take,
-                    heaps,
-                    unequal: false,
-                });
-            }
-        }
-        if d != 0 {
-            from = take + 1;
-        }
-    }
-    Shape {
-        families: families.into_iter().collect(),
-        from,
-    }
-}
-
-/// The options of a heap of n in the octal game with these digits, as
-/// sorted lists of the heaps left.
-fn octal_options(digits: &[u8], n: i64) -> BTreeSet<Vec<i64>> {
-    let mut out = BTreeSet::new();
-    for (k, &d) in digits.iter().enumerate() {
-        let rest = n - k as i64;
-        if d & 1 != 0 && rest == 0 {
-            out.insert(Vec::new());
-        }
-        if d & 2 != 0 && rest > 0 && k > 0 {
-            out.insert(vec![rest]);
-        }
-        if d & 4 != 0 {
-            for a in 1..=rest / 2 {
-                out.insert(vec![a, rest - a]);
-            }
-        }
-        if d & 8 != 0 {
-            for a in 1..=rest / 3 {
-                for b in a..=(rest - a) / 2 {
-                    out.insert(vec![a, b, rest - a - b]);
-                }
-            }
-        }
-    }
-    out
 }

@@ -969,7 +969,7 @@ fn field_type(kind: RecordKind, field: &str) -> Option<Ty> {
         (Outcome | Move | Genus, "grundy")
         | (Genus, "misere")
         | (Move, "component")
-        | (Period, "period" | "preperiod" | "last_exception" | "computed") => Ty::Int,
+        | (Period, "period" | "preperiod" | "saltus" | "last_exception" | "computed") => Ty::Int,
         _ => return None,
     })
 }

@@ -84,8 +84,8 @@ impl Oracle for Scoped<'_> {
     fn known_period(&self, game: GameId) -> Option<(i64, i64)> {
         self.m.known_period(game)
     }
-    fn set_period(&mut self, game: GameId, preperiod: i64, period: i64) {
-        self.m.set_period(game, preperiod, period);
+    fn set_period(&mut self, game: GameId, preperiod: i64, period: i64, saltus: i64) {
+        self.m.set_period(game, preperiod, period, saltus);
     }
     fn state_count(&self) -> usize {
         self.m.state_count()

@@ -48,12 +48,20 @@ impl Periods {
     }
 }
 
+/// A proven period: G(n + period) = G(n) + saltus for n >= preperiod.
+#[derive(Clone, Copy, Debug)]
+struct Proven {
+    preperiod: i64,
+    period: i64,
+    saltus: i64,
+}
+
 /// What period searches found for one game.
 #[derive(Clone, Debug, Default)]
 pub(super) struct PeriodState {
-    /// A proven `(preperiod, period)`, or why there is none; `None` while
-    /// a larger search may still find one.
-    found: Option<Result<(i64, i64), NoPeriod>>,
+    /// A proven period, or why there is none; `None` while a larger search
+    /// may still find one.
+    found: Option<Result<Proven, NoPeriod>>,
     /// The largest budget tried.
     tried: i64,
 }
@@ -68,18 +76,23 @@ pub(super) struct NoPeriod {
 }
 
 impl Machine {
-    /// The proven `(preperiod, period)` of a game, if a search found one.
+    /// The proven plain `(preperiod, period)` of a game, if a search found
+    /// one.
     pub fn known_period(&self, game: GameId) -> Option<(i64, i64)> {
         match self.found.periods.games.get(game as usize)?.found {
-            Some(Ok(ep)) => Some(ep),
+            Some(Ok(p)) if p.saltus == 0 => Some((p.preperiod, p.period)),
             _ => None,
         }
     }
 
     /// Records a proven period of a game.
-    pub fn set_period(&mut self, game: GameId, preperiod: i64, period: i64) {
+    pub fn set_period(&mut self, game: GameId, preperiod: i64, period: i64, saltus: i64) {
         if let Some(slot) = self.found.periods.games.get_mut(game as usize) {
-            slot.found = Some(Ok((preperiod, period)));
+            slot.found = Some(Ok(Proven {
+                preperiod,
+                period,
+                saltus,
+            }));
         }
     }
 }
@@ -151,7 +164,7 @@ impl Scoped<'_> {
             }
         }
         if self.m.found.periods.state(&sec).found.is_none() && huge && full < 1 {
-            if crate::analysis::shape::shape_of(&mut self.m.oracle(), &sec).is_err() {
+            if crate::analysis::shape::shape_any(&mut self.m.oracle(), &sec).is_err() {
                 return Ok(None);
             }
             return Err(too_large(
@@ -163,10 +176,31 @@ impl Scoped<'_> {
             .into());
         }
         match &self.m.found.periods.state(&sec).found {
-            &Some(Ok((e, p))) if n >= e + p => {
+            &Some(Ok(Proven {
+                preperiod: e,
+                period: p,
+                saltus,
+            })) if n >= e + p => {
                 let r = e + (n - e) % p;
                 let q = self.m.intern(game, &sec.at(r), span)?;
-                self.search(q).map(Some)
+                let base = self.search(q)?;
+                // An arithmetic period adds its saltus once a period.
+                let value = i128::from(base) + i128::from(saltus) * i128::from((n - e) / p);
+                match u32::try_from(value) {
+                    Ok(v) if v <= crate::store::MAX_VALUE => Ok(Some(v)),
+                    _ => Err(Diag::user(
+                        Code::ValueLimit,
+                        format!(
+                            "the Grundy value of {} is {value}, past the largest grundy holds (2^31 - 1)",
+                            self.m.show().pos_briefly(pos)
+                        ),
+                    )
+                    .note(format!(
+                        "from its proven period: G(n + {p}) = G(n) + {saltus} for n >= {e}, \
+                         and G({r}) = {base}"
+                    ))
+                    .into()),
+                }
             }
             Some(Err(why)) if huge && why.proof_possible => {
                 Err(too_large(self.m, pos, &sec, &why.text).into())
@@ -182,10 +216,10 @@ impl Scoped<'_> {
         budget: i64,
         open: bool,
         span: Span,
-    ) -> R<Result<(i64, i64), NoPeriod>> {
+    ) -> R<Result<Proven, NoPeriod>> {
         // Without a take-and-break shape no period can be proven: positions
         // are computed directly (a game may need few of them).
-        if let Err(why) = crate::analysis::shape::shape_of(&mut self.m.oracle(), sec) {
+        if let Err(why) = crate::analysis::shape::shape_any(&mut self.m.oracle(), sec) {
             return Ok(Err(NoPeriod {
                 text: why,
                 proof_possible: false,
@@ -220,7 +254,11 @@ impl Scoped<'_> {
             }
         };
         Ok(match search {
-            crate::analysis::Search::Found(p) if p.is_proven() => Ok((p.preperiod, p.period)),
+            crate::analysis::Search::Found(p) if p.is_proven() => Ok(Proven {
+                preperiod: p.preperiod,
+                period: p.period,
+                saltus: p.saltus,
+            }),
             crate::analysis::Search::Found(p) => Err(format!(
                 "its values look periodic (period {} from n = {}) in the {} computed, \
                  but that is not proven",
