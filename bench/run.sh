@@ -17,10 +17,10 @@ quick=0
 [ "${1:-}" = "--quick" ] && quick=1
 if [ $quick = 1 ]; then
   N_SUB=1000000; N_KAYLES=3000; N_GRUNDY=3000; N_WYTHOFF=150; N_ALLBUT=5000
-  CRAM_A="4 4"; CRAM_B="5 4"; CHOMP=7
+  CRAM_A="4 4"; CRAM_B="5 4"; CHOMP=7; N_MARK2=2000; N_MARK3=100
 else
   N_SUB=10000000; N_KAYLES=20000; N_GRUNDY=20000; N_WYTHOFF=500; N_ALLBUT=20000
-  CRAM_A="6 4"; CRAM_B="5 5"; CHOMP=10
+  CRAM_A="6 4"; CRAM_B="5 5"; CHOMP=10; N_MARK2=10000; N_MARK3=300
 fi
 
 echo "building baselines and grundy (release)..." >&2
@@ -34,6 +34,8 @@ g++ -O2 -std=c++17 -o "$out/cpp_node_kayles" bench/node_kayles.cpp
 g++ -O2 -std=c++17 -o "$out/cpp_loopy" bench/loopy.cpp
 # And for a subtraction game whose options are nearly all earlier heaps.
 g++ -O2 -std=c++17 -o "$out/cpp_allbut" bench/allbut.cpp
+# And for P-positions by marking (Wythoff's game in 2 and 3 dimensions).
+g++ -O2 -std=c++17 -o "$out/cpp_marking" bench/marking.cpp
 (cd "$baselines/rust" && CARGO_TARGET_DIR="$out/target" cargo build --release -q)
 cargo build --release -q
 grundy="$root/target/release/grundy"
@@ -84,6 +86,29 @@ game Chomp(rows) = {
         for r in 0..len(rows) for c in 0..rows[r] if r + c > 0
 }
 print grundy(Chomp([$rows]))
+G
+
+# P-positions by marking: Wythoff's game on a box, and the three-heap
+# Wythoff (from one heap, the same from two, or the same from all three).
+cat > "$out/mark2.game" <<G
+game W(a, b) = {
+    W(a - k, b)     for k in 1..=a
+    W(a, b - k)     for k in 1..=b
+    W(a - k, b - k) for k in 1..=min(a, b)
+}
+print len(ppositions(W, 0..=$N_MARK2, 0..=$N_MARK2))
+G
+cat > "$out/mark3.game" <<G
+game W3(a, b, c) = {
+    W3(a - k, b, c) for k in 1..=a
+    W3(a, b - k, c) for k in 1..=b
+    W3(a, b, c - k) for k in 1..=c
+    W3(a - k, b - k, c) for k in 1..=min(a, b)
+    W3(a - k, b, c - k) for k in 1..=min(a, c)
+    W3(a, b - k, c - k) for k in 1..=min(b, c)
+    W3(a - k, b - k, c - k) for k in 1..=min(a, b, c)
+}
+print len(ppositions(W3, 0..=$N_MARK3, 0..=$N_MARK3, 0..=$N_MARK3))
 G
 
 # The checksum of the whole table, for the comparison below (not timed: the
@@ -142,6 +167,12 @@ row "cram ${CRAM_B/ /x} (bitmask)" \
 row "chomp ${CHOMP}x$CHOMP (lists)" \
   "$(measure chomp_cpp "$out/cpp_chomp" $CHOMP $CHOMP)" - \
   "$(measure chomp_grundy "$grundy" "$out/chomp.game")"
+row "wythoff P, ${N_MARK2}^2 box" \
+  "$(measure mark2_cpp "$out/cpp_marking" 2 $N_MARK2)" - \
+  "$(measure mark2_grundy "$grundy" "$out/mark2.game")"
+row "3-heap wythoff P, ${N_MARK3}^3" \
+  "$(measure mark3_cpp "$out/cpp_marking" 3 $N_MARK3)" - \
+  "$(measure mark3_grundy "$grundy" "$out/mark3.game")"
 
 # The answers must agree: g[n] from the baselines against grundy's value.
 check() {
@@ -153,6 +184,11 @@ check() {
 check sub; check kayles; check grundy; check wythoff; check allbut
 for name in cram_a cram_b chomp; do
   want=$(grep -o ' g=[0-9]*' "$out/${name}_cpp.out" | cut -d= -f2)
+  got=$(sed 's/.*= //' "$out/${name}_grundy.out")
+  [ "$want" = "$got" ] || { echo "MISMATCH $name: baseline $want, grundy $got"; exit 1; }
+done
+for name in mark2 mark3; do
+  want=$(grep -o 'p=[0-9]*' "$out/${name}_cpp.out" | cut -d= -f2)
   got=$(sed 's/.*= //' "$out/${name}_grundy.out")
   [ "$want" = "$got" ] || { echo "MISMATCH $name: baseline $want, grundy $got"; exit 1; }
 done

@@ -35,6 +35,38 @@ impl Outcome {
     }
 }
 
+/// `outcome(P)`: who wins, how soon (a loopy game's), and the value when
+/// it was computed.
+fn outcome_line(
+    f: &mut fmt::Formatter<'_>,
+    position: &Position,
+    grundy: Option<&Gsg>,
+    outcome: Outcome,
+    ends_within: Option<u32>,
+) -> fmt::Result {
+    let words = outcome.words();
+    match (grundy, ends_within) {
+        (None, _) => writeln!(
+            f,
+            "{position}: {words} (its P-positions marked: no grundy value computed)"
+        ),
+        (Some(g), None) => writeln!(f, "{position}: {words}, grundy {g}"),
+        (Some(g), Some(r)) => writeln!(
+            f,
+            "{position}: {words}, the game ends within {}, grundy {g}",
+            plural_moves(r)
+        ),
+    }
+}
+
+/// A value as JSON, or `null` ([`value_json`]).
+fn maybe_value_json<S: serde::Serializer>(value: &Option<Gsg>, s: S) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(v) => value_json(v, s),
+        None => s.serialize_none(),
+    }
+}
+
 /// Values as JSON (see [`value_json`]).
 fn values_json<S: serde::Serializer>(values: &[Gsg], s: S) -> Result<S::Ok, S::Error> {
     s.collect_seq(values.iter().map(AsJson))
@@ -270,9 +302,11 @@ pub enum Answer {
     Outcome {
         /// The position.
         position: Position,
-        /// Its Grundy value.
-        #[serde(serialize_with = "value_json")]
-        grundy: Gsg,
+        /// Its Grundy value; `None` where only who wins was found (the
+        /// P-positions below a large position of a game whose moves are
+        /// translations, marked).
+        #[serde(serialize_with = "maybe_value_json")]
+        grundy: Option<Gsg>,
         /// Who wins.
         outcome: Outcome,
         /// A loopy game's won or lost position: the moves within which
@@ -791,19 +825,8 @@ impl fmt::Display for Answer {
                 position,
                 grundy,
                 outcome,
-                ends_within: None,
-            } => writeln!(f, "{position}: {}, grundy {grundy}", outcome.words()),
-            Answer::Outcome {
-                position,
-                grundy,
-                outcome,
-                ends_within: Some(r),
-            } => writeln!(
-                f,
-                "{position}: {}, the game ends within {}, grundy {grundy}",
-                outcome.words(),
-                plural_moves(*r)
-            ),
+                ends_within,
+            } => outcome_line(f, position, grundy.as_ref(), *outcome, *ends_within),
             Answer::Moves {
                 position,
                 components,

@@ -17,6 +17,7 @@ use std::collections::HashSet;
 use std::rc::Rc;
 
 mod genus;
+mod marked;
 mod quotient;
 mod tables;
 
@@ -173,6 +174,16 @@ pub fn report(
 /// `outcome(P)` and `print P`: who wins, and for a loopy game's won or
 /// lost position, within how many moves the game ends.
 pub fn outcome(m: &mut Machine, parts: &[PosId]) -> R<Answer> {
+    if let [root] = parts
+        && let Some(p) = marked::outcome(m, *root)?
+    {
+        return Ok(Answer::Outcome {
+            position: pos_data(m, parts),
+            outcome: if p { Outcome::P } else { Outcome::N },
+            grundy: None,
+            ends_within: None,
+        });
+    }
     let grundy = m.gsg_sum(parts)?;
     let outcome = Outcome::of_value(&grundy);
     let ends_within = match (parts, outcome) {
@@ -186,7 +197,7 @@ pub fn outcome(m: &mut Machine, parts: &[PosId]) -> R<Answer> {
     Ok(Answer::Outcome {
         position: pos_data(m, parts),
         outcome,
-        grundy,
+        grundy: Some(grundy),
         ends_within,
     })
 }

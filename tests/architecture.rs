@@ -345,6 +345,8 @@ fn the_bottom_layers_use_only_what_is_below_them() {
         // The genus and misère quotients: plain numbers.
         ("genus", &[]),
         ("quotient", &[]),
+        // Marking P-positions: plain translations in, bits out.
+        ("marking", &[]),
         (
             "misere",
             &[
@@ -380,6 +382,8 @@ fn the_bottom_layers_use_only_what_is_below_them() {
                 "ir",
                 "kernel",
                 "linear",
+                // Translations are read into the marking core's own type.
+                "marking",
                 "ops",
                 "oracle",
                 "span",

@@ -3,6 +3,7 @@
 //! allows, and descriptions in words.
 
 pub mod shape;
+pub mod translate;
 
 use crate::diagnostics::{Code, Diag};
 use crate::flow::R;

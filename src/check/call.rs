@@ -197,7 +197,14 @@ impl Checker {
         if matches!(f, Builtin::Genus | Builtin::Quotient) && play == Play::Misere {
             sig_err(self);
         }
-        if args.len() > 3 {
+        // `ppositions` may run over more axes (marked, for games whose
+        // moves are translations); the others over one or two.
+        let most = if f == Builtin::PPositions {
+            MAX_P_AXES
+        } else {
+            2
+        };
+        if args.len() > 1 + most {
             sig_err(self);
         }
         let mut ids = Vec::new();
@@ -212,7 +219,7 @@ impl Checker {
                     f,
                     Builtin::Table | Builtin::PPositions | Builtin::Plot | Builtin::Map
                 )
-                && let Some((free, section)) = section_args(self, a, name, 2)
+                && let Some((free, section)) = section_args(self, a, name, most)
             {
                 sectioned = Some(free);
                 ids.extend(section);
@@ -255,6 +262,23 @@ impl Checker {
                 ids.push(id);
             }
         }
+        self.table_axes(f, args, span, (sectioned, game), &mut ids, sig_err);
+        let call = ir::Expr::Call { f, play, args: ids };
+        (self.push(call, span), Ty::Report)
+    }
+
+    /// A table query's axes against its game: one range per parameter (a
+    /// section's free ones), two for `map`.
+    fn table_axes(
+        &mut self,
+        f: Builtin,
+        args: &[ast::Expr],
+        span: Span,
+        (sectioned, game): (Option<usize>, Option<ir::GameId>),
+        ids: &mut Vec<ExprId>,
+        sig_err: &dyn Fn(&mut Checker),
+    ) {
+        let name = f.name();
         if f == Builtin::Map && args.len() != 3 {
             sig_err(self);
         } else if f == Builtin::Map
@@ -275,8 +299,15 @@ impl Checker {
             && args.len() != 1 + free
         {
             let (ranges, example) = match free {
-                1 => ("one range", format!("{name}(G(_, 6), 0..=20)")),
-                _ => ("two ranges", format!("{name}(G(_, _, 2), 0..=10, 0..=10)")),
+                1 => ("one range".to_string(), format!("{name}(G(_, 6), 0..=20)")),
+                2 => (
+                    "two ranges".to_string(),
+                    format!("{name}(G(_, _, 2), 0..=10, 0..=10)"),
+                ),
+                n => (
+                    format!("{n} ranges"),
+                    format!("{name}(G(_, _, _), 0..=10, 0..=10, 0..=10)"),
+                ),
             };
             self.errors.push(
                 Diag::user(
@@ -306,6 +337,9 @@ impl Checker {
                     .help("give one range per parameter (tables have 1 or 2 dimensions)"),
                 );
             } else {
+                if args.len() > 3 {
+                    *ids = self.all_free(arity, ids, args[0].span);
+                }
                 for i in 0..arity {
                     let p = self.game_params[g as usize][i];
                     if !self.types.unify(p, Ty::Int) {
@@ -320,8 +354,19 @@ impl Checker {
                 }
             }
         }
-        let call = ir::Expr::Call { f, play, args: ids };
-        (self.push(call, span), Ty::Report)
+    }
+
+    /// A query's game and axes (`[G, AXES...]`) written as the section with
+    /// every parameter free (`G(_, _, _)`): more axes than a table's, read
+    /// past the parameters' values as a section's are.
+    fn all_free(&mut self, arity: usize, ids: &[ExprId], span: Span) -> Vec<ExprId> {
+        let mask = self.push(ir::Expr::Int((1i64 << arity) - 1), span);
+        let mut with = vec![ids[0], mask];
+        for _ in 0..arity {
+            with.push(self.push(ir::Expr::Int(0), span));
+        }
+        with.extend_from_slice(&ids[1..]);
+        with
     }
 
     /// The arguments of `describe(G)` and `period(G[, budget])`.
@@ -685,6 +730,9 @@ fn asking_chain(funs: &[ir::Fun], fun: ir::FunId, span: Span) -> Diag {
 /// arguments `G`, the free parameters as a mask (bit `i` for parameter
 /// `i`), and each parameter's value (0 for the free ones'); with how many
 /// are free. `None` where the argument is not written so.
+/// The most axes `ppositions` runs over.
+const MAX_P_AXES: usize = 4;
+
 fn section_args(
     c: &mut Checker,
     a: &ast::Expr,
@@ -699,7 +747,8 @@ fn section_args(
     };
     let blank = |e: &ast::Expr| matches!(&e.kind, ExprKind::Name(n) if n == "_");
     let free = args.iter().filter(|e| blank(e)).count();
-    if args.len() < 2 || !(1..=most).contains(&free) || free == args.len() {
+    // Every parameter free: a plain table, but for more axes than two.
+    if args.len() < 2 || !(1..=most).contains(&free) || (free == args.len() && free <= 2) {
         return None;
     }
     if args.len() != c.game_params[g as usize].len() || args.len() > 62 {

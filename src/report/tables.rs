@@ -164,6 +164,16 @@ pub(super) fn table_values(
         cells: Vec::new(),
         zeros: Vec::new(),
     };
+    // P-positions of a game whose moves are translations: marked, not
+    // valued.
+    if keep == Keep::Zeros
+        && play == Play::Normal
+        && let Some(zeros) = super::marked::zeros(m, game, sec.as_ref(), &axes, span)?
+    {
+        t.zeros = zeros;
+        t.axes = axes;
+        return Ok(t);
+    }
     let mut point = |m: &mut Machine, xs: &[i64]| -> R<()> {
         let vals: Vec<Value> = match &sec {
             Some(s) => s.point(xs),
@@ -183,20 +193,25 @@ pub(super) fn table_values(
             Keep::Zeros => Ok(()),
         }
     };
-    match &axes[..] {
-        [xs] => {
-            for &x in xs {
-                point(m, &[x])?;
+    // Every point, the last axis fastest (`ppositions` may have more than
+    // two).
+    if !axes.iter().any(Vec::is_empty) {
+        let mut at = vec![0usize; axes.len()];
+        let mut xs = vec![0i64; axes.len()];
+        'points: loop {
+            for (k, axis) in axes.iter().enumerate() {
+                xs[k] = axis[at[k]];
             }
-        }
-        [rows, cols] => {
-            for &r in rows {
-                for &c in cols {
-                    point(m, &[r, c])?;
+            point(m, &xs)?;
+            for k in (0..axes.len()).rev() {
+                at[k] += 1;
+                if at[k] < axes[k].len() {
+                    continue 'points;
                 }
+                at[k] = 0;
             }
+            break;
         }
-        _ => return Err(Diag::bug("a table with other than one or two axes").into()),
     }
     t.axes = axes;
     Ok(t)
