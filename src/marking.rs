@@ -94,8 +94,10 @@ fn index(strides: &[u64], x: &[i64]) -> u64 {
 /// Marks between two polls.
 const CHUNK: u64 = 1 << 22;
 
-/// The P-positions of the box, by marking. `poll` is called with the marks
-/// made so far, every few million: its error ends the walk.
+/// The P-positions of the box, by marking: it must hold every position
+/// its positions move to (the caller sets aside coordinates no move
+/// changes). `poll` is called with the work done so far (marks and
+/// P-positions), every few million: its error ends the walk.
 pub fn mark<E>(
     moves: &[Translation],
     dims: &[i64],
@@ -150,7 +152,10 @@ pub fn mark<E>(
             if k_max < t.k_lo {
                 continue;
             }
-            let delta: i64 = (0..d).map(|c| t.step[c] * strides[c] as i64).sum();
+            // Wrapping: with a k range inside the box, the sum is in range.
+            let delta = (0..d).fold(0i64, |acc, c| {
+                acc.wrapping_add(t.step[c].wrapping_mul(strides[c] as i64))
+            });
             for c in 0..d {
                 x[c] = y[c] + t.k_lo * t.step[c] + t.shift[c];
             }
@@ -174,6 +179,8 @@ pub fn mark<E>(
             }
             marks += (k_max - t.k_lo + 1) as u64;
         }
+        // A P-position is work too, where few moves are marked.
+        marks += 1;
         if marks >= next_poll {
             poll(marks)?;
             next_poll = marks + CHUNK;

@@ -15,6 +15,8 @@ pub struct Mark {
     pub preperiod: i64,
     /// The period.
     pub period: i64,
+    /// What a period adds to the values (0: a plain period).
+    pub saltus: i64,
     /// Whether a theorem proves it (else it was only observed).
     pub proven: bool,
 }
@@ -63,8 +65,12 @@ pub fn sequence(
         let mut caption = title.to_string();
         if let Some(m) = mark {
             let how = if m.proven { "proven" } else { "observed" };
+            let saltus = match m.saltus {
+                0 => String::new(),
+                s => format!(" with saltus {s}"),
+            };
             caption.push_str(&format!(
-                ": period {}, pre-period {} ({how})",
+                ": period {}{saltus}, pre-period {} ({how})",
                 m.period, m.preperiod
             ));
         }

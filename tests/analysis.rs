@@ -115,3 +115,64 @@ fn period_searches_can_be_turned_off() {
     // period 12 from n = 71), computed directly.
     assert_eq!(text(&out[2]), "grundy(K(500)) = 1\n");
 }
+
+/// Marking takes only games whose moves change two coordinates or more,
+/// and sets aside a coordinate no move changes: positions with one large
+/// argument that periods or the engine answer are answered as before (each
+/// from a review of the marking).
+#[test]
+fn marking_leaves_other_positions_to_the_engine() {
+    let text = |r: &Result<grundy::answer::Answer, String>| match r {
+        Ok(a) => a.to_string(),
+        Err(e) => format!("error {e}"),
+    };
+    let out = session_events(
+        "game Sub(n, m) = { Sub(n - k, m) for k in [1, 2, 3] if n >= k }\n\
+         print outcome(Sub(10**12, 5))\n\
+         game Cap(n, c) = { Cap(n - k, c) for k in 1..=min(n, c) }\n\
+         print outcome(Cap(50, 10**8))\n\
+         game W3(a, b, c) = {\n\
+             W3(a - k, b, c) for k in 1..=a\n\
+             W3(a, b - k, c) for k in 1..=b\n\
+             W3(a - k, b - k, c) for k in 1..=min(a, b)\n\
+         }\n\
+         print len(ppositions(W3(_, _, 10**9), 0..=2000, 0..=2000))\n\
+         print outcome(W3(1618, 2618, 10**12))\n\
+         print outcome(W3(1618, 2619, 10**12))\n",
+        grundy::eval::Limits::default(),
+    );
+    // 10^12 = 4 (mod 4): a P-position of the subtraction game {1, 2, 3}.
+    assert_eq!(
+        text(&out[0]),
+        "Sub(1000000000000, 5): second player wins (P), grundy 0\n"
+    );
+    assert_eq!(
+        text(&out[1]),
+        "Cap(50, 100000000): first player wins (N), grundy 50\n"
+    );
+    // Wythoff's P-positions with both below 2001: (⌊kφ⌋, ⌊kφ²⌋) for k up
+    // to 764 and their mirrors.
+    assert_eq!(
+        text(&out[2]),
+        "len(ppositions(W3(_, _, 10**9), 0..=2000, 0..=2000)) = 1529\n"
+    );
+    assert!(text(&out[3]).contains("(P)"), "{}", text(&out[3]));
+    assert!(text(&out[4]).contains("(N)"), "{}", text(&out[4]));
+}
+
+/// A range of moves that leaves out a heap far up is refused (it would be
+/// read one heap at a time), never read slowly.
+#[test]
+fn a_range_leaving_out_a_far_heap_has_no_shape() {
+    let out = session_events(
+        "game H(n) = { H(x) for x in 0..n if x != 2000000000 }\nprint describe(H)\n",
+        grundy::eval::Limits::default(),
+    );
+    let Ok(a) = &out[0] else {
+        panic!("{:?}", out[0])
+    };
+    assert!(
+        a.to_string().contains("leaves out a heap or a take past"),
+        "{a}"
+    );
+}

@@ -224,6 +224,9 @@ fn read(m: &mut dyn Oracle, sec: &Section, unequal_ok: bool, any_ok: bool) -> Re
     let mut families = BTreeSet::new();
     let mut from = 0i64;
     let mut any: Option<Any> = None;
+    // The ranges' largest fewest-taken and largest first heap: from where
+    // their union is one range.
+    let (mut most_take, mut most_heap) = (0i64, 0i64);
     for piece in pieces {
         let forms = piece.comps.iter().chain(piece.cons.iter().map(|c| match c {
             Cons::Ge(f) | Cons::Eq(f) | Cons::Ne(f) => f,
@@ -238,13 +241,10 @@ fn read(m: &mut dyn Oracle, sec: &Section, unequal_ok: bool, any_ok: bool) -> Re
             if !any_ok {
                 return Err(ANY_MOVE.into());
             }
+            most_take = most_take.max(found.take);
+            most_heap = most_heap.max(found.from_heap);
             any = Some(any.map_or_else(|| found.clone(), |a| a.merge(&found)));
         }
-    }
-    if from > MAX_FROM {
-        return Err(format!(
-            "the rules settle into a regular shape only from n = {from} on"
-        ));
     }
     if let Some(a) = &any {
         if families.iter().any(|f| f.heaps >= 2) {
@@ -254,9 +254,20 @@ fn read(m: &mut dyn Oracle, sec: &Section, unequal_ok: bool, any_ok: bool) -> Re
                     .into(),
             );
         }
-        // One-heap moves the range makes anyway add nothing.
+        // Each range reaches past every range's first heap from here: their
+        // union is the one range.
+        from = from.max(most_take.saturating_add(most_heap));
+        // One-heap moves the range makes anyway add nothing, once the range
+        // reaches down to them.
+        for f in families.iter().filter(|f| f.heaps == 1 && f.take >= a.take) {
+            from = from.max(f.take.saturating_add(a.from_heap));
+        }
         families.retain(|f| f.heaps != 1 || f.take < a.take);
-        from = from.max(a.take.saturating_add(a.from_heap));
+    }
+    if from > MAX_FROM {
+        return Err(format!(
+            "the rules settle into a regular shape only from n = {from} on"
+        ));
     }
     Ok(Shape {
         families: families.into_iter().collect(),
@@ -741,6 +752,12 @@ fn any_range(x: &Affine, xcons: &[Cons], from: &mut i64) -> Result<(Any, Vec<i64
         return Err("a range of moves has bounds that do not settle".into());
     }
     *from = (*from).max(n0 as i64);
+    // Heaps and takes left out are read one by one: only small ones.
+    if skip_heaps.iter().chain(&skip_takes).any(|&v| v > MAX_CODE) {
+        return Err(format!(
+            "a range of moves leaves out a heap or a take past {MAX_CODE}"
+        ));
+    }
     let lo = lo as i64;
     let from_heap = skip_heaps.range(lo..).next_back().map_or(lo, |&h| h + 1);
     let low = (lo..from_heap)

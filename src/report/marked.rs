@@ -1,20 +1,39 @@
 //! P-positions by marking ([`crate::marking`]) for the reports: games of
-//! several integers whose moves are translations
-//! ([`crate::analysis::translate`]) get their P-positions in a box without
-//! a Grundy value, one bit per position.
+//! two or more integers whose moves are translations
+//! ([`crate::analysis::translate`]) moving at least two of them get their
+//! P-positions in a box without a Grundy value, one bit per position.
 
 use super::*;
-use crate::marking::PSet;
+use crate::marking::{PSet, Translation};
 
-/// The P-positions of the box `0..=dims[i]` of `game`, or `None` when its
-/// moves are not translations (the caller computes values instead). A box
-/// too large to hold is an error.
-pub(super) fn p_set(
+/// The P-positions of a box, over the coordinates kept (those a move
+/// changes, or that run over more than one value).
+pub(super) struct Marked {
+    set: PSet,
+    keep: Vec<usize>,
+}
+
+impl Marked {
+    /// Whether the position `x` (every coordinate, inside the box) is a
+    /// P-position.
+    fn is_p(&self, x: &[i64]) -> bool {
+        let kept: Vec<i64> = self.keep.iter().map(|&i| x[i]).collect();
+        self.set.is_p(&kept)
+    }
+}
+
+/// The P-positions of `game` in the box `0..=hi[i]` of each coordinate,
+/// or just `hi[i]` where `fixed[i]` and no move changes it; `None` when
+/// its moves are not translations or change fewer than two coordinates
+/// (the caller computes values instead: periods and the other strategies
+/// answer those). A box too large to hold is an error.
+fn p_set(
     m: &mut Machine,
     game: ir::GameId,
-    dims: &[i64],
+    hi: &[i64],
+    fixed: &[bool],
     span: Span,
-) -> R<Option<PSet>> {
+) -> R<Option<Marked>> {
     let read = {
         use crate::oracle::Oracle;
         let o = m.oracle();
@@ -23,15 +42,24 @@ pub(super) fn p_set(
     let Ok(moves) = read else {
         return Ok(None);
     };
-    let name = &m.program().games[game as usize].name;
-    let Some(count) = crate::marking::positions(dims) else {
-        return Err(too_large(name, dims, span).into());
-    };
-    let bytes = count.div_ceil(8);
-    if usize::try_from(bytes).is_err() {
-        return Err(too_large(name, dims, span).into());
+    let d = hi.len();
+    let moved: Vec<bool> = (0..d)
+        .map(|i| moves.iter().any(|t| t.step[i] != 0 || t.shift[i] != 0))
+        .collect();
+    if moved.iter().filter(|&&b| b).count() < 2 {
+        return Ok(None);
     }
-    m.reserve(bytes as usize).map_err(|s| {
+    let keep: Vec<usize> = (0..d).filter(|&i| moved[i] || !fixed[i]).collect();
+    let moves = project(&moves, &keep, hi);
+    let dims: Vec<i64> = keep.iter().map(|&i| hi[i]).collect();
+    let name = &m.program().games[game as usize].name;
+    let Some(count) = crate::marking::positions(&dims) else {
+        return Err(too_large(name, &dims, span).into());
+    };
+    let Ok(bytes) = usize::try_from(count.div_ceil(8)) else {
+        return Err(too_large(name, &dims, span).into());
+    };
+    m.reserve(bytes).map_err(|s| {
         s.map_diag(|d| {
             d.note(format!(
                 "marking the P-positions of {name} in this box holds a bit for each of \
@@ -39,14 +67,49 @@ pub(super) fn p_set(
             ))
         })
     })?;
-    let set = crate::marking::mark(&moves, dims, &mut |_| m.poll())?;
-    Ok(Some(set))
+    let set = crate::marking::mark(&moves, &dims, &mut |_| m.poll())?;
+    Ok(Some(Marked { set, keep }))
+}
+
+/// The translations over the coordinates `keep`, the others (which no
+/// move changes) at their values `at`: a rule whose floor or condition
+/// fails there is dropped, its conditions' other terms made constant.
+fn project(moves: &[Translation], keep: &[usize], at: &[i64]) -> Vec<Translation> {
+    let pick = |v: &[i64]| keep.iter().map(|&i| v[i]).collect::<Vec<i64>>();
+    let gone: Vec<usize> = (0..at.len()).filter(|i| !keep.contains(i)).collect();
+    let mut out = Vec::new();
+    'moves: for t in moves {
+        if gone.iter().any(|&i| at[i] < t.floor[i]) {
+            continue;
+        }
+        let mut when = Vec::new();
+        for (coefs, k) in &t.when {
+            let k = gone.iter().fold(*k, |acc, &i| {
+                acc.saturating_add(coefs[i].saturating_mul(at[i]))
+            });
+            let coefs = pick(coefs);
+            match coefs.iter().all(|&c| c == 0) {
+                true if k < 0 => continue 'moves,
+                true => {}
+                false => when.push((coefs, k)),
+            }
+        }
+        out.push(Translation {
+            step: pick(&t.step),
+            shift: pick(&t.shift),
+            k_lo: t.k_lo,
+            k_hi: t.k_hi,
+            floor: pick(&t.floor),
+            when,
+        });
+    }
+    out
 }
 
 fn too_large(name: &str, dims: &[i64], span: Span) -> Diag {
     let sizes: Vec<String> = dims
         .iter()
-        .map(|d| (d.saturating_add(1)).to_string())
+        .map(|d| d.saturating_add(1).to_string())
         .collect();
     Diag::user(
         Code::TooLarge,
@@ -61,7 +124,7 @@ fn too_large(name: &str, dims: &[i64], span: Span) -> Diag {
 
 /// `ppositions` by marking: the points of the axes (each a parameter, or
 /// a section's free ones) that are P-positions, in the axes' order; `None`
-/// when the game's moves are not translations or an argument is negative.
+/// when the game is not marked or an argument is negative.
 pub(super) fn zeros(
     m: &mut Machine,
     game: ir::GameId,
@@ -71,8 +134,8 @@ pub(super) fn zeros(
 ) -> R<Option<Vec<Vec<i64>>>> {
     let arity = m.program().games[game as usize].params.len();
     // The box: each free parameter up to its axis' largest, each fixed one
-    // its value.
-    let mut dims = match sec {
+    // at (or up to) its value.
+    let mut hi = match sec {
         Some(s) => s.args.clone(),
         None => vec![0; arity],
     };
@@ -80,28 +143,29 @@ pub(super) fn zeros(
         Some(s) => s.free.clone(),
         None => (0..arity).collect(),
     };
-    if free.len() != axes.len() {
+    if free.len() != axes.len() || axes.iter().any(Vec::is_empty) {
         return Ok(None);
     }
     for (&i, axis) in free.iter().zip(axes) {
-        dims[i] = axis.iter().copied().max().unwrap_or(0);
+        hi[i] = axis.iter().copied().max().unwrap_or(0);
         if axis.iter().any(|&x| x < 0) {
             return Ok(None);
         }
     }
-    if dims.iter().any(|&d| d < 0) || axes.iter().any(Vec::is_empty) {
+    if hi.iter().any(|&d| d < 0) {
         return Ok(None);
     }
-    let Some(set) = p_set(m, game, &dims, span)? else {
+    let fixed: Vec<bool> = (0..arity).map(|i| !free.contains(&i)).collect();
+    let Some(set) = p_set(m, game, &hi, &fixed, span)? else {
         return Ok(None);
     };
     let mut out = Vec::new();
-    // Axes that are ascending runs over a whole box's last parameter: its
-    // rows' bits scanned.
+    // Axes that are ascending runs over a whole box (no coordinate set
+    // aside), the free parameters in order: its rows' bits scanned.
     let run = |a: &Vec<i64>| a.windows(2).all(|w| w[1] == w[0] + 1);
-    if free.iter().copied().eq(0..arity) && axes.iter().all(run) {
+    if set.keep.len() == arity && free.iter().copied().eq(0..arity) && axes.iter().all(run) {
         let last = axes.len() - 1;
-        let (lo, hi) = (axes[last][0], axes[last][axes[last].len() - 1]);
+        let (lo, top) = (axes[last][0], axes[last][axes[last].len() - 1]);
         let mut at = vec![0usize; last];
         let mut head: Vec<i64> = vec![0; last];
         'rows: loop {
@@ -109,7 +173,7 @@ pub(super) fn zeros(
                 head[k] = axes[k][at[k]];
             }
             let mut found = Vec::new();
-            set.row(&head, lo, hi, &mut |x| found.push(x));
+            set.set.row(&head, lo, top, &mut |x| found.push(x));
             for x in found {
                 let mut p = head.clone();
                 p.push(x);
@@ -126,7 +190,7 @@ pub(super) fn zeros(
         }
         return Ok(Some(out));
     }
-    let mut point = dims.clone();
+    let mut point = hi.clone();
     let mut at = vec![0usize; axes.len()];
     // Every point of the axes, the last fastest.
     'points: loop {
@@ -156,9 +220,9 @@ pub(super) fn zeros(
 /// values: below, values come at once.
 pub const MARK_FROM: u64 = 1 << 20;
 
-/// Whether `root`, a position of a game whose moves are translations with
-/// at least [`MARK_FROM`] positions below it, is a P-position, by marking;
-/// `None` for any other position.
+/// Whether `root`, a position of a game marked (above) with at least
+/// [`MARK_FROM`] positions below it, is a P-position, by marking; `None`
+/// for any other position.
 pub(super) fn outcome(m: &mut Machine, root: PosId) -> R<Option<bool>> {
     let game = m.game_of(root);
     if m.program().games[game as usize].params.len() < 2 {
@@ -168,19 +232,20 @@ pub(super) fn outcome(m: &mut Machine, root: PosId) -> R<Option<bool>> {
         use crate::oracle::Oracle;
         m.oracle().position(root)
     };
-    let dims: Option<Vec<i64>> = args
+    let hi: Option<Vec<i64>> = args
         .iter()
         .map(|a| match a {
             Value::Int(v) if *v >= 0 => Some(*v),
             _ => None,
         })
         .collect();
-    let Some(dims) = dims else {
+    let Some(hi) = hi else {
         return Ok(None);
     };
-    if crate::marking::positions(&dims).is_some_and(|n| n < MARK_FROM) {
+    if crate::marking::positions(&hi).is_some_and(|n| n < MARK_FROM) {
         return Ok(None);
     }
     let span = m.program().games[game as usize].header;
-    Ok(p_set(m, game, &dims, span)?.map(|set| set.is_p(&dims)))
+    let fixed = vec![true; hi.len()];
+    Ok(p_set(m, game, &hi, &fixed, span)?.map(|set| set.is_p(&hi)))
 }

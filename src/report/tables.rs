@@ -287,6 +287,7 @@ pub(super) fn plot(m: &mut Machine, play: Play, args: &[ExprId], env: &mut [Valu
             let mark = period.as_ref().map(|p| crate::picture::Mark {
                 preperiod: p.preperiod,
                 period: p.period,
+                saltus: p.saltus,
                 proven: p.is_proven(),
             });
             // ∞ values (loopy games) have no height: they are left out.
