@@ -165,6 +165,9 @@ pub trait Oracle {
     fn max_states(&self) -> usize;
     /// One unit of work; Ctrl-C and the limits.
     fn poll(&mut self) -> R<()>;
+    /// `n` units of work done at once (a solver's steps, as marking's);
+    /// Ctrl-C and the limits when due.
+    fn spend(&mut self, n: u64) -> R<()>;
     /// A long loop of a solver stands at `at` of `..=last` (for the
     /// runaway projection); `None` when it is over.
     fn meter(&mut self, meter: Meter, at: Option<(i64, i64)>);

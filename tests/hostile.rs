@@ -917,6 +917,14 @@ fn ctrl_c_stops_every_kind_of_work_at_once() {
             "loopy game U(n) = { U(n + 1)  U(n - 1) if n > 0 }\nprint outcome(U(0))\n".into(),
             plain.clone(),
         ),
+        (
+            "marking P-positions",
+            "game W(a, b) = {\n W(a - k, b) for k in 1..=a\n W(a, b - k) for k in 1..=b\n \
+             W(a - k, b - k) for k in 1..=min(a, b)\n}\n\
+             print len(ppositions(W, 0..=40000, 0..=40000))\n"
+                .into(),
+            plain.clone(),
+        ),
     ];
     let mut worst = Duration::ZERO;
     for (what, src, limits) in cases {

@@ -96,6 +96,9 @@ impl Oracle for Scoped<'_> {
     fn max_states(&self) -> usize {
         self.m.limits.max_states
     }
+    fn spend(&mut self, n: u64) -> R<()> {
+        self.m.budget.spend(n)
+    }
     fn poll(&mut self) -> R<()> {
         self.m.poll()
     }

@@ -67,7 +67,13 @@ fn p_set(
             ))
         })
     })?;
-    let set = crate::marking::mark(&moves, &dims, &mut |_| m.poll())?;
+    let mut spent = 0;
+    let set = crate::marking::mark(&moves, &dims, &mut |done| {
+        use crate::oracle::Oracle;
+        let r = m.oracle().spend(done - spent);
+        spent = done;
+        r
+    })?;
     Ok(Some(Marked { set, keep }))
 }
 
