@@ -21,7 +21,7 @@ mod marked;
 mod quotient;
 mod tables;
 
-use tables::{Keep, is_zero, plot, section, table_values};
+use tables::{Keep, plot, section, table_values};
 
 /// Answers a report query (`outcome`, `moves`, `winning`, `table`,
 /// `ppositions`, `describe`, `period`, `graph`, the misère forms).
@@ -65,7 +65,7 @@ pub fn report(
         Builtin::Moves | Builtin::Winning => moves(m, f, args, env),
         Builtin::Table | Builtin::PPositions | Builtin::Map => {
             let keep = match f {
-                Builtin::PPositions => Keep::Zeros,
+                Builtin::PPositions | Builtin::Map => Keep::Zeros,
                 _ => Keep::Values,
             };
             let t = table_values(m, play, args, env, keep)?;
@@ -97,10 +97,7 @@ pub fn report(
                     rows: rows.clone(),
                     cols: cols.clone(),
                     // A map is the grid's zeros.
-                    p: t.rows()
-                        .iter()
-                        .map(|row| row.iter().map(is_zero).collect())
-                        .collect(),
+                    p: t.p_rows(),
                 },
                 (Builtin::Map, _) => return Err(Diag::bug("a map without two axes").into()),
                 _ => Answer::PPositions {
@@ -660,7 +657,7 @@ pub fn value(
         }
         Builtin::Table | Builtin::PPositions | Builtin::Map => {
             let keep = match f {
-                Builtin::PPositions => Keep::Zeros,
+                Builtin::PPositions | Builtin::Map => Keep::Zeros,
                 _ => Keep::Values,
             };
             let t = table_values(m, play, args, env, keep)?;
@@ -669,9 +666,9 @@ pub fn value(
                 (Builtin::Table, 1) => gsgs(&t.cells),
                 (Builtin::Table, _) => list(t.rows().into_iter().map(gsgs).collect()),
                 (Builtin::Map, _) => list(
-                    t.rows()
-                        .iter()
-                        .map(|row| list(row.iter().map(|v| Value::Bool(is_zero(v))).collect()))
+                    t.p_rows()
+                        .into_iter()
+                        .map(|row| list(row.into_iter().map(Value::Bool).collect()))
                         .collect(),
                 ),
                 _ => list(

@@ -111,7 +111,7 @@ impl TableValues {
 pub(super) enum Keep {
     /// Every value (`table`, `map`, `plot`).
     Values,
-    /// The points of value 0 (`ppositions`), as they are found.
+    /// The points of value 0 (`ppositions`, `map`), as they are found.
     Zeros,
 }
 
@@ -125,13 +125,26 @@ impl TableValues {
         }
     }
 
+    /// A two-axis table's P-positions as rows of booleans, from the points
+    /// of value 0 (`map`).
+    pub(super) fn p_rows(&self) -> Vec<Vec<bool>> {
+        let (Some(rows), Some(cols)) = (self.axes.first(), self.axes.get(1)) else {
+            return Vec::new();
+        };
+        let zeros: std::collections::HashSet<&[i64]> =
+            self.zeros.iter().map(Vec::as_slice).collect();
+        rows.iter()
+            .map(|&r| cols.iter().map(|&c| zeros.contains(&[r, c][..])).collect())
+            .collect()
+    }
+
     /// [`TableValues::rows`], each row its own list.
     pub(super) fn grid(&self) -> Vec<Vec<Gsg>> {
         self.rows().into_iter().map(<[Gsg]>::to_vec).collect()
     }
 }
 
-pub(super) fn is_zero(v: &Gsg) -> bool {
+fn is_zero(v: &Gsg) -> bool {
     *v == Gsg::Finite(0)
 }
 
