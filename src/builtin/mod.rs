@@ -774,11 +774,15 @@ pub const TABLE: &[Spec] = &[
         "ppositions",
         Some(B::PPositions),
         ReportQuery,
-        (2, 4),
-        "a game, 1 or 2 ranges, and optionally `misere`",
+        (2, 6),
+        "a game, 1 to 4 ranges, and optionally `misere`",
         &[
             ("ppositions(G, 0..=30)", "the positions whose value is 0"),
             ("ppositions(G, 0..=30, misere)", "the misère P-positions"),
+            (
+                "ppositions(W3, 0..=9, 0..=9, 0..=9)",
+                "a game of three parameters (marked where its moves are translations)",
+            ),
         ],
     ),
     spec(
