@@ -334,7 +334,7 @@ impl Checker {
                         ),
                     )
                     .label(span, "here")
-                    .help("give one range per parameter (tables have 1 or 2 dimensions)"),
+                    .help("give one range per parameter (up to 2; `ppositions` up to 4)"),
                 );
             } else {
                 if args.len() > 3 {

@@ -71,7 +71,7 @@ pub(super) fn section<'a>(
 }
 
 /// The values of a table's points: its game (or the section of it, `G(_,
-/// 6)`, with its one axis), its axes (one or two), and a value per point,
+/// 6)`, with its one axis), its axes (one or two; more for `ppositions`), and a value per point,
 /// row by row (or, for `ppositions`, only the points of value 0).
 pub(super) struct TableValues {
     pub(super) game: ir::GameId,
