@@ -172,53 +172,28 @@ pub(super) fn zeros(
     if set.keep.len() == arity && free.iter().copied().eq(0..arity) && axes.iter().all(run) {
         let last = axes.len() - 1;
         let (lo, top) = (axes[last][0], axes[last][axes[last].len() - 1]);
-        let mut at = vec![0usize; last];
-        let mut head: Vec<i64> = vec![0; last];
-        'rows: loop {
-            for k in 0..last {
-                head[k] = axes[k][at[k]];
-            }
+        tables::each_point(&axes[..last], &mut |head| {
             let mut found = Vec::new();
-            set.set.row(&head, lo, top, &mut |x| found.push(x));
+            set.set.row(head, lo, top, &mut |x| found.push(x));
             for x in found {
-                let mut p = head.clone();
+                let mut p = head.to_vec();
                 p.push(x);
                 push_counted(m, &mut out, p)?;
             }
-            for k in (0..last).rev() {
-                at[k] += 1;
-                if at[k] < axes[k].len() {
-                    continue 'rows;
-                }
-                at[k] = 0;
-            }
-            break;
-        }
+            Ok(())
+        })?;
         return Ok(Some(out));
     }
     let mut point = hi.clone();
-    let mut at = vec![0usize; axes.len()];
-    // Every point of the axes, the last fastest.
-    'points: loop {
-        for (k, &i) in free.iter().enumerate() {
-            point[i] = axes[k][at[k]];
+    tables::each_point(axes, &mut |xs| {
+        for (&i, &x) in free.iter().zip(xs) {
+            point[i] = x;
         }
         if set.is_p(&point) {
-            push_counted(
-                m,
-                &mut out,
-                at.iter().zip(axes).map(|(&j, a)| a[j]).collect(),
-            )?;
+            push_counted(m, &mut out, xs.to_vec())?;
         }
-        for k in (0..axes.len()).rev() {
-            at[k] += 1;
-            if at[k] < axes[k].len() {
-                continue 'points;
-            }
-            at[k] = 0;
-        }
-        break;
-    }
+        Ok(())
+    })?;
     Ok(Some(out))
 }
 

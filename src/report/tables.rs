@@ -206,28 +206,34 @@ pub(super) fn table_values(
             Keep::Zeros => Ok(()),
         }
     };
-    // Every point, the last axis fastest (`ppositions` may have more than
-    // two).
-    if !axes.iter().any(Vec::is_empty) {
-        let mut at = vec![0usize; axes.len()];
-        let mut xs = vec![0i64; axes.len()];
-        'points: loop {
-            for (k, axis) in axes.iter().enumerate() {
-                xs[k] = axis[at[k]];
-            }
-            point(m, &xs)?;
-            for k in (0..axes.len()).rev() {
-                at[k] += 1;
-                if at[k] < axes[k].len() {
-                    continue 'points;
-                }
-                at[k] = 0;
-            }
-            break;
-        }
-    }
+    // `ppositions` may have more than two axes.
+    each_point(&axes, &mut |xs| point(m, xs))?;
     t.axes = axes;
     Ok(t)
+}
+
+/// Every point of the axes in order, the last axis fastest (none if an
+/// axis is empty).
+pub(super) fn each_point(axes: &[Vec<i64>], f: &mut dyn FnMut(&[i64]) -> R<()>) -> R<()> {
+    if axes.iter().any(Vec::is_empty) {
+        return Ok(());
+    }
+    let mut at = vec![0usize; axes.len()];
+    let mut xs: Vec<i64> = axes.iter().map(|a| a[0]).collect();
+    loop {
+        f(&xs)?;
+        // The next point: the last axis that can step steps, the ones after
+        // it start again.
+        let Some(k) = (0..axes.len()).rev().find(|&k| at[k] + 1 < axes[k].len()) else {
+            return Ok(());
+        };
+        at[k] += 1;
+        xs[k] = axes[k][at[k]];
+        for j in k + 1..axes.len() {
+            at[j] = 0;
+            xs[j] = axes[j][0];
+        }
+    }
 }
 
 /// A plot: its title, what it draws, and the SVG.
