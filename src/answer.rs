@@ -8,8 +8,10 @@ use std::fmt;
 /// the generalized values it is read from).
 pub use crate::loopy::Outcome;
 
+mod guess;
 mod layout;
 mod quotient;
+pub use guess::GuessFound;
 pub use layout::describe_axis;
 use layout::{grid, p_map, p_positions, table_rows, width};
 pub use quotient::QuotientPeriod;
@@ -533,6 +535,21 @@ pub enum Answer {
         /// What ended a search that found nothing.
         ended: Option<String>,
     },
+    /// `guess(G)`.
+    Guess {
+        /// The game as asked: `G`, or the section `G(_, 3)`.
+        game: String,
+        /// A point as written: `G(n, 3)`.
+        call: String,
+        /// The points the formula was fitted to: `n in 0..=1023`.
+        points: String,
+        /// The formula found (`None`: none within the budget).
+        found: Option<GuessFound>,
+        /// Every formula of at most this size was searched.
+        searched: u64,
+        /// Formulas built.
+        tried: u64,
+    },
     /// A `check` that held.
     CheckOk {
         /// The condition as written.
@@ -928,6 +945,7 @@ impl fmt::Display for Answer {
                 why.as_deref(),
                 ended.as_deref(),
             ),
+            Answer::Guess { .. } => guess::guess(f, self),
             Answer::CheckOk { condition, cases } => match (short(condition), cases) {
                 (condition, 0) => writeln!(
                     f,

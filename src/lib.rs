@@ -56,6 +56,7 @@ pub mod genus;
 pub mod quotient;
 
 /// P-positions of translation games by marking: plain bits, below the engine.
+pub mod guess;
 pub mod marking;
 
 /// Kernels: rules of common shapes compiled to tight loops.

@@ -17,6 +17,7 @@ use std::collections::HashSet;
 use std::rc::Rc;
 
 mod genus;
+mod guess;
 mod marked;
 mod quotient;
 mod tables;
@@ -141,6 +142,7 @@ pub fn report(
         }),
         Builtin::Genus => genus::genus_answer(m, args, env),
         Builtin::Quotient => quotient::answer(m, args, env),
+        Builtin::Guess => Ok(guess::guess(m, args, env)?.answer()),
         Builtin::Period => Ok(match period(m, args, env)? {
             (game, crate::analysis::Search::Found(p)) => Answer::Period {
                 game,
@@ -687,6 +689,7 @@ pub fn value(
         Builtin::Quotient => quotient::value(m, args, env),
         Builtin::Graph => Ok(Value::Str(graph(m, args, env)?.1.dot.into())),
         Builtin::Plot => Ok(Value::Str(plot(m, play, args, env)?.svg.into())),
+        Builtin::Guess => Ok(guess::guess(m, args, env)?.value()),
         Builtin::Period => {
             let (found, period, preperiod, saltus, proven, computed) = match period(m, args, env)?.1
             {

@@ -254,6 +254,8 @@ pub enum RecordKind {
     Genus,
     /// `quotient(G, 0..=N)`.
     Quotient,
+    /// `guess(G)`.
+    Guess,
 }
 
 impl RecordKind {
@@ -272,6 +274,15 @@ impl RecordKind {
                 "computed",
             ],
             RecordKind::Genus => &["position", "genus", "grundy", "misere", "sup", "tame"],
+            RecordKind::Guess => &[
+                "found",
+                "formula",
+                "gives",
+                "statement",
+                "size",
+                "searched",
+                "tried",
+            ],
             RecordKind::Quotient => &[
                 "heaps",
                 "order",
@@ -294,6 +305,7 @@ impl RecordKind {
             RecordKind::Period => "a period",
             RecordKind::Genus => "a genus",
             RecordKind::Quotient => "a misère quotient",
+            RecordKind::Guess => "a guess",
         }
     }
 }

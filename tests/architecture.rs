@@ -347,6 +347,8 @@ fn the_bottom_layers_use_only_what_is_below_them() {
         ("quotient", &[]),
         // Marking P-positions: plain translations in, bits out.
         ("marking", &[]),
+        // Formulas searched: points and values in, a formula out.
+        ("guess", &["ops"]),
         (
             "misere",
             &[

@@ -594,6 +594,24 @@ fn cases() -> Vec<Case> {
             ERRORS,
         ),
         case(
+            "guess_bad_budgets_and_draws",
+            "game Nim(n) = { Nim(k) for k in 0..n }\n\
+             loopy game Draw(n) = { Draw(n % 2 + 1) }\n\
+             print guess(Nim, 0)\n\
+             print guess(Nim, 10**18)\n\
+             print guess(Draw)\n\
+             print guess(Nim, 1)\n",
+            ERRORS,
+        ),
+        case(
+            "guess_needs_one_to_three_integer_parameters",
+            "game F(a, b, c, d) = { F(a - 1, b, c, d) if a > 0 }\n\
+             game B(flag) = { B(false) if flag }\n\
+             print guess(F)\n\
+             print guess(B)\n",
+            ERRORS,
+        ),
+        case(
             "misere_and_graph_of_a_huge_heap",
             "octal K = 0.77\nprint outcome(K(10**18), misere)\nprint graph(K(2**40))\nprint outcome(K(3), misere)\n",
             ERRORS,

@@ -107,6 +107,8 @@ print plot(W, 0..=10, 0..=10)
 print describe(Kayles)
 print period(Kayles)
 print period(Grundy, 200)
+print guess(Nim)
+print guess(Kayles, 1000)
 print [m.change for m in winning(Nim(3) + Nim(5))]
 print outcome(Nim(3))
 print outcome(Walk(1))

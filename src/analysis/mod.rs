@@ -347,6 +347,12 @@ fn search(values: &[u32], shape: Result<&Shape, &str>) -> Option<Period> {
     observed
 }
 
+/// The period and saltus a sequence of values shows, not proven: the
+/// least period seen repeating at least three times over a third of it.
+pub fn observed(values: &[u32]) -> Option<(i64, i64)> {
+    search(values, Err("")).map(|p| (p.period, p.saltus))
+}
+
 /// The least e with G(n + p) − G(n) = G(len − 1) − G(len − 1 − p) for
 /// every e <= n < len − p.
 fn arithmetic_from(values: &[u32], p: usize, saltus: i64) -> i64 {

@@ -102,6 +102,8 @@ pub enum Builtin {
     Graph,
     /// `period(G[, budget])`: pre-period and period, and how it is known.
     Period,
+    /// `guess(G[, budget])`: the smallest formula giving a game's values.
+    Guess,
     /// `map(G, rows, columns)`: the P-positions of a two-parameter game as
     /// a picture in text.
     Map,
@@ -835,6 +837,23 @@ pub const TABLE: &[Spec] = &[
             "period(G)",
             "pre-period and period, proven when a theorem applies",
         )],
+    ),
+    spec(
+        "guess",
+        Some(B::Guess),
+        ReportQuery,
+        (1, 2),
+        "a game (or a section, `G(_, 6)`) and optionally a budget of formulas",
+        &[
+            (
+                "guess(G)",
+                "the smallest formula giving the values (a guess: not a proof)",
+            ),
+            (
+                "guess(G(_, 6), 10000000)",
+                "for a section, with a budget of formulas",
+            ),
+        ],
     ),
     spec(
         "misere_grundy",

@@ -60,9 +60,11 @@ fn every_variant_has_an_entry() {
             B::Insert => 47,
             B::Keys => 48,
             B::Values => 49,
+            B::Guess => 50,
         }
     }
     let all = [
+        B::Guess,
         B::Dict,
         B::Counter,
         B::Get,
@@ -153,6 +155,7 @@ fn signatures_are_declared_but_for_the_special_ones() {
             "plot",
             "describe",
             "period",
+            "guess",
             "genus",
             "quotient"
         ]

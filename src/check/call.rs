@@ -133,6 +133,7 @@ impl Checker {
                 (ids, Ty::Report)
             }
             Builtin::Describe | Builtin::Period => (self.game_query_args(f, args), Ty::Report),
+            Builtin::Guess => (self.guess_args(args, span), Ty::Report),
             Builtin::Genus => return self.genus_call(args, span, &sig_err),
             _ if f.is_table_query() => return self.table_call(f, args, span, &sig_err),
             // Every other builtin's entry gives its signature (a test in
@@ -417,6 +418,48 @@ impl Checker {
                 );
             }
             ids.push(id);
+        }
+        ids
+    }
+
+    /// The arguments of `guess(G[, budget])`: a game of one to three
+    /// integer parameters, or a section with one to three free, written as
+    /// a section's (`[game, mask, values...]`), then the budget.
+    fn guess_args(&mut self, args: &[ast::Expr], span: Span) -> Vec<ExprId> {
+        let mut ids = Vec::new();
+        let Some(first) = args.first() else {
+            return ids;
+        };
+        if let Some((_, section)) = section_args(self, first, "guess", 3) {
+            ids.extend(section);
+        } else if let (id, Some(g)) = self.game_arg(first, "guess") {
+            let params = self.game_params[g as usize].clone();
+            if !(1..=3).contains(&params.len()) {
+                let gname = &self.out.games[g as usize].name;
+                self.errors.push(
+                    Diag::user(
+                        Code::WrongArity,
+                        format!(
+                            "`guess` needs a game of one to three parameters; `{gname}` has {}",
+                            plural(params.len(), "parameter")
+                        ),
+                    )
+                    .label(first.span, "this game")
+                    .help("fix the others with a section: `guess(G(_, 6))`"),
+                );
+            } else if params.iter().any(|&p| !self.types.unify(p, Ty::Int)) {
+                self.errors.push(
+                    Diag::user(Code::TypeMismatch, "`guess` needs integer parameters")
+                        .label(first.span, "this game's parameters are not all integers")
+                        .help("a formula is of integers: G(0), G(1), ..."),
+                );
+            }
+            ids = self.all_free(params.len(), &[id], span);
+        } else {
+            return ids;
+        }
+        if let Some(b) = args.get(1) {
+            ids.push(self.check_ty(b, Ty::Int, "a budget is a number of formulas"));
         }
         ids
     }

@@ -949,6 +949,7 @@ fn answer_type(f: Builtin, args: usize) -> Ty {
         Builtin::Outcome => Ty::Record(RecordKind::Outcome),
         Builtin::Genus if args == 1 => Ty::Record(RecordKind::Genus),
         Builtin::Period => Ty::Record(RecordKind::Period),
+        Builtin::Guess => Ty::Record(RecordKind::Guess),
         Builtin::Quotient => Ty::Record(RecordKind::Quotient),
         Builtin::Describe | Builtin::Graph | Builtin::Plot => Ty::Str,
         _ => Ty::List,
@@ -960,6 +961,9 @@ fn field_type(kind: RecordKind, field: &str) -> Option<Ty> {
     use RecordKind::*;
     Some(match (kind, field) {
         (Outcome | Genus, "position") | (Move, "before" | "after") => Ty::Pos,
+        (Guess, "found") => Ty::Bool,
+        (Guess, "formula" | "gives" | "statement") => Ty::Str,
+        (Guess, "size" | "searched" | "tried") => Ty::Int,
         (Outcome, "outcome") | (Move, "change") | (Genus, "genus") => Ty::Str,
         (Outcome, "first_wins") | (Period, "found" | "proven") | (Genus, "tame") => Ty::Bool,
         (Genus, "sup") | (Quotient, "p_portion" | "pretending" | "changed") => Ty::List,

@@ -134,7 +134,8 @@ pub(super) fn call(
         | Builtin::Describe
         | Builtin::Genus
         | Builtin::Quotient
-        | Builtin::Period => match m.m.interp_state.report_values {
+        | Builtin::Period
+        | Builtin::Guess => match m.m.interp_state.report_values {
             Some(answer) => answer(m.m, f, play, args, span, env),
             None => Err(Diag::bug("no report queries connected")
                 .label(span, "here")

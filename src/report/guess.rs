@@ -1,0 +1,225 @@
+//! `guess(G)`: the smallest formula giving a game's values (or, for two
+//! parameters or three, its P-positions), searched by `crate::guess` over
+//! values computed here, and written as a `check` statement to paste.
+
+use super::*;
+use crate::answer::GuessFound;
+use crate::guess::{Formula, Kind, Problem};
+
+/// Formulas built when no budget is given: about a second, a few hundred
+/// megabytes at most.
+const DEFAULT_BUDGET: i64 = 3_000_000;
+
+/// The most formulas a budget may ask for.
+const MOST: i64 = 1_000_000_000_000;
+
+/// The points a guess fits, per number of free parameters: each runs over
+/// `0..=fit`, and formulas are told apart at `0..=told` (64 points).
+fn extent(vars: usize) -> (i64, i64) {
+    match vars {
+        1 => (1023, 63),
+        2 => (31, 7),
+        _ => (9, 3),
+    }
+}
+
+/// A guess and what it was asked about.
+pub(super) struct Guessed {
+    /// The game as asked: `G`, or the section `G(_, 3)`.
+    game: String,
+    /// A point as written: `G(n, 3)`.
+    call: String,
+    /// The free parameters' names.
+    names: Vec<String>,
+    /// How far each runs.
+    fit: i64,
+    /// The search's answer.
+    found: crate::guess::Guess,
+}
+
+impl Guessed {
+    /// `n in 0..=1023`, or `a, b in 0..=31`.
+    fn points(&self) -> String {
+        format!("{} in 0..={}", self.names.join(", "), self.fit)
+    }
+
+    /// The `check` statement of a formula, over the points it fits.
+    fn check(&self, kind: Kind, f: &Formula) -> String {
+        let clauses: Vec<String> = self
+            .names
+            .iter()
+            .map(|n| format!("for {n} in 0..={}", self.fit))
+            .collect();
+        let cond = match kind {
+            Kind::Values => format!("grundy({}) == {}", self.call, f.operand(&self.names)),
+            Kind::Zeros => format!("(grundy({}) == 0) == {}", self.call, f.operand(&self.names)),
+        };
+        format!("check {cond} {}", clauses.join(" "))
+    }
+
+    /// The answer to print.
+    pub(super) fn answer(&self) -> Answer {
+        let found = self.found.found.as_ref().map(|(kind, f)| GuessFound {
+            formula: f.text(&self.names),
+            gives: match kind {
+                Kind::Values => "values",
+                Kind::Zeros => "ppositions",
+            }
+            .to_string(),
+            size: f.size() as u64,
+            statement: self.check(*kind, f),
+        });
+        Answer::Guess {
+            game: self.game.clone(),
+            call: self.call.clone(),
+            points: self.points(),
+            found,
+            searched: self.found.complete as u64,
+            tried: self.found.tried,
+        }
+    }
+
+    /// The answer as a value.
+    pub(super) fn value(&self) -> Value {
+        let s = |x: String| Value::Str(x.into());
+        let values = match &self.found.found {
+            Some((kind, f)) => vec![
+                Value::Bool(true),
+                s(f.text(&self.names)),
+                s(match kind {
+                    Kind::Values => "values".into(),
+                    Kind::Zeros => "ppositions".into(),
+                }),
+                s(self.check(*kind, f)),
+                Value::Int(f.size() as i64),
+            ],
+            None => vec![
+                Value::Bool(false),
+                s(String::new()),
+                s(String::new()),
+                s(String::new()),
+                Value::Int(0),
+            ],
+        };
+        let mut values = values;
+        values.push(Value::Int(self.found.complete as i64));
+        values.push(Value::Int(
+            i64::try_from(self.found.tried).unwrap_or(i64::MAX),
+        ));
+        Value::Record(Rc::new(Record {
+            kind: RecordKind::Guess,
+            values,
+        }))
+    }
+}
+
+/// `guess(G[, budget])`: the game's values at the points, then the search.
+pub(super) fn guess(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -> R<Guessed> {
+    let (slice, rest) = section(m, args, env)?;
+    let game = game_arg(m, args)?;
+    let budget = match rest.first() {
+        Some(&b) => {
+            let v = m.interp().eval_int(b, env)?;
+            if !(1..=MOST).contains(&v) {
+                return Err(Diag::user(
+                    Code::BadBudget,
+                    format!("a guess's budget is a number of formulas from 1 to 10^12, not {v}"),
+                )
+                .label(m.program().span(b), "this budget")
+                .help(format!(
+                    "leave it out for {DEFAULT_BUDGET} formulas (about a second), or give more: `guess(G, 30000000)`"
+                ))
+                .into());
+            }
+            v
+        }
+        None => DEFAULT_BUDGET,
+    };
+    let g = &m.program().games[game as usize];
+    let gname = g.name.clone();
+    let names: Vec<String> = slice.free.iter().map(|&i| g.params[i].clone()).collect();
+    let call = slice.name(&gname, &names);
+    let shown = match slice.free.len() == slice.args.len() {
+        true => gname.clone(),
+        false => slice.name(&gname, &[]),
+    };
+    let vars = names.len();
+    let (fit, told) = extent(vars);
+    // The sample's points first, then the others, each in order.
+    let mut points = Vec::new();
+    let mut rest_points = Vec::new();
+    let axis: Vec<i64> = (0..=fit).collect();
+    tables::each_point(&vec![axis; vars], &mut |xs| {
+        match xs.iter().all(|&x| x <= told) {
+            true => points.extend_from_slice(xs),
+            false => rest_points.extend_from_slice(xs),
+        }
+        Ok(())
+    })?;
+    let sample = points.len() / vars;
+    points.extend(rest_points);
+    let span = m.program().span(args[0]);
+    let mut values = Vec::with_capacity(points.len() / vars);
+    for xs in points.chunks(vars) {
+        let p = m.intern(game, &slice.point(xs), span)?;
+        match m.gsg(p)? {
+            Gsg::Finite(v) => values.push(i64::from(v)),
+            Gsg::Infinite(_) => {
+                let at: Vec<String> = xs.iter().map(i64::to_string).collect();
+                return Err(Diag::user(
+                    Code::Infinite,
+                    format!(
+                        "`guess` needs finite values: {} is a draw (∞)",
+                        slice.name(&gname, &at)
+                    ),
+                )
+                .label(span, "this game")
+                .help("a formula gives numbers; ask `table` for the values with ∞")
+                .into());
+            }
+        }
+    }
+    let constants = constants(&slice, vars, &values);
+    let problem = Problem {
+        vars,
+        points: &points,
+        values: &values,
+        sample,
+        constants: &constants,
+        budget: budget as u64,
+    };
+    let found = crate::guess::search(&problem, &mut |done| {
+        use crate::oracle::Oracle;
+        m.oracle().spend(done)
+    })?;
+    Ok(Guessed {
+        game: shown,
+        call,
+        names,
+        fit,
+        found,
+    })
+}
+
+/// The numbers a formula may write: 0 to 10, the fixed parameters, and for
+/// one parameter the period and saltus the values show.
+fn constants(slice: &tables::Slice, vars: usize, values: &[i64]) -> Vec<i64> {
+    let mut c: Vec<i64> = (0..=10).collect();
+    c.extend(
+        slice
+            .args
+            .iter()
+            .copied()
+            .filter(|&a| (0..=64).contains(&a)),
+    );
+    if vars == 1 {
+        // One parameter's points are in order: the sample is 0..=63.
+        let seq: Vec<u32> = values.iter().map(|&v| v as u32).collect();
+        if let Some((p, s)) = crate::analysis::observed(&seq) {
+            c.extend([p, s].into_iter().filter(|&x| (0..=1024).contains(&x)));
+        }
+    }
+    c.sort_unstable();
+    c.dedup();
+    c
+}
