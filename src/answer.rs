@@ -415,6 +415,8 @@ pub enum Answer {
         ranges: Vec<String>,
         /// The argument tuples of value 0.
         positions: Vec<Vec<i64>>,
+        /// What they look like, when a shape is seen.
+        shape: Option<crate::analysis::pshape::PShape>,
     },
     /// `outcome(P, misere)`.
     MisereOutcome {
@@ -897,8 +899,15 @@ impl fmt::Display for Answer {
                 call,
                 ranges,
                 positions,
+                shape,
                 ..
-            } => p_positions(f, call, *misere, params, ranges, positions),
+            } => {
+                p_positions(f, call, *misere, params, ranges, positions)?;
+                match shape {
+                    Some(s) => writeln!(f, "  shape: {}", s.words(params)),
+                    None => Ok(()),
+                }
+            }
             Answer::MisereOutcome { .. } | Answer::MisereWinning { .. } => misere(f, self),
             Answer::Graph {
                 position,

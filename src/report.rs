@@ -101,18 +101,7 @@ pub fn report(
                     p: t.p_rows(),
                 },
                 (Builtin::Map, _) => return Err(Diag::bug("a map without two axes").into()),
-                _ => Answer::PPositions {
-                    game: name,
-                    misere,
-                    params,
-                    call,
-                    ranges: t
-                        .axes
-                        .iter()
-                        .map(|a| crate::answer::describe_axis(a))
-                        .collect(),
-                    positions: t.zeros,
-                },
+                _ => ppositions(m, play, args, t, name, params, call)?,
             })
         }
         Builtin::Plot => {
@@ -168,6 +157,46 @@ pub fn report(
         }),
         _ => Err(Diag::bug(format!("`{}` is not a report", f.name())).into()),
     }
+}
+
+/// `ppositions(G, ...)`: the P-positions of a table, and what they look
+/// like (a proven period of the values proves one parameter's shape).
+fn ppositions(
+    m: &mut Machine,
+    play: Play,
+    args: &[ExprId],
+    t: tables::TableValues,
+    game: String,
+    params: Vec<String>,
+    call: String,
+) -> R<Answer> {
+    let sec = match (play, &t.section) {
+        (Play::Normal, Some(s)) => s.section(t.game),
+        (Play::Normal, None) => Some(crate::analysis::Section::whole(t.game)),
+        _ => None,
+    };
+    let span = m.program().span(args[0]);
+    let shape = crate::analysis::pshape::shape(
+        &mut m.oracle(),
+        sec.as_ref(),
+        &t.axes,
+        &t.zeros,
+        &params,
+        span,
+    )?;
+    Ok(Answer::PPositions {
+        game,
+        misere: play == Play::Misere,
+        params,
+        call,
+        ranges: t
+            .axes
+            .iter()
+            .map(|a| crate::answer::describe_axis(a))
+            .collect(),
+        positions: t.zeros,
+        shape,
+    })
 }
 
 /// `outcome(P)` and `print P`: who wins, and for a loopy game's won or

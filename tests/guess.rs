@@ -118,6 +118,20 @@ fn known() -> Vec<Known> {
             "3 * (n / 6) + n % 3",
             "Skip(n, 3)",
         ),
+        one(
+            "take any number but k, for k = 40: differs from n % 40 only from n = 80 on",
+            "game Skip(n, k) = { Skip(n - t, k) for t in 1..=n if t != k }",
+            "Skip(_, 40)",
+            "40 * (n / 80) + n % 40",
+            "Skip(n, 40)",
+        ),
+        one(
+            "Winning Ways ch. 4: take 1 to 99, G(n) = n mod 100 (n below 100 at first)",
+            "game S(n) = { S(n - t) for t in 1..=99 if t <= n }",
+            "S",
+            "n % 100",
+            "S(n)",
+        ),
         Known {
             source: "Bouton 1901: two Nim heaps, a xor b",
             game: "game N(a, b) = { N(x, b) for x in 0..a\n N(a, y) for y in 0..b }",
@@ -134,6 +148,17 @@ fn known() -> Vec<Known> {
             game: "game T(a, b) = { T(a - t, b) for t in 1..=3 if t <= a\n T(a, b - t) for t in 1..=3 if t <= b }",
             query: "T",
             formula: "(a % 4) ^ (b % 4)",
+            gives: "values",
+            call: "T(a, b)",
+            vars: &["a", "b"],
+            values_to: 40,
+            formulas_to: 400,
+        },
+        Known {
+            source: "Sprague–Grundy: two heaps of subtraction {1, ..., 7}",
+            game: "game T(a, b) = { T(a - t, b) for t in 1..=7 if t <= a\n T(a, b - t) for t in 1..=7 if t <= b }",
+            query: "T",
+            formula: "(a % 8) ^ (b % 8)",
             gives: "values",
             call: "T(a, b)",
             vars: &["a", "b"],
@@ -237,5 +262,49 @@ fn a_guess_is_a_value_with_its_check() {
     assert_eq!(
         text.concat(),
         "n % 4\nvalues\ncheck grundy(S(n)) == n % 4 for n in 0..=1023\ng.size = 3\n"
+    );
+}
+
+/// `ppositions` says what the P-positions look like, against published
+/// results: Wythoff's pairs (Wythoff 1907), Fraenkel's a-Wythoff pairs
+/// (b − a grows by a; Fraenkel 1982), a subtraction game's periodic
+/// P-positions, Kayles's only P-position 0, two-heap Nim's diagonal.
+#[test]
+fn ppositions_say_what_they_look_like() {
+    let out = run(
+        "game W(a, b) = {\n W(a - k, b) for k in 1..=a\n W(a, b - k) for k in 1..=b\n \
+         W(a - k, b - j) for k in 1..=a for j in 1..=b if k - j < 3 and j - k < 3\n}\n\
+         game Wy(a, b) = {\n Wy(a - k, b) for k in 1..=a\n Wy(a, b - k) for k in 1..=b\n \
+         Wy(a - k, b - k) for k in 1..=min(a, b)\n}\n\
+         game S(n) = { S(n - t) for t in [1, 3, 4] if t <= n }\n\
+         game K(n) = { K(a) + K(n - r - a) for r in 1..=2 for a in 0..=n - r }\n\
+         game N(a, b) = { N(x, b) for x in 0..a\n N(a, y) for y in 0..b }\n\
+         print ppositions(Wy, 0..=200, 0..=200)\nprint ppositions(W, 0..=60, 0..=60)\n\
+         print ppositions(S, 0..=100)\nprint ppositions(K, 0..=300)\nprint ppositions(N, 0..=20, 0..=20)\n",
+    );
+    let shapes: Vec<String> = out
+        .iter()
+        .map(|a| match a {
+            Ok(a) => a
+                .to_string()
+                .lines()
+                .find_map(|l| l.strip_prefix("  shape: "))
+                .unwrap_or("none")
+                .to_string(),
+            Err(e) => e.clone(),
+        })
+        .collect();
+    assert_eq!(
+        shapes,
+        [
+            "(0, 0) and Wythoff's pairs (⌊kφ⌋, ⌊kφ⌋ + k) with their mirrors, φ = (1 + √5)/2: \
+             complementary Beatty sequences (observed up to 200)",
+            "(0, 0) and the pairs (⌊kα⌋, ⌊kα⌋ + 3k) with their mirrors, α = (2 - 3 + √13)/2: \
+             complementary Beatty sequences (observed up to 60)",
+            // Subtraction {1, 3, 4}: values 0 1 0 1 2 3 2 repeated (period 7).
+            "from n = 0 on, exactly where n % 7 in [0, 2] (proven)",
+            "finitely many, the last 0 (proven)",
+            "exactly where a == b (observed up to 20)",
+        ]
     );
 }

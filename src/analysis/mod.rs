@@ -2,6 +2,7 @@
 //! the rules), periods of their value sequences with proofs where a theorem
 //! allows, and descriptions in words.
 
+pub mod pshape;
 pub mod shape;
 pub mod translate;
 

@@ -14,12 +14,12 @@ const DEFAULT_BUDGET: i64 = 3_000_000;
 const MOST: i64 = 1_000_000_000_000;
 
 /// The points a guess fits, per number of free parameters: each runs over
-/// `0..=fit`, and formulas are told apart at `0..=told` (64 points).
-fn extent(vars: usize) -> (i64, i64) {
+/// `0..=fit`.
+fn extent(vars: usize) -> i64 {
     match vars {
-        1 => (1023, 63),
-        2 => (31, 7),
-        _ => (9, 3),
+        1 => 1023,
+        2 => 31,
+        _ => 9,
     }
 }
 
@@ -144,20 +144,13 @@ pub(super) fn guess(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -> R<Gu
         false => slice.name(&gname, &[]),
     };
     let vars = names.len();
-    let (fit, told) = extent(vars);
-    // The sample's points first, then the others, each in order.
+    let fit = extent(vars);
     let mut points = Vec::new();
-    let mut rest_points = Vec::new();
     let axis: Vec<i64> = (0..=fit).collect();
     tables::each_point(&vec![axis; vars], &mut |xs| {
-        match xs.iter().all(|&x| x <= told) {
-            true => points.extend_from_slice(xs),
-            false => rest_points.extend_from_slice(xs),
-        }
+        points.extend_from_slice(xs);
         Ok(())
     })?;
-    let sample = points.len() / vars;
-    points.extend(rest_points);
     let span = m.program().span(args[0]);
     let mut values = Vec::with_capacity(points.len() / vars);
     for xs in points.chunks(vars) {
@@ -180,6 +173,13 @@ pub(super) fn guess(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -> R<Gu
         }
     }
     let constants = constants(&slice, vars, &values);
+    // The points that tell formulas apart first.
+    let (order, sample) = crate::guess::sample_first(&points, vars);
+    let points: Vec<i64> = order
+        .iter()
+        .flat_map(|&i| points[i * vars..][..vars].iter().copied())
+        .collect();
+    let values: Vec<i64> = order.iter().map(|&i| values[i]).collect();
     let problem = Problem {
         vars,
         points: &points,
@@ -187,6 +187,7 @@ pub(super) fn guess(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -> R<Gu
         sample,
         constants: &constants,
         budget: budget as u64,
+        values_too: true,
     };
     let found = crate::guess::search(&problem, &mut |done| {
         use crate::oracle::Oracle;
@@ -202,7 +203,8 @@ pub(super) fn guess(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -> R<Gu
 }
 
 /// The numbers a formula may write: 0 to 10, the fixed parameters, and for
-/// one parameter the period and saltus the values show.
+/// one parameter the period and saltus the values show (`values` in the
+/// order of n).
 fn constants(slice: &tables::Slice, vars: usize, values: &[i64]) -> Vec<i64> {
     let mut c: Vec<i64> = (0..=10).collect();
     c.extend(

@@ -17,6 +17,9 @@
 //! budget counts the formulas built.
 
 use crate::ops::{self, BinOp};
+
+mod formula;
+pub use formula::{Formula, Op, Val};
 use rustc_hash::FxHashMap;
 
 /// The most points formulas are told apart by.
@@ -43,199 +46,6 @@ const INT_OPS: [BinOp; 10] = [
     BinOp::Shr,
 ];
 
-/// A formula's node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Op {
-    /// The i-th variable.
-    Var(u8),
-    /// A number.
-    Const(i64),
-    /// An integer operation, a comparison of two integers, or `and`/`or`
-    /// of two booleans.
-    Bin(BinOp),
-    /// `min(a, b)`.
-    Min,
-    /// `max(a, b)`.
-    Max,
-    /// `popcount(a)`.
-    Popcount,
-    /// `isqrt(a)`.
-    Isqrt,
-    /// `not a`.
-    Not,
-    /// `if a then b else c`.
-    If,
-}
-
-impl Op {
-    /// Whether its value is a boolean.
-    fn is_bool(self) -> bool {
-        match self {
-            Op::Bin(b) => !b.is_arithmetic(),
-            Op::Not => true,
-            _ => false,
-        }
-    }
-
-    /// How many operands it takes.
-    fn arity(self) -> usize {
-        match self {
-            Op::Var(_) | Op::Const(_) => 0,
-            Op::Popcount | Op::Isqrt | Op::Not => 1,
-            Op::If => 3,
-            Op::Bin(_) | Op::Min | Op::Max => 2,
-        }
-    }
-}
-
-/// A formula: its nodes with their operands before them, the root last.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Formula {
-    nodes: Vec<(Op, [u32; 3])>,
-}
-
-/// A formula's value at a point.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Val {
-    /// An integer.
-    Int(i64),
-    /// A boolean.
-    Bool(bool),
-}
-
-impl Formula {
-    /// Its size: names, numbers and operators written, a call of one
-    /// operand (`popcount`, `isqrt`) counting 2.
-    pub fn size(&self) -> usize {
-        self.nodes
-            .iter()
-            .map(|(op, _)| match op {
-                Op::Popcount | Op::Isqrt => 2,
-                _ => 1,
-            })
-            .sum()
-    }
-
-    /// Whether its value is a boolean.
-    pub fn is_bool(&self) -> bool {
-        self.nodes.last().is_some_and(|(op, _)| op.is_bool())
-    }
-
-    /// Its value at the point `x`, as the language computes it; `None`
-    /// where an operation has no value (division by zero, overflow).
-    pub fn eval(&self, x: &[i64]) -> Option<Val> {
-        let mut vals: Vec<Val> = Vec::with_capacity(self.nodes.len());
-        for &(op, k) in &self.nodes {
-            let at = |i: usize| vals[k[i] as usize];
-            let v = match op {
-                Op::Var(i) => Val::Int(*x.get(i as usize)?),
-                Op::Const(c) => Val::Int(c),
-                _ => apply(op, at(0), at(1), at(2))?,
-            };
-            vals.push(v);
-        }
-        vals.last().copied()
-    }
-
-    /// The formula as the language writes it, its variables named `names`.
-    pub fn text(&self, names: &[String]) -> String {
-        self.write(self.nodes.len() - 1, names, 0)
-    }
-
-    /// The formula as an operand of a comparison (in parentheses where
-    /// it binds more loosely).
-    pub fn operand(&self, names: &[String]) -> String {
-        self.write(self.nodes.len() - 1, names, 5)
-    }
-
-    /// Node `i` written inside a context that binds at `ctx` (0: loosest).
-    fn write(&self, i: usize, names: &[String], ctx: u8) -> String {
-        let (op, k) = self.nodes[i];
-        let kid = |j: usize, c: u8| self.write(k[j] as usize, names, c);
-        let (prec, s) = match op {
-            Op::Var(v) => (
-                ATOM,
-                names
-                    .get(v as usize)
-                    .cloned()
-                    .unwrap_or_else(|| format!("x{v}")),
-            ),
-            Op::Const(c) if c < 0 => (NEG, c.to_string()),
-            Op::Const(c) => (ATOM, c.to_string()),
-            Op::Min | Op::Max | Op::Popcount | Op::Isqrt => {
-                let name = match op {
-                    Op::Min => "min",
-                    Op::Max => "max",
-                    Op::Popcount => "popcount",
-                    _ => "isqrt",
-                };
-                let args: Vec<String> = (0..op.arity()).map(|j| kid(j, 1)).collect();
-                (ATOM, format!("{name}({})", args.join(", ")))
-            }
-            Op::Not => (3, format!("not {}", kid(0, 3))),
-            Op::If => (
-                0,
-                format!("if {} then {} else {}", kid(0, 1), kid(1, 1), kid(2, 0)),
-            ),
-            Op::Bin(b) => {
-                let p = precedence(b);
-                // Comparisons do not chain; the others associate to the left.
-                let (l, r) = match b.is_comparison() {
-                    true => (p + 1, p + 1),
-                    false => (p, p + 1),
-                };
-                (p, format!("{} {} {}", kid(0, l), b.symbol(), kid(1, r)))
-            }
-        };
-        match prec < ctx {
-            true => format!("({s})"),
-            false => s,
-        }
-    }
-}
-
-/// How tightly a name, a number or a call binds.
-const ATOM: u8 = 14;
-/// How tightly a negative number binds (as prefix `-`).
-const NEG: u8 = 12;
-
-/// How tightly a binary operator binds (language.md §4).
-fn precedence(b: BinOp) -> u8 {
-    match b {
-        BinOp::Or => 1,
-        BinOp::And => 2,
-        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => 4,
-        BinOp::BitOr => 6,
-        BinOp::BitXor => 7,
-        BinOp::BitAnd => 8,
-        BinOp::Shl | BinOp::Shr => 9,
-        BinOp::Add | BinOp::Sub => 10,
-        BinOp::Mul | BinOp::Div | BinOp::Rem => 11,
-        BinOp::Pow => 13,
-    }
-}
-
-/// One operation on values, as the language computes it.
-fn apply(op: Op, a: Val, b: Val, c: Val) -> Option<Val> {
-    use Val::{Bool, Int};
-    Some(match (op, a, b) {
-        (Op::Bin(BinOp::And), Bool(x), Bool(y)) => Bool(x && y),
-        (Op::Bin(BinOp::Or), Bool(x), Bool(y)) => Bool(x || y),
-        (Op::Bin(o), Int(x), Int(y)) if o.is_comparison() => Bool(ops::compare(o, x, y)?),
-        (Op::Bin(o), Int(x), Int(y)) => Int(ops::int_op(o, x, y).ok()?),
-        (Op::Min, Int(x), Int(y)) => Int(x.min(y)),
-        (Op::Max, Int(x), Int(y)) => Int(x.max(y)),
-        (Op::Popcount, Int(x), _) => Int(ops::popcount(x).ok()?),
-        (Op::Isqrt, Int(x), _) => Int(ops::isqrt(x).ok()?),
-        (Op::Not, Bool(x), _) => Bool(!x),
-        (Op::If, Bool(t), _) => match t {
-            true => b,
-            false => c,
-        },
-        _ => return None,
-    })
-}
-
 /// What a formula is asked to give.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -243,6 +53,34 @@ pub enum Kind {
     Values,
     /// The P-positions: `grundy(G(x)) == 0` exactly where `f(x)` is true.
     Zeros,
+}
+
+/// The points (`vars` numbers each) reordered so that the first tell
+/// formulas apart well: the corner nearest 0 (about 40 points), then
+/// points spread evenly over the others (a formula that differs from
+/// another only far out is then told apart from it), [`SAMPLE`] in all;
+/// then the rest, in order. The order (indices of points) and how many
+/// lead.
+pub fn sample_first(points: &[i64], vars: usize) -> (Vec<usize>, usize) {
+    let count = points.len() / vars.max(1);
+    let corner = match vars {
+        1 => 39,
+        2 => 5,
+        _ => 2,
+    };
+    let (mut first, mut rest): (Vec<usize>, Vec<usize>) =
+        (0..count).partition(|&i| points[i * vars..][..vars].iter().all(|&x| x <= corner));
+    first.truncate(SAMPLE);
+    let want = (SAMPLE - first.len()).min(rest.len());
+    if let Some(stride) = rest.len().checked_div(want) {
+        let picked: Vec<usize> = (0..want).map(|j| j * stride + stride / 2).collect();
+        for &j in picked.iter().rev() {
+            first.push(rest.remove(j));
+        }
+    }
+    let sample = first.len();
+    first.extend(rest);
+    (first, sample)
 }
 
 /// A search's question.
@@ -260,6 +98,9 @@ pub struct Problem<'a> {
     pub constants: &'a [i64],
     /// The most formulas to build.
     pub budget: u64,
+    /// Whether a formula for the values is asked for (else only one true
+    /// exactly at the zeros, for two variables or more).
+    pub values_too: bool,
 }
 
 /// A search's answer.
@@ -287,6 +128,8 @@ struct Entry {
 /// The kept formulas, by size, with their values at the sample.
 struct Pool {
     k: usize,
+    /// The bits of the sample's points.
+    mask: u64,
     ints: Vec<Entry>,
     /// Their values at the sample (a formula with a value outside the
     /// 32-bit range at some point is not kept: Grundy values are smaller).
@@ -333,15 +176,20 @@ pub fn search<E>(p: &Problem<'_>, poll: &mut dyn FnMut(u64) -> Result<(), E>) ->
     let k = p.sample.min(SAMPLE).min(p.values.len());
     let target: Vec<i64> = p.values[..k].to_vec();
     // The P-positions are asked for where there are two variables or
-    // more (those of one are periodic or finite: `ppositions` says which).
+    // more (those of one are periodic or finite: `ppositions` says which)
+    // and some are in the sample (0: not asked).
     let zeros = match p.vars {
-        1 => u64::MAX,
+        1 => 0,
         _ => zero_bits(&target),
     };
     let mut s = Search {
         p,
         pool: Pool {
             k,
+            mask: match k {
+                64 => u64::MAX,
+                _ => (1u64 << k) - 1,
+            },
             ints: Vec::new(),
             int_vals: Vec::new(),
             consts: vec![Vec::new()],
@@ -384,7 +232,7 @@ pub fn search<E>(p: &Problem<'_>, poll: &mut dyn FnMut(u64) -> Result<(), E>) ->
         // has been tried (the values say more).
         if s.found
             .iter()
-            .any(|(kind, f)| *kind == Kind::Values || f.size() <= complete)
+            .any(|(kind, f)| *kind == Kind::Values || f.size() <= complete || !p.values_too)
         {
             break;
         }
@@ -434,81 +282,11 @@ impl<E> Search<'_, '_, E> {
             self.count()?;
             self.keep_bool(Op::Not, [i, 0, 0], !self.pool.bool_vals[i as usize])?;
         }
-        // Two operands: sizes a + b = size − 1.
-        for a in 1..size - 1 {
-            let b = size - 1 - a;
-            for op in INT_OPS
-                .iter()
-                .map(|&o| Op::Bin(o))
-                .chain([Op::Min, Op::Max])
-            {
-                let symmetric = matches!(
-                    op,
-                    Op::Min
-                        | Op::Max
-                        | Op::Bin(
-                            BinOp::Add | BinOp::Mul | BinOp::BitXor | BinOp::BitAnd | BinOp::BitOr
-                        )
-                );
-                if symmetric && a < b {
-                    continue;
-                }
-                // A divisor or a shift amount is a number.
-                let by_number = matches!(
-                    op,
-                    Op::Bin(BinOp::Div | BinOp::Rem | BinOp::Shl | BinOp::Shr)
-                );
-                let ys: Vec<u32> = match by_number {
-                    true => self.pool.consts.get(b).cloned().unwrap_or_default(),
-                    false => self.int_range(b).collect(),
-                };
-                for x in self.int_range(a) {
-                    for &y in &ys {
-                        if symmetric && a == b && y < x {
-                            continue;
-                        }
-                        self.count()?;
-                        if self.binary_int(op, x, y) {
-                            self.keep_int(op, [x, y, 0])?;
-                        }
-                    }
-                }
-            }
-            for o in [BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le] {
-                let symmetric = matches!(o, BinOp::Eq | BinOp::Ne);
-                if symmetric && a < b {
-                    continue;
-                }
-                for x in self.int_range(a) {
-                    for y in self.int_range(b) {
-                        if symmetric && a == b && y <= x {
-                            continue;
-                        }
-                        self.count()?;
-                        let bits = self.compare(o, x, y);
-                        self.keep_bool(Op::Bin(o), [x, y, 0], bits)?;
-                    }
-                }
-            }
-            if a >= b {
-                for o in [BinOp::And, BinOp::Or] {
-                    for x in self.bool_range(a) {
-                        for y in self.bool_range(b) {
-                            if a == b && y <= x {
-                                continue;
-                            }
-                            self.count()?;
-                            let (u, v) = (
-                                self.pool.bool_vals[x as usize],
-                                self.pool.bool_vals[y as usize],
-                            );
-                            let bits = if o == BinOp::And { u & v } else { u | v };
-                            self.keep_bool(Op::Bin(o), [x, y, 0], bits)?;
-                        }
-                    }
-                }
-            }
-        }
+        // Two operands, sizes a + b = size − 1: the booleans first (few),
+        // then comparisons, then arithmetic (most).
+        self.connectives(size)?;
+        self.comparisons(size)?;
+        self.arithmetic(size)?;
         // `if c then x else y`: sizes c + x + y = size − 1.
         for c in 3..size.saturating_sub(2) {
             for a in 1..size - 1 - c {
@@ -530,6 +308,101 @@ impl<E> Search<'_, '_, E> {
                                 });
                             }
                             self.keep_int(Op::If, [t, x, y])?;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `and` and `or` of two kept booleans.
+    fn connectives(&mut self, size: usize) -> Result<(), Halt<E>> {
+        for a in (size - 1).div_ceil(2)..size - 1 {
+            let b = size - 1 - a;
+            for o in [BinOp::And, BinOp::Or] {
+                for x in self.bool_range(a) {
+                    for y in self.bool_range(b) {
+                        if a == b && y <= x {
+                            continue;
+                        }
+                        self.count()?;
+                        let (u, v) = (
+                            self.pool.bool_vals[x as usize],
+                            self.pool.bool_vals[y as usize],
+                        );
+                        let bits = if o == BinOp::And { u & v } else { u | v };
+                        self.keep_bool(Op::Bin(o), [x, y, 0], bits)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `==`, `!=`, `<` and `<=` of two kept integers (`>` and `>=` are
+    /// these with the operands swapped).
+    fn comparisons(&mut self, size: usize) -> Result<(), Halt<E>> {
+        for a in 1..size - 1 {
+            let b = size - 1 - a;
+            for o in [BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le] {
+                let symmetric = matches!(o, BinOp::Eq | BinOp::Ne);
+                if symmetric && a < b {
+                    continue;
+                }
+                for x in self.int_range(a) {
+                    for y in self.int_range(b) {
+                        if symmetric && a == b && y <= x {
+                            continue;
+                        }
+                        self.count()?;
+                        let bits = self.compare(o, x, y);
+                        self.keep_bool(Op::Bin(o), [x, y, 0], bits)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The integer operations and `min`, `max` of two kept integers.
+    fn arithmetic(&mut self, size: usize) -> Result<(), Halt<E>> {
+        for a in 1..size - 1 {
+            let b = size - 1 - a;
+            for op in INT_OPS
+                .iter()
+                .map(|&o| Op::Bin(o))
+                .chain([Op::Min, Op::Max])
+            {
+                let symmetric = matches!(
+                    op,
+                    Op::Min
+                        | Op::Max
+                        | Op::Bin(
+                            BinOp::Add | BinOp::Mul | BinOp::BitXor | BinOp::BitAnd | BinOp::BitOr
+                        )
+                );
+                if symmetric && a < b {
+                    continue;
+                }
+                // A divisor or a shift amount has one value at every point
+                // of the sample: a number.
+                let by_number = matches!(
+                    op,
+                    Op::Bin(BinOp::Div | BinOp::Rem | BinOp::Shl | BinOp::Shr)
+                );
+                let ys: Vec<u32> = match by_number {
+                    true => self.pool.consts.get(b).cloned().unwrap_or_default(),
+                    false => self.int_range(b).collect(),
+                };
+                for x in self.int_range(a) {
+                    for &y in &ys {
+                        if symmetric && a == b && y < x {
+                            continue;
+                        }
+                        self.count()?;
+                        if self.binary_int(op, x, y) {
+                            self.keep_int(op, [x, y, 0])?;
                         }
                     }
                 }
@@ -622,7 +495,18 @@ impl<E> Search<'_, '_, E> {
             return Ok(());
         }
         let h = hash(&self.buf);
-        if self.pool.int_seen.contains_key(&h) {
+        let kept = self.pool.int_seen.contains_key(&h);
+        // A formula whose values at the sample are the target's is tried
+        // even when one kept has them: it may fit where that one did not.
+        if self.p.values_too && self.buf == self.target {
+            let f = self.formula(op, kids);
+            self.offer(Kind::Values, f);
+        }
+        if self.zeros != 0 && zero_bits(&self.buf) == self.zeros {
+            let f = self.is_zero(op, kids);
+            self.offer(Kind::Zeros, f);
+        }
+        if kept {
             return Ok(());
         }
         let id = self.pool.ints.len() as u32;
@@ -639,15 +523,6 @@ impl<E> Search<'_, '_, E> {
             self.pool.consts.resize_with(size + 1, Vec::new);
             self.pool.consts[size].push(id);
         }
-        if self.buf == self.target {
-            let f = self.formula(Some(id), None, None);
-            self.offer(Kind::Values, f);
-        }
-        if self.p.vars > 1 && zero_bits(&self.buf) == self.zeros {
-            let zero = self.constant(0);
-            let f = self.formula(None, None, Some((BinOp::Eq, id, zero)));
-            self.offer(Kind::Zeros, f);
-        }
         self.inverse(id);
         Ok(())
     }
@@ -655,6 +530,9 @@ impl<E> Search<'_, '_, E> {
     /// The formulas `x + y`, `x - y`, `y - x` and `x ^ y` that give the
     /// values at the sample, for the new kept `x` and any kept `y`.
     fn inverse(&mut self, x: u32) {
+        if !self.p.values_too {
+            return;
+        }
         let k = self.pool.k;
         for o in [BinOp::Add, BinOp::Sub, BinOp::BitXor, BinOp::Shl] {
             // The y with x o y = t (or, for `Shl` standing for y − x: y = t + x).
@@ -704,13 +582,18 @@ impl<E> Search<'_, '_, E> {
                 BinOp::Sub => (o, x, y),
                 o => (o, x.min(y), x.max(y)),
             };
-            let f = self.formula(None, None, Some(top));
+            let f = self.formula(Op::Bin(top.0), [top.1, top.2, 0]);
             self.offer(Kind::Values, f);
         }
     }
 
     /// Keeps a boolean formula, unless one kept already has its values.
     fn keep_bool(&mut self, op: Op, kids: [u32; 3], bits: u64) -> Result<(), Halt<E>> {
+        let bits = bits & self.pool.mask;
+        if self.zeros != 0 && bits == self.zeros {
+            let f = self.formula(op, kids);
+            self.offer(Kind::Zeros, f);
+        }
         if self.pool.bool_seen.contains_key(&bits) {
             return Ok(());
         }
@@ -718,69 +601,55 @@ impl<E> Search<'_, '_, E> {
         self.pool.bool_seen.insert(bits, id);
         self.pool.bools.push(Entry { op, kids });
         self.pool.bool_vals.push(bits);
-        if self.p.vars > 1 && bits == self.zeros {
-            let f = self.formula(None, Some(id), None);
-            self.offer(Kind::Zeros, f);
-        }
         Ok(())
     }
 
-    /// The kept integer that is the number `c` (kept at size 1).
-    fn constant(&self, c: i64) -> u32 {
-        self.pool
-            .ints
-            .iter()
-            .position(|e| e.op == Op::Const(c))
-            .map_or(u32::MAX, |i| i as u32)
-    }
-
-    /// A formula out of the pool: a kept integer, a kept boolean, or a
-    /// binary operation of two kept integers.
-    fn formula(
-        &self,
-        int: Option<u32>,
-        boolean: Option<u32>,
-        top: Option<(BinOp, u32, u32)>,
-    ) -> Formula {
+    /// The formula `op` of the kept `kids` (integers or booleans, as `op`
+    /// takes them; `u32::MAX` for an integer: the number 0).
+    fn formula(&self, op: Op, kids: [u32; 3]) -> Formula {
         let mut nodes = Vec::new();
-        if let Some(i) = int {
-            self.copy(&mut nodes, i, false);
-        } else if let Some(b) = boolean {
-            self.copy(&mut nodes, b, true);
-        } else if let Some((o, x, y)) = top {
-            let a = self.copy(&mut nodes, x, false);
-            // `x == 0`: the number 0 may not be kept under that name.
-            let b = match (o, y) {
-                (BinOp::Eq, u32::MAX) => {
-                    nodes.push((Op::Const(0), [0; 3]));
-                    (nodes.len() - 1) as u32
-                }
-                _ => self.copy(&mut nodes, y, false),
-            };
-            nodes.push((Op::Bin(o), [a, b, 0]));
-        }
+        self.push(&mut nodes, op, kids);
         Formula { nodes }
     }
 
-    /// Copies a kept formula's tree into `nodes`; its root's index.
-    fn copy(&self, nodes: &mut Vec<(Op, [u32; 3])>, id: u32, is_bool: bool) -> u32 {
-        let e = match is_bool {
-            true => self.pool.bools[id as usize],
-            false => self.pool.ints[id as usize],
-        };
-        let mut kids = [0u32; 3];
-        for (j, kid) in kids.iter_mut().enumerate().take(e.op.arity()) {
-            // Which kind each operand is: `if`'s first and `not`'s, and the
-            // operands of `and`/`or`, are booleans.
-            let kid_bool = match e.op {
+    /// `op` of the kept `kids` pushed onto `nodes`, its operands first;
+    /// its index.
+    fn push(&self, nodes: &mut Vec<(Op, [u32; 3])>, op: Op, kids: [u32; 3]) -> u32 {
+        let mut at = [0u32; 3];
+        for (j, slot) in at.iter_mut().enumerate().take(op.arity()) {
+            // `if`'s first operand and those of `not`, `and` and `or` are
+            // booleans.
+            let is_bool = match op {
                 Op::If => j == 0,
                 Op::Not | Op::Bin(BinOp::And | BinOp::Or) => true,
                 _ => false,
             };
-            *kid = self.copy(nodes, e.kids[j], kid_bool);
+            *slot = match (is_bool, kids[j]) {
+                (false, u32::MAX) => {
+                    nodes.push((Op::Const(0), [0; 3]));
+                    (nodes.len() - 1) as u32
+                }
+                (true, id) => {
+                    let e = self.pool.bools[id as usize];
+                    self.push(nodes, e.op, e.kids)
+                }
+                (false, id) => {
+                    let e = self.pool.ints[id as usize];
+                    self.push(nodes, e.op, e.kids)
+                }
+            };
         }
-        nodes.push((e.op, kids));
+        nodes.push((op, at));
         (nodes.len() - 1) as u32
+    }
+
+    /// `f == 0`, for the formula `op` of the kept `kids`.
+    fn is_zero(&self, op: Op, kids: [u32; 3]) -> Formula {
+        let mut nodes = Vec::new();
+        let f = self.push(&mut nodes, op, kids);
+        nodes.push((Op::Const(0), [0; 3]));
+        nodes.push((Op::Bin(BinOp::Eq), [f, f + 1, 0]));
+        Formula { nodes }
     }
 
     /// A formula that fits the sample: kept as an answer if it fits every
@@ -860,6 +729,7 @@ mod tests {
             sample: 64,
             constants: &(0..=10).collect::<Vec<i64>>(),
             budget,
+            values_too: true,
         };
         search::<()>(&p, &mut |_| Ok(())).unwrap()
     }
@@ -884,7 +754,8 @@ mod tests {
     #[test]
     fn random_small_formulas_are_found_again() {
         use proptest::prelude::*;
-        let shapes: [(&str, usize, fn(i64, i64, i64) -> i64); 6] = [
+        type Shape = (&'static str, usize, fn(i64, i64, i64) -> i64);
+        let shapes: [Shape; 6] = [
             ("n % c", 3, |n, c, _| n % c),
             ("n / c + d", 5, |n, c, d| n / c + d),
             ("n * c ^ d", 5, |n, c, d| (n * c) ^ d),
