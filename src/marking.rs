@@ -97,21 +97,28 @@ const CHUNK: u64 = 1 << 22;
 /// The P-positions of the box, by marking: it must hold every position
 /// its positions move to (the caller sets aside coordinates no move
 /// changes). `poll` is called with the work done so far (marks and
-/// P-positions), every few million: its error ends the walk.
+/// P-positions), every few million: its error ends the walk. `None`: the
+/// bits could not be allocated.
 pub fn mark<E>(
     moves: &[Translation],
     dims: &[i64],
     poll: &mut dyn FnMut(u64) -> Result<(), E>,
-) -> Result<PSet, E> {
+) -> Result<Option<PSet>, E> {
     let total = positions(dims).unwrap_or(0);
     let d = dims.len();
     let mut strides = vec![1u64; d];
     for i in (0..d.saturating_sub(1)).rev() {
         strides[i] = strides[i + 1] * (dims[i + 1] as u64 + 1);
     }
-    let words = total.div_ceil(64) as usize;
+    let Ok(words) = usize::try_from(total.div_ceil(64)) else {
+        return Ok(None);
+    };
     // Marked: a move to a P-position found. What is left is P.
-    let mut marked = vec![0u64; words];
+    let mut marked: Vec<u64> = Vec::new();
+    if marked.try_reserve_exact(words).is_err() {
+        return Ok(None);
+    }
+    marked.resize(words, 0);
     let mut x = vec![0i64; d];
     let mut y = vec![0i64; d];
     let mut marks = 0u64;
@@ -196,11 +203,11 @@ pub fn mark<E>(
     {
         *last &= (1u64 << (total % 64)) - 1;
     }
-    Ok(PSet {
+    Ok(Some(PSet {
         dims: dims.to_vec(),
         bits: marked,
         strides,
-    })
+    }))
 }
 
 fn meets(when: &[(Vec<i64>, i64)], x: &[i64]) -> bool {
@@ -229,7 +236,9 @@ mod tests {
 
     #[test]
     fn wythoff_p_positions_are_the_golden_pairs() {
-        let p = mark::<()>(&wythoff(), &[40, 40], &mut |_| Ok(())).expect("no poll error");
+        let p = mark::<()>(&wythoff(), &[40, 40], &mut |_| Ok(()))
+            .expect("no poll error")
+            .expect("room for 1681 bits");
         // (⌊kφ⌋, ⌊kφ²⌋) and mirrors, by hand.
         let pairs = [
             (0, 0),

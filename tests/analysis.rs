@@ -176,3 +176,25 @@ fn a_range_leaving_out_a_far_heap_has_no_shape() {
         "{a}"
     );
 }
+
+/// A box of 10^12 positions: marked, it would need a bit each (refused by
+/// the memory limit, saying so); valued, a position each (refused by the
+/// state limit before any is computed).
+#[test]
+fn a_box_of_a_trillion_positions_is_refused_at_once() {
+    let out = session_events(
+        "game W(a, b) = {\n W(a - k, b) for k in 1..=a\n W(a, b - k) for k in 1..=b\n \
+         W(a - k, b - k) for k in 1..=min(a, b)\n}\n\
+         game Q(a, b) = { Q(a - k * k, b) for k in 1..=isqrt(a)\n Q(a, b - k * k) for k in 1..=isqrt(b) }\n\
+         print len(ppositions(W, 0..=10**6, 0..=10**6))\nprint len(ppositions(Q, 0..=10**6, 0..=10**6))\n",
+        grundy::eval::Limits::default(),
+    );
+    let errors: Vec<&String> = out.iter().filter_map(|r| r.as_ref().err()).collect();
+    assert_eq!(errors.len(), 2, "{out:?}");
+    assert!(errors[0].starts_with("memory-limit: "), "{}", errors[0]);
+    assert!(
+        errors[1].starts_with("state-limit: this table of Q has 1000002000001 positions"),
+        "{}",
+        errors[1]
+    );
+}

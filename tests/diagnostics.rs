@@ -604,6 +604,13 @@ fn cases() -> Vec<Case> {
             ERRORS,
         ),
         case(
+            "a_table_past_the_state_limit",
+            "game Q(a, b) = { Q(a - k * k, b) for k in 1..=isqrt(a)\n                 Q(a, b - k * k) for k in 1..=isqrt(b) }\n\
+             print ppositions(Q, 0..=10**6, 0..=10**6)\n\
+             print ppositions(Q, 0..=3, 0..=3)\n",
+            ERRORS,
+        ),
+        case(
             "guess_needs_one_to_three_integer_parameters",
             "game F(a, b, c, d) = { F(a - 1, b, c, d) if a > 0 }\n\
              game B(flag) = { B(false) if flag }\n\

@@ -981,8 +981,9 @@ fn the_time_limit_starts_with_each_statement_and_constant() {
     assert!(errors.is_empty(), "{errors:?}");
 }
 
-/// A table of 10^10 or 8·10^13 points is computed point by point, its
-/// values counted against the memory limit as they are kept: the limits
+/// A table of 10^10 or 8·10^13 points is refused before any value when
+/// the state limit cannot hold its positions, else computed point by point,
+/// its values counted against the memory limit as they are kept: the limits
 /// stop it (never an allocation of the whole grid up front, which aborted
 /// the process).
 #[test]
@@ -1002,7 +1003,8 @@ fn huge_grids_end_at_a_limit() {
         assert_eq!(run.code, 2, "{query}: {}", run.stderr);
         assert!(
             run.stderr.contains("grundy::time-limit")
-                || run.stderr.contains("grundy::memory-limit"),
+                || run.stderr.contains("grundy::memory-limit")
+                || run.stderr.contains("grundy::state-limit"),
             "{query}: {}",
             run.stderr
         );

@@ -314,7 +314,8 @@ fn formula(
 ) -> R<Option<String>> {
     let vars = axes.len();
     let points: usize = axes.iter().map(Vec::len).product();
-    if !(2..=3).contains(&vars) || points > FORMULA_POINTS {
+    // A box of fewer points than the sample says too little.
+    if !(2..=3).contains(&vars) || !(crate::guess::SAMPLE..=FORMULA_POINTS).contains(&points) {
         return Ok(None);
     }
     let set: std::collections::HashSet<&[i64]> = zeros.iter().map(Vec::as_slice).collect();

@@ -52,7 +52,8 @@ fn p_set(
     let keep: Vec<usize> = (0..d).filter(|&i| moved[i] || !fixed[i]).collect();
     let moves = project(&moves, &keep, hi);
     let dims: Vec<i64> = keep.iter().map(|&i| hi[i]).collect();
-    let name = &m.program().games[game as usize].name;
+    let name = m.program().games[game as usize].name.clone();
+    let name = &name;
     let Some(count) = crate::marking::positions(&dims) else {
         return Err(too_large(name, &dims, span).into());
     };
@@ -74,6 +75,17 @@ fn p_set(
         spent = done;
         r
     })?;
+    // Under no memory limit, an allocation the machine refused.
+    let Some(set) = set else {
+        return Err(Diag::user(
+            Code::MemoryLimit,
+            format!("the machine has no room for a bit for each of {count} positions"),
+        )
+        .label(span, "this box")
+        .note(format!("marking the P-positions of {name} in this box holds a bit for each of {count} positions"))
+        .help("ask about a smaller box")
+        .into());
+    };
     Ok(Some(Marked { set, keep }))
 }
 

@@ -187,6 +187,27 @@ pub(super) fn table_values(
         t.axes = axes;
         return Ok(t);
     }
+    // Each point is a position: a box past the state limit cannot be
+    // valued, and is said so before any is.
+    let points = axes
+        .iter()
+        .fold(1u128, |n, a| n.saturating_mul(a.len() as u128));
+    let room = (m.state_count() as u128).saturating_add(m.room() as u128);
+    if points > room {
+        let name = &m.program().games[game as usize].name;
+        return Err(Diag::user(
+            Code::StateLimit,
+            format!(
+                "this table of {name} has {points} positions, more than the state limit allows ({room})"
+            ),
+        )
+        .label(span, "this game")
+        .help(
+            "ask about a smaller box, or raise the limit with `--max-states N`; P-positions of a game \
+             whose moves are translations are marked instead (language.md, section 10)",
+        )
+        .into());
+    }
     let mut point = |m: &mut Machine, xs: &[i64]| -> R<()> {
         let vals: Vec<Value> = match &sec {
             Some(s) => s.point(xs),
