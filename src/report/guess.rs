@@ -6,9 +6,9 @@ use super::*;
 use crate::answer::GuessFound;
 use crate::guess::{Formula, Kind, Problem};
 
-/// Formulas built when no budget is given: about a second, a few hundred
-/// megabytes at most.
-const DEFAULT_BUDGET: i64 = 3_000_000;
+/// Formulas built when no budget is given: a few seconds, under a
+/// gigabyte (every formula of size 8 for one parameter).
+const DEFAULT_BUDGET: i64 = 10_000_000;
 
 /// The most formulas a budget may ask for.
 const MOST: i64 = 1_000_000_000_000;
@@ -127,7 +127,7 @@ pub(super) fn guess(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -> R<Gu
                 )
                 .label(m.program().span(b), "this budget")
                 .help(format!(
-                    "leave it out for {DEFAULT_BUDGET} formulas (about a second), or give more: `guess(G, 30000000)`"
+                    "leave it out for {DEFAULT_BUDGET} formulas (a few seconds), or give more: `guess(G, 30000000)`"
                 ))
                 .into());
             }
