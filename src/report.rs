@@ -170,7 +170,10 @@ fn ppositions(
     params: Vec<String>,
     call: String,
 ) -> R<Answer> {
+    // A loopy game's values may be ∞: no period proves its shape.
+    let loopy = m.program().games[t.game as usize].loopy;
     let sec = match (play, &t.section) {
+        (Play::Normal, _) if loopy => None,
         (Play::Normal, Some(s)) => s.section(t.game),
         (Play::Normal, None) => Some(crate::analysis::Section::whole(t.game)),
         _ => None,

@@ -308,3 +308,17 @@ fn ppositions_say_what_they_look_like() {
         ]
     );
 }
+
+/// A loopy game's P-positions are listed as before: a value may be ∞, so
+/// no period is asked for (it failed with the ∞ error).
+#[test]
+fn ppositions_of_a_loopy_game_still_answer() {
+    let out = run(
+        "loopy game Walk(n) = { Walk(n - 1) if n > 0\n Walk(n + 1) if n % 3 == 2 and n < 20 }\n\
+                   print ppositions(Walk, 0..=30)\n",
+    );
+    assert!(
+        matches!(out.first(), Some(Ok(Answer::PPositions { .. }))),
+        "{out:?}"
+    );
+}

@@ -201,11 +201,14 @@ fn seen(is_p: &[bool], lo: i64, hi: i64, ps: &[i64]) -> Option<Fact> {
     }
     // Differences that grow evenly (an even step is a period, found above).
     let d: Vec<i64> = ps.windows(2).map(|w| w[1] - w[0]).collect();
-    if let [d0, d1, ..] = d[..]
+    // Growing: the next one would be past the table.
+    if let ([d0, d1, ..], Some(&last), Some(&d_last)) = (&d[..], ps.last(), d.last())
         && d.len() >= 3
-        && d1 != d0
+        && d1 > d0
         && d.windows(2).all(|w| w[1] - w[0] == d1 - d0)
+        && last + d_last + (d1 - d0) > hi
     {
+        let (d0, d1) = (*d0, *d1);
         return Some(Fact::Growing {
             first: ps[0],
             step: d0,
@@ -249,9 +252,9 @@ fn periodic(is_p: &[bool], lo: i64, e: i64, p: i64, hi: i64) -> Fact {
     }
 }
 
-/// Whether the P-positions of the box `0..=a_hi × 0..=b_hi` are (0, 0)
-/// and the pairs (a_k, a_k + step·k) with their mirrors, the a_k and b_k
-/// every positive integer once, a_k = ⌊kα⌋: the step, if so.
+/// Whether the P-positions of the box `0..=a_hi × 0..=b_hi` are exactly
+/// (0, 0) and the pairs (a_k, a_k + step·k) with their mirrors that lie
+/// inside it, a_k = ⌊kα⌋ (at least four pairs): the step, if so.
 fn beatty(a_hi: i64, b_hi: i64, zeros: &[Vec<i64>]) -> Option<i64> {
     let set: std::collections::HashSet<(i64, i64)> = zeros
         .iter()
@@ -260,48 +263,41 @@ fn beatty(a_hi: i64, b_hi: i64, zeros: &[Vec<i64>]) -> Option<i64> {
     if !set.contains(&(0, 0)) {
         return None;
     }
-    // Each pair below the diagonal, with its mirror where that is inside.
+    // The step from the first two pairs below the diagonal.
     let mut pairs: Vec<(i64, i64)> = set.iter().copied().filter(|&(a, b)| a < b).collect();
     pairs.sort_unstable();
-    if pairs.len() < 4 || set.iter().any(|&(a, b)| a == b && a != 0) {
+    if pairs.len() < 4 {
         return None;
-    }
-    for &(a, b) in &set {
-        let mirrored = (b, a);
-        if a != b && b <= a_hi && a <= b_hi && !set.contains(&mirrored) {
-            return None;
-        }
     }
     let step = pairs[1].1 - pairs[1].0 - (pairs[0].1 - pairs[0].0);
     if step < 1 {
         return None;
     }
-    let top = a_hi.min(b_hi);
-    // The pairs inside the square 0..=top, k = 1, 2, ...: the a's and b's
-    // every integer 1..=top once, and a_k = ⌊kα⌋.
-    let mut seen = vec![false; top as usize + 1];
-    let mut k = 0;
-    for &(a, b) in pairs.iter().filter(|&&(_, b)| b <= top) {
-        k += 1;
-        let alpha_k = ((2 - step) * k + isqrt(k * k * (step * step + 4))).div_euclid(2);
-        if b - a != step * k || a != alpha_k || seen[a as usize] || seen[b as usize] {
-            return None;
+    // Exactly the pairs the formula gives, with the mirrors, inside the box.
+    let alpha_k = |k: i64| -> Option<i64> {
+        let (k, s) = (i128::from(k), i128::from(step));
+        let root = (k
+            .checked_mul(k)?
+            .checked_mul(s.checked_mul(s)?.checked_add(4)?)?) as u128;
+        i64::try_from(((2 - s) * k + root.isqrt() as i128).div_euclid(2)).ok()
+    };
+    let mut expected = std::collections::HashSet::from([(0i64, 0i64)]);
+    let mut inside = 0;
+    for k in 1.. {
+        let a = alpha_k(k)?;
+        if a > a_hi.max(b_hi) {
+            break;
         }
-        seen[a as usize] = true;
-        seen[b as usize] = true;
+        let b = a.checked_add(step.checked_mul(k)?)?;
+        if a <= a_hi && b <= b_hi {
+            expected.insert((a, b));
+            inside += 1;
+        }
+        if b <= a_hi && a <= b_hi {
+            expected.insert((b, a));
+        }
     }
-    // Every integer up to the last a seen is an a or a b (a later b may
-    // fill a gap above it).
-    let last_a = pairs
-        .iter()
-        .filter(|&&(_, b)| b <= top)
-        .map(|p| p.0)
-        .max()?;
-    ((1..=last_a).all(|x| seen[x as usize]) && k >= 4).then_some(step)
-}
-
-fn isqrt(x: i64) -> i64 {
-    x.max(0).isqrt()
+    (inside >= 4 && expected == set).then_some(step)
 }
 
 /// The smallest formula true exactly at the P-positions of a box (of at
@@ -388,6 +384,9 @@ mod tests {
             })
         );
         assert_eq!(seen_in(100, &[0, 5]), Some(Fact::Finite { last: Some(5) }));
+        // Growing differences that the table contradicts are not claimed.
+        assert_eq!(seen_in(15, &[0, 1, 3, 6, 10]), None);
+        assert_eq!(seen_in(34, &[0, 10, 19, 27]), None);
         // Only finitely many seen: none after 21 up to 100.
         assert_eq!(
             seen_in(100, &[0, 1, 3, 7, 20, 21]),
@@ -423,6 +422,23 @@ mod tests {
         off.retain(|p| p != &vec![4, 7] && p != &vec![7, 4]);
         off.extend([vec![4, 8], vec![8, 4]]);
         assert_eq!(beatty(60, 60, &off), None);
+        // The first pairs only: the later ones are missing.
+        let first: Vec<Vec<i64>> = zeros
+            .iter()
+            .filter(|p| p[0].max(p[1]) <= 10)
+            .cloned()
+            .collect();
+        assert_eq!(beatty(20, 20, &first), None);
+        // A non-square box: the pairs past the square are checked too.
+        let wide: Vec<Vec<i64>> = zeros
+            .iter()
+            .filter(|p| p[0] <= 10 && p[1] <= 60)
+            .cloned()
+            .collect();
+        assert_eq!(beatty(10, 60, &wide), Some(1));
+        let mut wrong = wide.clone();
+        wrong.retain(|p| p != &vec![9, 15]);
+        assert_eq!(beatty(10, 60, &wrong), None);
         // Nim's diagonal is not.
         let diag: Vec<Vec<i64>> = (0..=60).map(|i| vec![i, i]).collect();
         assert_eq!(beatty(60, 60, &diag), None);

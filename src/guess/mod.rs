@@ -70,7 +70,8 @@ pub fn sample_first(points: &[i64], vars: usize) -> (Vec<usize>, usize) {
     };
     let (mut first, mut rest): (Vec<usize>, Vec<usize>) =
         (0..count).partition(|&i| points[i * vars..][..vars].iter().all(|&x| x <= corner));
-    first.truncate(SAMPLE);
+    rest.extend(first.drain(SAMPLE.min(first.len())..));
+    rest.sort_unstable();
     let want = (SAMPLE - first.len()).min(rest.len());
     if let Some(stride) = rest.len().checked_div(want) {
         let picked: Vec<usize> = (0..want).map(|j| j * stride + stride / 2).collect();

@@ -187,13 +187,15 @@ pub(super) fn table_values(
         t.axes = axes;
         return Ok(t);
     }
-    // Each point is a position: a box past the state limit cannot be
-    // valued, and is said so before any is.
+    // Each point of a box is a position of its own: a box of two axes or
+    // more past the state limit cannot be valued, and is said so before
+    // any is. (One axis is a list, under the list limit; its large heaps
+    // may be answered by a period without being stored.)
     let points = axes
         .iter()
         .fold(1u128, |n, a| n.saturating_mul(a.len() as u128));
     let room = (m.state_count() as u128).saturating_add(m.room() as u128);
-    if points > room {
+    if axes.len() >= 2 && points > room {
         let name = &m.program().games[game as usize].name;
         return Err(Diag::user(
             Code::StateLimit,
