@@ -91,6 +91,18 @@ impl Moves {
     }
 }
 
+/// A proven period that answers a position: G(n + period) = G(n) + saltus
+/// from `preperiod` on, over the argument `heap` (the others fixed at the
+/// position's), which is `n` in the position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PeriodAt {
+    pub heap: usize,
+    pub n: i64,
+    pub preperiod: i64,
+    pub period: i64,
+    pub saltus: i64,
+}
+
 /// The engine, as the solvers and analyses ask it for things.
 pub trait Oracle {
     /// The checked program.
@@ -151,9 +163,10 @@ pub trait Oracle {
     fn octal_digits(&mut self, _game: GameId) -> Option<Vec<u8>> {
         None
     }
-    /// The proven plain period `(preperiod, period)` of a one-parameter
-    /// game (none for an arithmetic one).
-    fn known_period(&self, game: GameId) -> Option<(i64, i64)>;
+    /// The proven period that answers a position: of its game, or of its
+    /// section with all but its largest argument fixed (`G(_, 6)` for
+    /// `G(10**18, 6)`), once a search found one.
+    fn period_at(&self, pos: PosId) -> Option<PeriodAt>;
     /// Records a proven period: G(n + period) = G(n) + saltus from
     /// `preperiod` on.
     fn set_period(&mut self, game: GameId, preperiod: i64, period: i64, saltus: i64);

@@ -198,3 +198,47 @@ fn a_box_of_a_trillion_positions_is_refused_at_once() {
         errors[1]
     );
 }
+
+/// The winning moves of a huge heap of a section (`K(_, 2)`, Kayles with
+/// its take as a parameter) are grouped by residue from the section's
+/// proven period, as a one-parameter game's are: each leaves a sum of
+/// value 0, and they are Kayles's (the octal shorthand's, apart).
+#[test]
+fn winning_moves_of_a_huge_heap_of_a_section() {
+    let out = session_events(
+        "game K(n, r) = { K(a, r) + K(n - t - a, r) for t in 1..=r for a in 0..=n - t }\n\
+         octal Kay = 0.77\n\
+         let w = winning(K(10**9, 2) + K(5, 2))\n\
+         print [grundy(m.after + K(5, 2)) for m in w if m.component == 0]\n\
+         print [m.change for m in w]\n\
+         print [m.change for m in winning(Kay(10**9) + Kay(5))]\n",
+        grundy::eval::Limits::default(),
+    );
+    let text: Vec<String> = out
+        .iter()
+        .map(|r| match r {
+            Ok(a) => a.to_string(),
+            Err(e) => format!("error {e}"),
+        })
+        .collect();
+    assert_eq!(text.len(), 3, "{text:?}");
+    assert_eq!(
+        text[0],
+        "[grundy(m.after + K(5, 2)) for m in w if m.component == 0] = [0, 0]\n"
+    );
+    // The same moves of the huge heap, written with the section's
+    // arguments; and one move of the small heap.
+    let section = text[1].replace(", 2)", "").replace("K(", "");
+    assert!(
+        section.contains(
+            "\"1000000000 → 3 + 999999995\", \"1000000000 → 39 + 999999959\", \"5 → 0 + 4\"]"
+        ),
+        "{text:?}"
+    );
+    assert!(
+        text[2].ends_with(
+            "[\"1000000000 → 3 + 999999995\", \"1000000000 → 39 + 999999959\", \"5 → 4\"]\n"
+        ),
+        "{text:?}"
+    );
+}

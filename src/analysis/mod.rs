@@ -689,13 +689,36 @@ pub enum HugeMove {
 /// `None` when this does not apply.
 pub fn huge_moves(m: &mut dyn Oracle, c: crate::value::PosId) -> R<Option<Vec<HugeMove>>> {
     let (game, args) = m.position(c);
-    let [Value::Int(n)] = args[..] else {
+    let Some(ints) = args
+        .iter()
+        .map(|a| match a {
+            Value::Int(v) => Some(*v),
+            _ => None,
+        })
+        .collect::<Option<Vec<i64>>>()
+    else {
         return Ok(None);
     };
-    if n < HUGE_MOVES || m.program().games[game as usize].params.len() != 1 {
+    if ints.iter().max().is_none_or(|&n| n < HUGE_MOVES) {
         return Ok(None);
     }
-    let Ok(shape) = shape::shape(m, game) else {
+    // Asking for the heap's value finds the period if there is one to find.
+    m.grundy(c)?;
+    // A plain period of the game, or of its section (`G(_, 6)`).
+    let Some(at) = m.period_at(c) else {
+        return Ok(None);
+    };
+    if at.saltus != 0 {
+        return Ok(None);
+    }
+    let mut fixed = ints.clone();
+    fixed[at.heap] = 0;
+    let sec = Section {
+        game,
+        heap: at.heap,
+        args: fixed,
+    };
+    let Ok(shape) = shape::shape_of(m, &sec) else {
         return Ok(None);
     };
     // Splits into three heaps are not grouped (yet): listed one by one.
@@ -703,17 +726,23 @@ pub fn huge_moves(m: &mut dyn Oracle, c: crate::value::PosId) -> R<Option<Vec<Hu
         return Ok(None);
     }
     let span = m.program().games[game as usize].header;
-    // Asking for the heap's value finds the period if there is one to find.
-    m.grundy(c)?;
-    let Some((e, p)) = m.known_period(game) else {
-        return Ok(None);
-    };
+    let (n, e, p) = (at.n, at.preperiod, at.period);
     if n < shape.from || n < e + p {
         return Ok(None);
     }
     let name = m.program().games[game as usize].name.clone();
+    // `G(x)`, or `G(x, 6)` for a section.
+    let call = |x: &str| {
+        let shown: Vec<String> = (0..sec.args.len())
+            .map(|i| match i == sec.heap {
+                true => x.to_string(),
+                false => sec.args[i].to_string(),
+            })
+            .collect();
+        format!("{name}({})", shown.join(", "))
+    };
     let value = |m: &mut dyn Oracle, x: i64| -> R<u32> {
-        let q = m.intern(game, &[Value::Int(x)], span)?;
+        let q = m.intern(game, &sec.at(x), span)?;
         m.grundy(q)
     };
     let mut out = Vec::new();
@@ -721,17 +750,13 @@ pub fn huge_moves(m: &mut dyn Oracle, c: crate::value::PosId) -> R<Option<Vec<Hu
         let s = n - f.take;
         match f.heaps {
             0 => out.push(HugeMove::One(Vec::new())),
-            1 => out.push(HugeMove::One(vec![m.intern(
-                game,
-                &[Value::Int(s)],
-                span,
-            )?])),
+            1 => out.push(HugeMove::One(vec![m.intern(game, &sec.at(s), span)?])),
             _ => {
                 let half = s / 2;
                 // Below the pre-period, each split is its own.
                 for x in 1..e.min(half + 1) {
-                    let a = m.intern(game, &[Value::Int(x)], span)?;
-                    let b = m.intern(game, &[Value::Int(s - x)], span)?;
+                    let a = m.intern(game, &sec.at(x), span)?;
+                    let b = m.intern(game, &sec.at(s - x), span)?;
                     out.push(HugeMove::One(vec![a, b]));
                 }
                 // From there, x and s − x are both periodic: the value
@@ -744,14 +769,14 @@ pub fn huge_moves(m: &mut dyn Oracle, c: crate::value::PosId) -> R<Option<Vec<Hu
                     let count = (half - first) / p + 1;
                     let last = first + (count - 1) * p;
                     if count == 1 {
-                        let a = m.intern(game, &[Value::Int(first)], span)?;
-                        let b = m.intern(game, &[Value::Int(s - first)], span)?;
+                        let a = m.intern(game, &sec.at(first), span)?;
+                        let b = m.intern(game, &sec.at(s - first), span)?;
                         out.push(HugeMove::One(vec![a, b]));
                         continue;
                     }
                     let xs = format!("x = {first}, {}, ..., {last} ({count} moves)", first + p);
                     out.push(HugeMove::Group {
-                        to: format!("{name}(x) + {name}({s} - x) for {xs}"),
+                        to: format!("{} + {} for {xs}", call("x"), call(&format!("{s} - x"))),
                         change: format!("{n} → x + ({s} - x) for {xs}"),
                         value: value(m, first)? ^ value(m, s - first)?,
                         count: count as u64,

@@ -81,8 +81,8 @@ impl Oracle for Scoped<'_> {
         let shape = crate::analysis::shape::shape(self, game).ok()?;
         crate::analysis::shape::exact_octal(self, game, &shape)
     }
-    fn known_period(&self, game: GameId) -> Option<(i64, i64)> {
-        self.m.known_period(game)
+    fn period_at(&self, pos: PosId) -> Option<crate::oracle::PeriodAt> {
+        self.m.period_at(pos)
     }
     fn set_period(&mut self, game: GameId, preperiod: i64, period: i64, saltus: i64) {
         self.m.set_period(game, preperiod, period, saltus);

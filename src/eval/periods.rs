@@ -76,11 +76,18 @@ pub(super) struct NoPeriod {
 }
 
 impl Machine {
-    /// The proven plain `(preperiod, period)` of a game, if a search found
-    /// one.
-    pub fn known_period(&self, game: GameId) -> Option<(i64, i64)> {
-        match self.found.periods.games.get(game as usize)?.found {
-            Some(Ok(p)) if p.saltus == 0 => Some((p.preperiod, p.period)),
+    /// The proven period that answers `pos` (of its game or its section),
+    /// if a search found one.
+    pub fn period_at(&self, pos: PosId) -> Option<crate::oracle::PeriodAt> {
+        let (sec, n) = section_of(self, pos)?;
+        match self.found.periods.state(&sec).found {
+            Some(Ok(p)) => Some(crate::oracle::PeriodAt {
+                heap: sec.heap,
+                n,
+                preperiod: p.preperiod,
+                period: p.period,
+                saltus: p.saltus,
+            }),
             _ => None,
         }
     }
