@@ -1,7 +1,7 @@
 //! The program IR: flat, index-addressed, names resolved, types checked.
 //!
-//! Expressions live in one arena ([`Program::exprs`]) and refer to each other
-//! by [`ExprId`]; variables are frame slots, games and constants are dense ids.
+//! Expressions live in one arena ([`Program::exprs`](crate::ir::Program::exprs)) and refer to each other
+//! by [`ExprId`](crate::ir::ExprId); variables are frame slots, games and constants are dense ids.
 //! The evaluator walks this, never the AST and never a name map.
 
 pub use crate::builtin::{Builtin, Play};

@@ -2,12 +2,12 @@
 //! lowering that the kernels, the batch kernels and the shape analysis read
 //! rules through.
 //!
-//! [`Linear::of`] turns `k + c·x - y` into `k + Σ coef·slot` (checked, so a
-//! form exists only where its numbers fit); [`affine_in`] splits an
+//! [`Linear::of`](crate::linear::Linear::of) turns `k + c·x - y` into `k + Σ coef·slot` (checked, so a
+//! form exists only where its numbers fit); [`affine_in`](crate::linear::affine_in) splits an
 //! expression into a part without the loop variable and a step per value of
-//! it; [`interval`] bounds what an expression can take and says where
+//! it; [`interval`](crate::linear::interval) bounds what an expression can take and says where
 //! evaluating it as written could overflow, which decides where the
-//! regrouping of the first two is allowed. [`Affine`] is the one affine
+//! regrouping of the first two is allowed. [`Affine`](crate::linear::Affine) is the one affine
 //! form in a game's parameter and a loop variable that the shape analysis
 //! and the batch and window kernels read their rules into.
 

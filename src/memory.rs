@@ -1,7 +1,7 @@
 //! Memory in use, counted by the binary's allocator.
 //!
-//! The `grundy` binary installs [`Counting`] as its global allocator; the
-//! evaluator reads [`in_use`] where it polls for Ctrl-C and before large
+//! The `grundy` binary installs [`Counting`](crate::memory::Counting) as its global allocator; the
+//! evaluator reads [`in_use`](crate::memory::in_use) where it polls for Ctrl-C and before large
 //! allocations, and ends a computation that passes `--max-memory` with a
 //! diagnostic. Without the allocator (the library used on its own) nothing
 //! is counted and the limit does not apply.

@@ -1,7 +1,7 @@
 //! Mex sets: the option values seen at a position, and the least value
 //! not among them. `Seen` grows with the values (the search, misère play);
 //! `Stamped` is the kernels' flat array, cleared by a stamp. The least
-//! value missing from a bit set is found once, by [`first_zero`].
+//! value missing from a bit set is found once, by [`first_zero`](crate::mex::first_zero).
 
 use crate::store::MAX_VALUE;
 

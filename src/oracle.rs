@@ -1,7 +1,7 @@
 //! What the solvers and analyses above the engine see of it: the options
 //! of a position (flat, without an allocation per option), its normal-play
 //! value, how it reads, and the limits. Misère play, the state graph and
-//! the period analysis are written against [`Oracle`], so they depend on
+//! the period analysis are written against [`Oracle`](crate::oracle::Oracle), so they depend on
 //! this interface and the evaluator depends on them, never the reverse.
 
 use crate::budget::Apart;

@@ -1,4 +1,4 @@
-//! The store: positions interned into dense ids ([`PosId`]), and the Grundy
+//! The store: positions interned into dense ids ([`PosId`](crate::store::PosId)), and the Grundy
 //! value of each.
 //!
 //! Three kinds of storage, chosen by the position alone so that a position
@@ -12,7 +12,7 @@
 //! - everything else (lists, booleans) is interned by its key in an
 //!   `IndexSet`.
 //!
-//! A [`PosId`] says which: the top bit marks a dense position, the next one a
+//! A [`PosId`](crate::store::PosId) says which: the top bit marks a dense position, the next one a
 //! table position; both carry the game, so ids never change when arrays grow.
 //!
 //! A key is `[game, arg, arg, ...]` with each argument tagged so that `G(1)`

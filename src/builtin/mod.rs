@@ -1,7 +1,7 @@
 //! The builtins in one table: each one's name, how it is called, what it
 //! takes and what it does. The checker reads arities, kinds and the words of
 //! its arity errors from it; the REPL its completion, highlighting and
-//! `:help`; evaluation and the session dispatch on [`Builtin`].
+//! `:help`; evaluation and the session dispatch on [`Builtin`](crate::builtin::Builtin).
 
 /// Builtin functions and queries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,8 +1,8 @@
 //! Evaluation: expressions, position interning, and memoized Grundy values
 //! computed without recursion on the Rust stack.
 //!
-//! Positions are interned by the [`Store`] (dense arrays for small integer
-//! arguments, hashed keys otherwise). [`Machine::grundy`] runs a
+//! Positions are interned by the [`Store`](crate::store::Store) (dense arrays for small integer
+//! arguments, hashed keys otherwise). [`Machine::grundy`](crate::eval::Machine::grundy) runs a
 //! depth-first search over an explicit stack of frames; each frame is a
 //! suspended enumeration of one position's options (its rule, clause cursor
 //! and loop variables), so a frame waiting for a child resumes where it was.

@@ -12,7 +12,7 @@
 //! that fits the sample is then evaluated at every point, and only one that
 //! fits them all is an answer: a guess, never a proof.
 //!
-//! A plain-data core: points and values in, a [`Formula`] out; the caller's
+//! A plain-data core: points and values in, a [`Formula`](crate::guess::Formula) out; the caller's
 //! `poll` is asked every few thousand formulas (Ctrl-C, limits), and the
 //! budget counts the formulas built.
 

@@ -72,7 +72,7 @@ pub(super) struct BatchRule {
 /// table solver does.
 ///
 /// A game whose one rule takes it to a window of its earlier positions
-/// runs as a [`Window`] instead: running counts, not a loop per position.
+/// runs as a `Window` instead: running counts, not a loop per position.
 #[derive(Clone, Debug)]
 pub struct Batch {
     kind: Kind,
