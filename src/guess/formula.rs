@@ -140,9 +140,18 @@ impl Formula {
             ),
             Op::Bin(b) => {
                 let p = precedence(b);
-                // Comparisons do not chain; the others associate to the left.
+                // Comparisons do not chain; the others associate to the left,
+                // and `x + (y + z)` is written `x + y + z`: the same value
+                // (regrouped, a sum or product of the small values a guess
+                // fits could only overflow where the `check` would say so).
+                let same = self.nodes[k[1] as usize].0 == op;
+                let associative = matches!(
+                    b,
+                    BinOp::Add | BinOp::Mul | BinOp::BitXor | BinOp::BitAnd | BinOp::BitOr
+                );
                 let (l, r) = match b.is_comparison() {
                     true => (p + 1, p + 1),
+                    false if same && associative => (p, p),
                     false => (p, p + 1),
                 };
                 (p, format!("{} {} {}", kid(0, l), b.symbol(), kid(1, r)))

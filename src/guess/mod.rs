@@ -811,5 +811,17 @@ mod tests {
         };
         assert_eq!(f.text(&["n".into()]), "(n - (n - 1)) * 2");
         assert_eq!(f.eval(&[5]), Some(Val::Int(2)));
+        // `^` regroups without parentheses; `-` does not.
+        let xor = Formula {
+            nodes: vec![
+                (Op::Var(2), [0; 3]),
+                (Op::Var(0), [0; 3]),
+                (Op::Var(1), [0; 3]),
+                (Op::Bin(BinOp::BitXor), [1, 2, 0]),
+                (Op::Bin(BinOp::BitXor), [0, 3, 0]),
+            ],
+        };
+        let names = ["a".to_string(), "b".to_string(), "c".to_string()];
+        assert_eq!(xor.text(&names), "c ^ a ^ b");
     }
 }
