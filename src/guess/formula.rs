@@ -29,15 +29,6 @@ pub enum Op {
 }
 
 impl Op {
-    /// Whether its value is a boolean.
-    pub(super) fn is_bool(self) -> bool {
-        match self {
-            Op::Bin(b) => !b.is_arithmetic(),
-            Op::Not => true,
-            _ => false,
-        }
-    }
-
     /// How many operands it takes.
     pub(super) fn arity(self) -> usize {
         match self {
@@ -77,15 +68,16 @@ impl Formula {
             .sum()
     }
 
-    /// Whether its value is a boolean.
-    pub fn is_bool(&self) -> bool {
-        self.nodes.last().is_some_and(|(op, _)| op.is_bool())
-    }
-
     /// Its value at the point `x`, as the language computes it; `None`
     /// where an operation has no value (division by zero, overflow).
     pub fn eval(&self, x: &[i64]) -> Option<Val> {
-        let mut vals: Vec<Val> = Vec::with_capacity(self.nodes.len());
+        self.eval_in(x, &mut Vec::new())
+    }
+
+    /// [`Formula::eval`] with the nodes' values kept in `vals` (cleared
+    /// first), so that evaluating at many points allocates once.
+    pub fn eval_in(&self, x: &[i64], vals: &mut Vec<Val>) -> Option<Val> {
+        vals.clear();
         for &(op, k) in &self.nodes {
             let at = |i: usize| vals[k[i] as usize];
             let v = match op {

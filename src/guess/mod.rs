@@ -4,13 +4,14 @@
 //!
 //! Formulas are built bottom-up, by size (a size is the number of names,
 //! numbers and operators written), each from smaller ones, and two
-//! formulas with the same values at the first points (the *sample*, at
-//! most 64) are one: only the first of them is kept and combined further
-//! (observational equivalence). A formula whose top operation is `+`, `-`
-//! or `^` is found by lookup as soon as both halves are kept: the value
-//! the other half would need is looked up among the kept ones. A formula
-//! that fits the sample is then evaluated at every point, and only one that
-//! fits them all is an answer: a guess, never a proof.
+//! formulas with the same values at the points leading the problem (the
+//! *sample*, at most 64: see [`sample_first`](crate::guess::sample_first)) are one: only the first of
+//! them is kept and combined further (observational equivalence). A
+//! formula whose top operation is `+`, `-` or `^` is found by lookup as
+//! soon as both halves are kept: the value the other half would need is
+//! looked up among the kept ones. Every formula built that fits the sample
+//! (kept or not) is then evaluated at every point, and only one that fits
+//! them all is an answer: a guess, never a proof.
 //!
 //! A plain-data core: points and values in, a [`Formula`](crate::guess::Formula) out; the caller's
 //! `poll` is asked every few thousand formulas (Ctrl-C, limits), and the
@@ -114,8 +115,6 @@ pub struct Guess {
     pub complete: usize,
     /// Formulas built.
     pub tried: u64,
-    /// Formulas kept (told apart by their values at the sample).
-    pub kept: usize,
 }
 
 /// A kept formula: its operation and operands (indices among the kept
@@ -248,7 +247,6 @@ pub fn search<E>(p: &Problem<'_>, poll: &mut dyn FnMut(u64) -> Result<(), E>) ->
         found,
         complete,
         tried: s.tried,
-        kept: s.pool.ints.len() + s.pool.bools.len(),
     })
 }
 
@@ -657,9 +655,10 @@ impl<E> Search<'_, '_, E> {
     /// point.
     fn offer(&mut self, kind: Kind, f: Formula) {
         let p = self.p;
+        let mut vals = Vec::with_capacity(f.size());
         let fits = (0..p.values.len()).all(|i| {
             let x = &p.points[i * p.vars..][..p.vars];
-            match (kind, f.eval(x)) {
+            match (kind, f.eval_in(x, &mut vals)) {
                 (Kind::Values, Some(Val::Int(v))) => v == p.values[i],
                 (Kind::Zeros, Some(Val::Bool(b))) => b == (p.values[i] == 0),
                 _ => false,

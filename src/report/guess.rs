@@ -82,7 +82,7 @@ impl Guessed {
     /// The answer as a value.
     pub(super) fn value(&self) -> Value {
         let s = |x: String| Value::Str(x.into());
-        let values = match &self.found.found {
+        let mut values = match &self.found.found {
             Some((kind, f)) => vec![
                 Value::Bool(true),
                 s(f.text(&self.names)),
@@ -101,7 +101,6 @@ impl Guessed {
                 Value::Int(0),
             ],
         };
-        let mut values = values;
         values.push(Value::Int(self.found.complete as i64));
         values.push(Value::Int(
             i64::try_from(self.found.tried).unwrap_or(i64::MAX),
