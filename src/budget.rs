@@ -10,8 +10,7 @@
 //! work so far, pass the bound (an hour by default), the statement ends with
 //! the projection in its message.
 
-use crate::diagnostics::{Code, Diag};
-use crate::flow::Stop;
+use crate::flow::{Limit, Stop};
 use crate::memory;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -436,62 +435,44 @@ impl Budget {
             return Err(Stop::Interrupted);
         }
         if self.max_work > 0 && self.work > self.max_work {
-            return Err(Stop::Error(
-                Diag::user(
-                    Code::WorkLimit,
-                    format!(
-                        "more than {} moves and loop values examined by this statement",
-                        self.max_work
-                    ),
-                )
-                .help("raise the limit with `--max-work N` (0: no limit), or ask about smaller positions"),
-            ));
+            return Err(Limit::Work
+                .stop(format!(
+                    "more than {} moves and loop values examined by this statement",
+                    self.max_work
+                ))
+                .help("raise the limit with `--max-work N` (0: no limit), or ask about smaller positions"));
         }
         if let Some(r) = self.runaway() {
-            return Err(Stop::Error(runaway_diag(
-                &r,
-                self.runaway.unwrap_or_default(),
-            )));
+            return Err(runaway(&r, self.runaway.unwrap_or_default()));
         }
         if let Some(deadline) = self.deadline
             && Instant::now() > deadline
         {
             let secs = self.time_limit.map_or(0.0, |t| t.as_secs_f64());
-            return Err(Stop::Error(
-                Diag::user(
-                    Code::TimeLimit,
-                    format!("this statement ran longer than {secs} s"),
-                )
+            return Err(Limit::Time
+                .stop(format!("this statement ran longer than {secs} s"))
                 .help(
                     "raise the limit with `--time-limit SECONDS` (`:limit time SECONDS` in the REPL), or ask about smaller positions",
-                ),
-            ));
+                ));
         }
         // After the user's own bounds: a projection is a guess.
         if let Some((meter, left, per, projected)) = self.memory_runaway() {
-            return Err(Stop::Error(
-                Diag::user(
-                    Code::MemoryLimit,
-                    format!(
-                        "this statement is projected to need about {}, past the limit of {}",
-                        memory::show(usize::try_from(projected).unwrap_or(usize::MAX)),
-                        memory::show(self.max_memory)
-                    ),
-                )
+            return Err(Limit::Memory
+                .stop(format!(
+                    "this statement is projected to need about {}, past the limit of {}",
+                    memory::show(usize::try_from(projected).unwrap_or(usize::MAX)),
+                    memory::show(self.max_memory)
+                ))
                 .note(format!(
                     "{} {} are left, each adding at least {} bytes",
                     crate::progress::grouped_u128(left),
                     meter.values(),
                     crate::progress::grouped(per)
                 ))
-                .help("raise the limit with `--max-memory SIZE` (e.g. 8G), or ask about smaller positions"),
-            ));
+                .help("raise the limit with `--max-memory SIZE` (e.g. 8G), or ask about smaller positions"));
         }
         if let Some(r) = self.runaway() {
-            return Err(Stop::Error(runaway_diag(
-                &r,
-                self.runaway.unwrap_or_default(),
-            )));
+            return Err(runaway(&r, self.runaway.unwrap_or_default()));
         }
         self.memory(growth)
     }
@@ -510,22 +491,18 @@ impl Budget {
     #[inline(never)]
     fn over_memory(&self, more: usize) -> Result<(), Stop> {
         let used = memory::in_use().unwrap_or(0);
-        Err(Stop::Error(
-            Diag::user(
-                Code::MemoryLimit,
-                format!(
-                    "memory use would pass the limit of {} ({} in use{})",
-                    memory::show(self.max_memory),
-                    memory::show(used),
-                    if more > 0 {
-                        format!(", {} more asked for", memory::show(more))
-                    } else {
-                        String::new()
-                    }
-                ),
-            )
-            .help("raise the limit with `--max-memory SIZE` (e.g. 8G), or ask about smaller positions"),
-        ))
+        Err(Limit::Memory
+            .stop(format!(
+                "memory use would pass the limit of {} ({} in use{})",
+                memory::show(self.max_memory),
+                memory::show(used),
+                if more > 0 {
+                    format!(", {} more asked for", memory::show(more))
+                } else {
+                    String::new()
+                }
+            ))
+            .help("raise the limit with `--max-memory SIZE` (e.g. 8G), or ask about smaller positions"))
     }
 
     /// Starts work with a work limit of its own, at least `allowance` (a
@@ -565,17 +542,14 @@ pub struct Apart {
     max_work: u64,
 }
 
-/// The error of work projected not to finish.
-fn runaway_diag(r: &Runaway, bound: Duration) -> Diag {
+/// The stop of work projected not to finish.
+fn runaway(r: &Runaway, bound: Duration) -> Stop {
     let what = r.meter.values();
-    Diag::user(
-        Code::Runaway,
-        format!(
-            "this statement is projected to run for {}, past the bound of {} s",
-            show_seconds(r.seconds),
-            bound.as_secs_f64()
-        ),
-    )
+    Limit::Runaway.stop(format!(
+        "this statement is projected to run for {}, past the bound of {} s",
+        show_seconds(r.seconds),
+        bound.as_secs_f64()
+    ))
     .note(format!(
         "{} {what} are left, each taking at least {} units of work (moves and loop values){}, \
          at {} a second so far",

@@ -303,7 +303,7 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
         }
         match e {
             Event::Answer(a) => out_failed |= !printer.answer(s.sources(), a, &mut out),
-            Event::Error(d) => printer.error(s.sources(), &d, &mut out),
+            Event::Error(d) | Event::Interrupted(d) => printer.error(s.sources(), &d, &mut out),
         }
         // On a terminal each answer shows at once; into a file or a pipe
         // (a judge's million lines), output goes in large writes.

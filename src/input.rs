@@ -7,7 +7,7 @@
 //! against the list and memory limits before it is built.
 
 use crate::diagnostics::{Code, Diag};
-use crate::flow::R;
+use crate::flow::{Limit, R, Stop};
 use crate::value::Value;
 use std::rc::Rc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -99,9 +99,9 @@ impl Input {
                     Ok(Err(e)) if e.kind() == std::io::ErrorKind::OutOfMemory => {
                         // What was read is gone: later reads say why.
                         *self = Input::Unavailable(e.to_string());
-                        return Err(Diag::user(Code::MemoryLimit, e.to_string())
-                            .help("raise the limit with `--max-memory SIZE`, or check what is piped in")
-                            .into());
+                        return Err(Limit::Memory.stop(e.to_string()).help(
+                            "raise the limit with `--max-memory SIZE`, or check what is piped in",
+                        ));
                     }
                     Ok(Err(e)) => {
                         *self = Input::Unavailable(format!("standard input cannot be read: {e}"))
@@ -120,10 +120,10 @@ impl Input {
                 }
                 Input::Unavailable(why) => {
                     *self = Input::Unavailable(why.clone());
-                    return Err(Diag::user(Code::NoInput, why).into());
+                    return Err(no_input(why));
                 }
                 Input::Gone => {
-                    return Err(Diag::user(Code::NoInput, "the input was not read").into());
+                    return Err(no_input("the input was not read"));
                 }
             }
         }
@@ -346,6 +346,13 @@ pub fn parse_ints(text: &str, bounds: &Bounds) -> R<Rc<[i64]>> {
     Ok(out.into())
 }
 
+/// The error of input that cannot be read.
+fn no_input(why: impl Into<String>) -> Stop {
+    Diag::user(Code::NoInput, why)
+        .help("run the file with its input on standard input: `grundy FILE < input.txt`")
+        .into()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -378,7 +385,6 @@ mod tests {
             assert_eq!(ascii_int(w.as_bytes()), w.parse::<i64>().ok(), "{w:?}");
         }
     }
-    use crate::flow::Stop;
 
     fn ints(input: &mut Input) -> R<Rc<[i64]>> {
         input.ints(
@@ -393,7 +399,7 @@ mod tests {
 
     fn code<T: std::fmt::Debug>(r: R<Rc<[T]>>) -> Code {
         match r {
-            Err(Stop::Error(d)) => d.code,
+            Err(s @ (Stop::Error(_) | Stop::Limit(..))) => s.into_diag().code,
             other => panic!("{:?}", other.map(|v| v.len())),
         }
     }
@@ -494,7 +500,7 @@ mod tests {
             },
         );
         assert_eq!(code(r), Code::ListLimit);
-        let full = &|_| Err(Diag::user(Code::MemoryLimit, "full").into());
+        let full = &|_| Err(Limit::Memory.stop("full"));
         let r = input.ints(
             &mut || Ok(()),
             &Bounds {

@@ -11,7 +11,7 @@
 //! iterative, memoized per state, and bounded by the state limit.
 
 use crate::diagnostics::{Code, Diag};
-use crate::flow::R;
+use crate::flow::{Limit, R, Stop};
 use crate::genus::Genus;
 use crate::loopy::{Gsg, Outcome};
 use crate::oracle::{Moves, Oracle};
@@ -598,15 +598,12 @@ impl Misere {
         s: State,
     ) -> R<()> {
         if self.single.len() + self.sums.len() >= m.max_states() {
-            return Err(Diag::user(
-                Code::StateLimit,
-                format!(
+            return Err(Limit::States
+                .stop(format!(
                     "the misère search reached {} sums of positions",
                     m.max_states()
-                ),
-            )
-            .help("misère play is searched exactly, sum by sum: ask about smaller sums, or raise `--max-states N`")
-            .into());
+                ))
+                .help("misère play is searched exactly, sum by sum: ask about smaller sums, or raise `--max-states N`"));
         }
         let (options, expanded) = if s.len() >= 2 {
             let mut singles: Vec<State> = s.iter().map(|&c| Box::new([c]) as State).collect();
@@ -627,19 +624,17 @@ impl Misere {
 }
 
 /// The error of a state reached from itself.
-fn cycle(m: &dyn Oracle, s: &State) -> crate::flow::Stop {
+fn cycle(m: &dyn Oracle, s: &State) -> Stop {
     let loopy = Misere::has_loopy(m, s);
     let what = match &s[..] {
         [c] => format!("{} can be reached from itself", m.show_pos(*c)),
         _ => "a sum can be reached from itself".to_string(),
     };
-    Diag::user(Code::Cycle, format!("the game graph has a cycle: {what}"))
-        .help(if loopy {
-            "a genus needs every play to end; `outcome(P, misere)`, `winning(P, misere)` and `misere_grundy(P)` answer a loopy game's misère play"
-        } else {
-            "misère play needs every play to end: make each move decrease something"
-        })
-        .into()
+    Stop::cycle(format!("the game graph has a cycle: {what}")).help(if loopy {
+        "a genus needs every play to end; `outcome(P, misere)`, `winning(P, misere)` and `misere_grundy(P)` answer a loopy game's misère play"
+    } else {
+        "misère play needs every play to end: make each move decrease something"
+    })
 }
 
 /// Largest integer argument of a position whose options are listed one by
@@ -678,7 +673,7 @@ impl Misere {
 }
 
 /// The error for a position too large to search here.
-fn too_large(m: &dyn Oracle, c: PosId) -> crate::flow::Stop {
+fn too_large(m: &dyn Oracle, c: PosId) -> Stop {
     Diag::user(
         Code::TooLarge,
         format!(

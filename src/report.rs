@@ -7,7 +7,7 @@
 use crate::answer::{Answer, Component, Move, Outcome, Position, Shown};
 use crate::diagnostics::{Code, Diag};
 use crate::eval::{Machine, R, Row, To, misere_rows, move_rows};
-use crate::flow::Stop;
+use crate::flow::{Limit, Stop};
 use crate::ir::{self, Builtin, ExprId, Play};
 use crate::loopy::Gsg;
 use crate::span::Span;

@@ -6,7 +6,7 @@ use crate::answer::Answer;
 use crate::check;
 use crate::diagnostics::{Code, Diag};
 use crate::eval::{Limits, Machine};
-use crate::flow::{Stop, interrupted_diag};
+use crate::flow::{Limit, Stop, interrupted_diag};
 use crate::input::Input;
 use crate::ir;
 use crate::query::normalize;
@@ -25,6 +25,18 @@ pub enum Event {
     Answer(Answer),
     /// An error to report (rendered against [`Session::sources`]).
     Error(Diag),
+    /// Ctrl-C stopped the entry: the report to show.
+    Interrupted(Diag),
+}
+
+impl Event {
+    /// The event of a statement that stopped.
+    fn stopped(s: Stop) -> Event {
+        match s {
+            Stop::Interrupted => Event::Interrupted(interrupted_diag()),
+            s => Event::Error(s.into_diag()),
+        }
+    }
 }
 
 /// What an entry did to one definition.
@@ -134,14 +146,12 @@ fn read_bounded(path: &str, limit: usize) -> Result<Vec<u8>, Diag> {
             Err(e) => return Err(cannot(e)),
         };
         if bytes.len() + n > limit {
-            return Err(Diag::user(
-                Code::MemoryLimit,
-                format!(
+            return Err(Limit::Memory
+                .diag(format!(
                     "{path} is larger than the memory limit of {}",
                     crate::memory::show(limit)
-                ),
-            )
-            .help("check the path (a source is a .game file), or raise the limit with `--max-memory SIZE`"));
+                ))
+                .help("check the path (a source is a .game file), or raise the limit with `--max-memory SIZE`"));
         }
         bytes.extend_from_slice(&block[..n]);
     }
@@ -381,7 +391,7 @@ impl Session {
                     }
                 }
                 Event::Error(d) if d.warning => {}
-                Event::Error(_) => summary.errors += 1,
+                Event::Error(_) | Event::Interrupted(_) => summary.errors += 1,
             }
             emit(s, e);
         };
@@ -449,7 +459,7 @@ impl Session {
         summary.defined = defined;
         for s in errors {
             summary.interrupted |= s == Stop::Interrupted;
-            report(self, &mut summary, Event::Error(s.into_diag()));
+            report(self, &mut summary, Event::stopped(s));
         }
         let Some(mut machine) = self.machine.take() else {
             return summary;
@@ -463,7 +473,7 @@ impl Session {
             if self.cancel.swap(false, Ordering::Relaxed) {
                 self.machine = Some(machine);
                 summary.interrupted = true;
-                report(self, &mut summary, Event::Error(interrupted_diag()));
+                report(self, &mut summary, Event::stopped(Stop::Interrupted));
                 return summary;
             }
             machine.start_statement();
@@ -476,7 +486,7 @@ impl Session {
             machine.end_statement();
             // A limit says what was done before it.
             let result = result.map_err(|s| {
-                if s.is(Code::TimeLimit) || s.is(Code::WorkLimit) {
+                if matches!(s.limit(), Some(Limit::Time | Limit::Work)) {
                     let note = machine.done_note();
                     s.map_diag(|d| d.note(note))
                 } else {
@@ -489,13 +499,14 @@ impl Session {
                 // Every error has a place: the statement, when the error
                 // arose where no expression of it was at hand (a graph
                 // being solved, a limit met deep in a search).
-                let d = s.into_diag();
-                let d = if d.labels.is_empty() && d.code != Code::Interrupted {
-                    d.label(stmt.span(), "while running this statement")
-                } else {
-                    d
-                };
-                report(self, &mut summary, Event::Error(d));
+                let s = s.map_diag(|d| {
+                    if d.labels.is_empty() {
+                        d.label(stmt.span(), "while running this statement")
+                    } else {
+                        d
+                    }
+                });
+                report(self, &mut summary, Event::stopped(s));
             }
             machine = match self.machine.take() {
                 Some(m) => m,

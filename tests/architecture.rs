@@ -327,7 +327,7 @@ fn the_bottom_layers_use_only_what_is_below_them() {
         ("sparse", &["mex", "store"]),
         // Games with cycles: plain graphs in, values out.
         ("loopy", &[]),
-        ("flow", &["diagnostics"]),
+        ("flow", &["diagnostics", "span"]),
         // Pictures are drawn from plain data; files are written from answers.
         ("picture", &[]),
         ("files", &["answer", "diagnostics"]),
@@ -561,6 +561,54 @@ fn the_engine_builds_no_answers() {
         if rel.starts_with("eval/") {
             for word in ["serde_json", "Answer::", "svg"] {
                 assert!(!code.contains(word), "{rel} mentions {word}");
+            }
+        }
+    }
+}
+
+/// Control flow is typed: a limit, a cycle and Ctrl-C are variants of
+/// `flow::Stop`, made where they happen, so no code outside `flow` and
+/// `diagnostics` names their codes, and no code decides by a diagnostic's
+/// code or message text (the language server's recovery from syntax errors
+/// excepted: it reads parse errors to find where an item ran on).
+#[test]
+fn control_flow_is_decided_by_matching_never_by_reading_a_diagnostic() {
+    let codes = [
+        "Code::TimeLimit",
+        "Code::MemoryLimit",
+        "Code::WorkLimit",
+        "Code::StateLimit",
+        "Code::DepthLimit",
+        "Code::Runaway",
+        "Code::Cycle",
+        "Code::Interrupted",
+    ];
+    for (rel, code) in sources() {
+        if rel == "flow.rs" || rel == "diagnostics.rs" {
+            continue;
+        }
+        // Unit tests may assert a report's code.
+        let code = code.split("#[cfg(test)]").next().unwrap_or_default();
+        for c in codes {
+            assert!(!code.contains(c), "{rel} names {c}");
+        }
+        for read in [
+            ".message.strip_prefix",
+            ".message.starts_with",
+            ".message ==",
+            ".message.contains",
+        ] {
+            assert!(
+                !code.contains(read),
+                "{rel} reads a diagnostic's text ({read})"
+            );
+        }
+        if rel != "lsp/salvage.rs" {
+            for read in [".code ==", ".code !=", "matches!(d.code"] {
+                assert!(
+                    !code.contains(read),
+                    "{rel} decides by a diagnostic's code ({read})"
+                );
             }
         }
     }

@@ -1030,7 +1030,9 @@ fn session_answers(src: &str) -> Vec<grundy::answer::Answer> {
     let mut out = Vec::new();
     s.run("shorthands.game", src, &mut |_, e| match e {
         grundy::session::Event::Answer(a) => out.push(a),
-        grundy::session::Event::Error(d) => panic!("error: {} ({:?})\n{src}", d.message, d.labels),
+        grundy::session::Event::Error(d) | grundy::session::Event::Interrupted(d) => {
+            panic!("error: {} ({:?})\n{src}", d.message, d.labels)
+        }
     });
     out
 }

@@ -705,7 +705,7 @@ fn run(case: &Case) -> (String, i32) {
     let mut bugs = Vec::new();
     let summary = session.run("case.game", &case.source, &mut |sess, ev| match ev {
         Event::Answer(a) => out.push_str(&a.to_string()),
-        Event::Error(d) => {
+        Event::Error(d) | Event::Interrupted(d) => {
             if d.fault == Fault::Bug {
                 bugs.push(d.message.clone());
             }

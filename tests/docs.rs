@@ -68,7 +68,9 @@ fn documentation_examples_run_as_written() {
                 Ok(()) => out.push_str(&a.to_string().replace(&prefix, "")),
                 Err((path, e)) => out.push_str(&format!("cannot write {path}: {e}\n")),
             },
-            Event::Error(d) => out.push_str(&render(&d, s.sources(), Style::Plain)),
+            Event::Error(d) | Event::Interrupted(d) => {
+                out.push_str(&render(&d, s.sources(), Style::Plain))
+            }
         });
         let place = format!("{}:{}", b.file.display(), b.line);
         if let Some(expected) = b.expected.as_ref().filter(|e| **e != out)

@@ -935,7 +935,7 @@ fn ctrl_c_stops_every_kind_of_work_at_once() {
             let _ = flag_tx.send(session.cancel_flag());
             let mut errors = Vec::new();
             session.run("w.game", &src, &mut |_, e| {
-                if let Event::Error(d) = e {
+                if let Event::Error(d) | Event::Interrupted(d) = e {
                     errors.push(d.code.as_str());
                 }
             });

@@ -63,7 +63,7 @@ fn answers(src: &str) -> Vec<Answer> {
     let mut out = Vec::new();
     s.run("loopy.game", src, &mut |_, e| match e {
         Event::Answer(a) => out.push(a),
-        Event::Error(d) => panic!("{}\n{src}", d.message),
+        Event::Error(d) | Event::Interrupted(d) => panic!("{}\n{src}", d.message),
     });
     out
 }
@@ -383,7 +383,7 @@ fn cycles_need_the_declaration() {
         let mut out = Vec::new();
         s.run("cycles.game", src, &mut |_, e| match e {
             Event::Answer(a) => out.push(a.to_string()),
-            Event::Error(d) => out.push(format!(
+            Event::Error(d) | Event::Interrupted(d) => out.push(format!(
                 "error[{}]: {} / {}",
                 d.code,
                 d.message,
@@ -435,7 +435,9 @@ fn infinite_values_in_the_language() {
     let mut out = Vec::new();
     s.run("values.game", src, &mut |_, e| match e {
         Event::Answer(a) => out.push(a.to_string()),
-        Event::Error(d) => out.push(format!("error[{}]: {}", d.code, d.message)),
+        Event::Error(d) | Event::Interrupted(d) => {
+            out.push(format!("error[{}]: {}", d.code, d.message))
+        }
     });
     assert_eq!(out[0], "v = ∞{0}\n");
     assert_eq!(out[1], "v == grundy(L(3)) = true\n");
@@ -488,7 +490,9 @@ fn nested_solves_are_bounded() {
     let mut out = Vec::new();
     s.run("nested.game", src, &mut |_, e| match e {
         Event::Answer(a) => out.push(a.to_string()),
-        Event::Error(d) => out.push(format!("error[{}]: {}", d.code, d.message)),
+        Event::Error(d) | Event::Interrupted(d) => {
+            out.push(format!("error[{}]: {}", d.code, d.message))
+        }
     });
     assert!(out[0].starts_with("error[depth-limit]:"), "{out:?}");
     assert!(out[0].contains("more than 256 deep"), "{out:?}");
@@ -536,7 +540,9 @@ fn a_cycle_through_a_sum_is_an_error_every_time() {
     let mut out = Vec::new();
     s.run("sums.game", src, &mut |_, e| match e {
         Event::Answer(a) => out.push(a.to_string()),
-        Event::Error(d) => out.push(format!("error[{}]: {}", d.code, d.message)),
+        Event::Error(d) | Event::Interrupted(d) => {
+            out.push(format!("error[{}]: {}", d.code, d.message))
+        }
     });
     assert_eq!(
         out,

@@ -135,7 +135,7 @@ fn entry(s: &mut Session, text: &str) -> String {
     let mut out = String::new();
     s.entry("<test>", text, &mut |_, e| match e {
         Event::Answer(a) => out.push_str(&a.to_string()),
-        Event::Error(d) => out.push_str(&format!("error: {}\n", d.message)),
+        Event::Error(d) | Event::Interrupted(d) => out.push_str(&format!("error: {}\n", d.message)),
     });
     out
 }
@@ -279,7 +279,7 @@ fn ctrl_c_interrupts_and_the_session_stays_consistent() {
         presser.join().expect("the presser thread ends");
         assert!(summary.interrupted, "kernels {kernels}: {events:?}");
         assert_eq!(events.len(), 1, "the entry stops at the interruption");
-        assert!(matches!(&events[0], Event::Error(d) if d.code.as_str() == "interrupted"));
+        assert!(matches!(&events[0], Event::Interrupted(d) if d.code.as_str() == "interrupted"));
         // Asked again, the answer is right (S(n) = n mod 3) and so are the
         // values around it.
         let deep = n.min(100_000);

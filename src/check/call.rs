@@ -112,7 +112,7 @@ impl Checker {
                 if args.len() == 2
                     && matches!(&args[1].kind, ExprKind::Name(n) if self.means_misere(n)) =>
             {
-                misere_slip(&mut self.errors, &args[1], name);
+                misere_slip(&mut self.errors, &mut self.reported, &args[1], name);
                 let p = self.check_ty(&args[0], Ty::Pos, &format!("`{name}` takes a position"));
                 let call = ir::Expr::Call {
                     f,
@@ -189,7 +189,7 @@ impl Checker {
                 if args.len() >= 3
                     && matches!(&last.kind, ExprKind::Name(n) if self.means_misere(n)) =>
             {
-                misere_slip(&mut self.errors, last, name);
+                misere_slip(&mut self.errors, &mut self.reported, last, name);
                 (rest, Play::Misere)
             }
             _ => (args, Play::Normal),
@@ -693,7 +693,7 @@ pub(super) fn plural(n: usize, word: &str) -> String {
 }
 
 /// A misspelled `misere` (read as `misere`, and reported).
-fn misere_slip(errors: &mut Vec<Diag>, a: &ast::Expr, name: &str) {
+fn misere_slip(errors: &mut Vec<Diag>, reported: &mut Reported, a: &ast::Expr, name: &str) {
     if let ExprKind::Name(n) = &a.kind
         && n != "misere"
     {
@@ -701,6 +701,7 @@ fn misere_slip(errors: &mut Vec<Diag>, a: &ast::Expr, name: &str) {
             "table" | "ppositions" | "plot" => format!("`{name}(G, RANGE, misere)`"),
             _ => format!("`{name}(P, misere)`"),
         };
+        reported.names.push((errors.len(), n.clone()));
         errors.push(
             Diag::user(Code::UnknownName, format!("unknown name `{n}`"))
                 .label(a.span, "not defined")

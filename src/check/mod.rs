@@ -108,7 +108,11 @@ pub fn check(program: &ast::Program) -> Result<(ir::Program, Vec<Diag>), Vec<Dia
     if c.errors.iter().all(|d| d.warning) {
         Ok((c.out, c.errors))
     } else {
-        Err(lets::explain_clause_lets(program, c.errors))
+        Err(lets::explain_clause_lets(
+            program,
+            c.errors,
+            &c.reported.names,
+        ))
     }
 }
 
@@ -151,6 +155,8 @@ struct Reported {
     unknown: HashMap<String, usize>,
     /// Names whose definition was rejected.
     poisoned: Vec<String>,
+    /// Each error about an unknown name: its index and the name.
+    names: Vec<(usize, String)>,
 }
 
 impl Checker {
@@ -775,6 +781,9 @@ impl Checker {
                     self.reported
                         .unknown
                         .insert(name.to_string(), self.errors.len());
+                    self.reported
+                        .names
+                        .push((self.errors.len(), name.to_string()));
                     self.errors.push(d);
                 }
                 (self.push(ir::Expr::Int(0), span), Ty::Error)

@@ -583,7 +583,9 @@ impl Scoped<'_> {
                 let p = self.m.intern(game, &[Value::Int(done)], span)?;
                 match self.search(p) {
                     Ok(_) => done += 1,
-                    Err(s) if s.ends_statement() || s.is(Code::WorkLimit) => return Err(s),
+                    Err(s) if s.ends_statement() || s.limit() == Some(Limit::Work) => {
+                        return Err(s);
+                    }
                     // The search in its own order reports what is wrong
                     // (a cycle found from another position, say).
                     Err(_) => return Ok(()),
@@ -714,12 +716,12 @@ impl Scoped<'_> {
                 } else {
                     match self.m.scoped(nested).search(p) {
                         Ok(_) => {}
-                        Err(s) if s.is(Code::Cycle) => break,
+                        Err(Stop::Cycle(_)) => break,
                         // Ctrl-C and the statement's limits end the fill
                         // and the statement.
                         // (The fill spends the statement's work: its work
                         // limit too.)
-                        Err(s) if s.ends_statement() || s.is(Code::WorkLimit) => {
+                        Err(s) if s.ends_statement() || s.limit() == Some(Limit::Work) => {
                             interrupted = Some(s);
                             break 'rows;
                         }

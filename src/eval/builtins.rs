@@ -321,17 +321,7 @@ fn input(m: &mut Interp<'_>, f: Builtin, span: Span) -> R<Value> {
     if let Some(p) = progress {
         p.start();
     }
-    result.map_err(|s| {
-        let no_input = s.is(Code::NoInput);
-        s.map_diag(|d| {
-            let d = d.label(span, "reads standard input");
-            if no_input {
-                d.help("run the file with its input on standard input: `grundy FILE < input.txt`")
-            } else {
-                d
-            }
-        })
-    })
+    result.map_err(|s| s.label(span, "reads standard input"))
 }
 
 /// `join(list, separator)`: the elements as text.

@@ -244,16 +244,13 @@ impl Interp<'_> {
         let depth = self.m.interp_state.depth;
         let cap = self.m.limits.max_depth;
         if depth >= cap {
-            return Err(Diag::user(
-                Code::DepthLimit,
-                format!("function calls nested more than {cap} deep"),
-            )
-            .label(span, format!("a call of `{}` this deep", f.name))
-            .help(
-                "does every recursive call get closer to a case without one? calls nest at \
-                 most the depth limit (`--max-depth N`)",
-            )
-            .into());
+            return Err(Limit::Depth
+                .stop(format!("function calls nested more than {cap} deep"))
+                .label(span, format!("a call of `{}` this deep", f.name))
+                .help(
+                    "does every recursive call get closer to a case without one? calls nest at \
+                     most the depth limit (`--max-depth N`)",
+                ));
         }
         let grows = self.take_stack(depth)?;
         self.m.interp_state.depth += 1;

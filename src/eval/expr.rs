@@ -155,7 +155,7 @@ impl Interp<'_> {
                 self.m
                     .memo
                     .intern_ints(*game, &ints[..known])
-                    .map_err(|_| state_limit(self.m.limits.max_states, p.span(e)).into())
+                    .map_err(|_| state_limit(self.m.limits.max_states, p.span(e)))
             } else {
                 let mut key = std::mem::take(&mut self.m.interp_state.key);
                 key.clear();
@@ -163,13 +163,14 @@ impl Interp<'_> {
                 for &v in &ints[..known] {
                     key.extend([TAG_INT, v]);
                 }
-                let id =
-                    self.encode_args(p, &args[known..], env, &mut key)
-                        .and_then(|()| {
-                            self.m.memo.intern_whole_key(&key).map_err(|_| {
-                                state_limit(self.m.limits.max_states, p.span(e)).into()
-                            })
-                        });
+                let id = self
+                    .encode_args(p, &args[known..], env, &mut key)
+                    .and_then(|()| {
+                        self.m
+                            .memo
+                            .intern_whole_key(&key)
+                            .map_err(|_| state_limit(self.m.limits.max_states, p.span(e)))
+                    });
                 self.m.interp_state.key = key;
                 id
             };

@@ -84,19 +84,17 @@ impl Machine {
 impl Scoped<'_> {
     /// The depth-limit error at `pos`, reached from the top frame by its
     /// rule `rule` (when known).
-    pub(super) fn too_deep(&self, frames: &[Frame], pos: PosId, rule: Option<usize>) -> Diag {
+    pub(super) fn too_deep(&self, frames: &[Frame], pos: PosId, rule: Option<usize>) -> Stop {
         let first = frames
             .first()
             .map(|f| self.m.show().pos(f.pos))
             .unwrap_or_default();
-        let mut d = Diag::user(
-            Code::DepthLimit,
-            format!(
+        let mut d = Limit::Depth
+            .stop(format!(
                 "the search went more than {} positions deep",
                 self.m.limits.max_depth
-            ),
-        )
-        .note(format!("from {first} down to {}", self.m.show().pos(pos)));
+            ))
+            .note(format!("from {first} down to {}", self.m.show().pos(pos)));
         // Integer arguments still within the first position's, none below
         // 0: the game is this deep, no guard is missing.
         let (root_game, root) = match frames.first() {
@@ -140,7 +138,7 @@ pub(super) fn stack_note(d: Diag, depth: usize) -> Diag {
 
 /// Adds to a memory-limit error what holds the memory.
 fn explain(s: Stop, states: usize) -> Stop {
-    if !s.is(Code::MemoryLimit) || states < 1000 {
+    if s.limit() != Some(Limit::Memory) || states < 1000 {
         return s;
     }
     s.map_diag(|d| {
@@ -155,7 +153,7 @@ fn explain(s: Stop, states: usize) -> Stop {
 /// recursion is copied into each call's key).
 #[cold]
 fn explain_memos(m: &Machine, s: Stop) -> Stop {
-    if !s.is(Code::MemoryLimit) {
+    if s.limit() != Some(Limit::Memory) {
         return s;
     }
     let Some((f, calls, bytes)) = m.interp_state.largest_memo() else {
@@ -164,7 +162,7 @@ fn explain_memos(m: &Machine, s: Stop) -> Stop {
     let Some(fun) = m.prog.funs.get(f) else {
         return s;
     };
-    if !s.is(Code::MemoryLimit) || (calls < 1000 && bytes < MEMO_NOTE_BYTES) {
+    if s.limit() != Some(Limit::Memory) || (calls < 1000 && bytes < MEMO_NOTE_BYTES) {
         return s;
     }
     let name = &fun.name;

@@ -142,15 +142,12 @@ impl Scoped<'_> {
         match self.m.memo.value(pos) {
             UNKNOWN if self.is_loopy(pos) => {
                 if self.scope.loopy_nesting >= MAX_NESTED {
-                    return Err(Diag::user(
-                        Code::DepthLimit,
-                        format!(
+                    return Err(Limit::Depth
+                        .stop(format!(
                             "{} needs loopy games solved one inside another more than {MAX_NESTED} deep",
                             self.m.show().pos(pos)
-                        ),
-                    )
-                    .help("each move into a sum of loopy positions solves those on their own first; ask about smaller positions")
-                    .into());
+                        ))
+                        .help("each move into a sum of loopy positions solves those on their own first; ask about smaller positions"));
                 }
                 let inner = Scope {
                     loopy_nesting: self.scope.loopy_nesting + 1,
@@ -166,7 +163,7 @@ impl Scoped<'_> {
             }
             UNKNOWN => self.search(pos).map(Gsg::Finite),
             INFINITE_LATER => self.late_set(pos),
-            _ => Err(self.reentered(pos).into()),
+            _ => Err(self.reentered(pos)),
         }
     }
 
@@ -186,7 +183,7 @@ impl Scoped<'_> {
                         Gsg::Infinite(_) => continue 'options,
                     },
                     v if infinite_index(v).is_some() => continue 'options,
-                    _ => return Err(self.reentered(c).into()),
+                    _ => return Err(self.reentered(c)),
                 }
             }
             k.push(x);
@@ -242,14 +239,11 @@ impl Scoped<'_> {
 
     /// A position reached again while its own value is being worked out,
     /// through something other than a loopy game's move to it.
-    fn reentered(&self, pos: PosId) -> Diag {
-        Diag::user(
-            Code::Cycle,
-            format!(
-                "{} is reached again while its value is being worked out",
-                self.m.show().pos(pos)
-            ),
-        )
+    fn reentered(&self, pos: PosId) -> Stop {
+        Stop::cycle(format!(
+            "{} is reached again while its value is being worked out",
+            self.m.show().pos(pos)
+        ))
         .help(
             "a loopy game's cycles must go through moves to single positions of loopy games: \
              declare every game on the cycle `loopy game`, and do not split into a sum that leads back",
@@ -353,7 +347,7 @@ impl Scoped<'_> {
                         v => match solving_index(v) {
                             Some(t) if t >= base => Some(t - base),
                             // A solve around this one is working it out.
-                            Some(_) => return Err(self.reentered(*c).into()),
+                            Some(_) => return Err(self.reentered(*c)),
                             None => None,
                         },
                     },

@@ -26,6 +26,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+use crate::flow::Limit;
 /// A result whose error is a diagnostic.
 pub use crate::flow::{R, Stop};
 
@@ -323,7 +324,7 @@ impl Machine {
         match crate::key::intern(&mut self.memo, game, args) {
             Ok(Some(id)) => Ok(id),
             Ok(None) => Err(loopy::bad_argument(args, span).into()),
-            Err(_) => Err(state_limit(self.limits.max_states, span).into()),
+            Err(_) => Err(state_limit(self.limits.max_states, span)),
         }
     }
 
@@ -453,13 +454,11 @@ fn carry<T: Clone + Default>(keep: &[Option<GameId>], old: &[T], n: usize) -> Ve
 }
 
 /// The error of a position past `--max-states`.
-pub(super) fn state_limit(max_states: usize, span: Span) -> Diag {
-    Diag::user(
-        Code::StateLimit,
-        format!("more than {max_states} positions reached"),
-    )
-    .label(span, "while creating this position")
-    .help("raise the limit with `--max-states N`, or ask about smaller positions")
+pub(super) fn state_limit(max_states: usize, span: Span) -> Stop {
+    Limit::States
+        .stop(format!("more than {max_states} positions reached"))
+        .label(span, "while creating this position")
+        .help("raise the limit with `--max-states N`, or ask about smaller positions")
 }
 
 /// Argument `i` of a builtin's call; a call with fewer is a bug (the

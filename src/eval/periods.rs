@@ -105,20 +105,18 @@ impl Machine {
 }
 
 impl Scoped<'_> {
-    /// A limit met while computing a one-parameter position directly says
-    /// why no period was used instead, when one was looked for.
-    pub(super) fn why_no_period(&self, d: Diag, root: PosId) -> Diag {
-        if !matches!(d.code, Code::StateLimit | Code::DepthLimit) {
-            return d;
-        }
+    /// A limit of states or depth met while computing a one-parameter
+    /// position directly says why no period was used instead, when one was
+    /// looked for.
+    pub(super) fn why_no_period(&self, s: Stop, root: PosId) -> Stop {
         let Some((sec, _)) = section_of(self.m, root) else {
-            return d;
+            return s;
         };
         let Some(Err(why)) = &self.m.found.periods.state(&sec).found else {
-            return d;
+            return s;
         };
         let name = sec.name(&self.m.prog.games[sec.game as usize].name);
-        d.note(if why.proof_possible {
+        s.note(if why.proof_possible {
             format!("no period of {name} could answer instead: {}", why.text)
         } else {
             format!(

@@ -54,11 +54,11 @@ impl crate::prune::Tree for Board<'_, '_> {
         let mut stopped = None;
         let aimed = aimed_sum(parts, |c| match self.prefers(c) {
             Ok(yes) => Some(yes),
-            Err(Stop::Error(_)) => Some(false),
-            Err(stop) => {
+            Err(stop @ (Stop::Interrupted | Stop::Aborted)) => {
                 stopped = Some(stop);
                 Some(false)
             }
+            Err(Stop::Error(_) | Stop::Limit(..) | Stop::Cycle(_)) => Some(false),
         });
         match stopped {
             Some(stop) => Err(stop),
@@ -165,7 +165,7 @@ impl Board<'_, '_> {
             .m
             .memo
             .interned(pos)
-            .map_err(|_| state_limit(max, Span::default()).into())
+            .map_err(|_| state_limit(max, Span::default()))
     }
 }
 

@@ -461,16 +461,12 @@ impl Scoped<'_> {
                 self.m.memo.set(f.pos, UNKNOWN);
             }
         }
-        result.map_err(|s| {
-            let deep = frames.len() >= 1 << 16 && s.is(Code::MemoryLimit);
-            s.map_diag(|d| {
-                let d = if deep {
-                    limits::stack_note(d, frames.len())
-                } else {
-                    d
-                };
-                self.why_no_period(d, root)
-            })
+        result.map_err(|s| match s.limit() {
+            Some(Limit::Memory) if frames.len() >= 1 << 16 => {
+                s.map_diag(|d| limits::stack_note(d, frames.len()))
+            }
+            Some(Limit::States | Limit::Depth) => self.why_no_period(s, root),
+            _ => s,
         })
     }
 
@@ -491,7 +487,7 @@ impl Scoped<'_> {
                 Some(f) if matches!(f.mode, Mode::Listed { .. }) => rule_to(self.m, f.pos, pos)?,
                 f => f.map(|f| f.rule),
             };
-            return Err(self.too_deep(frames, pos, rule).into());
+            return Err(self.too_deep(frames, pos, rule));
         }
         // Before the search's stacks double: the memory limit.
         if frames.len() == frames.capacity() && frames.len() >= 1 << 16 {
@@ -729,13 +725,10 @@ impl Scoped<'_> {
             ),
             None => String::new(),
         };
-        let d = Diag::user(
-            Code::Cycle,
-            format!(
-                "the game graph has a cycle: {} can be reached from itself",
-                self.m.show().pos(target)
-            ),
-        )
+        let d = Stop::cycle(format!(
+            "the game graph has a cycle: {} can be reached from itself",
+            self.m.show().pos(target)
+        ))
         .label(
             rule_span,
             format!(
@@ -752,9 +745,9 @@ impl Scoped<'_> {
             g.name
         ));
         if declared.is_empty() {
-            d.into()
+            d
         } else {
-            d.note(declared).into()
+            d.note(declared)
         }
     }
 }

@@ -538,7 +538,7 @@ impl Doc {
         ));
         let mut failed = false;
         session.run("<hover>", &defs, &mut |_, e| {
-            failed |= matches!(e, crate::session::Event::Error(_));
+            failed |= !matches!(e, crate::session::Event::Answer(_));
         });
         if failed {
             return None;
@@ -546,7 +546,9 @@ impl Doc {
         let mut out = None;
         session.entry("<hover>", &query, &mut |_, e| match e {
             crate::session::Event::Answer(a) => out = Some(a.to_string()),
-            crate::session::Event::Error(_) => failed = true,
+            crate::session::Event::Error(_) | crate::session::Event::Interrupted(_) => {
+                failed = true
+            }
         });
         // A long value is cut, at a character boundary.
         out.filter(|_| !failed).map(|mut text| {

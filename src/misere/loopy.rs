@@ -5,8 +5,8 @@
 //! values: finite where play ends, ∞ where it may go on forever.
 
 use super::{Misere, State};
-use crate::diagnostics::{Code, Diag};
-use crate::flow::R;
+use crate::diagnostics::Diag;
+use crate::flow::{Limit, R, Stop};
 use crate::loopy::{Graph, Gsg};
 use crate::oracle::Oracle;
 use rustc_hash::FxHashMap;
@@ -65,15 +65,12 @@ impl Misere {
                 ids.push(id);
             }
             if order.len() > m.max_states() {
-                return Err(Diag::user(
-                    Code::StateLimit,
-                    format!(
+                return Err(Limit::States
+                    .stop(format!(
                         "the misère graph reached {} sums of positions",
                         m.max_states()
-                    ),
-                )
-                .help("a loopy game's misère play is solved over every sum it reaches: ask about smaller sums, or raise `--max-states N`")
-                .into());
+                    ))
+                    .help("a loopy game's misère play is solved over every sum it reaches: ask about smaller sums, or raise `--max-states N`"));
             }
             graph.add(ids).map_err(|_| too_large())?;
             i += 1;
@@ -82,7 +79,7 @@ impl Misere {
             for _ in 0..w {
                 m.poll()?;
             }
-            Ok::<(), crate::flow::Stop>(())
+            Ok::<(), Stop>(())
         })?;
         Ok(Solved {
             index,
@@ -92,10 +89,8 @@ impl Misere {
     }
 }
 
-fn too_large() -> Diag {
-    Diag::user(
-        Code::StateLimit,
-        "the misère graph has more moves than it can hold",
-    )
-    .help("ask about smaller sums")
+fn too_large() -> Stop {
+    Limit::States
+        .stop("the misère graph has more moves than it can hold")
+        .help("ask about smaller sums")
 }

@@ -338,7 +338,11 @@ impl Repl {
                 }
             }
             Event::Error(d) => {
-                let d = if terminal && d.code == crate::diagnostics::Code::Interrupted {
+                printer.error(s.sources(), &d, out);
+                last = Instant::now();
+            }
+            Event::Interrupted(d) => {
+                let d = if terminal {
                     d.note("lines typed while it ran, if any, were dropped with it")
                 } else {
                     d

@@ -77,14 +77,11 @@ fn p_set(
     })?;
     // Under no memory limit, an allocation the machine refused.
     let Some(set) = set else {
-        return Err(Diag::user(
-            Code::MemoryLimit,
-            format!("the machine has no room for a bit for each of {count} positions"),
-        )
-        .label(span, "this box")
-        .note(format!("marking the P-positions of {name} in this box holds a bit for each of {count} positions"))
-        .help("ask about a smaller box")
-        .into());
+        return Err(Limit::Memory
+            .stop(format!("the machine has no room for a bit for each of {count} positions"))
+            .label(span, "this box")
+            .note(format!("marking the P-positions of {name} in this box holds a bit for each of {count} positions"))
+            .help("ask about a smaller box"));
     };
     Ok(Some(Marked { set, keep }))
 }

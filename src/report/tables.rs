@@ -197,18 +197,15 @@ pub(super) fn table_values(
     let room = (m.state_count() as u128).saturating_add(m.room() as u128);
     if axes.len() >= 2 && points > room {
         let name = &m.program().games[game as usize].name;
-        return Err(Diag::user(
-            Code::StateLimit,
-            format!(
+        return Err(Limit::States
+            .stop(format!(
                 "this table of {name} has {points} positions, more than the state limit allows ({room})"
-            ),
-        )
-        .label(span, "this game")
-        .help(
-            "ask about a smaller box, or raise the limit with `--max-states N`; P-positions of a game \
-             whose moves are translations are marked instead (language.md, section 10)",
-        )
-        .into());
+            ))
+            .label(span, "this game")
+            .help(
+                "ask about a smaller box, or raise the limit with `--max-states N`; P-positions of a game \
+                 whose moves are translations are marked instead (language.md, section 10)",
+            ));
     }
     let mut point = |m: &mut Machine, xs: &[i64]| -> R<()> {
         let vals: Vec<Value> = match &sec {
