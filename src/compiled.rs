@@ -15,7 +15,7 @@ use std::rc::Rc;
 
 mod closures;
 mod fast;
-pub use closures::{BoolCode, Code, Filter};
+pub use closures::{BoolCode, Filter, IntCode};
 pub use fast::{Compiled, Scalar, Tests};
 
 /// Expressions nested deeper than this are left to the interpreter.

@@ -37,7 +37,7 @@ struct Known {
 
 /// How a sum's misère answer was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Found {
+pub enum Way {
     /// Every component is Nim by its rule.
     Nim,
     /// Every component is tame: from their genera, as misère Nim.
@@ -52,16 +52,16 @@ pub enum Found {
     Quotient,
 }
 
-impl Found {
+impl Way {
     /// In words, for answers.
     pub fn words(self) -> &'static str {
         match self {
-            Found::Nim => "misère Nim",
-            Found::Tame => "from its tame components' genera",
-            Found::Options => "from its options' genera",
-            Found::Search => "searched sum by sum",
-            Found::Graph => "labelled over the graph of the sums it reaches",
-            Found::Quotient => "from its game's misère quotient",
+            Way::Nim => "misère Nim",
+            Way::Tame => "from its tame components' genera",
+            Way::Options => "from its options' genera",
+            Way::Search => "searched sum by sum",
+            Way::Graph => "labelled over the graph of the sums it reaches",
+            Way::Quotient => "from its game's misère quotient",
         }
     }
 }
@@ -97,7 +97,7 @@ pub struct Misere {
 
 /// A state being searched: its options (first, for a sum, its components
 /// alone), and which of them are known.
-struct Frame {
+struct SumFrame {
     state: State,
     options: Vec<State>,
     next: usize,
@@ -215,20 +215,20 @@ impl Misere {
     /// positions, ∞ where play may go on forever.
     /// The misère outcome of a sum and how it was found: from its game's
     /// quotient where that answers, else from its value (`gsg_of`).
-    pub fn outcome_of(&mut self, m: &mut dyn Oracle, parts: &[PosId]) -> R<(Outcome, Found)> {
+    pub fn outcome_of(&mut self, m: &mut dyn Oracle, parts: &[PosId]) -> R<(Outcome, Way)> {
         if let Some(loses) = self.quotient_loses(m, parts)? {
             let outcome = if loses { Outcome::P } else { Outcome::N };
-            return Ok((outcome, Found::Quotient));
+            return Ok((outcome, Way::Quotient));
         }
         let (value, found) = self.gsg_of(m, parts)?;
         Ok((value.outcome(), found))
     }
 
-    pub fn gsg_of(&mut self, m: &mut dyn Oracle, parts: &[PosId]) -> R<(Gsg, Found)> {
+    pub fn gsg_of(&mut self, m: &mut dyn Oracle, parts: &[PosId]) -> R<(Gsg, Way)> {
         let s = self.state(m, parts)?;
         if Misere::has_loopy(m, &s) {
             let solved = self.solve_loopy(m, &s)?;
-            return Ok((solved.value(&s)?, Found::Graph));
+            return Ok((solved.value(&s)?, Way::Graph));
         }
         let v = self.value(m, s.clone())?;
         Ok((Gsg::Finite(v), self.found(m, &s)?))
@@ -362,7 +362,7 @@ impl Misere {
 
     /// The genus of the sum of `parts`, whether it is tame (with every
     /// position below it), and how it was found.
-    pub fn genus_of(&mut self, m: &mut dyn Oracle, parts: &[PosId]) -> R<(Genus, bool, Found)> {
+    pub fn genus_of(&mut self, m: &mut dyn Oracle, parts: &[PosId]) -> R<(Genus, bool, Way)> {
         let s = self.state(m, parts)?;
         let k = self.known(m, s.clone())?;
         let found = self.found(m, &s)?;
@@ -370,19 +370,19 @@ impl Misere {
     }
 
     /// How the answer for a state is found (once it is known).
-    pub fn found(&mut self, m: &mut dyn Oracle, s: &State) -> R<Found> {
+    pub fn found(&mut self, m: &mut dyn Oracle, s: &State) -> R<Way> {
         if s.iter().all(|&c| m.nim_heap(c).is_some()) {
-            return Ok(Found::Nim);
+            return Ok(Way::Nim);
         }
         if s.len() < 2 {
-            return Ok(Found::Options);
+            return Ok(Way::Options);
         }
         for &c in s.iter() {
             if !self.known(m, Box::new([c]))?.tame {
-                return Ok(Found::Search);
+                return Ok(Way::Search);
             }
         }
-        Ok(Found::Tame)
+        Ok(Way::Tame)
     }
 
     fn get(&self, s: &[PosId]) -> Option<Known> {
@@ -481,7 +481,7 @@ impl Misere {
         &mut self,
         m: &mut dyn Oracle,
         root: State,
-        stack: &mut Vec<Frame>,
+        stack: &mut Vec<SumFrame>,
         on_stack: &mut FxHashSet<State>,
     ) -> R<Known> {
         stack.clear();
@@ -593,7 +593,7 @@ impl Misere {
     fn push(
         &mut self,
         m: &mut dyn Oracle,
-        stack: &mut Vec<Frame>,
+        stack: &mut Vec<SumFrame>,
         on_stack: &mut FxHashSet<State>,
         s: State,
     ) -> R<()> {
@@ -613,7 +613,7 @@ impl Misere {
             (self.option_states(m, &s)?, true)
         };
         on_stack.insert(s.clone());
-        stack.push(Frame {
+        stack.push(SumFrame {
             state: s,
             options,
             next: 0,

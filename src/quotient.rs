@@ -33,7 +33,7 @@ pub type Opts = Vec<Vec<Vec<u32>>>;
 
 /// Why a quotient was not finished.
 #[derive(Debug)]
-pub enum Stop<E> {
+pub enum Unfinished<E> {
     /// Past the limits (the quotient may be infinite).
     TooLarge,
     /// No candidate of the recalibration step predicted the failing word
@@ -148,7 +148,7 @@ impl Quotient {
         &mut self,
         options: Vec<Vec<u32>>,
         poll: &mut dyn FnMut() -> Result<(), E>,
-    ) -> Result<(), Stop<E>> {
+    ) -> Result<(), Unfinished<E>> {
         let m = self.opts.len() as u32;
         let mut options: Vec<Vec<u32>> = options
             .into_iter()
@@ -159,7 +159,9 @@ impl Quotient {
             })
             .collect();
         if options.iter().flatten().any(|&h| h >= m) {
-            return Err(Stop::Bug("an option leaves a heap that is not smaller"));
+            return Err(Unfinished::Bug(
+                "an option leaves a heap that is not smaller",
+            ));
         }
         options.sort_unstable();
         options.dedup();
@@ -186,7 +188,7 @@ impl Quotient {
         m: u32,
         tm: &[u32],
         poll: &mut dyn FnMut() -> Result<(), E>,
-    ) -> Result<(), Stop<E>> {
+    ) -> Result<(), Unfinished<E>> {
         if let Some(x) = self.conservative(tm, poll)? {
             self.q.phi.push(x);
             return Ok(());
@@ -201,7 +203,7 @@ impl Quotient {
         &mut self,
         tm: &[u32],
         poll: &mut dyn FnMut() -> Result<(), E>,
-    ) -> Result<Option<u32>, Stop<E>> {
+    ) -> Result<Option<u32>, Unfinished<E>> {
         let q = &self.q;
         let is_p = tm.iter().all(|&t| !q.p[t as usize]);
         let fits = compatible(q, poll)?;
@@ -218,7 +220,10 @@ impl Quotient {
             let walk = n_failure(q, &t, None, &self.limits, poll)?;
             self.least = Some(walk.least);
         }
-        let least = self.least.as_ref().ok_or(Stop::Bug("no least sets"))?;
+        let least = self
+            .least
+            .as_ref()
+            .ok_or(Unfinished::Bug("no least sets"))?;
         let mut tm_bits = Bits::new(q.table.order());
         for &t in tm {
             tm_bits.insert(t);
@@ -249,9 +254,9 @@ impl Quotient {
         &mut self,
         m: u32,
         poll: &mut dyn FnMut() -> Result<(), E>,
-    ) -> Result<(), Stop<E>> {
-        let product =
-            Product::new(vec![self.q.table.clone(), Table::cyclic(2, 2)]).ok_or(Stop::TooLarge)?;
+    ) -> Result<(), Unfinished<E>> {
+        let product = Product::new(vec![self.q.table.clone(), Table::cyclic(2, 2)])
+            .ok_or(Unfinished::TooLarge)?;
         let mut phi: Vec<u64> = self.q.phi.iter().map(|&x| product.unit(0, x)).collect();
         phi.push(product.unit(1, 1));
         let mut cand = build(&product, &phi, &self.opts, &self.limits, poll)?;
@@ -277,7 +282,7 @@ impl Quotient {
         f: &Word,
         m: u32,
         poll: &mut dyn FnMut() -> Result<(), E>,
-    ) -> Result<Quot, Stop<E>> {
+    ) -> Result<Quot, Unfinished<E>> {
         let want = !cand.p[cand.of_word(f) as usize];
         let heaps: Vec<(u32, u32)> = f.iter().copied().filter(|&(h, _)| h <= m).collect();
         for k in 1..=heaps.len() {
@@ -294,7 +299,7 @@ impl Quotient {
                     let period = 2 * ((index as i64 - 4) / 2).max(1);
                     parts.push(Table::cyclic(period as usize, index));
                 }
-                let product = Product::new(parts).ok_or(Stop::TooLarge)?;
+                let product = Product::new(parts).ok_or(Unfinished::TooLarge)?;
                 let mut phi: Vec<u64> = cand.phi.iter().map(|&x| product.unit(0, x)).collect();
                 for (j, &i) in set.iter().enumerate() {
                     phi[heaps[i].0 as usize] = product.unit(j + 1, 1);
@@ -305,7 +310,7 @@ impl Quotient {
                 }
             }
         }
-        Err(Stop::NoCandidate(m))
+        Err(Unfinished::NoCandidate(m))
     }
 
     /// The element of a sum of heaps (each at most `heaps()`).

@@ -133,7 +133,7 @@ pub fn report(
         Builtin::Quotient => quotient::answer(m, args, env),
         Builtin::Guess => Ok(guess::guess(m, args, env)?.answer()),
         Builtin::Period => Ok(match period(m, args, env)? {
-            (game, crate::analysis::Search::Found(p)) => Answer::Period {
+            (game, crate::analysis::PeriodSearch::Found(p)) => Answer::Period {
                 game,
                 computed: p.computed,
                 found: Some(p),
@@ -142,7 +142,7 @@ pub fn report(
             },
             (
                 game,
-                crate::analysis::Search::NotFound {
+                crate::analysis::PeriodSearch::NotFound {
                     computed,
                     why,
                     ended,
@@ -314,7 +314,7 @@ fn period(
     m: &mut Machine,
     args: &[ExprId],
     env: &mut [Value],
-) -> R<(String, crate::analysis::Search)> {
+) -> R<(String, crate::analysis::PeriodSearch)> {
     let game = game_arg(m, args)?;
     let arity = m.program().games[game as usize].params.len();
     let (sec, rest) = if arity >= 2 {
@@ -725,7 +725,7 @@ pub fn value(
         Builtin::Period => {
             let (found, period, preperiod, saltus, proven, computed) = match period(m, args, env)?.1
             {
-                crate::analysis::Search::Found(p) => (
+                crate::analysis::PeriodSearch::Found(p) => (
                     true,
                     p.period,
                     p.preperiod,
@@ -733,7 +733,7 @@ pub fn value(
                     p.is_proven(),
                     p.computed,
                 ),
-                crate::analysis::Search::NotFound { computed, .. } => {
+                crate::analysis::PeriodSearch::NotFound { computed, .. } => {
                     (false, 0, 0, 0, false, computed)
                 }
             };

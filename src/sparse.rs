@@ -23,7 +23,7 @@ use crate::store::UNKNOWN;
 
 /// The moves of a take-and-break game from some n on.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Moves {
+pub struct HeapMoves {
     /// A move to no heap at all (value 0).
     pub whole: bool,
     /// Take t (at least 1), leaving one heap of n − t.
@@ -148,7 +148,7 @@ fn key(v: u16, n: usize) -> u32 {
 /// positions of each group.
 #[derive(Clone, Debug)]
 pub struct Sparse {
-    moves: Moves,
+    moves: HeapMoves,
     /// From this n on the moves are exactly `moves`.
     from: usize,
     /// Splits that take an even and an odd number of tokens.
@@ -214,7 +214,7 @@ fn hits(low: &[u16], high: &[u16], m: u16) -> bool {
 
 impl Sparse {
     /// An evaluator for a game with these moves from n = `from` on.
-    pub fn new(moves: Moves, from: usize) -> Sparse {
+    pub fn new(moves: HeapMoves, from: usize) -> Sparse {
         let active = |d: usize| moves.splits.iter().any(|&(t, _)| t % 2 == d);
         let groups = [Group::new(0, active(0)), Group::new(1, active(1))];
         Sparse {
@@ -481,7 +481,7 @@ mod tests {
     use super::*;
 
     /// The plain mex of every option.
-    fn plain(moves: &Moves, len: usize) -> Vec<u32> {
+    fn plain(moves: &HeapMoves, len: usize) -> Vec<u32> {
         let mut g = vec![0u32; len];
         for n in 1..len {
             let mut seen = vec![false; 2 * len + 2];
@@ -509,7 +509,7 @@ mod tests {
         g
     }
 
-    fn sparse(moves: &Moves, len: usize, chunk: u64) -> Vec<u32> {
+    fn sparse(moves: &HeapMoves, len: usize, chunk: u64) -> Vec<u32> {
         let mut g = vec![UNKNOWN; len];
         let truth = plain(moves, 2);
         g[..2].copy_from_slice(&truth);
@@ -525,17 +525,17 @@ mod tests {
 
     #[test]
     fn kayles_grundy_and_0_16_match_the_plain_mex() {
-        let kayles = Moves {
+        let kayles = HeapMoves {
             whole: false,
             takes: vec![1, 2],
             splits: vec![(1, false), (2, false)],
         };
-        let grundy = Moves {
+        let grundy = HeapMoves {
             whole: false,
             takes: vec![],
             splits: vec![(0, true)],
         };
-        let o16 = Moves {
+        let o16 = HeapMoves {
             whole: false,
             takes: vec![2],
             splits: vec![(2, false)],
@@ -565,7 +565,7 @@ mod tests {
         assert!(want.iter().any(|&v| v >= 256), "{:?}", want.iter().max());
         let mut g = vec![UNKNOWN; len];
         g[..2].copy_from_slice(&want[..2]);
-        let o6 = Moves {
+        let o6 = HeapMoves {
             whole: false,
             takes: vec![1],
             splits: vec![(1, false)],
@@ -575,14 +575,14 @@ mod tests {
         assert_eq!(g, want);
     }
 
-    fn moves() -> impl proptest::strategy::Strategy<Value = Moves> {
+    fn moves() -> impl proptest::strategy::Strategy<Value = HeapMoves> {
         use proptest::prelude::*;
         (
             any::<bool>(),
             proptest::collection::btree_set(1usize..=4, 0..=3),
             proptest::collection::btree_set((0usize..=3, any::<bool>()), 1..=3),
         )
-            .prop_map(|(whole, takes, splits)| Moves {
+            .prop_map(|(whole, takes, splits)| HeapMoves {
                 whole,
                 takes: takes.into_iter().collect(),
                 splits: splits.into_iter().collect(),

@@ -356,7 +356,7 @@ impl Value {
         b.finish()
     }
 
-    /// Whether a position occurs in the value (its ids depend on the memo).
+    /// Whether a position occurs in the value (its ids depend on the store).
     pub fn has_pos(&self) -> bool {
         match self {
             Value::Pos(_) => true,

@@ -61,7 +61,7 @@ impl Period {
 
 /// The result of a period search.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Search {
+pub enum PeriodSearch {
     /// A period was found (proven or observed).
     Found(Period),
     /// None within the budget.
@@ -101,7 +101,13 @@ const OBSERVE: i64 = 4096;
 /// A default budget (`open`) also ends early where going on cannot pay: at
 /// [`SHAPELESS_BUDGET`] values when no proof can apply, and where the next
 /// doubling would look at more than [`STEP_WORK`] option values.
-pub fn period(m: &mut dyn Oracle, game: GameId, budget: i64, open: bool, span: Span) -> R<Search> {
+pub fn period(
+    m: &mut dyn Oracle,
+    game: GameId,
+    budget: i64,
+    open: bool,
+    span: Span,
+) -> R<PeriodSearch> {
     period_of(m, &Section::whole(game), budget, open, span)
 }
 
@@ -162,7 +168,7 @@ pub fn period_of(
     budget: i64,
     open: bool,
     span: Span,
-) -> R<Search> {
+) -> R<PeriodSearch> {
     // B values of a take-and-break game scan at most about B options each.
     let b = u64::try_from(budget).unwrap_or(0);
     let saved = m.apart(b.saturating_mul(b));
@@ -185,7 +191,7 @@ fn search_values(
     budget: i64,
     open: bool,
     span: Span,
-) -> R<Search> {
+) -> R<PeriodSearch> {
     let shape = shape::shape_any(m, sec);
     // The state limit ends the search too, with its answer rather than an
     // error.
@@ -246,21 +252,21 @@ fn search_values(
                 if sec.is_whole() {
                     m.set_period(sec.game, p.preperiod, p.period, p.saltus);
                 }
-                return Ok(Search::Found(p));
+                return Ok(PeriodSearch::Found(p));
             }
             // No theorem: what is seen over a few thousand values is all
             // there is to say.
-            Some(p) if target >= OBSERVE && shape.is_err() => return Ok(Search::Found(p)),
+            Some(p) if target >= OBSERVE && shape.is_err() => return Ok(PeriodSearch::Found(p)),
             // A shape with a theorem but no proof within the budget: the
             // period seen so far is given as observed.
             found if target >= budget || stop_here => {
                 return Ok(found.map_or_else(
-                    || Search::NotFound {
+                    || PeriodSearch::NotFound {
                         computed: values.len() as i64,
                         why: shape.err(),
                         ended,
                     },
-                    Search::Found,
+                    PeriodSearch::Found,
                 ));
             }
             _ => target = target.saturating_mul(2).min(budget),

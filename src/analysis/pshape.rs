@@ -3,7 +3,7 @@
 //! or exactly where a small formula is true, each proven (one parameter,
 //! from a proven period of the values) or observed in the box asked.
 
-use super::{Search, Section};
+use super::{PeriodSearch, Section};
 use crate::flow::R;
 use crate::oracle::Oracle;
 use crate::span::Span;
@@ -160,7 +160,7 @@ fn one(
     // the table shows a whole period.
     if let Some(sec) = sec
         && lo == 0
-        && let Search::Found(per) = super::period_of(m, sec, hi + 1, false, span)?
+        && let PeriodSearch::Found(per) = super::period_of(m, sec, hi + 1, false, span)?
         && per.is_proven()
         && per.preperiod + per.period - 1 <= hi
     {

@@ -70,18 +70,18 @@ macro_rules! with_cmp {
 /// An integer expression as closures over the interpreter's slots, with
 /// the operator of each node and the common leaf shapes (`x op y`,
 /// `x op 3`) specialized: what the hot paths evaluate.
-pub struct Code<E: ?Sized = [Value]>(IntFn<E>);
+pub struct IntCode<E: ?Sized = [Value]>(IntFn<E>);
 
-impl<E: ?Sized> std::fmt::Debug for Code<E> {
+impl<E: ?Sized> std::fmt::Debug for IntCode<E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Code")
+        f.write_str("IntCode")
     }
 }
 
-impl<E: Slots + ?Sized + 'static> Code<E> {
+impl<E: Slots + ?Sized + 'static> IntCode<E> {
     /// The compiled form of an integer expression.
-    pub fn int(e: &IntExpr) -> Code<E> {
-        Code(int_fn(e))
+    pub fn int(e: &IntExpr) -> IntCode<E> {
+        IntCode(int_fn(e))
     }
 
     /// The value, or `None` where the interpreter would report an error
@@ -92,7 +92,7 @@ impl<E: Slots + ?Sized + 'static> Code<E> {
     }
 }
 
-/// A condition as closures (see [`Code`]), and whether it is a filter.
+/// A condition as closures (see [`IntCode`]), and whether it is a filter.
 pub struct BoolCode<E: ?Sized = [Value]>(BoolFn<E>, Option<Filter>);
 
 /// A condition that reads a constant list of booleans at a variable:

@@ -8,7 +8,7 @@ use super::*;
 /// A compiled expression of the interpreter's fast path.
 #[derive(Debug)]
 enum Fast {
-    Int(Code),
+    Int(IntCode),
     Bool(BoolCode),
     /// A string literal's value, made once.
     Str(Rc<str>),
@@ -30,7 +30,7 @@ pub struct Compiled {
     index: Vec<u32>,
     exprs: Vec<Fast>,
     /// Per game, its hoisted parts and the first slot they go to.
-    hoisted: Vec<(u32, Vec<Code>)>,
+    hoisted: Vec<(u32, Vec<IntCode>)>,
 }
 
 /// What compiling one game's rules needs to know.
@@ -143,7 +143,7 @@ impl GameCx<'_> {
 
     fn int(&mut self, e: ExprId) -> Option<Fast> {
         let x = self.c.int(e)?;
-        Some(Fast::Int(Code::int(&self.hoist(x))))
+        Some(Fast::Int(IntCode::int(&self.hoist(x))))
     }
 
     fn cond(&mut self, e: ExprId) -> Option<Fast> {
@@ -177,7 +177,7 @@ impl Compiled {
             for &e in game.stored_as.split.iter().chain(&game.stored_as.canonical) {
                 out.position(&mut cx, e, 0);
             }
-            let parts = cx.parts.iter().map(Code::int).collect();
+            let parts = cx.parts.iter().map(IntCode::int).collect();
             out.hoisted.push((cx.base, parts));
         }
         out
@@ -355,7 +355,7 @@ impl Compiled {
 
     /// The compiled integer expression `e`, if there is one.
     #[inline]
-    pub fn int(&self, e: ExprId) -> Option<&Code> {
+    pub fn int(&self, e: ExprId) -> Option<&IntCode> {
         match self
             .exprs
             .get(self.index.get(e as usize)?.checked_sub(1)? as usize)?
@@ -383,7 +383,7 @@ impl Compiled {
 #[derive(Clone, Copy, Debug)]
 pub enum Scalar<'a> {
     /// An integer expression.
-    Int(&'a Code),
+    Int(&'a IntCode),
     /// A condition.
     Bool(&'a BoolCode),
 }

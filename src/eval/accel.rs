@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::analysis::shape::Shape;
-use crate::sparse::{Moves as SparseMoves, Sparse};
+use crate::sparse::{HeapMoves, Sparse};
 
 /// The least number of positions one fill may compute.
 const FILL_MIN: usize = 1 << 20;
@@ -44,7 +44,7 @@ pub(super) struct Accel {
     /// got (for a limit's report of what was done).
     pub(super) reached: Option<(GameId, i64)>,
     /// The pruned search's stacks, kept from one search to the next.
-    pub(super) pruning: crate::prune::Search,
+    pub(super) pruning: crate::prune::Searcher,
 }
 
 /// A game's sparse-space evaluator, if it has one.
@@ -64,8 +64,8 @@ const SPARSE_CHUNK: u64 = 1 << 22;
 
 /// The sparse-space form of a shape's moves: families leaving at most two
 /// heaps, at least one of them a split (else kernels do as well).
-fn sparse_moves(shape: &Shape) -> Option<SparseMoves> {
-    let mut moves = SparseMoves::default();
+fn sparse_moves(shape: &Shape) -> Option<HeapMoves> {
+    let mut moves = HeapMoves::default();
     for f in &shape.families {
         let take = usize::try_from(f.take).ok()?;
         match f.heaps {
@@ -117,7 +117,7 @@ impl Machine {
         // dense array (the divisors of `n`, not every number below it).
         let batch = match (params, kernels[game as usize].batch.as_ref()) {
             ([Value::Int(x)], Some(b)) => self
-                .memo
+                .store
                 .dense1_values(game)
                 .and_then(|values| b.rule_at(rule, values, *x, &mut counted)),
             _ => None,
@@ -125,7 +125,7 @@ impl Machine {
         let ok = batch.is_some()
             || (ints && {
                 *counted.set = Seen::default();
-                k.run(&self.memo, &mut env, &mut counted).is_some()
+                k.run(&self.store, &mut env, &mut counted).is_some()
             });
         self.budget.add(counted.count);
         self.accel.kenv = env;
@@ -166,7 +166,7 @@ impl Machine {
         } else {
             return Ok(None);
         };
-        let Some(args) = self.memo.int_args(pos) else {
+        let Some(args) = self.store.int_args(pos) else {
             return Ok(None);
         };
         bufs.kenv.clear();
@@ -185,7 +185,7 @@ impl Machine {
             if let [(game, args, n)] = comps
                 && !naming.renames(prog.games.get(*game as usize)?)
             {
-                let (p, v) = self.memo.intern_valued(*game, &args[..*n]).ok()?;
+                let (p, v) = self.store.intern_valued(*game, &args[..*n]).ok()?;
                 if let Some(seen) = known.as_deref_mut()
                     && v <= MAX_VALUE
                 {
@@ -226,7 +226,7 @@ impl Machine {
                 } else if naming.renames(g) {
                     super::rename::by_kernel(self, &prog, game, &args[..n], &mut parts)?;
                 } else {
-                    parts.push(self.memo.intern_ints(game, &args[..n]).ok()?);
+                    parts.push(self.store.intern_ints(game, &args[..n]).ok()?);
                 }
             }
             moves.push(&parts);
@@ -299,7 +299,7 @@ impl Scoped<'_> {
         let Some(v) = self.kernel_value(pos) else {
             return Ok(None);
         };
-        self.m.memo.set(pos, v);
+        self.m.store.set(pos, v);
         // The kernel's work was counted: a table of positions each
         // answered by its kernel looks at the limits too.
         self.m.poll()?;
@@ -343,12 +343,12 @@ impl Scoped<'_> {
             // A large value is not stored: the mex sets and the kernels'
             // marks are sized by the largest value stored.
             if h <= NIM_STORED {
-                self.m.memo.set(pos, h);
+                self.m.store.set(pos, h);
             }
             return Ok(Some(h));
         }
         let game = self.m.game_of(pos);
-        let Some(([n, _], 1)) = self.m.memo.dense_args(pos) else {
+        let Some(([n, _], 1)) = self.m.store.dense_args(pos) else {
             return Ok(None);
         };
         let applies = self.scope.depth_cap.is_none()
@@ -359,7 +359,7 @@ impl Scoped<'_> {
             return Ok(None);
         }
         self.ascend(game, n + 1)?;
-        let v = self.m.memo.value(pos);
+        let v = self.m.store.value(pos);
         Ok((v <= MAX_VALUE).then_some(v))
     }
 
@@ -367,7 +367,7 @@ impl Scoped<'_> {
     /// kernels for every rule and they all succeed.
     pub(super) fn kernel_value(&mut self, pos: PosId) -> Option<u32> {
         // Only dense positions: their arguments are integers by construction.
-        let (args, n) = self.m.memo.dense_args(pos)?;
+        let (args, n) = self.m.store.dense_args(pos)?;
         self.kernel_value_at(self.m.game_of(pos), &args[..n])
     }
 
@@ -380,9 +380,9 @@ impl Scoped<'_> {
         // A one-argument game with a batch kernel: its loop for this one
         // position, where its options' values are in the dense array.
         if let ([x], Some(batch), Some(values)) =
-            (args, ks.batch.as_ref(), self.m.memo.dense1_values(game))
+            (args, ks.batch.as_ref(), self.m.store.dense1_values(game))
         {
-            let max_value = self.m.memo.max_value();
+            let max_value = self.m.store.max_value();
             let v = batch.value_at(values, *x, &mut self.m.accel.stamped, max_value);
             self.m.budget.add(self.m.accel.stamped.take_inserted());
             if let Some(v) = v.filter(|v| *v <= MAX_VALUE) {
@@ -394,9 +394,9 @@ impl Scoped<'_> {
         env.clear();
         env.resize(ks.slots.max(n), 0);
         env[..n].copy_from_slice(args);
-        self.m.accel.stamped.clear(self.m.memo.max_value());
+        self.m.accel.stamped.clear(self.m.store.max_value());
         let ok = ks.rules.iter().flatten().all(|k| {
-            k.run(&self.m.memo, &mut env, &mut self.m.accel.stamped)
+            k.run(&self.m.store, &mut env, &mut self.m.accel.stamped)
                 .is_some()
         });
         self.m.accel.kenv = env;
@@ -474,16 +474,16 @@ impl Scoped<'_> {
         if !use_sparse && (batch.is_none() || batch_to <= *done) {
             return Ok(false);
         }
-        let Ok(Some(_)) = self.m.memo.dense1(game, to - 1) else {
+        let Ok(Some(_)) = self.m.store.dense1(game, to - 1) else {
             return Ok(false);
         };
-        let Some(mut array) = self.m.memo.take_dense1(game) else {
+        let Some(mut array) = self.m.store.take_dense1(game) else {
             return Ok(false);
         };
         let from = *done as usize;
-        let room = self.m.memo.room().saturating_sub(reserve).min(*budget);
+        let room = self.m.store.room().saturating_sub(reserve).min(*budget);
         let end = |to: i64| (to as usize).min(from.saturating_add(room));
-        let mut max_value = self.m.memo.max_value();
+        let mut max_value = self.m.store.max_value();
         let (mut next, mut stored) = (from, 0);
         let mut interrupted = None;
         if use_sparse {
@@ -501,7 +501,7 @@ impl Scoped<'_> {
                 next = ran.next;
                 if let Some(p) = self.m.budget.progress() {
                     p.set_at(next as i64);
-                    p.set_states(self.m.memo.states() + stored);
+                    p.set_states(self.m.store.states() + stored);
                 }
                 self.m
                     .budget
@@ -532,7 +532,7 @@ impl Scoped<'_> {
                 (next, stored) = (at, stored + more);
                 if let Some(p) = self.m.budget.progress() {
                     p.set_at(next as i64);
-                    p.set_states(self.m.memo.states() + stored);
+                    p.set_states(self.m.store.states() + stored);
                 }
                 self.m
                     .budget
@@ -552,7 +552,7 @@ impl Scoped<'_> {
             }
         }
         self.m.budget.end_meter(Meter::Ascend);
-        self.m.memo.restore_dense1(game, array, stored, max_value);
+        self.m.store.restore_dense1(game, array, stored, max_value);
         *done = next as i64;
         self.m.accel.reached = Some((game, *done));
         *budget -= stored.min(*budget);
@@ -624,7 +624,7 @@ impl Scoped<'_> {
         if self.m.accel.fill_disabled[game as usize] {
             return Ok(());
         }
-        let Some((args, n)) = self.m.memo.dense_args(target) else {
+        let Some((args, n)) = self.m.store.dense_args(target) else {
             return Ok(());
         };
         let two = n == 2;
@@ -635,7 +635,7 @@ impl Scoped<'_> {
             (1, args[0] + 1)
         };
         for f in frames.iter().filter(|f| f.game == game) {
-            match self.m.memo.dense_args(f.pos) {
+            match self.m.store.dense_args(f.pos) {
                 Some(([m, _], 1)) if !two => cols = cols.max(m + 1),
                 Some(([a, b], 2)) if two => {
                     rows = rows.max(a + 1);
@@ -645,7 +645,7 @@ impl Scoped<'_> {
             }
         }
         let reserve = self.m.limits.max_states / 10;
-        let mut budget = self.m.memo.states().max(FILL_MIN);
+        let mut budget = self.m.store.states().max(FILL_MIN);
         let complete = self
             .m
             .accel
@@ -683,7 +683,7 @@ impl Scoped<'_> {
             }
             let row = &mut done[a as usize];
             for b in *row..row_end {
-                if budget == 0 || self.m.memo.room() <= reserve {
+                if budget == 0 || self.m.store.room() <= reserve {
                     break 'rows;
                 }
                 if let Err(d) = self.m.poll() {
@@ -691,15 +691,15 @@ impl Scoped<'_> {
                     break 'rows;
                 }
                 let cell = if two {
-                    self.m.memo.dense2(game, a, b)
+                    self.m.store.dense2(game, a, b)
                 } else {
-                    self.m.memo.dense1(game, b)
+                    self.m.store.dense1(game, b)
                 };
                 let Ok(Some(p)) = cell else {
                     disable = true;
                     break 'rows;
                 };
-                match self.m.memo.value(p) {
+                match self.m.store.value(p) {
                     v if v <= MAX_VALUE => {
                         *row = b + 1;
                         continue;
@@ -710,7 +710,7 @@ impl Scoped<'_> {
                 // Straight from the kernels when they can; else a search.
                 let here: &[i64] = if two { &[a, b] } else { &[b] };
                 if let Some(v) = self.kernel_value_at(game, here) {
-                    self.m.memo.set(p, v);
+                    self.m.store.set(p, v);
                 } else if complete {
                     break;
                 } else {

@@ -437,7 +437,7 @@ impl Carry<'_> {
         m: &Interp<'_>,
         run: &TightRun,
         (lo, hi): (i64, i64),
-    ) -> Vec<(i64, i64, Option<crate::compiled::Code>)> {
+    ) -> Vec<(i64, i64, Option<crate::compiled::IntCode>)> {
         let whole = vec![(lo, hi, None)];
         let exprs = crate::compiled::Compiler {
             prog: self.p,
@@ -459,7 +459,7 @@ impl Carry<'_> {
         starts
             .zip(ends)
             .map(|(a, b)| {
-                let code = crate::compiled::Code::int(&e.on_run(run.slot, a, b));
+                let code = crate::compiled::IntCode::int(&e.on_run(run.slot, a, b));
                 (a, b, Some(code))
             })
             .collect()

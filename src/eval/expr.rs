@@ -153,7 +153,7 @@ impl Interp<'_> {
             }
             let id = if known == args.len() {
                 self.m
-                    .memo
+                    .store
                     .intern_ints(*game, &ints[..known])
                     .map_err(|_| state_limit(self.m.limits.max_states, p.span(e)))
             } else {
@@ -167,7 +167,7 @@ impl Interp<'_> {
                     .encode_args(p, &args[known..], env, &mut key)
                     .and_then(|()| {
                         self.m
-                            .memo
+                            .store
                             .intern_whole_key(&key)
                             .map_err(|_| state_limit(self.m.limits.max_states, p.span(e)))
                     });
@@ -321,7 +321,7 @@ impl Interp<'_> {
         p: &ir::Program,
         e: ExprId,
         body: ExprId,
-        code: Option<&crate::compiled::Code>,
+        code: Option<&crate::compiled::IntCode>,
         env: &mut [Value],
         key: &mut Vec<i64>,
         w: &mut ListWrite,

@@ -19,12 +19,12 @@ impl Machine {
     #[inline(never)]
     pub(super) fn poll_limits(&mut self) -> R<()> {
         if let Some(p) = self.budget.progress() {
-            p.set_states(self.memo.states());
+            p.set_states(self.store.states());
         }
-        let growth = self.memo.growth_near();
+        let growth = self.store.growth_near();
         self.budget
             .check_growth(growth)
-            .map_err(|s| explain_memos(self, explain(s, self.memo.states())))
+            .map_err(|s| explain_memos(self, explain(s, self.store.states())))
     }
 
     /// A statement starts: the work and time limits start afresh.
@@ -32,12 +32,12 @@ impl Machine {
         self.budget.start();
         self.accel.reached = None;
         self.interp_state.loop_depth = 0;
-        self.states_at_start = self.memo.states();
+        self.states_at_start = self.store.states();
     }
 
     /// What the statement did before a limit stopped it, in words.
     pub fn done_note(&self) -> String {
-        let states = self.memo.states();
+        let states = self.store.states();
         let mut note = format!(
             "by then it had looked at {} moves and option values, and {} positions were stored \
              ({} new)",
@@ -77,7 +77,7 @@ impl Machine {
     pub fn reserve(&self, bytes: usize) -> R<()> {
         self.budget
             .memory(bytes)
-            .map_err(|s| explain_memos(self, explain(s, self.memo.states())))
+            .map_err(|s| explain_memos(self, explain(s, self.store.states())))
     }
 }
 

@@ -48,10 +48,10 @@ impl Scoped<'_> {
         if !self.is_loopy(root) {
             return Ok(None);
         }
-        if !self.m.found.remote.contains_key(&root) && !self.solve_remoteness(root)? {
+        if !self.m.learned.remote.contains_key(&root) && !self.solve_remoteness(root)? {
             return Ok(None);
         }
-        Ok(Some(&self.m.found.remote))
+        Ok(Some(&self.m.learned.remote))
     }
 
     /// Solves the remoteness of what `root` reaches into the kept map;
@@ -100,7 +100,7 @@ impl Scoped<'_> {
         let r = crate::loopy::remoteness(&graph, &mut |w| budget.spend(w))?;
         // Straight into the kept map (no second map of the whole graph).
         drop(index);
-        self.m.found.remote.extend(order.into_iter().zip(r));
+        self.m.learned.remote.extend(order.into_iter().zip(r));
         Ok(true)
     }
 
@@ -124,11 +124,11 @@ impl Scoped<'_> {
 
     /// The stored value of `pos` as a generalized value, if it is known.
     pub(super) fn stored_gsg(&self, pos: PosId) -> Option<Gsg> {
-        match self.m.memo.value(pos) {
+        match self.m.store.value(pos) {
             v if v <= MAX_VALUE => Some(Gsg::Finite(v)),
             v => self
                 .m
-                .memo
+                .store
                 .infinite_set(v)
                 .map(|k| Gsg::Infinite(k.clone())),
         }
@@ -139,7 +139,7 @@ impl Scoped<'_> {
         if let Some(g) = self.stored_gsg(pos) {
             return Ok(g);
         }
-        match self.m.memo.value(pos) {
+        match self.m.store.value(pos) {
             UNKNOWN if self.is_loopy(pos) => {
                 if self.scope.loopy_nesting >= MAX_NESTED {
                     return Err(Limit::Depth
@@ -154,7 +154,7 @@ impl Scoped<'_> {
                     ..self.scope
                 };
                 self.m.scoped(inner).solve_loopy(pos)?;
-                match self.m.memo.value(pos) {
+                match self.m.store.value(pos) {
                     INFINITE_LATER => self.late_set(pos),
                     _ => self
                         .stored_gsg(pos)
@@ -176,7 +176,7 @@ impl Scoped<'_> {
         'options: for option in moves.iter() {
             let mut x = 0;
             for &c in option {
-                match self.m.memo.value(c) {
+                match self.m.store.value(c) {
                     v if v <= MAX_VALUE => x ^= v,
                     UNKNOWN => match self.gsg_in(c)? {
                         Gsg::Finite(v) => x ^= v,
@@ -190,7 +190,7 @@ impl Scoped<'_> {
         }
         k.sort_unstable();
         k.dedup();
-        if !self.m.memo.set_infinite(pos, &k) {
+        if !self.m.store.set_infinite(pos, &k) {
             return Err(too_many_infinities().into());
         }
         Ok(Gsg::Infinite(k.into()))
@@ -262,7 +262,7 @@ impl Scoped<'_> {
             return Err(Diag::user(Code::TooLarge, "loopy games' graphs of 2^30 positions").into());
         }
         let mut vertices = vec![root];
-        self.m.memo.set(root, solving(base));
+        self.m.store.set(root, solving(base));
         let mut known = Vec::new();
         let result = self.explore(&mut vertices, &mut known);
         let solved = result.and_then(|graph| {
@@ -283,14 +283,14 @@ impl Scoped<'_> {
                 continue;
             }
             match solved.finite(i as u32) {
-                Some(v) if v <= MAX_VALUE => self.m.memo.set(p, v),
+                Some(v) if v <= MAX_VALUE => self.m.store.set(p, v),
                 Some(_) => {
                     self.unmark(&vertices);
                     return Err(
                         Diag::user(Code::ValueLimit, "a Grundy value of 2^31 or more").into(),
                     );
                 }
-                None => self.m.memo.set(p, INFINITE_LATER),
+                None => self.m.store.set(p, INFINITE_LATER),
             }
         }
         Ok(())
@@ -299,8 +299,8 @@ impl Scoped<'_> {
     /// Forgets the marks a failed solve left on its positions.
     fn unmark(&mut self, vertices: &[PosId]) {
         for &p in vertices {
-            if p & KNOWN != KNOWN && solving_index(self.m.memo.value(p)).is_some() {
-                self.m.memo.set(p, UNKNOWN);
+            if p & KNOWN != KNOWN && solving_index(self.m.store.value(p)).is_some() {
+                self.m.store.set(p, UNKNOWN);
             }
         }
     }
@@ -334,13 +334,13 @@ impl Scoped<'_> {
             targets.clear();
             for option in moves.iter() {
                 let target = match option {
-                    [c] => match self.m.memo.value(*c) {
+                    [c] => match self.m.store.value(*c) {
                         UNKNOWN if self.is_loopy(*c) => {
                             let next = u32::try_from(vertices.len())
                                 .ok()
                                 .filter(|&n| n <= MAX_SOLVING - base)
                                 .ok_or_else(|| too_large(TooLarge))?;
-                            self.m.memo.set(*c, solving(base + next));
+                            self.m.store.set(*c, solving(base + next));
                             vertices.push(*c);
                             Some(next)
                         }

@@ -116,9 +116,9 @@ impl Default for Limits {
     }
 }
 
-/// What searches of the rules found, kept while the definitions stay.
+/// What searches of the rules learned, kept while the definitions stay.
 #[derive(Default)]
-struct Found {
+struct Learned {
     /// Period searches, per game.
     periods: periods::Periods,
     /// The remoteness of the loopy positions solved alone so far (every
@@ -126,7 +126,7 @@ struct Found {
     remote: loopy::Remoteness,
 }
 
-/// The evaluator: a checked program, its constants, and the memo of positions.
+/// The evaluator: a checked program, its constants, and the store of positions.
 pub struct Machine {
     prog: Rc<ir::Program>,
     /// Constant values; `None` when the definition failed.
@@ -134,17 +134,17 @@ pub struct Machine {
     /// Constants whose evaluation was interrupted (evaluated again on the
     /// next update).
     const_stopped: Vec<bool>,
-    memo: Store,
+    store: Store,
     /// Positions stored when the statement started.
     states_at_start: usize,
     /// Kernels and the fill, with their per-game state.
     accel: accel::Accel,
     /// Compiled integer expressions of the rules.
     compiled: Rc<Compiled>,
-    /// The misère search's memo (dropped when game ids change).
+    /// The misère search: its genera and facts, kept until game ids change.
     misere: crate::misere::Misere,
     /// What searches of the rules found: periods, remoteness.
-    found: Found,
+    learned: Learned,
     limits: Limits,
     /// Ctrl-C and the work, time and memory limits of the statement.
     budget: Budget,
@@ -192,11 +192,11 @@ impl Machine {
             prog: Rc::new(ir::Program::default()),
             consts: Vec::new(),
             const_stopped: Vec::new(),
-            memo: Store::new(&[], limits.max_states),
+            store: Store::new(&[], limits.max_states),
             states_at_start: 0,
             accel: accel::Accel::default(),
             compiled: Rc::new(Compiled::default()),
-            found: Found::default(),
+            learned: Learned::default(),
             misere: crate::misere::Misere::default(),
             budget: Budget::new(
                 limits.max_work,
@@ -309,19 +309,19 @@ impl Machine {
 
     /// How many more positions the state limit allows.
     pub fn room(&self) -> usize {
-        self.memo.room()
+        self.store.room()
     }
 
     /// How many distinct positions have been interned.
     pub fn state_count(&self) -> usize {
-        self.memo.states()
+        self.store.states()
     }
 
     // ----- positions -----------------------------------------------------------
 
     /// Interns `game(args)`.
     pub fn intern(&mut self, game: GameId, args: &[Value], span: Span) -> R<PosId> {
-        match crate::key::intern(&mut self.memo, game, args) {
+        match crate::key::intern(&mut self.store, game, args) {
             Ok(Some(id)) => Ok(id),
             Ok(None) => Err(loopy::bad_argument(args, span).into()),
             Err(_) => Err(state_limit(self.limits.max_states, span)),
@@ -330,13 +330,13 @@ impl Machine {
 
     /// The game a position belongs to.
     pub fn game_of(&self, pos: PosId) -> GameId {
-        self.memo.game_of(pos)
+        self.store.game_of(pos)
     }
 
     /// A position's game and arguments.
     pub fn position(&self, pos: PosId) -> (GameId, Vec<Value>) {
         let mut args = Vec::new();
-        crate::key::args_of(&self.memo, pos, &mut args);
+        crate::key::args_of(&self.store, pos, &mut args);
         (self.game_of(pos), args)
     }
 
@@ -356,14 +356,14 @@ impl Machine {
         self.scoped(Scope::default()).search(root)
     }
 
-    /// Runs `f` with the misère search's memo.
+    /// Runs `f` with the misère search.
     pub fn with_misere<T>(
         &mut self,
         f: impl FnOnce(&mut crate::misere::Misere, &mut oracle::Scoped) -> R<T>,
     ) -> R<T> {
-        let mut memo = std::mem::take(&mut self.misere);
-        let result = f(&mut memo, &mut self.oracle());
-        self.misere = memo;
+        let mut misere = std::mem::take(&mut self.misere);
+        let result = f(&mut misere, &mut self.oracle());
+        self.misere = misere;
         result
     }
 }
@@ -383,7 +383,7 @@ fn install(m: &mut Machine, prog: ir::Program, games: &[Option<GameId>]) -> bool
             sparse: prog.stored_by_key(id as GameId),
         })
         .collect();
-    let moved = m.memo.remap(games, &shapes);
+    let moved = m.store.remap(games, &shapes);
     if moved {
         m.misere = crate::misere::Misere::default();
     }
@@ -398,11 +398,11 @@ fn install(m: &mut Machine, prog: ir::Program, games: &[Option<GameId>]) -> bool
     // Looked for again: a game's shape reads the constants.
     m.accel.sparse = (0..n).map(|_| accel::SparseSlot::Unknown).collect();
     m.accel.counts.reset();
-    m.found.periods.games = carry(games, &m.found.periods.games, n);
+    m.learned.periods.games = carry(games, &m.learned.periods.games, n);
     // Sections are looked for again (their games may be renumbered).
-    m.found.periods.forget_sections();
+    m.learned.periods.forget_sections();
     // Remoteness is by position, which new definitions may renumber.
-    m.found.remote.clear();
+    m.learned.remote.clear();
     m.prog = Rc::new(prog);
     m.interp_state.forget_calls();
     // Kernels and expressions are compiled for the new program once

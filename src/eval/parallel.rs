@@ -85,10 +85,10 @@ pub fn solve_boards(m: &mut Machine, positions: &[PosId]) -> R<()> {
             .games
             .get(game as usize)
             .is_some_and(|g| g.stored_as.split.is_some());
-        if !board || m.memo.value(p) <= MAX_VALUE || tasks.iter().any(|t| t.0 == p) {
+        if !board || m.store.value(p) <= MAX_VALUE || tasks.iter().any(|t| t.0 == p) {
             continue;
         }
-        if let Some(args) = m.memo.int_args(p) {
+        if let Some(args) = m.store.int_args(p) {
             tasks.push((p, game, args.as_slice().to_vec()));
         }
     }
@@ -125,7 +125,7 @@ pub fn solve_boards(m: &mut Machine, positions: &[PosId]) -> R<()> {
     let (found, stopped) = side_by_side(m, seed, &tasks);
     for (i, v) in found {
         if let Some(&(p, _, _)) = tasks.get(i) {
-            m.memo.set(p, v);
+            m.store.set(p, v);
         }
     }
     match stopped {
@@ -221,7 +221,7 @@ fn work(
             break;
         };
         let (_, game, args) = &tasks[i];
-        let Ok(p) = w.memo.intern_ints(*game, args) else {
+        let Ok(p) = w.store.intern_ints(*game, args) else {
             break;
         };
         match w.gsg(p) {

@@ -80,7 +80,7 @@ impl Machine {
     /// if a search found one.
     pub fn period_at(&self, pos: PosId) -> Option<crate::oracle::PeriodAt> {
         let (sec, n) = section_of(self, pos)?;
-        match self.found.periods.state(&sec).found {
+        match self.learned.periods.state(&sec).found {
             Some(Ok(p)) => Some(crate::oracle::PeriodAt {
                 heap: sec.heap,
                 n,
@@ -94,7 +94,7 @@ impl Machine {
 
     /// Records a proven period of a game.
     pub fn set_period(&mut self, game: GameId, preperiod: i64, period: i64, saltus: i64) {
-        if let Some(slot) = self.found.periods.games.get_mut(game as usize) {
+        if let Some(slot) = self.learned.periods.games.get_mut(game as usize) {
             slot.found = Some(Ok(Proven {
                 preperiod,
                 period,
@@ -112,7 +112,7 @@ impl Scoped<'_> {
         let Some((sec, _)) = section_of(self.m, root) else {
             return s;
         };
-        let Some(Err(why)) = &self.m.found.periods.state(&sec).found else {
+        let Some(Err(why)) = &self.m.learned.periods.state(&sec).found else {
             return s;
         };
         let name = sec.name(&self.m.prog.games[sec.game as usize].name);
@@ -154,7 +154,7 @@ impl Scoped<'_> {
         let span = self.m.prog.games[game as usize].header;
         let full = self.m.limits.period_budget;
         let budget = if huge { full } else { n.min(full) };
-        let state = self.m.found.periods.state(&sec);
+        let state = self.m.learned.periods.state(&sec);
         // Searching again pays when the budget has doubled, or when it is
         // the whole budget for a position that needs it.
         // Not from inside a fill: its nested searches are capped in depth.
@@ -162,13 +162,13 @@ impl Scoped<'_> {
             && (budget >= state.tried.saturating_mul(2).max(1) || (huge && full > state.tried));
         if state.found.is_none() && worth {
             let found = self.search_period(&sec, budget, huge, span)?;
-            let slot = self.m.found.periods.state_mut(&sec);
+            let slot = self.m.learned.periods.state_mut(&sec);
             slot.tried = budget;
             if found.is_ok() || budget >= full || huge {
                 slot.found = Some(found);
             }
         }
-        if self.m.found.periods.state(&sec).found.is_none() && huge && full < 1 {
+        if self.m.learned.periods.state(&sec).found.is_none() && huge && full < 1 {
             if crate::analysis::shape::shape_any(&mut self.m.oracle(), &sec).is_err() {
                 return Ok(None);
             }
@@ -180,7 +180,7 @@ impl Scoped<'_> {
             )
             .into());
         }
-        match &self.m.found.periods.state(&sec).found {
+        match &self.m.learned.periods.state(&sec).found {
             &Some(Ok(Proven {
                 preperiod: e,
                 period: p,
@@ -259,17 +259,17 @@ impl Scoped<'_> {
             }
         };
         Ok(match search {
-            crate::analysis::Search::Found(p) if p.is_proven() => Ok(Proven {
+            crate::analysis::PeriodSearch::Found(p) if p.is_proven() => Ok(Proven {
                 preperiod: p.preperiod,
                 period: p.period,
                 saltus: p.saltus,
             }),
-            crate::analysis::Search::Found(p) => Err(format!(
+            crate::analysis::PeriodSearch::Found(p) => Err(format!(
                 "its values look periodic (period {} from n = {}) in the {} computed, \
                  but that is not proven",
                 p.period, p.preperiod, p.computed
             )),
-            crate::analysis::Search::NotFound {
+            crate::analysis::PeriodSearch::NotFound {
                 computed, ended, ..
             } => Err(format!(
                 "no period found in its first {computed} values (stopped: {ended}; raise the \
@@ -301,17 +301,17 @@ fn too_large(m: &Machine, pos: PosId, sec: &Section, why: &str) -> Diag {
 /// The largest argument of a position stored densely (one or two
 /// integers), read in place.
 fn dense_heap(m: &Machine, pos: PosId) -> Option<i64> {
-    let (args, k) = m.memo.dense_args(pos)?;
+    let (args, k) = m.store.dense_args(pos)?;
     args[..k].iter().copied().max()
 }
 
 fn section_of(m: &Machine, pos: PosId) -> Option<(Section, i64)> {
     let game = m.game_of(pos);
-    if let Some(([n, _], 1)) = m.memo.dense_args(pos) {
+    if let Some(([n, _], 1)) = m.store.dense_args(pos) {
         return Some((Section::whole(game), n));
     }
     let mut args = Vec::new();
-    crate::key::args_of(&m.memo, pos, &mut args);
+    crate::key::args_of(&m.store, pos, &mut args);
     let mut ints = args
         .iter()
         .map(|a| match a {

@@ -140,7 +140,7 @@ impl Scoped<'_> {
     }
 
     fn search_in(&mut self, root: PosId) -> R<u32> {
-        let v = self.m.memo.value(root);
+        let v = self.m.store.value(root);
         if v <= MAX_VALUE {
             return Ok(v);
         }
@@ -153,7 +153,7 @@ impl Scoped<'_> {
                 for part in parts {
                     x ^= self.search_named(part)?;
                 }
-                self.m.memo.set(root, x);
+                self.m.store.set(root, x);
                 return Ok(x);
             }
         }
@@ -162,7 +162,7 @@ impl Scoped<'_> {
 
     /// [`Scoped::search_in`] for a position under its stored name.
     fn search_named(&mut self, root: PosId) -> R<u32> {
-        let v = self.m.memo.value(root);
+        let v = self.m.store.value(root);
         if v <= MAX_VALUE {
             return Ok(v);
         }

@@ -17,13 +17,13 @@ struct Board<'a, 'm> {
 impl crate::prune::Tree for Board<'_, '_> {
     #[inline(always)]
     fn known(&self, pos: PosId) -> Option<u32> {
-        let v = self.s.m.memo.value(pos);
+        let v = self.s.m.store.value(pos);
         (v <= MAX_VALUE).then_some(v)
     }
 
     fn store(&mut self, pos: PosId, value: u32) -> R<()> {
         let pos = self.interned(pos)?;
-        self.s.m.memo.set(pos, value);
+        self.s.m.store.set(pos, value);
         Ok(())
     }
 
@@ -71,7 +71,7 @@ impl crate::prune::Tree for Board<'_, '_> {
     fn size(&self, pos: PosId) -> u32 {
         self.s
             .m
-            .memo
+            .store
             .int_args(pos)
             .map_or(0, |a| a.as_slice().iter().map(|v| v.count_ones()).sum())
     }
@@ -81,7 +81,7 @@ impl crate::prune::Tree for Board<'_, '_> {
 /// `None` when there is none to ask (or it gave up), and the interpreter
 /// answers.
 pub(super) fn prefers_by_kernel(m: &Machine, pos: PosId) -> Option<bool> {
-    let game = m.memo.game_of(pos) as usize;
+    let game = m.store.game_of(pos) as usize;
     if m.prog.games.get(game)?.stored_as.prefer.is_none() {
         return Some(false);
     }
@@ -89,7 +89,7 @@ pub(super) fn prefers_by_kernel(m: &Machine, pos: PosId) -> Option<bool> {
         return None;
     }
     let code = m.accel.kernels.get(game)?.prefer.as_ref()?;
-    code.eval(m.memo.int_args(pos)?.as_slice())
+    code.eval(m.store.int_args(pos)?.as_slice())
 }
 
 impl Board<'_, '_> {
@@ -120,7 +120,7 @@ impl Board<'_, '_> {
             let raw = std::mem::replace(&mut m.interp_state.rename.raw, true);
             let listed = m.options_with(pos, out, bufs, &mut |m, parts| {
                 let value = |c| {
-                    let v = m.memo.value(c);
+                    let v = m.store.value(c);
                     (v <= MAX_VALUE).then_some(v)
                 };
                 let known = match hinted {
@@ -150,7 +150,7 @@ impl Board<'_, '_> {
             return Ok(false);
         };
         let mut args = Vec::new();
-        crate::key::args_of(&m.memo, pos, &mut args);
+        crate::key::args_of(&m.store, pos, &mut args);
         let mut env = Vec::new();
         super::rename::rule_frame(m, game, &args, &mut env);
         named(m, Naming::AsWritten, |m| {
@@ -163,7 +163,7 @@ impl Board<'_, '_> {
         let max = self.s.m.limits.max_states;
         self.s
             .m
-            .memo
+            .store
             .interned(pos)
             .map_err(|_| state_limit(max, Span::default()))
     }

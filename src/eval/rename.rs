@@ -204,7 +204,7 @@ pub(super) fn by_kernel(
     // The machine's parts borrowed one by one, so that nothing is cloned
     // or moved per option.
     let kernels = &*m.accel.kernels;
-    let memo = &mut m.memo;
+    let store = &mut m.store;
     let RenameBufs {
         kenvs: [env, canon_env],
         kparts: [parts],
@@ -235,12 +235,12 @@ pub(super) fn by_kernel(
                     (g, a, n)
                 };
                 let found = match (raw, &a[..n]) {
-                    (true, &[x]) => memo.found_or_raw(g, x),
+                    (true, &[x]) => store.found_or_raw(g, x),
                     _ => None,
                 };
                 out.push(match found {
                     Some(id) => id,
-                    None => memo.intern_ints(g, &a[..n]).ok()?,
+                    None => store.intern_ints(g, &a[..n]).ok()?,
                 });
             }
             // A sum too long is the interpreter's to report.
@@ -278,7 +278,7 @@ impl Scoped<'_> {
             return Ok(());
         }
         let mut args = Vec::new();
-        crate::key::args_of(&m.memo, pos, &mut args);
+        crate::key::args_of(&m.store, pos, &mut args);
         named(m, Naming::Stored, |m| {
             m.interp().renamed_into(&prog, game, &args, out)
         })

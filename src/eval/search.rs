@@ -114,7 +114,7 @@ impl Frame {
 /// rules need when they run as written.
 fn set_up(m: &Machine, f: &Frame, env: &mut Vec<Value>, iters: &mut Vec<Option<Iter>>) {
     let g = &m.prog.games[f.game as usize];
-    crate::key::args_of(&m.memo, f.pos, env);
+    crate::key::args_of(&m.store, f.pos, env);
     env.resize(
         f.env_base + g.slots.max(g.params.len() as u32) as usize + m.compiled.extra_slots(f.game),
         Value::Int(0),
@@ -421,7 +421,7 @@ fn rule_to(m: &mut Machine, pos: PosId, target: PosId) -> R<Option<usize>> {
 /// Takes a frame's listed options whose values are known, in one loop,
 /// and writes the next other one into `out` for the search; false when it
 /// has no more (and its options leave the stack).
-fn next_listed(memo: &Store, f: &mut Frame, listed: &mut Moves, out: &mut Vec<PosId>) -> bool {
+fn next_listed(store: &Store, f: &mut Frame, listed: &mut Moves, out: &mut Vec<PosId>) -> bool {
     let Mode::Listed { from, mut at, to } = f.mode else {
         return false;
     };
@@ -429,7 +429,7 @@ fn next_listed(memo: &Store, f: &mut Frame, listed: &mut Moves, out: &mut Vec<Po
         at += 1;
         let mut x = 0;
         if comps.iter().all(|&c| {
-            let v = memo.value(c);
+            let v = store.value(c);
             x ^= v;
             v <= MAX_VALUE
         }) {
@@ -458,7 +458,7 @@ impl Scoped<'_> {
         self.m.interp_state.naming = saved;
         if result.is_err() {
             for f in &frames {
-                self.m.memo.set(f.pos, UNKNOWN);
+                self.m.store.set(f.pos, UNKNOWN);
             }
         }
         result.map_err(|s| match s.limit() {
@@ -496,7 +496,7 @@ impl Scoped<'_> {
                 + iters.capacity() * std::mem::size_of::<Option<Iter>>();
             self.m.reserve(bytes)?;
         }
-        self.m.memo.set(pos, ON_STACK);
+        self.m.store.set(pos, ON_STACK);
         frames.push(Frame::new(pos, self.m.game_of(pos), env.len(), iters.len()));
         let Some(f) = frames.last_mut() else {
             return Ok(());
@@ -504,7 +504,7 @@ impl Scoped<'_> {
         // Positions in the dense arrays (decreasing games, filled bottom-up
         // when deep) step their rules; the others, boards, are listed: a
         // dense search may be deep, and would hold every frame's options.
-        let dense = self.m.memo.dense_args(pos).is_some();
+        let dense = self.m.store.dense_args(pos).is_some();
         if dense || !list_by_kernels(self.m, f, listed, bufs)? {
             set_up(self.m, f, env, iters);
         }
@@ -575,7 +575,7 @@ impl Scoped<'_> {
                     out.extend(parked.drain(parked.len() - n as usize..));
                     true
                 }
-                (None, Mode::Listed { .. }) => next_listed(&self.m.memo, f, &mut listed, &mut out),
+                (None, Mode::Listed { .. }) => next_listed(&self.m.store, f, &mut listed, &mut out),
                 (None, _) => match self
                     .m
                     .next_option(
@@ -600,7 +600,7 @@ impl Scoped<'_> {
             let mut x = 0u32;
             let mut missing = None;
             for &c in &out {
-                match self.m.memo.value(c) {
+                match self.m.store.value(c) {
                     // A loopy game's position: solved over its own graph.
                     UNKNOWN if self.is_loopy(c) => x ^= self.option_value(f.pos, c)?,
                     UNKNOWN => {
@@ -641,7 +641,7 @@ impl Scoped<'_> {
                         } else {
                             frames.len() * 2
                         };
-                        if self.m.memo.value(c) <= MAX_VALUE {
+                        if self.m.store.value(c) <= MAX_VALUE {
                             continue;
                         }
                     }
@@ -650,7 +650,7 @@ impl Scoped<'_> {
                 None => f.seen.insert(x),
             }
         }
-        Ok(self.m.memo.value(root))
+        Ok(self.m.store.value(root))
     }
 
     /// The top frame has no more options: its position gets its value.
@@ -672,7 +672,7 @@ impl Scoped<'_> {
                 ))
                 .into());
         }
-        self.m.memo.set(f.pos, mex as u32);
+        self.m.store.set(f.pos, mex as u32);
         env.truncate(f.env_base);
         iters.truncate(f.iter_base);
         frames.pop();

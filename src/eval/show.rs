@@ -6,7 +6,7 @@ use super::*;
 /// Renders positions and values of a machine's program.
 pub struct Show<'a> {
     prog: &'a ir::Program,
-    memo: &'a Store,
+    store: &'a Store,
 }
 
 impl Machine {
@@ -14,7 +14,7 @@ impl Machine {
     pub fn show(&self) -> Show<'_> {
         Show {
             prog: &self.prog,
-            memo: &self.memo,
+            store: &self.store,
         }
     }
 }
@@ -22,7 +22,7 @@ impl Machine {
 impl Show<'_> {
     /// Renders a position as `Name(arg, ...)`.
     pub fn pos(&self, pos: PosId) -> String {
-        let game = self.memo.game_of(pos);
+        let game = self.store.game_of(pos);
         let name = self
             .prog
             .games
@@ -30,7 +30,7 @@ impl Show<'_> {
             .map(|g| g.name.as_str())
             .unwrap_or("?");
         let mut args = Vec::new();
-        crate::key::args_of(self.memo, pos, &mut args);
+        crate::key::args_of(self.store, pos, &mut args);
         let args: Vec<String> = args.iter().map(Value::to_string).collect();
         format!("{name}({})", args.join(", "))
     }

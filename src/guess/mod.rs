@@ -138,7 +138,7 @@ struct Pool {
     /// point (the divisors and shift amounts).
     consts: Vec<Vec<u32>>,
     /// The hashes of the kept integers' first values, a quick "no" for
-    /// the lookups of [`Search::inverse`].
+    /// the lookups of [`Enumeration::inverse`].
     prefixes: rustc_hash::FxHashSet<u64>,
     /// The kept integers of each size: `int_levels[s]` is a range of `ints`.
     int_levels: Vec<(u32, u32)>,
@@ -151,7 +151,7 @@ struct Pool {
 }
 
 /// The search's state: the pool, the question, what was found.
-struct Search<'a, 'p, E> {
+struct Enumeration<'a, 'p, E> {
     p: &'a Problem<'a>,
     pool: Pool,
     /// The values at the sample, and the P-positions among them (bits).
@@ -182,7 +182,7 @@ pub fn search<E>(p: &Problem<'_>, poll: &mut dyn FnMut(u64) -> Result<(), E>) ->
         1 => 0,
         _ => zero_bits(&target),
     };
-    let mut s = Search {
+    let mut s = Enumeration {
         p,
         pool: Pool {
             k,
@@ -250,7 +250,7 @@ pub fn search<E>(p: &Problem<'_>, poll: &mut dyn FnMut(u64) -> Result<(), E>) ->
     })
 }
 
-impl<E> Search<'_, '_, E> {
+impl<E> Enumeration<'_, '_, E> {
     /// Builds every formula of `size` from the kept smaller ones.
     fn level(&mut self, size: usize) -> Result<(), Halt<E>> {
         if size == 1 {

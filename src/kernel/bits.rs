@@ -5,7 +5,7 @@
 //! `(m >> k1) & (m >> k2) & ...` over the bits `k` of `K`; a range loop
 //! visits only those.
 
-use crate::compiled::{BoolExpr, Code, IntExpr};
+use crate::compiled::{BoolExpr, IntCode, IntExpr};
 use crate::ir::BinOp;
 use crate::linear::mentions;
 
@@ -13,7 +13,7 @@ use crate::linear::mentions;
 #[derive(Debug)]
 pub(super) struct BitTest {
     /// `m`, which does not read `v`.
-    m: Code<[i64]>,
+    m: IntCode<[i64]>,
     /// The bits `K` (positive).
     k: i64,
     /// What the shift adds to `v`.
@@ -61,7 +61,7 @@ impl BitTest {
             _ => return None,
         };
         (holds && k > 0 && !mentions(m, v)).then(|| BitTest {
-            m: Code::int(m),
+            m: IntCode::int(m),
             k,
             offset,
         })

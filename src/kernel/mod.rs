@@ -17,7 +17,7 @@
 //! A kernel may insert values computed from sentinels before it notices and
 //! gives up, so callers run it into a scratch set and keep it on success only.
 
-use crate::compiled::{self, BoolCode, BoolExpr, Code, IntExpr};
+use crate::compiled::{self, BoolCode, BoolExpr, IntCode, IntExpr};
 use crate::ir::{self, BinOp, Clause, ExprId, GameId};
 use crate::linear::{FULL, Linear, affine_in, cond_mentions, cond_safe, interval};
 use crate::mex::{SeenSet, Stamped};
@@ -132,7 +132,7 @@ struct Fused {
 #[derive(Debug)]
 struct Fast {
     conds: Vec<Option<BoolCode<[i64]>>>,
-    args: Vec<Vec<Code<[i64]>>>,
+    args: Vec<Vec<IntCode<[i64]>>>,
     /// Per loop clause, the condition right after it as a bit test on its
     /// variable, when it is one.
     bits: Vec<Option<bits::BitTest>>,
@@ -450,7 +450,7 @@ impl Compiler<'_> {
                 .collect(),
             args: comps
                 .iter()
-                .map(|k| k.args.iter().map(Code::int).collect())
+                .map(|k| k.args.iter().map(IntCode::int).collect())
                 .collect(),
             bits: clauses
                 .iter()

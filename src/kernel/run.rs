@@ -9,15 +9,15 @@ pub type Env = Vec<i64>;
 /// Where a component's values are: a one-argument game's array, or a
 /// two-argument game's array with its row stride.
 pub(super) fn values_of(
-    memo: &Store,
+    store: &Store,
     game: GameId,
     arity: usize,
 ) -> Option<(&[u32], usize, usize)> {
     if arity == 1 {
-        let v = memo.dense1_values(game)?;
+        let v = store.dense1_values(game)?;
         Some((v, 1, v.len()))
     } else {
-        let (v, cols) = memo.dense2_values(game)?;
+        let (v, cols) = store.dense2_values(game)?;
         Some((v, cols, v.len().checked_div(cols)?))
     }
 }
@@ -39,7 +39,7 @@ impl KRule {
     /// Inserts the value of every option of this rule into `seen`. `env`
     /// holds the parameters (and room for every slot). Returns `None` if it
     /// gave up; the general evaluator must then run the rule.
-    pub fn run(&self, memo: &Store, env: &mut [i64], seen: &mut impl SeenSet) -> Option<()> {
+    pub fn run(&self, store: &Store, env: &mut [i64], seen: &mut impl SeenSet) -> Option<()> {
         // The fused loops regroup arithmetic on the strength of the slots'
         // domains, which assume the parameters of a dense position: for a
         // position stored otherwise (a huge argument) the kernel gives up.
@@ -52,7 +52,7 @@ impl KRule {
             return None;
         }
         let mut steps = 0;
-        let done = self.clauses_from(0, memo, env, seen, &mut steps);
+        let done = self.clauses_from(0, store, env, seen, &mut steps);
         seen.spent(steps);
         done.map(|_| ())
     }
@@ -62,25 +62,25 @@ impl KRule {
     pub(super) fn clauses_from(
         &self,
         d: usize,
-        memo: &Store,
+        store: &Store,
         env: &mut [i64],
         seen: &mut impl SeenSet,
         steps: &mut u64,
     ) -> Option<bool> {
         let Some(clause) = self.clauses.get(d) else {
-            return self.emit(memo, env, seen).map(|()| true);
+            return self.emit(store, env, seen).map(|()| true);
         };
         let is_fused_loop = self.fused_at == Some(d);
         match clause {
             KClause::If(c) => {
                 if c.eval(env)? {
-                    return self.clauses_from(d + 1, memo, env, seen, steps);
+                    return self.clauses_from(d + 1, store, env, seen, steps);
                 }
                 Some(true)
             }
             KClause::While(c) => {
                 if c.eval(env)? {
-                    return self.clauses_from(d + 1, memo, env, seen, steps);
+                    return self.clauses_from(d + 1, store, env, seen, steps);
                 }
                 Some(false)
             }
@@ -94,13 +94,13 @@ impl KRule {
                 let hi = hi.eval(env)?;
                 let hi = if *inclusive { hi } else { hi.checked_sub(1)? };
                 if is_fused_loop && let Some(f) = &self.fused {
-                    return fused_loop(f, lo, hi, *slot, memo, env, seen).map(|()| true);
+                    return fused_loop(f, lo, hi, *slot, store, env, seen).map(|()| true);
                 }
                 let mut x = lo;
                 while x <= hi {
                     step(steps)?;
                     *env.get_mut(*slot as usize)? = x;
-                    if !self.clauses_from(d + 1, memo, env, seen, steps)? {
+                    if !self.clauses_from(d + 1, store, env, seen, steps)? {
                         break;
                     }
                     x = x.checked_add(1)?;
@@ -109,12 +109,12 @@ impl KRule {
             }
             KClause::List { slot, items } => {
                 if is_fused_loop && let Some(f) = &self.fused {
-                    return fused_list(f, items, *slot, memo, env, seen).map(|()| true);
+                    return fused_list(f, items, *slot, store, env, seen).map(|()| true);
                 }
                 for &x in items.iter() {
                     step(steps)?;
                     *env.get_mut(*slot as usize)? = x;
-                    if !self.clauses_from(d + 1, memo, env, seen, steps)? {
+                    if !self.clauses_from(d + 1, store, env, seen, steps)? {
                         break;
                     }
                 }
@@ -128,17 +128,17 @@ impl KRule {
             } => {
                 let mask = mask.eval(env)?;
                 for_parts(mask, adj, *grid, *slot, env, steps, &mut |env, steps| {
-                    self.clauses_from(d + 1, memo, env, seen, steps)
+                    self.clauses_from(d + 1, store, env, seen, steps)
                 })
                 .map(|()| true)
             }
         }
     }
 
-    pub(super) fn emit(&self, memo: &Store, env: &[i64], seen: &mut impl SeenSet) -> Option<()> {
+    pub(super) fn emit(&self, store: &Store, env: &[i64], seen: &mut impl SeenSet) -> Option<()> {
         let mut v = 0u32;
         for c in &self.comps {
-            let (values, stride, rows) = values_of(memo, c.game, c.args.len())?;
+            let (values, stride, rows) = values_of(store, c.game, c.args.len())?;
             let i = match c.args.as_slice() {
                 [n] => usize::try_from(n.eval(env)?).ok()?,
                 [a, b] => {
@@ -239,12 +239,12 @@ pub(super) const UNPREPARED: Prepared<'static> = Prepared {
 /// (written in place: this runs once per position on the hottest path).
 pub(super) fn prepare<'a>(
     f: &Fused,
-    memo: &'a Store,
+    store: &'a Store,
     env: &[i64],
     out: &mut [Prepared<'a>; MAX_FUSED],
 ) -> Option<()> {
     for (slot, (game, args)) in out.iter_mut().zip(&f.comps) {
-        let (values, stride, rows) = values_of(memo, *game, args.len())?;
+        let (values, stride, rows) = values_of(store, *game, args.len())?;
         slot.values = values;
         slot.arity = args.len();
         for (form, a) in slot.forms.iter_mut().zip(args) {
@@ -272,7 +272,7 @@ pub(super) fn fused_list(
     f: &Fused,
     items: &[i64],
     x: u32,
-    memo: &Store,
+    store: &Store,
     env: &mut [i64],
     seen: &mut impl SeenSet,
 ) -> Option<()> {
@@ -286,7 +286,7 @@ pub(super) fn fused_list(
     }
     let bounds = &bounds[..f.bounds.len()];
     let mut comps = [UNPREPARED; MAX_FUSED];
-    prepare(f, memo, env, &mut comps)?;
+    prepare(f, store, env, &mut comps)?;
     let comps = &comps[..f.comps.len()];
     'items: for &x in items {
         let x = i128::from(x);
@@ -396,7 +396,7 @@ pub(super) fn fused_loop(
     lo: i64,
     hi: i64,
     x: u32,
-    memo: &Store,
+    store: &Store,
     env: &mut [i64],
     seen: &mut impl SeenSet,
 ) -> Option<()> {
@@ -417,7 +417,7 @@ pub(super) fn fused_loop(
     // Each component: a slice and `index(x) = base + step·x`, checked at both
     // ends (affine, so everything between is in range too).
     let mut comps = [UNPREPARED; MAX_FUSED];
-    prepare(f, memo, env, &mut comps)?;
+    prepare(f, store, env, &mut comps)?;
     let mut parts = [(&[][..], 0i128, 0i128); MAX_FUSED];
     for (part, comp) in parts.iter_mut().zip(&comps[..f.comps.len()]) {
         for (&(c, s), &lim) in comp.forms[..comp.arity].iter().zip(&comp.limits) {
@@ -706,7 +706,7 @@ impl KRule {
 
 /// One component of an option, its arguments evaluated.
 #[inline(always)]
-fn component(c: &KComp, args_of: &[Code<[i64]>], env: &[i64]) -> Option<KPos> {
+fn component(c: &KComp, args_of: &[IntCode<[i64]>], env: &[i64]) -> Option<KPos> {
     let mut args = [0i64; MAX_ARGS];
     for (slot, a) in args.iter_mut().zip(args_of) {
         *slot = a.eval(env)?;

@@ -31,7 +31,7 @@ pub(super) struct TableRule {
     slots: usize,
     /// Terms of `n` alone, evaluated once per position: the loop's bounds,
     /// the conditions' sides and the options' parts.
-    n_terms: Rc<[Code<[i64]>]>,
+    n_terms: Rc<[IntCode<[i64]>]>,
     /// Which of them are the loop's bounds.
     bounds: (usize, usize),
     n_conds: Rc<[BoolCode<[i64]>]>,
@@ -49,7 +49,7 @@ pub(super) struct TableRule {
 
 #[derive(Debug)]
 enum XTerm {
-    Int(Code<[i64]>),
+    Int(IntCode<[i64]>),
     Bool(BoolCode<[i64]>),
 }
 
@@ -206,7 +206,7 @@ impl Builder {
 
     fn x_term(&mut self, e: &IntExpr) -> Option<usize> {
         reads_only(e, self.x, self.slots).then(|| {
-            self.x_terms.push(XTerm::Int(Code::int(e)));
+            self.x_terms.push(XTerm::Int(IntCode::int(e)));
             self.x_terms.len() - 1
         })
     }
@@ -387,7 +387,7 @@ impl TableRule {
         Some(TableRule {
             x,
             slots: b.slots,
-            n_terms: b.n_terms.iter().map(Code::int).collect(),
+            n_terms: b.n_terms.iter().map(IntCode::int).collect(),
             bounds,
             n_conds: b.n_conds.iter().map(BoolCode::new).collect(),
             inclusive,

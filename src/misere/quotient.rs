@@ -228,8 +228,8 @@ fn extend_metered(
         };
         match heaps.q.push(options, &mut poll) {
             Ok(()) => {}
-            Err(quotient::Stop::Interrupted(stop)) => return Err(stop),
-            Err(quotient::Stop::TooLarge) => {
+            Err(quotient::Unfinished::Interrupted(stop)) => return Err(stop),
+            Err(quotient::Unfinished::TooLarge) => {
                 return Err(Diag::user(
                     Code::TooLarge,
                     format!(
@@ -241,7 +241,7 @@ fn extend_metered(
                 .help("ask for fewer heaps; some octal games (0.3122) have infinite quotients")
                 .into());
             }
-            Err(quotient::Stop::NoCandidate(h)) => {
+            Err(quotient::Unfinished::NoCandidate(h)) => {
                 return Err(Diag::user(
                     Code::NotSupported,
                     format!(
@@ -253,7 +253,7 @@ fn extend_metered(
                 .help("ask for heaps up to the one before; sums of heaps beyond are searched instead")
                 .into());
             }
-            Err(quotient::Stop::Bug(what)) => return Err(Diag::bug(what).into()),
+            Err(quotient::Unfinished::Bug(what)) => return Err(Diag::bug(what).into()),
         }
     }
 }

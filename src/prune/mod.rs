@@ -75,7 +75,7 @@ const MAX_DEPTH: usize = 1 << 16;
 
 /// A node's answer: its value, or that its value is not in the set asked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Found {
+enum Verdict {
     Value(u32),
     NotInSet,
 }
@@ -106,7 +106,7 @@ struct Node {
     /// The one-part option asked about now, and the last one answered
     /// with its answer.
     asking: Option<PosId>,
-    last: Option<(PosId, Found)>,
+    last: Option<(PosId, Verdict)>,
     /// Its options whose values were not known on entry: `ends[first..]`.
     first: usize,
     /// The option looked at now, and how many of its components after the
@@ -172,7 +172,7 @@ fn xor_each(s: Set, k: u32) -> Set {
 
 /// The searcher's stacks, kept from one search to the next.
 #[derive(Default)]
-pub struct Search {
+pub struct Searcher {
     nodes: Vec<Node>,
     /// The options of the nodes on the stack, flat: components in `parts`,
     /// option `i` ends at `ends[i]`.
@@ -290,7 +290,7 @@ fn hardest_first<T: Tree>(t: &T, comps: &mut [PosId]) -> u64 {
     cost
 }
 
-impl Search {
+impl Searcher {
     /// The value of `root`, or `None` when the search went too deep (the
     /// caller's general search answers then). At the root, each candidate
     /// value in turn, smallest first, is tested against every option not
@@ -356,7 +356,7 @@ impl Search {
                 }
                 let want = r ^ o.xor;
                 let found = match t.known(o.comps[0]) {
-                    Some(v) => Found::Value(v),
+                    Some(v) => Verdict::Value(v),
                     // A first look only for an option of one part (see
                     // `step`).
                     None if want < Set::BITS => match self.in_set(
@@ -371,12 +371,12 @@ impl Search {
                     )? {
                         Some(found) => found,
                         // Too many options for a candidate set.
-                        None => Found::Value(t.value(o.comps[0])?),
+                        None => Verdict::Value(t.value(o.comps[0])?),
                     },
-                    None => Found::Value(self.full(t, o.comps[0])?),
+                    None => Verdict::Value(self.full(t, o.comps[0])?),
                 };
                 match found {
-                    Found::Value(v) => {
+                    Verdict::Value(v) => {
                         let v = v ^ o.xor;
                         options.remove(i);
                         if let Some(slot) = taken.get_mut(v as usize) {
@@ -387,7 +387,7 @@ impl Search {
                             break;
                         }
                     }
-                    Found::NotInSet => i += 1,
+                    Verdict::NotInSet => i += 1,
                 }
             }
             if !hit {
@@ -406,13 +406,13 @@ impl Search {
             return Ok(v);
         }
         match self.in_set(t, pos, ALL, Listing::Full)? {
-            Some(Found::Value(v)) => Ok(v),
+            Some(Verdict::Value(v)) => Ok(v),
             _ => t.value(pos),
         }
     }
 
     /// Whether the value of `pos` is in `asked` (its value, or
-    /// [`Found::NotInSet`]); `None` when `pos` has too many options for
+    /// [`Verdict::NotInSet`]); `None` when `pos` has too many options for
     /// a candidate set.
     fn in_set<T: Tree>(
         &mut self,
@@ -420,7 +420,7 @@ impl Search {
         pos: PosId,
         asked: Set,
         listing: Listing,
-    ) -> R<Option<Found>> {
+    ) -> R<Option<Verdict>> {
         self.nodes.clear();
         self.parts.clear();
         self.ends.clear();
@@ -436,7 +436,7 @@ impl Search {
                 // parent takes its answer.
                 Step::Done(found) => match self.pop() {
                     Some(node) => {
-                        if found == Found::NotInSet {
+                        if found == Verdict::NotInSet {
                             self.excluded.add(node.pos, node.asked);
                         }
                         found
@@ -471,7 +471,7 @@ impl Search {
             return Err(Stop::Aborted);
         }
         if asked & !self.excluded.of(pos) == 0 {
-            return Ok(Entered::Answered(Found::NotInSet));
+            return Ok(Entered::Answered(Verdict::NotInSet));
         }
         // One value asked (not the largest a set holds, which a partial
         // node keeps as its spare candidate).
@@ -520,7 +520,7 @@ impl Search {
             Some(result) => result,
             None => self.enter_as(t, pos, asked, Listing::Lazy),
         };
-        if let Ok(Entered::Answered(Found::NotInSet)) = result {
+        if let Ok(Entered::Answered(Verdict::NotInSet)) = result {
             self.excluded.add(pos, asked);
         }
         result
@@ -539,7 +539,7 @@ impl Search {
         met: bool,
     ) -> R<Entered> {
         if !all && !met {
-            return Ok(Entered::Answered(Found::NotInSet));
+            return Ok(Entered::Answered(Verdict::NotInSet));
         }
         let n = moves.len();
         if n > MAX_OPTIONS {
@@ -677,11 +677,11 @@ impl Search {
     fn step<T: Tree>(&mut self, t: &mut T) -> R<Step> {
         loop {
             let Some(node) = self.nodes.last_mut() else {
-                return Ok(Step::Done(Found::NotInSet));
+                return Ok(Step::Done(Verdict::NotInSet));
             };
             if node.next == self.ends.len() && node.partial {
                 if node.cand & node.asked == 0 {
-                    return Ok(Step::Done(Found::NotInSet));
+                    return Ok(Step::Done(Verdict::NotInSet));
                 }
                 // The preferred option did not settle it: every option.
                 let (pos, asked) = (node.pos, node.asked);
@@ -689,7 +689,7 @@ impl Search {
                 return Ok(match self.enter_as(t, pos, asked, Listing::Full)? {
                     Entered::Pushed => Step::Pushed,
                     Entered::Answered(found) => Step::Answered(found),
-                    Entered::TooMany => Step::Answered(Found::Value(t.value(pos)?)),
+                    Entered::TooMany => Step::Answered(Verdict::Value(t.value(pos)?)),
                 });
             }
             if node.next == self.ends.len() {
@@ -697,13 +697,13 @@ impl Search {
                 return Ok(Step::Done(if sure && node.cand != 0 {
                     let v = node.cand.trailing_zeros();
                     t.store(node.pos, v)?;
-                    Found::Value(v)
+                    Verdict::Value(v)
                 } else {
-                    Found::NotInSet
+                    Verdict::NotInSet
                 }));
             }
             if node.cand & node.asked == 0 {
-                return Ok(Step::Done(Found::NotInSet));
+                return Ok(Step::Done(Verdict::NotInSet));
             }
             let start = match node.next {
                 0 => 0,
@@ -731,7 +731,7 @@ impl Search {
             node.wait = wait;
             node.asking = (wait == Wait::First && option.len() == 1).then_some(c);
             if let Some(v) = t.known(c) {
-                node.take(Found::Value(v));
+                node.take(Verdict::Value(v));
                 continue;
             }
             // The same one-part option as the one before (symmetric moves
@@ -754,7 +754,7 @@ impl Search {
                 Entered::Pushed => return Ok(Step::Pushed),
                 Entered::Answered(found) => found,
                 // Too many options for a candidate set: the general search.
-                Entered::TooMany => Found::Value(t.value(c)?),
+                Entered::TooMany => Verdict::Value(t.value(c)?),
             };
             if let Some(node) = self.nodes.last_mut() {
                 node.take(found);
@@ -763,7 +763,7 @@ impl Search {
     }
 }
 
-/// How [`Search::enter_as`] lists a position's options.
+/// How [`Searcher::enter_as`] lists a position's options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Listing {
     /// Asked one value: up to the first option the hint prefers whose
@@ -776,23 +776,23 @@ enum Listing {
     Full,
 }
 
-/// What [`Search::enter_as`] did with a position.
+/// What [`Searcher::enter_as`] did with a position.
 enum Entered {
     /// A node for it is on the stack.
     Pushed,
     /// Its options answered the question as they were listed.
-    Answered(Found),
+    Answered(Verdict),
     /// It has too many options for a candidate set.
     TooMany,
 }
 
-/// What [`Search::step`] did: pushed a node, finished the top node, or
+/// What [`Searcher::step`] did: pushed a node, finished the top node, or
 /// took the top node off and answered for it (a partial node that was
 /// entered again in full and answered at once).
 enum Step {
     Pushed,
-    Done(Found),
-    Answered(Found),
+    Done(Verdict),
+    Answered(Verdict),
 }
 
 impl Node {
@@ -816,20 +816,20 @@ impl Node {
     }
 
     /// The answer of the child this node waited for.
-    fn take(&mut self, found: Found) {
+    fn take(&mut self, found: Verdict) {
         if let Some(c) = self.asking.take() {
             self.last = Some((c, found));
         }
         match (self.wait, found) {
-            (Wait::Other, Found::Value(v)) => {
+            (Wait::Other, Verdict::Value(v)) => {
                 self.xor ^= v;
                 self.done += 1;
                 return;
             }
-            (Wait::First, Found::Value(v)) => self.cand = rule_out(self.cand, v ^ self.xor),
+            (Wait::First, Verdict::Value(v)) => self.cand = rule_out(self.cand, v ^ self.xor),
             // Not in the set asked: the largest candidate goes, and the
             // answer is exact only up to the largest value asked about.
-            (_, Found::NotInSet) => {
+            (_, Verdict::NotInSet) => {
                 self.cand = without_largest(self.cand);
                 self.exact = false;
             }

@@ -165,7 +165,7 @@ fn values_agree_with_the_plain_mex() {
                 .collect();
             dag.prefers = Some(prefers);
         }
-        let mut search = Search::default();
+        let mut search = Searcher::default();
         // The top position first (the wide one only as its option).
         for p in (0..n as PosId)
             .rev()
@@ -201,7 +201,7 @@ fn a_component_asked_in_full_is_not_cut_off() {
         *v = Some(k as u32 - 1);
     }
     let mut tree = Dag::new(options, values);
-    let got = Search::default().nimber(&mut tree, 132).unwrap();
+    let got = Searcher::default().nimber(&mut tree, 132).unwrap();
     assert_eq!(got, Some(0));
     assert_eq!(tree.values[131], Some(1));
 }
@@ -211,7 +211,7 @@ fn a_full_candidate_set() {
     // 0 ends the game, 1 moves to 0, 2 has 127 moves to 1, 3 moves to 2.
     let options = vec![vec![], vec![vec![0]], vec![vec![1]; 127], vec![vec![2]]];
     let mut dag = Dag::new(options, vec![None; 4]);
-    let got = Search::default().nimber(&mut dag, 3).expect("no error");
+    let got = Searcher::default().nimber(&mut dag, 3).expect("no error");
     assert_eq!(got, Some(1));
     assert_eq!(dag.values[2], Some(0));
 }

@@ -12,7 +12,7 @@
 //! and so would every word it extends to).
 
 use super::monoid::Quot;
-use super::{Limits, Stop, Word, add_heap, cmp_words};
+use super::{Limits, Unfinished, Word, add_heap, cmp_words};
 use std::cmp::Ordering;
 
 /// A set of elements.
@@ -101,7 +101,7 @@ pub fn n_failure<E>(
     bound: Option<&Word>,
     limits: &Limits,
     poll: &mut dyn FnMut() -> Result<(), E>,
-) -> Result<Walk, Stop<E>> {
+) -> Result<Walk, Unfinished<E>> {
     let size = q.table.order();
     let mut p_bits = Bits::new(size);
     for (x, &b) in q.p.iter().enumerate() {
@@ -147,7 +147,7 @@ pub fn n_failure<E>(
             }
             let mut next = Vec::new();
             for &d in &frontier {
-                poll().map_err(Stop::Interrupted)?;
+                poll().map_err(Unfinished::Interrupted)?;
                 let from = &nodes[d as usize];
                 let e = q.table.mul(from.e, g);
                 let mut tr = Bits::new(size);
@@ -177,7 +177,7 @@ pub fn n_failure<E>(
                     return Ok(done(&nodes, least, Some(w)));
                 }
                 if nodes.len() * size.div_ceil(64) >= limits.max_words {
-                    return Err(Stop::TooLarge);
+                    return Err(Unfinished::TooLarge);
                 }
                 least[e as usize].retain(|&i| !tr.is_subset(&nodes[i as usize].tr));
                 least[e as usize].push(id);
@@ -200,7 +200,7 @@ pub fn n_failure<E>(
 pub fn compatible<E>(
     q: &Quot,
     poll: &mut dyn FnMut() -> Result<(), E>,
-) -> Result<Vec<Bits>, Stop<E>> {
+) -> Result<Vec<Bits>, Unfinished<E>> {
     let n = q.table.order();
     let s: Vec<Bits> = (0..n as u32)
         .map(|x| {
@@ -215,7 +215,7 @@ pub fn compatible<E>(
         .collect();
     let mut out = Vec::with_capacity(n);
     for x in 0..n {
-        poll().map_err(Stop::Interrupted)?;
+        poll().map_err(Unfinished::Interrupted)?;
         let mut b = Bits::new(n);
         for y in 0..n {
             if y != x && !s[x].meets(&s[y]) {

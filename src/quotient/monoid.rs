@@ -2,7 +2,7 @@
 //! candidate's P-portion marked along the least words of its elements, then
 //! reduced to the bipartite monoid it presents.
 
-use super::{Limits, Stop, Word};
+use super::{Limits, Unfinished, Word};
 use rustc_hash::FxHashMap;
 
 /// A finite commutative monoid as its multiplication table; element 0 is
@@ -156,7 +156,7 @@ impl Quot {
 /// One element found along the least words: its id in the product, the
 /// element its least word extends and the heap added, and the elements of
 /// that word's options.
-struct Found {
+struct Reached {
     id: u64,
     parent: u32,
     heap: u32,
@@ -175,7 +175,7 @@ pub fn build<E>(
     opts: &[Vec<Vec<u32>>],
     limits: &Limits,
     poll: &mut dyn FnMut() -> Result<(), E>,
-) -> Result<Quot, Stop<E>> {
+) -> Result<Quot, Unfinished<E>> {
     let t: Vec<Vec<u64>> = opts
         .iter()
         .map(|os| {
@@ -190,7 +190,7 @@ pub fn build<E>(
         .collect();
     let mut dense: FxHashMap<u64, u32> = FxHashMap::default();
     dense.insert(0, 0);
-    let mut found = vec![Found {
+    let mut found = vec![Reached {
         id: 0,
         parent: u32::MAX,
         heap: 0,
@@ -198,10 +198,9 @@ pub fn build<E>(
         is_p: false,
     }];
     let look = |dense: &FxHashMap<u64, u32>, id: u64| {
-        dense
-            .get(&id)
-            .copied()
-            .ok_or(Stop::Bug("an option's element was not reached before it"))
+        dense.get(&id).copied().ok_or(Unfinished::Bug(
+            "an option's element was not reached before it",
+        ))
     };
     for h in 1..phi.len() {
         if t[h].is_empty() {
@@ -215,7 +214,7 @@ pub fn build<E>(
         while !frontier.is_empty() {
             let mut next = Vec::new();
             for &d in &frontier {
-                poll().map_err(Stop::Interrupted)?;
+                poll().map_err(Unfinished::Interrupted)?;
                 let from = &found[d as usize];
                 let e = m.mul(from.id, g);
                 if dense.contains_key(&e) {
@@ -233,10 +232,10 @@ pub fn build<E>(
                 let is_p = !tr.is_empty() && tr.iter().all(|&y| !found[y as usize].is_p);
                 let id = found.len() as u32;
                 if found.len() >= limits.max_elements {
-                    return Err(Stop::TooLarge);
+                    return Err(Unfinished::TooLarge);
                 }
                 dense.insert(e, id);
-                found.push(Found {
+                found.push(Reached {
                     id: e,
                     parent: d,
                     heap: h as u32,
@@ -257,11 +256,11 @@ fn reduce<E>(
     m: &Product,
     phi: &[u64],
     t: &[Vec<u64>],
-    found: &[Found],
+    found: &[Reached],
     dense: &FxHashMap<u64, u32>,
     limits: &Limits,
     poll: &mut dyn FnMut() -> Result<(), E>,
-) -> Result<Quot, Stop<E>> {
+) -> Result<Quot, Unfinished<E>> {
     let n = found.len();
     let mut gens: Vec<u64> = (1..phi.len())
         .filter(|&h| !t[h].is_empty())
@@ -275,13 +274,13 @@ fn reduce<E>(
             .iter()
             .map(|f| dense.get(&m.mul(f.id, g)).copied())
             .collect::<Option<Vec<u32>>>()
-            .ok_or(Stop::Bug("a product left the reached elements"))?;
+            .ok_or(Unfinished::Bug("a product left the reached elements"))?;
         act.push(row);
     }
     let mut block: Vec<u32> = found.iter().map(|f| u32::from(f.is_p)).collect();
     let mut count = 0;
     loop {
-        poll().map_err(Stop::Interrupted)?;
+        poll().map_err(Unfinished::Interrupted)?;
         let mut ids: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
         let mut next = Vec::with_capacity(n);
         for x in 0..n {
@@ -293,7 +292,7 @@ fn reduce<E>(
         }
         // Blocks only split: past the limit already, it stays past.
         if ids.len() > limits.max_order {
-            return Err(Stop::TooLarge);
+            return Err(Unfinished::TooLarge);
         }
         let stable = ids.len() == count;
         count = ids.len();
@@ -325,7 +324,7 @@ fn reduce<E>(
         for b2 in 1..count {
             let f = &found[rep[b2] as usize];
             let parent = block[f.parent as usize] as usize;
-            let g = gen_of(f.heap).ok_or(Stop::Bug("a heap's image is no generator"))?;
+            let g = gen_of(f.heap).ok_or(Unfinished::Bug("a heap's image is no generator"))?;
             mul[b1 * count + b2] = ract[g][mul[b1 * count + parent] as usize];
         }
     }
@@ -350,7 +349,7 @@ fn reduce<E>(
                 dense
                     .get(&phi[h])
                     .map(|&d| block[d as usize])
-                    .ok_or(Stop::Bug("a heap's image was not reached"))
+                    .ok_or(Unfinished::Bug("a heap's image was not reached"))
             }
         })
         .collect::<Result<Vec<u32>, _>>()?;

@@ -75,7 +75,7 @@ fn genus(
     m: &mut Machine,
     arg: ExprId,
     env: &mut [Value],
-) -> R<(Vec<PosId>, Genus, bool, crate::misere::Found)> {
+) -> R<(Vec<PosId>, Genus, bool, crate::misere::Way)> {
     let parts = m.interp().eval_sum(arg, env)?;
     let span = m.program().span(arg);
     let (g, tame, found) = m

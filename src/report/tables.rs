@@ -317,8 +317,8 @@ pub(super) fn plot(m: &mut Machine, play: Play, args: &[ExprId], env: &mut [Valu
                     .and_then(|s| s.section(t.game))
                     .unwrap_or_else(|| crate::analysis::Section::whole(t.game));
                 match crate::analysis::period_of(&mut m.oracle(), &sec, budget, false, span)? {
-                    crate::analysis::Search::Found(p) => Some(p),
-                    crate::analysis::Search::NotFound { .. } => None,
+                    crate::analysis::PeriodSearch::Found(p) => Some(p),
+                    crate::analysis::PeriodSearch::NotFound { .. } => None,
                 }
             } else {
                 None
