@@ -55,8 +55,9 @@ pub mod genus;
 /// Misère quotients of heap games: plain monoids, below the engine.
 pub mod quotient;
 
-/// P-positions of translation games by marking: plain bits, below the engine.
+/// Formulas searched bottom-up by size: plain data, below the engine.
 pub mod guess;
+/// P-positions of translation games by marking: plain bits, below the engine.
 pub mod marking;
 
 /// Kernels: rules of common shapes compiled to tight loops.

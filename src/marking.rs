@@ -4,7 +4,7 @@
 //! (the sieve of Wythoff's game). One bit per position, and no Grundy
 //! value: only who wins.
 //!
-//! A plain-data core: the moves come as [`Translation`]s (read from the
+//! A plain-data core: the moves come as [`Translation`](crate::marking::Translation)s (read from the
 //! rules by [`crate::analysis::translate`]), the box as its sizes; the
 //! caller's `poll` is asked every few million marks (Ctrl-C, limits).
 

@@ -6,7 +6,7 @@
 //! does not apply to this position), and the general search, last in every
 //! plan, always answers. A new way of evaluating is a module of its own
 //! plus a variant here, a line in [`plan`] and an arm in
-//! [`Machine::value_by`] (docs/ARCHITECTURE.md, "Adding a solver").
+//! `Scoped::value_by` (docs/ARCHITECTURE.md, "Adding a solver").
 
 use super::*;
 
