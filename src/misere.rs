@@ -9,6 +9,10 @@
 //! (with every position below them) adds like misère Nim (Conway); any
 //! other state's genus comes from its options' (`genus`). The search is
 //! iterative, memoized per state, and bounded by the state limit.
+//!
+//! Outcomes, values and winning moves are asked of `plan`, which tries
+//! misère play's ways (huge Nim heaps, the quotient, a loopy game's graph,
+//! the genus) in the one order it writes down.
 
 use crate::diagnostics::{Code, Diag};
 use crate::flow::{Limit, R, Stop};
@@ -21,7 +25,11 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 mod loopy;
 mod period;
+mod plan;
 pub mod quotient;
+
+pub use plan::Winning;
+use plan::{Answer, Question};
 
 /// A sum as a canonical state: sorted components, none terminal.
 pub type State = Box<[PosId]>;
@@ -211,65 +219,31 @@ impl Misere {
         Ok(self.genera[k.genus as usize].misere())
     }
 
-    /// The misère value of a sum, and how it was found: of a loopy game's
-    /// positions, ∞ where play may go on forever.
-    /// The misère outcome of a sum and how it was found: from its game's
-    /// quotient where that answers, else from its value (`gsg_of`).
+    /// The misère outcome of a sum, and how it was found.
     pub fn outcome_of(&mut self, m: &mut dyn Oracle, parts: &[PosId]) -> R<(Outcome, Way)> {
-        if let Some(loses) = self.quotient_loses(m, parts)? {
-            let outcome = if loses { Outcome::P } else { Outcome::N };
-            return Ok((outcome, Way::Quotient));
+        match self.ask(m, parts, Question::Outcome)? {
+            Answer::Outcome(outcome, way) => Ok((outcome, way)),
+            _ => Err(Diag::bug("a misère outcome answered as something else").into()),
         }
-        let (value, found) = self.gsg_of(m, parts)?;
-        Ok((value.outcome(), found))
     }
 
+    /// The misère value of a sum, and how it was found: of a loopy game's
+    /// positions, ∞ where play may go on forever.
     pub fn gsg_of(&mut self, m: &mut dyn Oracle, parts: &[PosId]) -> R<(Gsg, Way)> {
-        let s = self.state(m, parts)?;
-        if Misere::has_loopy(m, &s) {
-            let solved = self.solve_loopy(m, &s)?;
-            return Ok((solved.value(&s)?, Way::Graph));
+        match self.ask(m, parts, Question::Value)? {
+            Answer::Value(value, way) => Ok((value, way)),
+            _ => Err(Diag::bug("a misère value answered as something else").into()),
         }
-        let v = self.value(m, s.clone())?;
-        Ok((Gsg::Finite(v), self.found(m, &s)?))
     }
 
     /// The moves of a sum in misère play that leave the opponent lost,
     /// each with the component that moved and what it became; how many
     /// options the sum has; and its outcome.
-    #[allow(clippy::type_complexity)]
-    pub fn winning(
-        &mut self,
-        m: &mut dyn Oracle,
-        parts: &[PosId],
-    ) -> R<(Vec<(PosId, Vec<PosId>)>, usize, Outcome)> {
-        let s = self.state(m, parts)?;
-        if let Some((moves, count)) = self.huge_nim_winning(m, &s)? {
-            let value = Gsg::Finite(self.value(m, s)?);
-            return Ok((moves, count, value.outcome()));
+    pub fn winning(&mut self, m: &mut dyn Oracle, parts: &[PosId]) -> R<Winning> {
+        match self.ask(m, parts, Question::Winning)? {
+            Answer::Winning(w) => Ok(w),
+            _ => Err(Diag::bug("misère winning moves answered as something else").into()),
         }
-        if let Some((moves, count, loses)) = self.quotient_winning(m, parts)? {
-            return Ok((moves, count, if loses { Outcome::P } else { Outcome::N }));
-        }
-        let options = self.options(m, &s)?;
-        let (solved, value) = if Misere::has_loopy(m, &s) {
-            let solved = self.solve_loopy(m, &s)?;
-            let value = solved.value(&s)?;
-            (Some(solved), value)
-        } else {
-            (None, Gsg::Finite(self.value(m, s.clone())?))
-        };
-        let mut out = Vec::new();
-        for (from, to, next) in &options {
-            let lost = match &solved {
-                Some(solved) => solved.value(next)? == 0,
-                None => !self.next_wins(m, next)?,
-            };
-            if lost {
-                out.push((*from, to.clone()));
-            }
-        }
-        Ok((out, options.len(), value.outcome()))
     }
 
     /// The winning moves of a sum of tame components with a Nim heap (by

@@ -524,12 +524,27 @@ fn strategies_are_chosen_in_one_place() {
                 );
             }
             if t.contains("Strategy::") {
-                assert_eq!(
-                    rel,
-                    "eval/plan.rs",
-                    "{rel}:{}: `Strategy` outside the planner",
+                assert!(
+                    rel == "eval/plan.rs" || rel == "misere/plan.rs",
+                    "{rel}:{}: `Strategy` outside the planners",
                     i + 1
                 );
+            }
+            // Misère play's ways are asked by its plan alone.
+            for way in [
+                ".huge_nim_winning(",
+                ".quotient_loses(",
+                ".quotient_winning(",
+                ".solve_loopy(m",
+            ] {
+                if t.contains(way) {
+                    assert_eq!(
+                        rel,
+                        "misere/plan.rs",
+                        "{rel}:{}: a misère way ({way}) asked outside its plan",
+                        i + 1
+                    );
+                }
             }
         }
     }
@@ -542,6 +557,15 @@ fn strategies_are_chosen_in_one_place() {
         "by_search",
     ] {
         assert!(defined.contains(s), "no strategy `{s}` found");
+    }
+    let plan = std::fs::read_to_string("src/misere/plan.rs").expect("src/misere/plan.rs");
+    for way in [
+        ".huge_nim_winning(",
+        ".quotient_loses(",
+        ".quotient_winning(",
+        ".solve_loopy(m",
+    ] {
+        assert!(plan.contains(way), "the misère plan does not ask {way}");
     }
 }
 

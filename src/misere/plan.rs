@@ -1,0 +1,155 @@
+//! Misère play's plan: the ways a sum is answered, in one order, each
+//! answering what it can or declining.
+//!
+//! Asked of a sum, in this order: Nim heaps too large to list (their
+//! winning moves by the tame rule), the game's misère quotient (outcomes
+//! and winning moves of heaps of one octal game), the graph of the sums a
+//! loopy game's position reaches, and the genus, which always answers.
+
+use super::{Misere, Way};
+use crate::diagnostics::Diag;
+use crate::flow::R;
+use crate::loopy::{Gsg, Outcome};
+use crate::oracle::Oracle;
+use crate::store::PosId;
+
+/// A way of answering misère play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Strategy {
+    /// Tame sums with a Nim heap too large to list: winning moves only.
+    HugeNim,
+    /// Heaps of one game from its misère quotient: outcomes and winning
+    /// moves, not values.
+    Quotient,
+    /// A loopy game's sums: the graph they reach, labelled.
+    Graph,
+    /// The genus, from the components' genera or by search: always answers.
+    Genus,
+}
+
+/// The order the ways are asked in: the one place it is written.
+pub(super) const PLAN: [Strategy; 4] = [
+    Strategy::HugeNim,
+    Strategy::Quotient,
+    Strategy::Graph,
+    Strategy::Genus,
+];
+
+/// What is asked of a sum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Question {
+    /// Who wins.
+    Outcome,
+    /// Its misère value (∞ where play may go on forever).
+    Value,
+    /// Its winning moves.
+    Winning,
+}
+
+/// The winning moves of a sum (each the component that moved and what it
+/// became), how many moves it has, and its outcome.
+pub type Winning = (Vec<(PosId, Vec<PosId>)>, usize, Outcome);
+
+/// An answer to a [`Question`].
+pub(super) enum Answer {
+    Outcome(Outcome, Way),
+    Value(Gsg, Way),
+    Winning(Winning),
+}
+
+impl Misere {
+    /// Asks the plan's ways in order until one answers `q` for the sum of
+    /// `parts`.
+    pub(super) fn ask(&mut self, m: &mut dyn Oracle, parts: &[PosId], q: Question) -> R<Answer> {
+        for s in PLAN {
+            if let Some(a) = self.by(s, m, parts, q)? {
+                return Ok(a);
+            }
+        }
+        Err(Diag::bug("no misère way answered, the genus included").into())
+    }
+
+    /// `q` for the sum of `parts` by the way `s`; `None` where it does not
+    /// answer.
+    fn by(
+        &mut self,
+        s: Strategy,
+        m: &mut dyn Oracle,
+        parts: &[PosId],
+        q: Question,
+    ) -> R<Option<Answer>> {
+        match (s, q) {
+            (Strategy::HugeNim, Question::Winning) => {
+                let state = self.state(m, parts)?;
+                let Some((moves, count)) = self.huge_nim_winning(m, &state)? else {
+                    return Ok(None);
+                };
+                let value = self.value(m, state)?;
+                let outcome = Gsg::Finite(value).outcome();
+                Ok(Some(Answer::Winning((moves, count, outcome))))
+            }
+            (Strategy::HugeNim, _) => Ok(None),
+            (Strategy::Quotient, Question::Outcome) => {
+                Ok(self.quotient_loses(m, parts)?.map(|loses| {
+                    Answer::Outcome(if loses { Outcome::P } else { Outcome::N }, Way::Quotient)
+                }))
+            }
+            (Strategy::Quotient, Question::Winning) => {
+                Ok(self
+                    .quotient_winning(m, parts)?
+                    .map(|(moves, count, loses)| {
+                        let outcome = if loses { Outcome::P } else { Outcome::N };
+                        Answer::Winning((moves, count, outcome))
+                    }))
+            }
+            (Strategy::Quotient, Question::Value) => Ok(None),
+            (Strategy::Graph, q) => {
+                let state = self.state(m, parts)?;
+                if !Misere::has_loopy(m, &state) {
+                    return Ok(None);
+                }
+                // A sum's options are listed before its value is sought.
+                let options = match q {
+                    Question::Winning => self.options(m, &state)?,
+                    _ => Vec::new(),
+                };
+                let solved = self.solve_loopy(m, &state)?;
+                let value = solved.value(&state)?;
+                Ok(Some(match q {
+                    Question::Outcome => Answer::Outcome(value.outcome(), Way::Graph),
+                    Question::Value => Answer::Value(value, Way::Graph),
+                    Question::Winning => {
+                        let mut out = Vec::new();
+                        for (from, to, next) in &options {
+                            if solved.value(next)? == 0 {
+                                out.push((*from, to.clone()));
+                            }
+                        }
+                        Answer::Winning((out, options.len(), value.outcome()))
+                    }
+                }))
+            }
+            (Strategy::Genus, q) => {
+                let state = self.state(m, parts)?;
+                let options = match q {
+                    Question::Winning => self.options(m, &state)?,
+                    _ => Vec::new(),
+                };
+                let value = Gsg::Finite(self.value(m, state.clone())?);
+                Ok(Some(match q {
+                    Question::Outcome => Answer::Outcome(value.outcome(), self.found(m, &state)?),
+                    Question::Value => Answer::Value(value, self.found(m, &state)?),
+                    Question::Winning => {
+                        let mut out = Vec::new();
+                        for (from, to, next) in &options {
+                            if !self.next_wins(m, next)? {
+                                out.push((*from, to.clone()));
+                            }
+                        }
+                        Answer::Winning((out, options.len(), value.outcome()))
+                    }
+                }))
+            }
+        }
+    }
+}
