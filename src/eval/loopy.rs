@@ -329,8 +329,9 @@ impl Scoped<'_> {
                 // The graph's arrays, before they double.
                 self.m.reserve(i * 32)?;
             }
+            let all = ListSpec::default();
             self.m
-                .options_with(pos, &mut moves, &mut bufs, &mut |_, _| true)?;
+                .list(pos, all, &mut moves, &mut bufs, &mut |_, _| true)?;
             targets.clear();
             for option in moves.iter() {
                 let target = match option {

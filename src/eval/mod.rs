@@ -20,8 +20,9 @@ use crate::span::Span;
 use crate::store::{GameShape, MAX_VALUE, ON_STACK, PosId, Store, TAG_INT, UNKNOWN};
 use crate::value::{Extent, MAX_LIST_DEPTH, Value, extent, list_extent};
 
+use listing::{ListSpec, OptionBufs};
 use loops::{Iter, innermost_range};
-use search::{FILL_DEPTH, Frame, OptionBufs};
+use search::{FILL_DEPTH, Frame};
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -38,6 +39,7 @@ mod dicts;
 mod expr;
 mod fold;
 mod limits;
+mod listing;
 mod lists;
 mod loops;
 mod loopy;

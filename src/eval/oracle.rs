@@ -49,11 +49,16 @@ impl Oracle for Scoped<'_> {
         let mut moves = Moves::default();
         let mut bufs = super::OptionBufs::default();
         let mut listed = 0usize;
-        self.m
-            .options_with(pos, &mut moves, &mut bufs, &mut |_, _| {
+        self.m.list(
+            pos,
+            ListSpec::default(),
+            &mut moves,
+            &mut bufs,
+            &mut |_, _| {
                 listed += 1;
                 listed <= cap
-            })?;
+            },
+        )?;
         Ok(listed <= cap)
     }
     fn grundy(&mut self, pos: PosId) -> R<u32> {

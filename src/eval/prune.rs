@@ -32,7 +32,7 @@ impl crate::prune::Tree for Board<'_, '_> {
     }
 
     /// The kernels leave out the options whose game's `prefer` says no
-    /// before they are split and named (see `OptionBufs::look`): on a
+    /// before they are split and named (see `ListSpec::look`): on a
     /// board answered move by move, most are not the answer.
     fn look(&mut self, pos: PosId, out: &mut Moves, more: &mut More) -> R<(bool, bool)> {
         self.list(pos, out, more, true)
@@ -108,9 +108,10 @@ impl Board<'_, '_> {
         // across the parts the move cut), so its options are kept whole,
         // and listed at once (none is expected to be preferred).
         let whole = self.hinted && prefers_by_kernel(self.s.m, pos) == Some(true);
-        self.bufs.whole = whole;
-        self.bufs.look = look && !whole;
-        self.bufs.left_out = false;
+        let spec = ListSpec {
+            look: look && !whole,
+            whole,
+        };
         // `pos` may be a raw id, listed by its argument: a position whose
         // listing stops early is never stored. The options it may never
         // enter are named without being stored in turn.
@@ -118,7 +119,7 @@ impl Board<'_, '_> {
         let hinted = self.hinted;
         let listed = named(self.s.m, Naming::Stored, |m| {
             let raw = std::mem::replace(&mut m.interp_state.rename.raw, true);
-            let listed = m.options_with(pos, out, bufs, &mut |m, parts| {
+            let listed = m.list(pos, spec, out, bufs, &mut |m, parts| {
                 let value = |c| {
                     let v = m.store.value(c);
                     (v <= MAX_VALUE).then_some(v)
@@ -136,8 +137,7 @@ impl Board<'_, '_> {
             m.interp_state.rename.raw = raw;
             listed
         });
-        self.bufs.look = false;
-        listed.map(|all| (all, self.bufs.left_out))
+        listed.map(|l| (l.all, l.left_out))
     }
 
     /// Whether `pos`'s game `prefer`s it, by the interpreter.

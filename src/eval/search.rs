@@ -24,7 +24,7 @@ enum Mode {
 }
 
 /// What [`Machine::next_option`] found.
-enum Next {
+pub(super) enum Next {
     /// An option, written into `out`.
     Option,
     /// The next rule starts (and has a kernel to try).
@@ -63,29 +63,7 @@ pub(super) struct Frame {
     metered: bool,
     /// Whether its options may fold equal components by parity (all but
     /// an exact listing, `Moves::exact`).
-    fold: bool,
-}
-
-/// Buffers for listing a position's options, reused from one to the next.
-#[derive(Default)]
-pub(super) struct OptionBufs {
-    env: Vec<Value>,
-    iters: Vec<Option<Iter>>,
-    pub(super) out: Vec<PosId>,
-    /// The kernels' integer slots and an option's components.
-    pub(super) kenv: Vec<i64>,
-    pub(super) comps: Vec<kernel::KPos>,
-    /// A first look ([`crate::prune::Tree::look`]): the kernels leave out
-    /// an option of one part that its game's `prefer` kernel says no to,
-    /// before naming it.
-    pub(super) look: bool,
-    /// Whether the last listing left an option out on a first look.
-    pub(super) left_out: bool,
-    /// Listing the options of a position the hint prefers: the kernels
-    /// keep an option of one part whole (in canonical form, not split)
-    /// where its game's `prefer` kernel says no to it, and to its
-    /// canonical form, for a game with a `canonical` kernel.
-    pub(super) whole: bool,
+    pub(super) fold: bool,
 }
 
 impl Frame {
@@ -127,7 +105,12 @@ impl Machine {
     /// A frame for `pos` at its first option: its slots (parameters, then
     /// room for every variable and the hoisted parts) appended to `env`, its
     /// iterators to `iters`.
-    fn enter(&self, pos: PosId, env: &mut Vec<Value>, iters: &mut Vec<Option<Iter>>) -> Frame {
+    pub(super) fn enter(
+        &self,
+        pos: PosId,
+        env: &mut Vec<Value>,
+        iters: &mut Vec<Option<Iter>>,
+    ) -> Frame {
         let f = Frame::new(pos, self.game_of(pos), env.len(), iters.len());
         set_up(self, &f, env, iters);
         f
@@ -135,7 +118,7 @@ impl Machine {
 
     /// Advances a frame to its next option, written into `out`. `prog` and
     /// `compiled` are the machine's, held by the caller for the whole search.
-    fn next_option(
+    pub(super) fn next_option(
         &mut self,
         prog: &ir::Program,
         compiled: &Compiled,
@@ -275,88 +258,6 @@ impl Machine {
             }
         }
     }
-
-    /// Every option of one position, in rule order, into `moves` (cleared
-    /// first).
-    pub fn options_into(&mut self, pos: PosId, moves: &mut Moves) -> R<()> {
-        self.options_with(pos, moves, &mut OptionBufs::default(), &mut |_, _| true)
-            .map(drop)
-    }
-
-    /// Whether a position has any option: its rules run up to the first
-    /// (a heap of 10^6 is not listed to learn that it is not the end).
-    pub fn has_options(&mut self, pos: PosId) -> R<bool> {
-        let mut bufs = OptionBufs::default();
-        let prog = Rc::clone(&self.prog);
-        let compiled = Rc::clone(&self.compiled);
-        let OptionBufs {
-            env, iters, out, ..
-        } = &mut bufs;
-        let mut frame = self.enter(pos, env, iters);
-        loop {
-            match self
-                .next_option(&prog, &compiled, &mut frame, env, iters, out)
-                .map_err(|d| self.in_position(d, pos))?
-            {
-                Next::Option => return Ok(true),
-                Next::Rule => {}
-                Next::Done => return Ok(false),
-            }
-        }
-    }
-
-    /// [`Machine::options_into`] with buffers kept from one call to the
-    /// next (a loopy game's graph lists millions of positions), asking
-    /// `more` after each option whether to go on: `Ok(false)` when it
-    /// stopped the listing (the pruned search stops as soon as the options
-    /// it knows settle its question, before naming the rest).
-    pub(super) fn options_with(
-        &mut self,
-        pos: PosId,
-        moves: &mut Moves,
-        bufs: &mut OptionBufs,
-        more: &mut dyn FnMut(&Machine, &[PosId]) -> bool,
-    ) -> R<bool> {
-        moves.clear();
-        if let Some(all) = self.kernel_options(pos, moves, bufs, more, None)? {
-            return Ok(all);
-        }
-        moves.clear();
-        bufs.env.clear();
-        bufs.iters.clear();
-        let prog = Rc::clone(&self.prog);
-        let compiled = Rc::clone(&self.compiled);
-        let OptionBufs {
-            env, iters, out, ..
-        } = bufs;
-        let mut frame = self.enter(pos, env, iters);
-        frame.fold = !moves.is_exact();
-        loop {
-            match self
-                .next_option(&prog, &compiled, &mut frame, env, iters, out)
-                .map_err(|d| self.in_position(d, pos))?
-            {
-                Next::Option => {
-                    moves.push(out);
-                    if !more(self, out) {
-                        return Ok(false);
-                    }
-                }
-                Next::Rule => {}
-                Next::Done => return Ok(true),
-            }
-        }
-    }
-
-    /// Adds "while listing the moves of P" to an error from a rule.
-    fn in_position(&self, s: Stop, pos: PosId) -> Stop {
-        s.map_diag(|d| {
-            d.note(format!(
-                "while listing the moves of {}",
-                self.show().pos_briefly(pos)
-            ))
-        })
-    }
 }
 
 /// A game whose every rule has a kernel lists a position's options at
@@ -381,7 +282,15 @@ fn list_by_kernels(
     if len >= 1 << 16 && 2 * len >= cap {
         m.reserve(2 * cap * (std::mem::size_of::<PosId>() + std::mem::size_of::<usize>()))?;
     }
-    match m.kernel_options(f.pos, listed, bufs, &mut |_, _| true, Some(&mut f.seen))? {
+    let all = ListSpec::default();
+    match m.kernel_options(
+        f.pos,
+        all,
+        listed,
+        bufs,
+        &mut |_, _| true,
+        Some(&mut f.seen),
+    )? {
         Some(_) => {
             f.mode = Mode::Listed {
                 from,
