@@ -155,9 +155,7 @@ fn position_data(
     // The position as written, even while a search names its options as
     // stored (a rule may ask about a position it makes).
     let mut parts = Vec::new();
-    super::rename::named(m.m, super::rename::Naming::AsWritten, |m| {
-        m.interp().pos_into(p, e, env, &mut parts)
-    })?;
+    m.m.interp().pos_into(p, e, env, &mut parts)?;
     let [pos] = parts[..] else {
         return Err(Diag::user(
             Code::TypeMismatch,

@@ -32,8 +32,6 @@ pub(super) struct InterpState {
     /// A loop a `while` clause ended: its clause list and index (taken by
     /// that loop as it stops).
     pub(super) end_loop: Option<(*const Clause, usize)>,
-    /// How positions made now are named (`eval::rename`).
-    pub(super) naming: super::rename::Naming,
     /// What naming keeps from one option to the next.
     pub(super) rename: super::rename::RenameBufs,
 }
@@ -260,9 +258,10 @@ impl Interp<'_> {
         }
         // A function's result may be kept (its memo, a `let`): the boards it
         // makes are interned, never raw ids (`eval::rename`).
-        let raw = std::mem::replace(&mut self.m.interp_state.rename.raw, false);
-        let result = stacker::maybe_grow(RED_ZONE, SEGMENT, || self.value(p, f.body, &mut frame));
-        self.m.interp_state.rename.raw = raw;
+        let names = self.names.interned();
+        let result = stacker::maybe_grow(RED_ZONE, SEGMENT, || {
+            Interp::new(self.m, names).value(p, f.body, &mut frame)
+        });
         self.m.interp_state.depth -= 1;
         if f.memo {
             self.m.interp_state.remembered(fun).pend(-1, keyed);

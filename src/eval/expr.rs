@@ -16,12 +16,21 @@ pub(super) const TEXT_BYTES_PER_WORK: u64 = 64;
 /// calls, input) is the machine's `interp_state`.
 pub struct Interp<'m> {
     pub(super) m: &'m mut Machine,
+    /// How the positions this evaluation makes are named.
+    pub(super) names: super::rename::Names,
 }
 
 impl Machine {
     /// The interpreter, evaluating against this machine.
     pub fn interp(&mut self) -> Interp<'_> {
-        Interp { m: self }
+        Interp::new(self, super::rename::Names::default())
+    }
+}
+
+impl<'m> Interp<'m> {
+    /// The interpreter over `m`, its positions named as `names` says.
+    pub(super) fn new(m: &'m mut Machine, names: super::rename::Names) -> Interp<'m> {
+        Interp { m, names }
     }
 }
 
@@ -139,7 +148,7 @@ impl Interp<'_> {
                 known += 1;
             }
             // A search's options are named as stored (`eval::rename`).
-            if self.m.interp_state.naming.renames(&p.games[*game as usize]) {
+            if self.names.naming.renames(&p.games[*game as usize]) {
                 return if known == args.len() {
                     super::rename::renamed_ints_into(self, p, *game, &ints[..known], out)
                 } else {

@@ -3,12 +3,15 @@
 //! whole) and saying what it did in a [`Listed`]; by the game's kernels
 //! when they can, else by its rules as written.
 
-use super::search::Next;
+use super::rename::{Names, Naming};
+use super::search::{Held, Next};
 use super::*;
 
 /// What a listing is asked for, besides the options themselves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct ListSpec {
+    /// How the options are named (as written, by default).
+    pub(super) names: Names,
     /// A first look ([`crate::prune::Tree::look`]): the kernels leave out
     /// an option of one part that its game's `prefer` kernel says no to,
     /// before naming it.
@@ -55,13 +58,18 @@ impl Machine {
         let mut bufs = OptionBufs::default();
         let prog = Rc::clone(&self.prog);
         let compiled = Rc::clone(&self.compiled);
+        let held = Held {
+            prog: &prog,
+            compiled: &compiled,
+            names: Names::default(),
+        };
         let OptionBufs {
             env, iters, out, ..
         } = &mut bufs;
         let mut frame = self.enter(pos, env, iters);
         loop {
             match self
-                .next_option(&prog, &compiled, &mut frame, env, iters, out)
+                .next_option(&held, &mut frame, env, iters, out)
                 .map_err(|d| self.in_position(d, pos))?
             {
                 Next::Option => return Ok(true),
@@ -98,6 +106,11 @@ impl Machine {
         bufs.iters.clear();
         let prog = Rc::clone(&self.prog);
         let compiled = Rc::clone(&self.compiled);
+        let held = Held {
+            prog: &prog,
+            compiled: &compiled,
+            names: spec.names,
+        };
         let OptionBufs {
             env, iters, out, ..
         } = bufs;
@@ -105,7 +118,7 @@ impl Machine {
         frame.fold = !moves.is_exact();
         loop {
             match self
-                .next_option(&prog, &compiled, &mut frame, env, iters, out)
+                .next_option(&held, &mut frame, env, iters, out)
                 .map_err(|d| self.in_position(d, pos))?
             {
                 Next::Option => {
@@ -169,9 +182,10 @@ impl Machine {
         bufs.kenv.extend_from_slice(args.as_slice());
         bufs.kenv.resize(gk.slots.max(bufs.kenv.len()), 0);
         let prog = Rc::clone(&self.prog);
-        let naming = self.interp_state.naming;
+        let names = spec.names;
+        let naming = names.naming;
         let mut parts: Vec<PosId> = std::mem::take(&mut bufs.out);
-        let ListSpec { look, whole } = spec;
+        let ListSpec { look, whole, .. } = spec;
         let mut left_out = false;
         let (mut listed, mut steps) = (0u64, 0u64);
         let mut stopped = false;
@@ -216,11 +230,11 @@ impl Machine {
                 let g = prog.games.get(game as usize)?;
                 if whole
                     && preferred == Some(false)
-                    && named_whole(self, game, &args[..n], &mut parts)
+                    && named_whole(self, names.raw, game, &args[..n], &mut parts)
                 {
                     // Whole: in canonical form, not split.
                 } else if naming.renames(g) {
-                    super::rename::by_kernel(self, &prog, game, &args[..n], &mut parts)?;
+                    super::rename::by_kernel(self, names, &prog, game, &args[..n], &mut parts)?;
                 } else {
                     parts.push(self.store.intern_ints(game, &args[..n]).ok()?);
                 }
@@ -259,8 +273,13 @@ impl Machine {
 /// game has a `canonical` and the hint does not prefer that form either
 /// (so that the whole's own options are split: wholes are one level deep
 /// whatever the hint); `false`, appending nothing, if not.
-fn named_whole(m: &mut Machine, game: GameId, args: &[i64], parts: &mut Vec<PosId>) -> bool {
-    use super::rename::Naming;
+fn named_whole(
+    m: &mut Machine,
+    raw: bool,
+    game: GameId,
+    args: &[i64],
+    parts: &mut Vec<PosId>,
+) -> bool {
     let prog = Rc::clone(&m.prog);
     if !prog
         .games
@@ -270,9 +289,11 @@ fn named_whole(m: &mut Machine, game: GameId, args: &[i64], parts: &mut Vec<PosI
         return false;
     }
     let at = parts.len();
-    let naming = std::mem::replace(&mut m.interp_state.naming, Naming::Canonical);
-    let named = super::rename::by_kernel(m, &prog, game, args, parts);
-    m.interp_state.naming = naming;
+    let canonical = Names {
+        naming: Naming::Canonical,
+        raw,
+    };
+    let named = super::rename::by_kernel(m, canonical, &prog, game, args, parts);
     let kept = named.is_some()
         && parts.len() == at + 1
         && super::prune::prefers_by_kernel(m, parts[at]) == Some(false);

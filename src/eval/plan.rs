@@ -195,18 +195,13 @@ impl Scoped<'_> {
     /// Asks one strategy for the value of `root`: `None` when it does not
     /// apply to this position.
     fn value_by(&mut self, s: Strategy, root: PosId) -> R<Option<u32>> {
-        // Raw ids name options only inside the pruned search's own listing:
-        // a search a rule starts (a query in a rule) interns what it names.
-        let raw = std::mem::replace(&mut self.m.interp_state.rename.raw, false);
-        let result = match s {
+        match s {
             Strategy::Loopy => self.by_loopy(root).map(Some),
             Strategy::Period => self.by_period(root),
             Strategy::Ascend => self.by_ascent(root),
             Strategy::Kernel => self.by_kernel(root),
             Strategy::Prune => self.by_pruning(root),
             Strategy::Search => self.by_search(root).map(Some),
-        };
-        self.m.interp_state.rename.raw = raw;
-        result
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! The pruned nimber search as a strategy: `crate::prune` over the
 //! machine, its options named as stored (`eval::rename`).
 
-use super::rename::{Naming, named};
+use super::rename::{Names, Naming};
 use super::*;
 use crate::prune::{More, aimed_sum};
 
@@ -108,7 +108,12 @@ impl Board<'_, '_> {
         // across the parts the move cut), so its options are kept whole,
         // and listed at once (none is expected to be preferred).
         let whole = self.hinted && prefers_by_kernel(self.s.m, pos) == Some(true);
+        // Named as stored; a board not stored yet by a raw id.
         let spec = ListSpec {
+            names: Names {
+                naming: Naming::Stored,
+                raw: true,
+            },
             look: look && !whole,
             whole,
         };
@@ -117,25 +122,20 @@ impl Board<'_, '_> {
         // enter are named without being stored in turn.
         let bufs = &mut self.bufs;
         let hinted = self.hinted;
-        let listed = named(self.s.m, Naming::Stored, |m| {
-            let raw = std::mem::replace(&mut m.interp_state.rename.raw, true);
-            let listed = m.list(pos, spec, out, bufs, &mut |m, parts| {
-                let value = |c| {
-                    let v = m.store.value(c);
-                    (v <= MAX_VALUE).then_some(v)
-                };
-                let known = match hinted {
-                    true => crate::prune::known_sum_paired(parts, value),
-                    false => crate::prune::known_sum(parts, value),
-                };
-                let aimed = match known {
-                    None if hinted => aimed_sum(parts, |c| prefers_by_kernel(m, c)),
-                    _ => Some(false),
-                };
-                more(known, aimed)
-            });
-            m.interp_state.rename.raw = raw;
-            listed
+        let listed = self.s.m.list(pos, spec, out, bufs, &mut |m, parts| {
+            let value = |c| {
+                let v = m.store.value(c);
+                (v <= MAX_VALUE).then_some(v)
+            };
+            let known = match hinted {
+                true => crate::prune::known_sum_paired(parts, value),
+                false => crate::prune::known_sum(parts, value),
+            };
+            let aimed = match known {
+                None if hinted => aimed_sum(parts, |c| prefers_by_kernel(m, c)),
+                _ => Some(false),
+            };
+            more(known, aimed)
         });
         listed.map(|l| (l.all, l.left_out))
     }
@@ -153,9 +153,8 @@ impl Board<'_, '_> {
         crate::key::args_of(&m.store, pos, &mut args);
         let mut env = Vec::new();
         super::rename::rule_frame(m, game, &args, &mut env);
-        named(m, Naming::AsWritten, |m| {
-            m.interp().boolean(&prog, cond, &mut env)
-        })
+        // The condition's positions as the rules wrote them.
+        m.interp().boolean(&prog, cond, &mut env)
     }
 
     /// `pos` interned (the options it lists may be raw ids).

@@ -40,6 +40,31 @@ impl Naming {
     }
 }
 
+/// How the positions an evaluation makes are named: the naming, and
+/// whether a board not stored yet may be named by a raw id
+/// (`Store::found_or_raw`: only in the pruned search's own listing, which
+/// interns what it enters; never in what a function returns or a value
+/// keeps). Held by the evaluation's view ([`Interp`]) or asked of a
+/// listing (`ListSpec`), never kept in the machine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Names {
+    pub(super) naming: Naming,
+    pub(super) raw: bool,
+}
+
+impl Names {
+    /// A search's options: stored names, interned.
+    pub(super) const STORED: Names = Names {
+        naming: Naming::Stored,
+        raw: false,
+    };
+
+    /// The same naming, interned (never raw ids).
+    pub(super) fn interned(self) -> Names {
+        Names { raw: false, ..self }
+    }
+}
+
 /// What naming keeps from one option to the next, so that it allocates
 /// nothing per option.
 #[derive(Debug, Default)]
@@ -50,19 +75,6 @@ pub(super) struct RenameBufs {
     /// `canonical`'s) and parts.
     kenvs: [Vec<i64>; 2],
     kparts: [Vec<kernel::KPos>; 1],
-    /// Whether the naming kernels may name a board not stored yet by a raw
-    /// id (`Store::found_or_raw`): only while the pruned search lists, which
-    /// interns what it enters.
-    pub(super) raw: bool,
-}
-
-/// Runs `f` with the positions the interpreter makes named `naming`
-/// (restored after, whatever `f` gives).
-pub(super) fn named<T>(m: &mut Machine, naming: Naming, f: impl FnOnce(&mut Machine) -> T) -> T {
-    let saved = std::mem::replace(&mut m.interp_state.naming, naming);
-    let result = f(m);
-    m.interp_state.naming = saved;
-    result
 }
 
 impl Interp<'_> {
@@ -103,8 +115,8 @@ fn by_interp(
     out: &mut Vec<PosId>,
 ) -> R<()> {
     let g = &p.games[game as usize];
-    let naming = i.m.interp_state.naming;
-    let Some((expr, inner)) = naming.renamer(g) else {
+    let names = i.names;
+    let Some((expr, inner)) = names.naming.renamer(g) else {
         return Err(Diag::bug("renaming a position its game does not rename").into());
     };
     let start = out.len();
@@ -113,10 +125,13 @@ fn by_interp(
     let buf = usize::from(inner == Naming::AsWritten);
     let mut env = std::mem::take(&mut i.m.interp_state.rename.envs[buf]);
     rule_frame(i.m, game, args, &mut env);
-    i.m.interp_state.naming = inner;
-    // A stored name is exact: misère play reads it too.
-    let result = i.pos_into(p, expr, &mut env, out);
-    i.m.interp_state.naming = naming;
+    // A stored name is exact: misère play reads it too. The declaration's
+    // positions are named as `inner` says.
+    let inner_names = Names {
+        naming: inner,
+        ..names
+    };
+    let result = Interp::new(i.m, inner_names).pos_into(p, expr, &mut env, out);
     i.m.interp_state.rename.envs[buf] = env;
     result?;
     if inner == Naming::AsWritten {
@@ -164,11 +179,10 @@ pub(super) fn interned_pos(
     e: ExprId,
     env: &mut [Value],
 ) -> R<Vec<PosId>> {
-    let raw = std::mem::replace(&mut i.m.interp_state.rename.raw, false);
     let mut out = Vec::new();
-    let result = i.pos_into(p, e, env, &mut out);
-    i.m.interp_state.rename.raw = raw;
-    result.map(|()| out)
+    let names = i.names.interned();
+    Interp::new(i.m, names).pos_into(p, e, env, &mut out)?;
+    Ok(out)
 }
 
 /// [`Interp::renamed_into`] for integer arguments, read in place: the
@@ -181,7 +195,7 @@ pub(super) fn renamed_ints_into(
     out: &mut Vec<PosId>,
 ) -> R<()> {
     let start = out.len();
-    if i.m.limits.kernels && by_kernel(i.m, p, game, args, out).is_some() {
+    if i.m.limits.kernels && by_kernel(i.m, i.names, p, game, args, out).is_some() {
         return Ok(());
     }
     out.truncate(start);
@@ -195,12 +209,13 @@ pub(super) fn renamed_ints_into(
 /// reports what there is to report).
 pub(super) fn by_kernel(
     m: &mut Machine,
+    names: Names,
     p: &ir::Program,
     game: GameId,
     args: &[i64],
     out: &mut Vec<PosId>,
 ) -> Option<()> {
-    let (_, inner) = m.interp_state.naming.renamer(p.games.get(game as usize)?)?;
+    let (_, inner) = names.naming.renamer(p.games.get(game as usize)?)?;
     // The machine's parts borrowed one by one, so that nothing is cloned
     // or moved per option.
     let kernels = &*m.accel.kernels;
@@ -208,10 +223,9 @@ pub(super) fn by_kernel(
     let RenameBufs {
         kenvs: [env, canon_env],
         kparts: [parts],
-        raw,
         ..
     } = &mut m.interp_state.rename;
-    let raw = *raw;
+    let raw = names.raw;
     let gk = kernels.get(game as usize)?;
     let k = match inner {
         Naming::Canonical => gk.split.as_ref()?,
@@ -279,8 +293,6 @@ impl Scoped<'_> {
         }
         let mut args = Vec::new();
         crate::key::args_of(&m.store, pos, &mut args);
-        named(m, Naming::Stored, |m| {
-            m.interp().renamed_into(&prog, game, &args, out)
-        })
+        Interp::new(m, Names::STORED).renamed_into(&prog, game, &args, out)
     }
 }

@@ -5,7 +5,7 @@
 //! `moves`, misère play, graphs and loopy games share with it. The last
 //! strategy of every plan (`eval::plan`): it always answers.
 
-use super::rename::Naming;
+use super::rename::Names;
 use super::*;
 
 /// How a frame's clause cursor stands.
@@ -101,6 +101,16 @@ fn set_up(m: &Machine, f: &Frame, env: &mut Vec<Value>, iters: &mut Vec<Option<I
     iters.resize(f.iter_base + g.max_clauses as usize, None);
 }
 
+/// What a frame's listing holds for its whole run: the program, its
+/// compiled forms (the machine's, held once by the caller), and how the
+/// options are named.
+#[derive(Clone, Copy)]
+pub(super) struct Held<'a> {
+    pub(super) prog: &'a ir::Program,
+    pub(super) compiled: &'a Compiled,
+    pub(super) names: Names,
+}
+
 impl Machine {
     /// A frame for `pos` at its first option: its slots (parameters, then
     /// room for every variable and the hoisted parts) appended to `env`, its
@@ -116,17 +126,21 @@ impl Machine {
         f
     }
 
-    /// Advances a frame to its next option, written into `out`. `prog` and
-    /// `compiled` are the machine's, held by the caller for the whole search.
+    /// Advances a frame to its next option, written into `out`, named as
+    /// `held` says.
     pub(super) fn next_option(
         &mut self,
-        prog: &ir::Program,
-        compiled: &Compiled,
+        held: &Held,
         f: &mut Frame,
         env: &mut [Value],
         iters: &mut [Option<Iter>],
         out: &mut Vec<PosId>,
     ) -> R<Next> {
+        let Held {
+            prog,
+            compiled,
+            names,
+        } = *held;
         let game = &prog.games[f.game as usize];
         self.poll()?;
         loop {
@@ -139,26 +153,26 @@ impl Machine {
                         f.mode = Mode::Back(d);
                         out.clear();
                         if f.fold && rule.folds {
-                            self.interp().pos_folded(prog, rule.body, env, out)?;
+                            Interp::new(self, names).pos_folded(prog, rule.body, env, out)?;
                         } else {
-                            self.interp().pos_into(prog, rule.body, env, out)?;
+                            Interp::new(self, names).pos_into(prog, rule.body, env, out)?;
                         }
                         return Ok(Next::Option);
                     };
                     match *clause {
                         Clause::If { cond } => {
-                            f.mode = if self.interp().boolean(prog, cond, env)? {
+                            f.mode = if Interp::new(self, names).boolean(prog, cond, env)? {
                                 Mode::Enter(d + 1)
                             } else {
                                 Mode::Back(d)
                             };
                         }
                         Clause::For { iter, .. } => {
-                            iters[d] = Some(self.interp().iter(prog, iter, env)?);
+                            iters[d] = Some(Interp::new(self, names).iter(prog, iter, env)?);
                             f.mode = Mode::Advance(d);
                         }
                         Clause::Let { slot, value } => {
-                            let v = self.interp().value(prog, value, env)?;
+                            let v = Interp::new(self, names).value(prog, value, env)?;
                             match env.get_mut(slot as usize) {
                                 Some(s) => crate::value::assign(s, v),
                                 None => {
@@ -169,7 +183,7 @@ impl Machine {
                         }
                         // False: the nearest loop before it ends here.
                         Clause::While { cond } => {
-                            f.mode = if self.interp().boolean(prog, cond, env)? {
+                            f.mode = if Interp::new(self, names).boolean(prog, cond, env)? {
                                 Mode::Enter(d + 1)
                             } else {
                                 match ir::enclosing_loop(&rule.clauses, d) {
@@ -282,7 +296,10 @@ fn list_by_kernels(
     if len >= 1 << 16 && 2 * len >= cap {
         m.reserve(2 * cap * (std::mem::size_of::<PosId>() + std::mem::size_of::<usize>()))?;
     }
-    let all = ListSpec::default();
+    let all = ListSpec {
+        names: Names::STORED,
+        ..ListSpec::default()
+    };
     match m.kernel_options(
         f.pos,
         all,
@@ -316,8 +333,14 @@ fn rule_to(m: &mut Machine, pos: PosId, target: PosId) -> R<Option<usize>> {
     let compiled = Rc::clone(&m.compiled);
     let (mut env, mut iters, mut out) = (Vec::new(), Vec::new(), Vec::new());
     let mut frame = m.enter(pos, &mut env, &mut iters);
+    // The stored names, as the search that met the cycle made them.
+    let held = Held {
+        prog: &prog,
+        compiled: &compiled,
+        names: Names::STORED,
+    };
     loop {
-        match m.next_option(&prog, &compiled, &mut frame, &mut env, &mut iters, &mut out) {
+        match m.next_option(&held, &mut frame, &mut env, &mut iters, &mut out) {
             Ok(Next::Option) if out.contains(&target) => return Ok(Some(frame.rule)),
             Ok(Next::Option | Next::Rule) => {}
             Ok(Next::Done) => return Ok(None),
@@ -361,10 +384,7 @@ impl Scoped<'_> {
         let mut frames: Vec<Frame> = Vec::new();
         let mut env: Vec<Value> = Vec::new();
         let mut iters: Vec<Option<Iter>> = Vec::new();
-        // Options are named as stored: parts in canonical form.
-        let saved = std::mem::replace(&mut self.m.interp_state.naming, Naming::Stored);
         let result = self.run(root, &mut frames, &mut env, &mut iters);
-        self.m.interp_state.naming = saved;
         if result.is_err() {
             for f in &frames {
                 self.m.store.set(f.pos, UNKNOWN);
@@ -435,6 +455,12 @@ impl Scoped<'_> {
         // The program and its compiled forms, held once for the search.
         let prog = Rc::clone(&self.m.prog);
         let compiled = Rc::clone(&self.m.compiled);
+        // Options are named as stored: parts in canonical form.
+        let held = Held {
+            prog: &prog,
+            compiled: &compiled,
+            names: Names::STORED,
+        };
         let mut next_fill = FILL_DEPTH;
         self.push_frame(root, frames, (env, iters), (&mut listed, &mut lbufs))?;
         if let Some(f) = frames.first_mut() {
@@ -488,8 +514,7 @@ impl Scoped<'_> {
                 (None, _) => match self
                     .m
                     .next_option(
-                        &prog,
-                        &compiled,
+                        &held,
                         f,
                         &mut env[f.env_base..],
                         &mut iters[f.iter_base..],
