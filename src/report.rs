@@ -480,8 +480,27 @@ fn leaves_smaller_heaps(mv: &Move) -> bool {
     }
 }
 
+/// A record of `kind` as a value; values that do not fit its declared
+/// fields are a bug here.
+pub(crate) fn record(kind: RecordKind, values: Vec<Value>) -> R<Value> {
+    match Record::new(kind, values) {
+        Some(r) => Ok(Value::Record(Rc::new(r))),
+        None => Err(Diag::bug(format!(
+            "{} made with values that do not fit its fields",
+            kind.describe()
+        ))
+        .into()),
+    }
+}
+
 /// A move as a value: `{component, before, after, change, grundy}`.
-fn move_record(m: &Machine, component: usize, from: PosId, to: Vec<PosId>, grundy: Gsg) -> Value {
+fn move_record(
+    m: &Machine,
+    component: usize,
+    from: PosId,
+    to: Vec<PosId>,
+    grundy: Gsg,
+) -> R<Value> {
     let change = Move::new(
         component,
         pos_data(m, &[from]),
@@ -491,16 +510,16 @@ fn move_record(m: &Machine, component: usize, from: PosId, to: Vec<PosId>, grund
         false,
     )
     .change;
-    Value::Record(Rc::new(Record {
-        kind: RecordKind::Move,
-        values: vec![
+    record(
+        RecordKind::Move,
+        vec![
             Value::Int(component as i64),
             Value::Pos(Rc::new([from])),
             Value::Pos(to.into()),
             Value::Str(change.into()),
             gsg_value(grundy),
         ],
-    }))
+    )
 }
 
 /// A generalized value as a language value: finite ones are integers.
@@ -557,7 +576,7 @@ fn json_of(m: &Machine, v: &Value) -> serde_json::Value {
             serde_json::to_value(pos_data(m, parts)).unwrap_or(serde_json::Value::Null)
         }
         Value::Record(r) => {
-            let fields = r.kind.fields().iter().zip(&r.values);
+            let fields = r.kind.fields().zip(&r.values);
             fields
                 .map(|(name, v)| (name.to_string(), json_of(m, v)))
                 .collect::<serde_json::Map<_, _>>()
@@ -622,16 +641,13 @@ pub fn value(
         Builtin::Winning if play == Play::Misere => {
             let parts = m.interp().eval_sum(args[0], env)?;
             let (rows, _, _) = misere_rows(m, &parts).map_err(|d| at(d, span))?;
-            Ok(list(
-                rows.into_iter()
-                    .filter_map(|r| match r.to {
-                        To::Sum(to) => {
-                            Some(move_record(m, r.component, r.from, to, Gsg::Finite(0)))
-                        }
-                        To::Group { .. } => None,
-                    })
-                    .collect(),
-            ))
+            let mut out = Vec::new();
+            for r in rows {
+                if let To::Sum(to) = r.to {
+                    out.push(move_record(m, r.component, r.from, to, Gsg::Finite(0))?);
+                }
+            }
+            Ok(list(out))
         }
         Builtin::Moves | Builtin::Winning => {
             let parts = m.interp().eval_sum(args[0], env)?;
@@ -650,7 +666,7 @@ pub fn value(
             let mut out = Vec::new();
             for r in rows {
                 match r.to {
-                    To::Sum(to) => out.push(move_record(m, r.component, r.from, to, r.grundy)),
+                    To::Sum(to) => out.push(move_record(m, r.component, r.from, to, r.grundy)?),
                     To::Group { count: n, .. } => {
                         return Err(Diag::user(
                             Code::ListLimit,
@@ -679,15 +695,15 @@ pub fn value(
                 Outcome::P => "P",
                 Outcome::D => "D",
             };
-            Ok(Value::Record(Rc::new(Record {
-                kind: RecordKind::Outcome,
-                values: vec![
+            record(
+                RecordKind::Outcome,
+                vec![
                     Value::Pos(parts.into()),
                     gsg_value(grundy),
                     Value::Str(letter.into()),
                     Value::Bool(outcome == Outcome::N),
                 ],
-            })))
+            )
         }
         Builtin::Table | Builtin::PPositions | Builtin::Map => {
             let keep = match f {
@@ -721,7 +737,7 @@ pub fn value(
         Builtin::Quotient => quotient::value(m, args, env),
         Builtin::Graph => Ok(Value::Str(graph(m, args, env)?.1.dot.into())),
         Builtin::Plot => Ok(Value::Str(plot(m, play, args, env)?.svg.into())),
-        Builtin::Guess => Ok(guess::guess(m, args, env)?.value()),
+        Builtin::Guess => guess::guess(m, args, env)?.value(),
         Builtin::Period => {
             let (found, period, preperiod, saltus, proven, computed) = match period(m, args, env)?.1
             {
@@ -737,9 +753,9 @@ pub fn value(
                     (false, 0, 0, 0, false, computed)
                 }
             };
-            Ok(Value::Record(Rc::new(Record {
-                kind: RecordKind::Period,
-                values: vec![
+            record(
+                RecordKind::Period,
+                vec![
                     Value::Bool(found),
                     Value::Int(period),
                     Value::Int(preperiod),
@@ -750,7 +766,7 @@ pub fn value(
                     Value::Int(preperiod - 1),
                     Value::Int(computed),
                 ],
-            })))
+            )
         }
         _ => Err(Diag::bug(format!("`{}` has no value", f.name()))
             .label(span, "here")

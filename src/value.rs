@@ -258,43 +258,97 @@ pub enum RecordKind {
     Guess,
 }
 
-impl RecordKind {
-    /// The fields, in order.
-    pub fn fields(self) -> &'static [&'static str] {
+/// The type of a record's field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    Pos,
+    Int,
+    Bool,
+    Str,
+    List,
+}
+
+impl Field {
+    /// Whether `v` is of this type (an ∞ value is a Grundy value too).
+    pub fn holds(self, v: &Value) -> bool {
         match self {
-            RecordKind::Outcome => &["position", "grundy", "outcome", "first_wins"],
-            RecordKind::Move => &["component", "before", "after", "change", "grundy"],
-            RecordKind::Period => &[
-                "found",
-                "period",
-                "preperiod",
-                "saltus",
-                "proven",
-                "last_exception",
-                "computed",
+            Field::Pos => matches!(v, Value::Pos(_)),
+            Field::Int => matches!(v, Value::Int(_) | Value::Infinite(_)),
+            Field::Bool => matches!(v, Value::Bool(_)),
+            Field::Str => matches!(v, Value::Str(_)),
+            Field::List => matches!(v, Value::List(_) | Value::Ints(_) | Value::Bools(_)),
+        }
+    }
+}
+
+impl RecordKind {
+    /// The fields with their types, in order: the one declaration of a
+    /// record's shape (the checker types `r.field` from it, the report
+    /// fills the values in this order).
+    pub fn typed_fields(self) -> &'static [(&'static str, Field)] {
+        use Field::*;
+        match self {
+            RecordKind::Outcome => &[
+                ("position", Pos),
+                ("grundy", Int),
+                ("outcome", Str),
+                ("first_wins", Bool),
             ],
-            RecordKind::Genus => &["position", "genus", "grundy", "misere", "sup", "tame"],
+            RecordKind::Move => &[
+                ("component", Int),
+                ("before", Pos),
+                ("after", Pos),
+                ("change", Str),
+                ("grundy", Int),
+            ],
+            RecordKind::Period => &[
+                ("found", Bool),
+                ("period", Int),
+                ("preperiod", Int),
+                ("saltus", Int),
+                ("proven", Bool),
+                ("last_exception", Int),
+                ("computed", Int),
+            ],
+            RecordKind::Genus => &[
+                ("position", Pos),
+                ("genus", Str),
+                ("grundy", Int),
+                ("misere", Int),
+                ("sup", List),
+                ("tame", Bool),
+            ],
             RecordKind::Guess => &[
-                "found",
-                "formula",
-                "gives",
-                "statement",
-                "size",
-                "searched",
-                "tried",
+                ("found", Bool),
+                ("formula", Str),
+                ("gives", Str),
+                ("statement", Str),
+                ("size", Int),
+                ("searched", Int),
+                ("tried", Int),
             ],
             RecordKind::Quotient => &[
-                "heaps",
-                "order",
-                "p_portion",
-                "presentation",
-                "pretending",
-                "changed",
-                "period",
-                "preperiod",
-                "proven",
+                ("heaps", Int),
+                ("order", Int),
+                ("p_portion", List),
+                ("presentation", Str),
+                ("pretending", List),
+                ("changed", List),
+                ("period", Int),
+                ("preperiod", Int),
+                ("proven", Bool),
             ],
         }
+    }
+
+    /// The fields' names, in order.
+    pub fn fields(self) -> impl Iterator<Item = &'static str> + Clone {
+        self.typed_fields().iter().map(|(name, _)| *name)
+    }
+
+    /// The names of the fields, joined for a message.
+    pub fn field_list(self) -> String {
+        self.fields().collect::<Vec<_>>().join(", ")
     }
 
     /// What it is, in words.
@@ -320,9 +374,19 @@ pub struct Record {
 }
 
 impl Record {
+    /// A record of `kind` with these values, one per field in the order
+    /// [`RecordKind::typed_fields`] declares, each of its field's type;
+    /// `None` when they are not (a bug in the report that made them).
+    pub fn new(kind: RecordKind, values: Vec<Value>) -> Option<Record> {
+        let fields = kind.typed_fields();
+        let fit = values.len() == fields.len()
+            && fields.iter().zip(&values).all(|((_, t), v)| t.holds(v));
+        fit.then_some(Record { kind, values })
+    }
+
     /// The value of a field.
     pub fn get(&self, field: &str) -> Option<&Value> {
-        let i = self.kind.fields().iter().position(|f| *f == field)?;
+        let i = self.kind.fields().position(|f| f == field)?;
         self.values.get(i)
     }
 }
@@ -415,7 +479,7 @@ impl fmt::Display for Value {
             Value::Pos(_) => f.write_str("<position>"),
             Value::Record(r) => {
                 f.write_str("{")?;
-                for (i, (name, v)) in r.kind.fields().iter().zip(&r.values).enumerate() {
+                for (i, (name, v)) in r.kind.fields().zip(&r.values).enumerate() {
                     if i > 0 {
                         f.write_str(", ")?;
                     }

@@ -433,7 +433,7 @@ impl Checker {
             d = d.help(format!(
                 "{} is compared by its fields ({}): e.g. `outcome(P).first_wins`, `period(G).period == 12`",
                 kind.describe(),
-                kind.fields().join(", ")
+                kind.field_list()
             ));
         }
         if expected == Ty::Bool && found == Ty::Int {
@@ -655,9 +655,9 @@ impl Checker {
                         format!("{} has no field `{}`", kind.describe(), name.name),
                     )
                     .label(name.span, "no such field");
-                    d = match did_you_mean(&name.name, kind.fields().iter().copied()) {
+                    d = match did_you_mean(&name.name, kind.fields()) {
                         Some(s) => d.help(format!("did you mean `{s}`?")),
-                        None => d.help(format!("its fields: {}", kind.fields().join(", "))),
+                        None => d.help(format!("its fields: {}", kind.field_list())),
                     };
                     self.errors.push(d);
                     (id, Ty::Error)
@@ -967,23 +967,17 @@ fn answer_type(f: Builtin, args: usize) -> Ty {
 
 /// The type of a record's field (`None`: no such field).
 fn field_type(kind: RecordKind, field: &str) -> Option<Ty> {
-    use RecordKind::*;
-    Some(match (kind, field) {
-        (Outcome | Genus, "position") | (Move, "before" | "after") => Ty::Pos,
-        (Guess, "found") => Ty::Bool,
-        (Guess, "formula" | "gives" | "statement") => Ty::Str,
-        (Guess, "size" | "searched" | "tried") => Ty::Int,
-        (Outcome, "outcome") | (Move, "change") | (Genus, "genus") => Ty::Str,
-        (Outcome, "first_wins") | (Period, "found" | "proven") | (Genus, "tame") => Ty::Bool,
-        (Genus, "sup") | (Quotient, "p_portion" | "pretending" | "changed") => Ty::List,
-        (Quotient, "presentation") => Ty::Str,
-        (Quotient, "proven") => Ty::Bool,
-        (Quotient, "order" | "heaps" | "period" | "preperiod") => Ty::Int,
-        (Outcome | Move | Genus, "grundy")
-        | (Genus, "misere")
-        | (Move, "component")
-        | (Period, "period" | "preperiod" | "saltus" | "last_exception" | "computed") => Ty::Int,
-        _ => return None,
+    use crate::value::Field;
+    let (_, t) = kind
+        .typed_fields()
+        .iter()
+        .find(|(name, _)| *name == field)?;
+    Some(match t {
+        Field::Pos => Ty::Pos,
+        Field::Int => Ty::Int,
+        Field::Bool => Ty::Bool,
+        Field::Str => Ty::Str,
+        Field::List => Ty::List,
     })
 }
 

@@ -499,7 +499,7 @@ impl Interp<'_> {
                             format!("{} has no field `{name}`", r.kind.describe()),
                         )
                         .label(span, "no such field")
-                        .help(format!("its fields: {}", r.kind.fields().join(", ")))
+                        .help(format!("its fields: {}", r.kind.field_list()))
                         .into());
                     }
                 },

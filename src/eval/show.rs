@@ -100,7 +100,6 @@ impl Show<'_> {
                 let fields: Vec<String> = r
                     .kind
                     .fields()
-                    .iter()
                     .zip(&r.values)
                     .map(|(name, v)| format!("{name}: {}", self.value(v)))
                     .collect();

@@ -1,6 +1,7 @@
 //! `genus(P)` and `genus(G, xs[, ys])`: misère genera, as a report and as
 //! values.
 
+use super::record;
 use super::{at, game_arg, pos_data, push_counted};
 use crate::answer::Answer;
 use crate::diagnostics::Diag;
@@ -8,8 +9,7 @@ use crate::eval::{Machine, R};
 use crate::genus::Genus;
 use crate::ir::{self, ExprId};
 use crate::store::PosId;
-use crate::value::{Record, RecordKind, Value};
-use std::rc::Rc;
+use crate::value::{RecordKind, Value};
 
 /// `print genus(P)` and `print genus(G, xs[, ys])`.
 pub(super) fn genus_answer(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -> R<Answer> {
@@ -41,9 +41,9 @@ pub(super) fn genus_value(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -
     if let [p] = args {
         let (parts, g, tame, _) = genus(m, *p, env)?;
         let sup = g.sup.iter().map(|&d| Value::Int(i64::from(d))).collect();
-        return Ok(Value::Record(Rc::new(Record {
-            kind: RecordKind::Genus,
-            values: vec![
+        return record(
+            RecordKind::Genus,
+            vec![
                 Value::Pos(parts.into()),
                 Value::Str(g.to_string().into()),
                 Value::Int(i64::from(g.g)),
@@ -51,7 +51,7 @@ pub(super) fn genus_value(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -
                 list(sup),
                 Value::Bool(tame),
             ],
-        })));
+        );
     }
     let (_, axes, genera) = genera(m, args, env)?;
     let text: Vec<Value> = genera

@@ -80,7 +80,7 @@ impl Guessed {
     }
 
     /// The answer as a value.
-    pub(super) fn value(&self) -> Value {
+    pub(super) fn value(&self) -> R<Value> {
         let s = |x: String| Value::Str(x.into());
         let mut values = match &self.found.found {
             Some((kind, f)) => vec![
@@ -105,10 +105,7 @@ impl Guessed {
         values.push(Value::Int(
             i64::try_from(self.found.tried).unwrap_or(i64::MAX),
         ));
-        Value::Record(Rc::new(Record {
-            kind: RecordKind::Guess,
-            values,
-        }))
+        record(RecordKind::Guess, values)
     }
 }
 

@@ -1,13 +1,13 @@
 //! `quotient(G, 0..=N)`: the misère quotient of a game's heaps, as a
 //! report and as a record.
 
+use super::record;
 use super::{at, game_arg};
 use crate::answer::{Answer, QuotientPeriod};
 use crate::diagnostics::{Code, Diag};
 use crate::eval::{Machine, R};
 use crate::ir::ExprId;
-use crate::value::{Record, RecordKind, Value};
-use std::rc::Rc;
+use crate::value::{RecordKind, Value};
 
 /// The most heaps a quotient query may ask for.
 const MAX_HEAPS: i64 = 1 << 16;
@@ -98,9 +98,9 @@ pub(super) fn value(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -> R<Va
         )
     };
     let (p, from, proven) = period.map_or((0, 0, false), |p| (p.period, p.preperiod, p.proven));
-    Ok(Value::Record(Rc::new(Record {
-        kind: RecordKind::Quotient,
-        values: vec![
+    record(
+        RecordKind::Quotient,
+        vec![
             Value::Int(i64::from(heaps)),
             Value::Int(order as i64),
             strs(p_portion),
@@ -117,5 +117,5 @@ pub(super) fn value(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -> R<Va
             Value::Int(i64::from(from)),
             Value::Bool(proven),
         ],
-    })))
+    )
 }
