@@ -37,6 +37,24 @@ impl Event {
             s => Event::Error(s.into_diag()),
         }
     }
+
+    /// The event of a statement at `span` that stopped. Every error has a
+    /// place: the statement, when the error arose where no expression of
+    /// it was at hand (a graph being solved, a limit met deep in a
+    /// search); an abort that escaped is reported as the bug it is.
+    fn stopped_in(s: Stop, span: crate::span::Span) -> Event {
+        let s = match s {
+            Stop::Aborted => Stop::Error(Stop::Aborted.into_diag()),
+            s => s,
+        };
+        Event::stopped(s.map_diag(|d| {
+            if d.labels.is_empty() {
+                d.label(span, "while running this statement")
+            } else {
+                d
+            }
+        }))
+    }
 }
 
 /// What an entry did to one definition.
@@ -496,17 +514,7 @@ impl Session {
             let stop = matches!(&result, Err(Stop::Interrupted));
             self.machine = Some(machine);
             if let Err(s) = result {
-                // Every error has a place: the statement, when the error
-                // arose where no expression of it was at hand (a graph
-                // being solved, a limit met deep in a search).
-                let s = s.map_diag(|d| {
-                    if d.labels.is_empty() {
-                        d.label(stmt.span(), "while running this statement")
-                    } else {
-                        d
-                    }
-                });
-                report(self, &mut summary, Event::stopped(s));
+                report(self, &mut summary, Event::stopped_in(s, stmt.span()));
             }
             machine = match self.machine.take() {
                 Some(m) => m,

@@ -18,6 +18,15 @@ pub(super) const MAX_NESTED: u32 = 256;
 /// solve's vertices (no position id has both top bits).
 const KNOWN: PosId = 3 << 62;
 
+/// How a solve lists a position's options: named as stored, as every
+/// search that computes values names them (a part in canonical form is
+/// solved once however many positions hold it).
+const SOLVED: ListSpec = ListSpec {
+    names: super::rename::Names::STORED,
+    look: false,
+    whole: false,
+};
+
 impl Machine {
     /// The generalized Sprague–Grundy value of one position: finite, or ∞
     /// with the finite values of its options.
@@ -171,7 +180,10 @@ impl Scoped<'_> {
     /// finite values of its options, every one known by now.
     fn late_set(&mut self, pos: PosId) -> R<Gsg> {
         let mut moves = Moves::default();
-        self.m.options_into(pos, &mut moves)?;
+        // Named as the solve named them (`SOLVED`).
+        let mut bufs = OptionBufs::default();
+        self.m
+            .list(pos, SOLVED, &mut moves, &mut bufs, &mut |_, _| true)?;
         let mut k = Vec::new();
         'options: for option in moves.iter() {
             let mut x = 0;
@@ -329,7 +341,7 @@ impl Scoped<'_> {
                 // The graph's arrays, before they double.
                 self.m.reserve(i * 32)?;
             }
-            let all = ListSpec::default();
+            let all = SOLVED;
             self.m
                 .list(pos, all, &mut moves, &mut bufs, &mut |_, _| true)?;
             targets.clear();

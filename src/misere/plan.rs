@@ -6,7 +6,7 @@
 //! and winning moves of heaps of one octal game), the graph of the sums a
 //! loopy game's position reaches, and the genus, which always answers.
 
-use super::{Misere, Way};
+use super::{Misere, State, Way};
 use crate::diagnostics::Diag;
 use crate::flow::R;
 use crate::loopy::{Gsg, Outcome};
@@ -61,8 +61,10 @@ impl Misere {
     /// Asks the plan's ways in order until one answers `q` for the sum of
     /// `parts`.
     pub(super) fn ask(&mut self, m: &mut dyn Oracle, parts: &[PosId], q: Question) -> R<Answer> {
+        // The sum as a state, made once, when a way first needs it.
+        let mut state = None;
         for s in PLAN {
-            if let Some(a) = self.by(s, m, parts, q)? {
+            if let Some(a) = self.by(s, m, parts, &mut state, q)? {
                 return Ok(a);
             }
         }
@@ -76,11 +78,20 @@ impl Misere {
         s: Strategy,
         m: &mut dyn Oracle,
         parts: &[PosId],
+        state: &mut Option<State>,
         q: Question,
     ) -> R<Option<Answer>> {
+        let mut state_of = |this: &mut Misere, m: &mut dyn Oracle| -> R<State> {
+            if let Some(s) = state {
+                return Ok(s.clone());
+            }
+            let s = this.state(m, parts)?;
+            *state = Some(s.clone());
+            Ok(s)
+        };
         match (s, q) {
             (Strategy::HugeNim, Question::Winning) => {
-                let state = self.state(m, parts)?;
+                let state = state_of(self, m)?;
                 let Some((moves, count)) = self.huge_nim_winning(m, &state)? else {
                     return Ok(None);
                 };
@@ -104,7 +115,7 @@ impl Misere {
             }
             (Strategy::Quotient, Question::Value) => Ok(None),
             (Strategy::Graph, q) => {
-                let state = self.state(m, parts)?;
+                let state = state_of(self, m)?;
                 if !Misere::has_loopy(m, &state) {
                     return Ok(None);
                 }
@@ -130,7 +141,7 @@ impl Misere {
                 }))
             }
             (Strategy::Genus, q) => {
-                let state = self.state(m, parts)?;
+                let state = state_of(self, m)?;
                 let options = match q {
                     Question::Winning => self.options(m, &state)?,
                     _ => Vec::new(),
