@@ -254,7 +254,7 @@ pub fn grid_turn(mask: i64, w: i64, h: i64) -> Result<i64, BoardError> {
 
 /// A shape on a grid, with its bounding box: rows `r0..r0 + bh`, columns
 /// `c0..c0 + bw`.
-struct Shape {
+struct GridShape {
     mask: u64,
     w: u32,
     h: u32,
@@ -264,7 +264,7 @@ struct Shape {
     bw: u32,
 }
 
-impl Shape {
+impl GridShape {
     /// Row `k` of the box, as `bw` bits.
     #[inline]
     fn row(&self, k: u32) -> u64 {
@@ -275,7 +275,7 @@ impl Shape {
 /// `mask` as a shape on a `w` × `h` grid (`None` for the empty board),
 /// or why it is not one: what `grid_canon` and `grid_turn` check.
 #[inline]
-fn shape(mask: i64, size: GridSize) -> Result<Option<Shape>, BoardError> {
+fn shape(mask: i64, size: GridSize) -> Result<Option<GridShape>, BoardError> {
     if mask < 0 {
         return Err(BoardError::NegativeMask);
     }
@@ -303,7 +303,7 @@ fn shape(mask: i64, size: GridSize) -> Result<Option<Shape>, BoardError> {
     }
     let cols = rows & row_mask;
     let (c0, c1) = (cols.trailing_zeros(), 63 - cols.leading_zeros());
-    Ok(Some(Shape {
+    Ok(Some(GridShape {
         mask,
         w,
         h,

@@ -25,7 +25,7 @@ pub struct Files {
 
 /// Where one file goes.
 #[derive(Debug, PartialEq, Eq)]
-enum Target {
+enum Dest {
     Path(PathBuf),
     Stdout,
 }
@@ -61,7 +61,7 @@ impl Files {
 
     /// Where the next file of a `kind` (`plot`, `graph`) with extension
     /// `ext` goes, counted as used.
-    fn next(&mut self, kind: &str, ext: &str) -> Target {
+    fn next(&mut self, kind: &str, ext: &str) -> Dest {
         let k = match self.per_kind.iter_mut().find(|(n, _)| n == kind) {
             Some((_, k)) => {
                 *k += 1;
@@ -73,28 +73,28 @@ impl Files {
             }
         };
         self.written += 1;
-        let numbered = |dir: &Path| Target::Path(dir.join(format!("{kind}-{k}.{ext}")));
+        let numbered = |dir: &Path| Dest::Path(dir.join(format!("{kind}-{k}.{ext}")));
         let Some(p) = &self.out else {
             return numbered(Path::new(""));
         };
         if is_stdout(p) {
-            return Target::Stdout;
+            return Dest::Stdout;
         }
         if p.is_dir() || p.to_string_lossy().ends_with('/') {
             return numbered(p);
         }
         // A device or a pipe takes every file as it is.
         if std::fs::metadata(p).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
-            return Target::Path(p.clone());
+            return Dest::Path(p.clone());
         }
         let fits = p.extension().is_none_or(|e| e == ext);
         if !self.named && fits {
             self.named = true;
-            return Target::Path(p.clone());
+            return Dest::Path(p.clone());
         }
         let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned());
         let n = self.written;
-        Target::Path(p.with_file_name(format!("{}-{n}.{ext}", stem.unwrap_or_default())))
+        Dest::Path(p.with_file_name(format!("{}-{n}.{ext}", stem.unwrap_or_default())))
     }
 
     /// Writes one answer's file; its path as shown to users.
@@ -105,8 +105,8 @@ impl Files {
         bytes: &[u8],
     ) -> Result<String, (String, std::io::Error)> {
         let path = match self.next(kind, ext) {
-            Target::Path(path) => path,
-            Target::Stdout => {
+            Dest::Path(path) => path,
+            Dest::Stdout => {
                 use std::io::Write;
                 let shown = "standard output".to_string();
                 let mut out = std::io::stdout().lock();
@@ -179,10 +179,10 @@ pub fn cannot_write(path: &str, e: &std::io::Error) -> Diag {
 mod tests {
     use super::*;
 
-    fn path(t: Target) -> PathBuf {
+    fn path(t: Dest) -> PathBuf {
         match t {
-            Target::Path(p) => p,
-            Target::Stdout => PathBuf::from("-"),
+            Dest::Path(p) => p,
+            Dest::Stdout => PathBuf::from("-"),
         }
     }
 
@@ -249,7 +249,7 @@ mod tests {
         for name in ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] {
             let mut f = Files::new(Some(PathBuf::from(name)));
             assert!(f.to_stdout(), "{name}");
-            assert_eq!(f.next("plot", "svg"), Target::Stdout, "{name}");
+            assert_eq!(f.next("plot", "svg"), Dest::Stdout, "{name}");
         }
         assert!(!Files::new(Some(PathBuf::from("/dev/null"))).to_stdout());
     }
@@ -261,7 +261,7 @@ mod tests {
             assert_eq!(path(f.next("plot", "svg")), PathBuf::from("/dev/null"));
         }
         let mut f = Files::new(Some(PathBuf::from("-")));
-        assert_eq!(f.next("plot", "svg"), Target::Stdout);
-        assert_eq!(f.next("graph", "dot"), Target::Stdout);
+        assert_eq!(f.next("plot", "svg"), Dest::Stdout);
+        assert_eq!(f.next("graph", "dot"), Dest::Stdout);
     }
 }

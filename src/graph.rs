@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 pub const DEFAULT_NODES: i64 = 500;
 
 /// A drawn graph.
-pub struct Graph {
+pub struct DotGraph {
     /// The DOT text.
     pub dot: String,
     /// Nodes drawn.
@@ -33,7 +33,7 @@ pub fn graph(
     parts: &[PosId],
     limit: i64,
     span: crate::span::Span,
-) -> R<Graph> {
+) -> R<DotGraph> {
     let root = ms.state(m, parts)?;
     let mut ids: HashMap<State, usize> = HashMap::new();
     let mut order: Vec<State> = vec![root.clone()];
@@ -97,7 +97,7 @@ pub fn graph(
         let _ = writeln!(dot, "  n{a} -> n{b};");
     }
     dot.push_str("}\n");
-    Ok(Graph {
+    Ok(DotGraph {
         dot,
         nodes: order.len(),
         edges: edges.len(),

@@ -29,7 +29,7 @@ mod plan;
 pub mod quotient;
 
 pub use plan::Winning;
-use plan::{Answer, Question};
+use plan::{Question, Reply};
 
 /// A sum as a canonical state: sorted components, none terminal.
 pub type State = Box<[PosId]>;
@@ -92,7 +92,7 @@ pub struct Misere {
     /// Per one-parameter game, its ascending run so far.
     ascents: FxHashMap<u32, period::Ascent>,
     /// Per one-parameter game, the proven period of its genera.
-    periods: FxHashMap<u32, period::Period>,
+    periods: FxHashMap<u32, period::GenusPeriod>,
     /// Per one-parameter game, its misère quotient so far.
     quotients: FxHashMap<u32, quotient::Heaps>,
     /// Games whose sums the quotient does not answer.
@@ -222,7 +222,7 @@ impl Misere {
     /// The misère outcome of a sum, and how it was found.
     pub fn outcome_of(&mut self, m: &mut dyn Oracle, parts: &[PosId]) -> R<(Outcome, Way)> {
         match self.ask(m, parts, Question::Outcome)? {
-            Answer::Outcome(outcome, way) => Ok((outcome, way)),
+            Reply::Outcome(outcome, way) => Ok((outcome, way)),
             _ => Err(Diag::bug("a misère outcome answered as something else").into()),
         }
     }
@@ -231,7 +231,7 @@ impl Misere {
     /// positions, ∞ where play may go on forever.
     pub fn gsg_of(&mut self, m: &mut dyn Oracle, parts: &[PosId]) -> R<(Gsg, Way)> {
         match self.ask(m, parts, Question::Value)? {
-            Answer::Value(value, way) => Ok((value, way)),
+            Reply::Value(value, way) => Ok((value, way)),
             _ => Err(Diag::bug("a misère value answered as something else").into()),
         }
     }
@@ -241,7 +241,7 @@ impl Misere {
     /// options the sum has; and its outcome.
     pub fn winning(&mut self, m: &mut dyn Oracle, parts: &[PosId]) -> R<Winning> {
         match self.ask(m, parts, Question::Winning)? {
-            Answer::Winning(w) => Ok(w),
+            Reply::Winning(w) => Ok(w),
             _ => Err(Diag::bug("misère winning moves answered as something else").into()),
         }
     }

@@ -16,7 +16,7 @@ const HOLD: usize = 1 << 16;
 
 /// What the printing thread and the writer share.
 #[derive(Default)]
-struct Held {
+struct Unwritten {
     text: Vec<u8>,
     /// The first failed write, reported at the end.
     error: Option<std::io::Error>,
@@ -26,7 +26,7 @@ struct Held {
 
 /// Standard output, buffered, with a writer thread.
 pub struct Stdout {
-    held: Arc<(Mutex<Held>, Condvar)>,
+    held: Arc<(Mutex<Unwritten>, Condvar)>,
     writer: Option<std::thread::JoinHandle<()>>,
     /// Whether standard output is a terminal: written after each answer.
     pub terminal: bool,
@@ -34,7 +34,7 @@ pub struct Stdout {
 
 /// Writes `h.text` to standard output and empties it, keeping the first
 /// error.
-fn write_out(h: &mut Held) {
+fn write_out(h: &mut Unwritten) {
     if h.text.is_empty() {
         return;
     }
@@ -55,7 +55,7 @@ impl Stdout {
     /// Standard output, with its writer thread started.
     pub fn new() -> Stdout {
         use std::io::IsTerminal;
-        let held: Arc<(Mutex<Held>, Condvar)> = Arc::default();
+        let held: Arc<(Mutex<Unwritten>, Condvar)> = Arc::default();
         let shared = Arc::clone(&held);
         // Without the thread, text waits for the next large write or the
         // end of the run, as before.

@@ -29,7 +29,7 @@ use std::fmt::Write;
 pub type Word = Vec<(u32, u32)>;
 
 /// Each heap's options, each a list of the heaps it leaves.
-pub type Opts = Vec<Vec<Vec<u32>>>;
+pub type HeapOptions = Vec<Vec<Vec<u32>>>;
 
 /// Why a quotient was not finished.
 #[derive(Debug)]
@@ -74,7 +74,7 @@ pub(crate) fn cmp_words(a: &Word, b: &Word) -> Ordering {
 
 /// How far a quotient may grow before it stops as too large.
 #[derive(Clone, Copy, Debug)]
-pub struct Limits {
+pub struct Growth {
     /// Elements of a candidate before it is reduced.
     pub max_elements: usize,
     /// Elements of a reduced candidate (its table has the square).
@@ -84,9 +84,9 @@ pub struct Limits {
     pub max_words: usize,
 }
 
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
+impl Default for Growth {
+    fn default() -> Growth {
+        Growth {
             max_elements: 1 << 18,
             max_order: 1 << 12,
             max_words: 1 << 25,
@@ -96,19 +96,19 @@ impl Default for Limits {
 
 /// The quotient of heaps 0..=N, grown one heap at a time.
 pub struct Quotient {
-    opts: Opts,
+    opts: HeapOptions,
     q: Quot,
     /// Each element's least sets of option elements over all words
     /// (computed when a heap needs them, dropped when the quotient grows).
     least: Option<Vec<Vec<Bits>>>,
     /// The heaps at which the quotient changed.
     pub expansions: Vec<u32>,
-    limits: Limits,
+    limits: Growth,
 }
 
 impl Quotient {
     /// The quotient of heap 0 alone (no options).
-    pub fn new(limits: Limits) -> Quotient {
+    pub fn new(limits: Growth) -> Quotient {
         Quotient {
             opts: vec![Vec::new()],
             q: Quot::trivial(),
@@ -461,12 +461,12 @@ impl Quotient {
     }
 
     /// Raises (or lowers) the limits for the heaps still to come.
-    pub fn set_limits(&mut self, limits: Limits) {
+    pub fn set_limits(&mut self, limits: Growth) {
         self.limits = limits;
     }
 
     /// The limits in force.
-    pub fn limits(&self) -> Limits {
+    pub fn limits(&self) -> Growth {
         self.limits
     }
 }
@@ -565,7 +565,7 @@ mod tests {
     }
 
     fn solve(code: &str, n: u32) -> Quotient {
-        let mut q = Quotient::new(Limits::default());
+        let mut q = Quotient::new(Growth::default());
         for h in 1..=n {
             q.push::<()>(octal(code, h), &mut || Ok(())).unwrap();
         }

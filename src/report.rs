@@ -274,7 +274,7 @@ fn graph(
     m: &mut Machine,
     args: &[ExprId],
     env: &mut [Value],
-) -> R<(Vec<PosId>, crate::graph::Graph)> {
+) -> R<(Vec<PosId>, crate::graph::DotGraph)> {
     let parts = m.interp().eval_sum(args[0], env)?;
     let limit = match args.get(1) {
         Some(&l) => m.interp().eval_int(l, env)?,

@@ -524,9 +524,10 @@ fn strategies_are_chosen_in_one_place() {
                 );
             }
             if t.contains("Strategy::") {
-                assert!(
-                    rel == "eval/plan.rs" || rel == "misere/plan.rs",
-                    "{rel}:{}: `Strategy` outside the planners",
+                assert_eq!(
+                    rel,
+                    "eval/plan.rs",
+                    "{rel}:{}: `Strategy` outside the planner",
                     i + 1
                 );
             }
@@ -636,6 +637,50 @@ fn control_flow_is_decided_by_matching_never_by_reading_a_diagnostic() {
             }
         }
     }
+}
+
+/// One meaning per name: no two types of the crate share a name (a reader
+/// meeting `Found` or `Stop` knows which it is), but the AST's and the IR's
+/// mirror images, which their module paths always name (`ast::Expr`,
+/// `ir::Expr`).
+#[test]
+fn no_two_types_share_a_name() {
+    let mirrored = ["Clause", "Expr", "Program", "Rule"];
+    let mut seen: BTreeMap<String, String> = BTreeMap::new();
+    for (rel, code) in sources() {
+        for line in code.lines() {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            // Items at the start of a line: `struct X`, `pub(super) enum X<..>`.
+            let at = match words.first() {
+                Some(w) if w.starts_with("pub") => 1,
+                _ => 0,
+            };
+            let (Some(&kind), Some(&name)) = (words.get(at), words.get(at + 1)) else {
+                continue;
+            };
+            let public_alias = kind == "type" && at == 1;
+            if !(["struct", "enum", "trait"].contains(&kind) || public_alias) {
+                continue;
+            }
+            let name: String = name
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if name.is_empty() || mirrored.contains(&name.as_str()) {
+                continue;
+            }
+            if let Some(first) = seen.insert(name.clone(), rel.clone()) {
+                assert_eq!(
+                    first, rel,
+                    "two types named `{name}`: in {first} and in {rel}"
+                );
+            }
+        }
+    }
+    assert!(
+        seen.contains_key("Machine") && seen.contains_key("Stop"),
+        "the test sees the types"
+    );
 }
 
 /// Every `fn` in the source with its length in lines, and every type with

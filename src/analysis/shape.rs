@@ -203,7 +203,7 @@ fn read(m: &mut dyn Oracle, sec: &Section, unequal_ok: bool, any_ok: bool) -> Re
             env[i] = Some(Affine::konst(v));
         }
         env[sec.heap] = Some(Affine::N);
-        let reader = Reader { m, sec };
+        let reader = ShapeReader { m, sec };
         reader.unroll(
             &rule.clauses,
             rule.body,
@@ -276,12 +276,12 @@ fn read(m: &mut dyn Oracle, sec: &Section, unequal_ok: bool, any_ok: bool) -> Re
     })
 }
 
-struct Reader<'a> {
+struct ShapeReader<'a> {
     m: &'a dyn Oracle,
     sec: &'a Section,
 }
 
-impl Reader<'_> {
+impl ShapeReader<'_> {
     fn unroll(
         &self,
         clauses: &[Clause],

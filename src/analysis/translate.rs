@@ -12,8 +12,8 @@ use crate::linear::Linear;
 use crate::marking::Translation;
 use crate::value::Value;
 
-/// Why a game's moves are not translations (shown to users).
-pub type Why = String;
+/// NotTranslation a game's moves are not translations (shown to users).
+pub type NotTranslation = String;
 
 /// Cases a rule's constant loops may unroll to.
 const MAX_CASES: usize = 4096;
@@ -23,7 +23,7 @@ pub fn translations(
     prog: &Program,
     consts: &[Option<Value>],
     game: GameId,
-) -> Result<Vec<Translation>, Why> {
+) -> Result<Vec<Translation>, NotTranslation> {
     let g = &prog.games[game as usize];
     let d = g.params.len();
     if !g.int_params.iter().all(|&i| i) {
@@ -35,7 +35,7 @@ pub fn translations(
             g.name
         ));
     }
-    let reader = Reader {
+    let reader = MoveReader {
         c: Compiler { prog, consts },
         game,
         d,
@@ -73,19 +73,19 @@ struct Case {
     args: Vec<Linear>,
 }
 
-struct Reader<'a> {
+struct MoveReader<'a> {
     c: Compiler<'a>,
     game: GameId,
     d: usize,
 }
 
-fn unreadable() -> Why {
+fn unreadable() -> NotTranslation {
     "its rules use arithmetic that is not linear in the arguments (or not ranges, constant lists, \
      `min`, `max` and comparisons)"
         .into()
 }
 
-impl Reader<'_> {
+impl MoveReader<'_> {
     fn prog(&self) -> &Program {
         self.c.prog
     }
@@ -98,7 +98,7 @@ impl Reader<'_> {
         e: ExprId,
         env: &[Option<Linear>],
         upper: bool,
-    ) -> Result<Vec<(Linear, i64)>, Why> {
+    ) -> Result<Vec<(Linear, i64)>, NotTranslation> {
         let ie = self.c.int_deep(e).ok_or_else(unreadable)?;
         let mut out = Vec::new();
         self.forms_of(&ie, env, upper, &mut out)?;
@@ -111,7 +111,7 @@ impl Reader<'_> {
         env: &[Option<Linear>],
         upper: bool,
         out: &mut Vec<(Linear, i64)>,
-    ) -> Result<(), Why> {
+    ) -> Result<(), NotTranslation> {
         match e {
             IntExpr::Min(xs) if upper => xs
                 .iter()
@@ -135,7 +135,7 @@ impl Reader<'_> {
 
     /// `small <= large` for bounds ⌊s / p⌋ and ⌊l / q⌋ where `small` is
     /// linear (p = 1) or `large` is (q = 1): as one linear form `>= 0`.
-    fn at_most(small: &(Linear, i64), large: &(Linear, i64)) -> Result<Linear, Why> {
+    fn at_most(small: &(Linear, i64), large: &(Linear, i64)) -> Result<Linear, NotTranslation> {
         let ((s, p), (l, q)) = (small, large);
         match (p, q) {
             // s <= ⌊l / q⌋ ⟺ q·s <= l.
@@ -152,7 +152,7 @@ impl Reader<'_> {
         }
     }
 
-    fn linear(&self, e: &IntExpr, env: &[Option<Linear>]) -> Result<Linear, Why> {
+    fn linear(&self, e: &IntExpr, env: &[Option<Linear>]) -> Result<Linear, NotTranslation> {
         Linear::of_in(e, &|s| env.get(s as usize)?.clone()).ok_or_else(unreadable)
     }
 
@@ -164,7 +164,7 @@ impl Reader<'_> {
         looped: bool,
         cons: Vec<Linear>,
         out: &mut Vec<Case>,
-    ) -> Result<(), Why> {
+    ) -> Result<(), NotTranslation> {
         if out.len() > MAX_CASES {
             return Err("its loops over constants have too many cases".into());
         }
@@ -176,7 +176,7 @@ impl Reader<'_> {
                         let ie = self.c.int_deep(a).ok_or_else(unreadable)?;
                         self.linear(&ie, env)
                     })
-                    .collect::<Result<Vec<_>, Why>>()?,
+                    .collect::<Result<Vec<_>, NotTranslation>>()?,
                 Expr::Apply { .. } => return Err("a move leads to another game".into()),
                 _ => return Err("a move leads to a sum or the empty position".into()),
             };
@@ -251,7 +251,7 @@ impl Reader<'_> {
         e: ExprId,
         env: &[Option<Linear>],
         cons: &mut Vec<Linear>,
-    ) -> Result<bool, Why> {
+    ) -> Result<bool, NotTranslation> {
         let (op, x, y) = match self.prog().expr(e) {
             Expr::Bool(b) => return Ok(*b),
             Expr::Binary(BinOp::And, x, y) => {
@@ -301,7 +301,7 @@ impl Reader<'_> {
     }
 
     /// A case as a translation; `None` when its conditions never hold.
-    fn translation(&self, case: Case) -> Result<Option<Translation>, Why> {
+    fn translation(&self, case: Case) -> Result<Option<Translation>, NotTranslation> {
         let d = self.d;
         let ks = d as u32;
         if case.args.len() != d {

@@ -27,9 +27,9 @@ impl Checker {
             return (self.push(ir::Expr::Int(0), span), Ty::Error);
         }
         match self.globals.get(name).copied() {
-            Some(Global::Game(game)) => return self.apply(game, args, span),
-            Some(Global::Fun(fun)) => return self.call_fun(fun, args, span),
-            Some(Global::Const(_)) => {
+            Some(Defined::Game(game)) => return self.apply(game, args, span),
+            Some(Defined::Fun(fun)) => return self.call_fun(fun, args, span),
+            Some(Defined::Const(_)) => {
                 self.errors.push(
                     Diag::user(
                         Code::NotCallable,
@@ -233,7 +233,7 @@ impl Checker {
                 ids.push(self.push(ir::Expr::Int(0), a.span));
             } else if let (0, ExprKind::Name(n)) = (i, &a.kind)
                 && self.local(n).is_none()
-                && let Some(Global::Game(g)) = self.globals.get(n).copied()
+                && let Some(Defined::Game(g)) = self.globals.get(n).copied()
             {
                 game = Some(g);
                 ids.push(self.push(ir::Expr::GameRef(g), a.span));
@@ -548,13 +548,15 @@ impl Checker {
             && self.local(n).is_none()
         {
             match self.globals.get(n).copied() {
-                Some(Global::Game(g)) => return (self.push(ir::Expr::GameRef(g), a.span), Some(g)),
+                Some(Defined::Game(g)) => {
+                    return (self.push(ir::Expr::GameRef(g), a.span), Some(g));
+                }
                 None => {
                     let d = self.unknown(n, a.span, "unknown game");
                     self.errors.push(d);
                     return (self.push(ir::Expr::Int(0), a.span), None);
                 }
-                Some(Global::Const(_) | Global::Fun(_)) => {}
+                Some(Defined::Const(_) | Defined::Fun(_)) => {}
             }
         }
         let (id, ty) = self.infer(a);
@@ -786,7 +788,7 @@ fn section_args(
     let ExprKind::Call { callee, args } = &a.kind else {
         return None;
     };
-    let Some(Global::Game(g)) = c.globals.get(&callee.name).copied() else {
+    let Some(Defined::Game(g)) = c.globals.get(&callee.name).copied() else {
         return None;
     };
     let blank = |e: &ast::Expr| matches!(&e.kind, ExprKind::Name(n) if n == "_");

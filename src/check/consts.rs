@@ -13,8 +13,8 @@ impl Checker {
         let n = nc + self.out.funs.len();
         // Nodes: constants first, then functions.
         let node_of = |c: &Checker, name: &str| match c.globals.get(name) {
-            Some(Global::Const(id)) => Some(*id as usize),
-            Some(Global::Fun(id)) => Some(nc + *id as usize),
+            Some(Defined::Const(id)) => Some(*id as usize),
+            Some(Defined::Fun(id)) => Some(nc + *id as usize),
             _ => None,
         };
         let mut def_of: Vec<Option<&ast::LetDef>> = vec![None; n];

@@ -64,7 +64,7 @@ enum Ctx {
 }
 
 #[derive(Clone, Copy)]
-enum Global {
+enum Defined {
     Game(GameId),
     Const(u32),
     Fun(ir::FunId),
@@ -131,7 +131,7 @@ struct Bound {
 struct Checker {
     out: ir::Program,
     errors: Vec<Diag>,
-    globals: HashMap<String, Global>,
+    globals: HashMap<String, Defined>,
     /// Parameter type variables of each game.
     game_params: Vec<Vec<Ty>>,
     /// Each constant's type, and whether it needs Grundy values (it asks a
@@ -217,7 +217,7 @@ impl Checker {
                         loopy: g.loopy,
                         stored_as: ir::StoredAs::default(),
                     });
-                    self.globals.insert(g.name.name.clone(), Global::Game(id));
+                    self.globals.insert(g.name.name.clone(), Defined::Game(id));
                 }
                 Item::Let(ast::LetDef {
                     name,
@@ -244,7 +244,7 @@ impl Checker {
                         memo_limit,
                         recursive: false,
                     });
-                    self.globals.insert(name.name.clone(), Global::Fun(id));
+                    self.globals.insert(name.name.clone(), Defined::Fun(id));
                 }
                 Item::Let(l) => {
                     if let Some(m) = &l.memo {
@@ -268,7 +268,7 @@ impl Checker {
                         uses: Vec::new(),
                         needs_values: false,
                     });
-                    self.globals.insert(l.name.name.clone(), Global::Const(id));
+                    self.globals.insert(l.name.name.clone(), Defined::Const(id));
                 }
                 _ => {}
             }
@@ -276,7 +276,7 @@ impl Checker {
     }
 
     fn game(&mut self, g: &ast::GameDef) {
-        let Some(Global::Game(id)) = self.globals.get(&g.name.name).copied() else {
+        let Some(Defined::Game(id)) = self.globals.get(&g.name.name).copied() else {
             return;
         };
         if self.out.games[id as usize].span != g.span {
@@ -717,7 +717,7 @@ impl Checker {
             return (self.push(ir::Expr::Local(slot), span), ty);
         }
         match self.globals.get(name).copied() {
-            Some(Global::Const(id)) => {
+            Some(Defined::Const(id)) => {
                 let (ty, needs_values) = self.const_tys[id as usize];
                 if needs_values && self.ctx == Ctx::Rule {
                     self.errors.push(
@@ -737,7 +737,7 @@ impl Checker {
                 }
                 (self.push(ir::Expr::Const(id), span), ty)
             }
-            Some(Global::Fun(id)) => {
+            Some(Defined::Fun(id)) => {
                 let f = &self.out.funs[id as usize];
                 let example = format!("{}({})", f.name, f.params.join(", "));
                 self.errors.push(
@@ -747,7 +747,7 @@ impl Checker {
                 );
                 (self.push(ir::Expr::Int(0), span), Ty::Error)
             }
-            Some(Global::Game(id)) => {
+            Some(Defined::Game(id)) => {
                 let g = &self.out.games[id as usize];
                 let example = format!("{}({})", g.name, g.params.join(", "));
                 self.errors.push(

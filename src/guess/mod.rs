@@ -49,7 +49,7 @@ const INT_OPS: [BinOp; 10] = [
 
 /// What a formula is asked to give.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub enum Sought {
     /// The values: `grundy(G(x)) == f(x)`.
     Values,
     /// The P-positions: `grundy(G(x)) == 0` exactly where `f(x)` is true.
@@ -109,7 +109,7 @@ pub struct Problem<'a> {
 #[derive(Clone, Debug)]
 pub struct Guess {
     /// The formula found, and what it gives.
-    pub found: Option<(Kind, Formula)>,
+    pub found: Option<(Sought, Formula)>,
     /// Every formula of at most this size was built (or found equal at
     /// the sample to one that was).
     pub complete: usize,
@@ -157,7 +157,7 @@ struct Enumeration<'a, 'p, E> {
     /// The values at the sample, and the P-positions among them (bits).
     target: Vec<i64>,
     zeros: u64,
-    found: Vec<(Kind, Formula)>,
+    found: Vec<(Sought, Formula)>,
     tried: u64,
     polled: u64,
     poll: &'p mut dyn FnMut(u64) -> Result<(), E>,
@@ -232,7 +232,7 @@ pub fn search<E>(p: &Problem<'_>, poll: &mut dyn FnMut(u64) -> Result<(), E>) ->
         // has been tried (the values say more).
         if s.found
             .iter()
-            .any(|(kind, f)| *kind == Kind::Values || f.size() <= complete || !p.values_too)
+            .any(|(kind, f)| *kind == Sought::Values || f.size() <= complete || !p.values_too)
         {
             break;
         }
@@ -242,7 +242,7 @@ pub fn search<E>(p: &Problem<'_>, poll: &mut dyn FnMut(u64) -> Result<(), E>) ->
     let found = s
         .found
         .into_iter()
-        .min_by_key(|(kind, f)| (*kind == Kind::Zeros, f.size()));
+        .min_by_key(|(kind, f)| (*kind == Sought::Zeros, f.size()));
     Ok(Guess {
         found,
         complete,
@@ -499,11 +499,11 @@ impl<E> Enumeration<'_, '_, E> {
         // even when one kept has them: it may fit where that one did not.
         if self.p.values_too && self.buf == self.target {
             let f = self.formula(op, kids);
-            self.offer(Kind::Values, f);
+            self.offer(Sought::Values, f);
         }
         if self.zeros != 0 && zero_bits(&self.buf) == self.zeros {
             let f = self.is_zero(op, kids);
-            self.offer(Kind::Zeros, f);
+            self.offer(Sought::Zeros, f);
         }
         if kept {
             return Ok(());
@@ -582,7 +582,7 @@ impl<E> Enumeration<'_, '_, E> {
                 o => (o, x.min(y), x.max(y)),
             };
             let f = self.formula(Op::Bin(top.0), [top.1, top.2, 0]);
-            self.offer(Kind::Values, f);
+            self.offer(Sought::Values, f);
         }
     }
 
@@ -591,7 +591,7 @@ impl<E> Enumeration<'_, '_, E> {
         let bits = bits & self.pool.mask;
         if self.zeros != 0 && bits == self.zeros {
             let f = self.formula(op, kids);
-            self.offer(Kind::Zeros, f);
+            self.offer(Sought::Zeros, f);
         }
         if self.pool.bool_seen.contains_key(&bits) {
             return Ok(());
@@ -653,14 +653,14 @@ impl<E> Enumeration<'_, '_, E> {
 
     /// A formula that fits the sample: kept as an answer if it fits every
     /// point.
-    fn offer(&mut self, kind: Kind, f: Formula) {
+    fn offer(&mut self, kind: Sought, f: Formula) {
         let p = self.p;
         let mut vals = Vec::with_capacity(f.size());
         let fits = (0..p.values.len()).all(|i| {
             let x = &p.points[i * p.vars..][..p.vars];
             match (kind, f.eval_in(x, &mut vals)) {
-                (Kind::Values, Some(Val::Int(v))) => v == p.values[i],
-                (Kind::Zeros, Some(Val::Bool(b))) => b == (p.values[i] == 0),
+                (Sought::Values, Some(Val::Int(v))) => v == p.values[i],
+                (Sought::Zeros, Some(Val::Bool(b))) => b == (p.values[i] == 0),
                 _ => false,
             }
         });

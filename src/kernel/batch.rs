@@ -18,7 +18,7 @@ pub(super) enum BatchSource {
     /// Where every item holds from some `n` on (`lo` rising, `hi` the
     /// largest), `rising` is set: a position stops at the first item above
     /// it.
-    Items { items: Vec<Item>, rising: bool },
+    Items { items: Vec<BatchItem>, rising: bool },
     Range {
         lo: Affine,
         hi: Affine,
@@ -29,14 +29,14 @@ pub(super) enum BatchSource {
 /// One item `x` of a constant list, worked out once: the conditions hold
 /// for `lo <= n <= hi`, and component `j` is `G(bases[j] + kn_j·n)`.
 #[derive(Clone, Debug)]
-pub(super) struct Item {
+pub(super) struct BatchItem {
     lo: i64,
     hi: i64,
     bases: [i64; MAX_FUSED],
 }
 
-impl Item {
-    fn of(x: i64, bounds: &[(BinOp, Affine)], comps: &[Affine]) -> Option<Item> {
+impl BatchItem {
+    fn of(x: i64, bounds: &[(BinOp, Affine)], comps: &[Affine]) -> Option<BatchItem> {
         let x = i128::from(x);
         // Every position a dense array can hold.
         let (mut lo, mut hi) = (0i128, i128::from(i64::MAX));
@@ -49,7 +49,7 @@ impl Item {
         for (base, c) in bases.iter_mut().zip(comps) {
             *base = i64::try_from(i128::from(c.k) + i128::from(c.a) * x).ok()?;
         }
-        Some(Item {
+        Some(BatchItem {
             lo: i64::try_from(lo).unwrap_or(i64::MAX),
             hi: i64::try_from(hi.max(-1)).ok()?,
             bases,
@@ -75,11 +75,11 @@ pub(super) struct BatchRule {
 /// runs as a `Window` instead: running counts, not a loop per position.
 #[derive(Clone, Debug)]
 pub struct Batch {
-    kind: Kind,
+    kind: BatchKind,
 }
 
 #[derive(Clone, Debug)]
-enum Kind {
+enum BatchKind {
     Loops(Vec<LoopRule>),
     Window(Window),
 }
@@ -104,7 +104,7 @@ impl Batch {
     pub(super) fn of(game: GameId, rules: &[Option<KRule>]) -> Option<Batch> {
         if let Some(w) = Window::of(game, rules) {
             return Some(Batch {
-                kind: Kind::Window(w),
+                kind: BatchKind::Window(w),
             });
         }
         // The rules' divisors, found once a position for all of them.
@@ -120,22 +120,22 @@ impl Batch {
             })
             .collect::<Option<Vec<_>>>()?;
         Some(Batch {
-            kind: Kind::Loops(rules),
+            kind: BatchKind::Loops(rules),
         })
     }
 
     /// How it computes a run of values, in words (for `describe`).
     pub fn explained(&self) -> &'static str {
         match &self.kind {
-            Kind::Window(_) => {
+            BatchKind::Window(_) => {
                 "its values run as one loop over positions, keeping counts of the values in the \
                  window its moves reach (a window kernel)"
             }
-            Kind::Loops(rules) if rules.iter().any(|r| matches!(r, LoopRule::Table(_))) => {
+            BatchKind::Loops(rules) if rules.iter().any(|r| matches!(r, LoopRule::Table(_))) => {
                 "its values run as one loop over positions, the terms of its loop's variable \
                  computed once into a table (a table kernel)"
             }
-            Kind::Loops(_) => {
+            BatchKind::Loops(_) => {
                 "its values run as one loop over positions, reading its own array (a batch kernel)"
             }
         }
@@ -154,7 +154,7 @@ impl Batch {
         seen: &mut Stamped,
         max_value: u32,
     ) -> Option<u32> {
-        let Kind::Loops(rules) = &self.kind else {
+        let BatchKind::Loops(rules) = &self.kind else {
             return None;
         };
         let known = values.get(..usize::try_from(n).ok()?)?;
@@ -176,7 +176,7 @@ impl Batch {
         n: i64,
         seen: &mut impl SeenSet,
     ) -> Option<()> {
-        let Kind::Loops(rules) = &self.kind else {
+        let BatchKind::Loops(rules) = &self.kind else {
             return None;
         };
         let known = values.get(..usize::try_from(n).ok()?)?;
@@ -185,13 +185,13 @@ impl Batch {
 
     /// Whether this is a window kernel (for tests and `describe`).
     pub fn is_window(&self) -> bool {
-        matches!(self.kind, Kind::Window(_))
+        matches!(self.kind, BatchKind::Window(_))
     }
 
     /// Whether the game is Nim: its one rule moves to every smaller heap
     /// (see `Window::is_nim`).
     pub fn is_nim(&self) -> bool {
-        matches!(&self.kind, Kind::Window(w) if w.is_nim())
+        matches!(&self.kind, BatchKind::Window(w) if w.is_nim())
     }
 
     /// Computes `values[n]` for `n` in `from..to`, in order, given that every
@@ -209,8 +209,8 @@ impl Batch {
         max_value: &mut u32,
     ) -> (usize, usize) {
         let rules = match &self.kind {
-            Kind::Window(w) => return w.run(values, from, to, seen, counts, max_value),
-            Kind::Loops(rules) => rules,
+            BatchKind::Window(w) => return w.run(values, from, to, seen, counts, max_value),
+            BatchKind::Loops(rules) => rules,
         };
         let mut stored = 0;
         let start = seen.inserted();
@@ -273,9 +273,9 @@ impl BatchRule {
         }
         let source = match first {
             KClause::List { items, .. } => {
-                let items: Vec<Item> = items
+                let items: Vec<BatchItem> = items
                     .iter()
-                    .map(|&x| Item::of(x, &bounds, &comps))
+                    .map(|&x| BatchItem::of(x, &bounds, &comps))
                     .collect::<Option<_>>()?;
                 let rising =
                     items.is_sorted_by_key(|it| it.lo) && items.iter().all(|it| it.hi == i64::MAX);

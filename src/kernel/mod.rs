@@ -113,7 +113,7 @@ impl Form {
 
 /// A linear constraint `D(x) OP 0` folded into the loop bounds.
 #[derive(Clone, Debug)]
-struct Bound {
+struct LoopBound {
     op: BinOp,
     d: Form,
 }
@@ -122,7 +122,7 @@ struct Bound {
 #[derive(Clone, Debug)]
 struct Fused {
     /// Linear conditions folded into the bounds.
-    bounds: Vec<Bound>,
+    bounds: Vec<LoopBound>,
     /// Per component, its arguments as affine forms in the loop variable.
     comps: Vec<(GameId, Vec<Form>)>,
 }
@@ -130,7 +130,7 @@ struct Fused {
 /// A rule's conditions (per clause, for its `if`s) and its components'
 /// arguments as closures: what listing its options evaluates over and over.
 #[derive(Debug)]
-struct Fast {
+struct ListCode {
     conds: Vec<Option<BoolCode<[i64]>>>,
     args: Vec<Vec<IntCode<[i64]>>>,
     /// Per loop clause, the condition right after it as a bit test on its
@@ -142,7 +142,7 @@ struct Fast {
 #[derive(Clone, Debug)]
 pub struct KRule {
     clauses: Vec<KClause>,
-    fast: Rc<Fast>,
+    fast: Rc<ListCode>,
     /// The clauses from here on are conditions (after the last loop).
     tail: usize,
     comps: Vec<KComp>,
@@ -190,10 +190,10 @@ pub struct GameKernels {
     pub never_prefers: bool,
 }
 
-/// Why a rule has no kernel: what in it a kernel cannot run, in words, and
+/// NoKernel a rule has no kernel: what in it a kernel cannot run, in words, and
 /// the expression where it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Why {
+pub struct NoKernel {
     pub what: &'static str,
     pub at: Option<ExprId>,
 }
@@ -204,11 +204,11 @@ pub fn explain(
     prog: &ir::Program,
     consts: &[Option<Value>],
     game: GameId,
-) -> Vec<Result<bool, Why>> {
+) -> Vec<Result<bool, NoKernel>> {
     let Some(g) = prog.games.get(game as usize) else {
         return Vec::new();
     };
-    let c = Compiler(compiled::Compiler { prog, consts });
+    let c = RuleCompiler(compiled::Compiler { prog, consts });
     g.rules
         .iter()
         .map(|r| {
@@ -230,7 +230,7 @@ pub fn batch_explained(
     if g.params.len() != 1 || g.renames() {
         return None;
     }
-    let c = Compiler(compiled::Compiler { prog, consts });
+    let c = RuleCompiler(compiled::Compiler { prog, consts });
     let slots = g.slots as usize;
     let rules: Vec<Option<KRule>> = g.rules.iter().map(|r| c.rule(r, 1, slots)).collect();
     Batch::of(game, &rules).map(|b| b.explained())
@@ -247,7 +247,7 @@ pub fn compile(prog: &ir::Program, consts: &[Option<Value>]) -> Vec<GameKernels>
             // renames its positions stores them by other names, which its
             // naming kernels give.
             if g.renames() {
-                let c = Compiler(compiled::Compiler { prog, consts });
+                let c = RuleCompiler(compiled::Compiler { prog, consts });
                 let slots = g.slots as usize;
                 return GameKernels {
                     slots: g.slots.max(g.params.len() as u32) as usize,
@@ -277,7 +277,7 @@ pub fn compile(prog: &ir::Program, consts: &[Option<Value>]) -> Vec<GameKernels>
                 .rules
                 .iter()
                 .map(|r| {
-                    Compiler(compiled::Compiler { prog, consts }).rule(
+                    RuleCompiler(compiled::Compiler { prog, consts }).rule(
                         r,
                         g.params.len(),
                         g.slots as usize,
@@ -307,16 +307,16 @@ pub fn compile(prog: &ir::Program, consts: &[Option<Value>]) -> Vec<GameKernels>
 }
 
 /// Compiles rules on top of the expression compiler.
-struct Compiler<'a>(compiled::Compiler<'a>);
+struct RuleCompiler<'a>(compiled::Compiler<'a>);
 
-impl<'a> std::ops::Deref for Compiler<'a> {
+impl<'a> std::ops::Deref for RuleCompiler<'a> {
     type Target = compiled::Compiler<'a>;
     fn deref(&self) -> &compiled::Compiler<'a> {
         &self.0
     }
 }
 
-impl Compiler<'_> {
+impl RuleCompiler<'_> {
     /// A condition that reads the parameters alone, as closures over them.
     fn params_cond(&self, e: ExprId, g: &ir::Game) -> Option<Rc<BoolCode<[i64]>>> {
         let c = self.cond(e)?;
@@ -353,8 +353,8 @@ impl Compiler<'_> {
         body: ExprId,
         arity: usize,
         slots: usize,
-    ) -> Result<KRule, Why> {
-        let why = |what: &'static str, at: ExprId| Why { what, at: Some(at) };
+    ) -> Result<KRule, NoKernel> {
+        let why = |what: &'static str, at: ExprId| NoKernel { what, at: Some(at) };
         let mut clauses = Vec::new();
         for c in rule_clauses {
             clauses.push(match *c {
@@ -440,7 +440,7 @@ impl Compiler<'_> {
         // The fused loop is the last `for` clause.
         let fused_at = fused.as_ref().and(last_loop);
         let tail = last_loop.map_or(0, |i| i + 1);
-        let fast = Rc::new(Fast {
+        let fast = Rc::new(ListCode {
             conds: clauses
                 .iter()
                 .map(|c| match c {
@@ -589,7 +589,7 @@ fn fuse(clauses: &[KClause], comps: &[KComp], dom: &[(i128, i128)]) -> Option<Fu
     Some(Fused { bounds, comps })
 }
 
-fn linear_bounds(c: &BoolExpr, x: u32, out: &mut Vec<Bound>) -> Option<()> {
+fn linear_bounds(c: &BoolExpr, x: u32, out: &mut Vec<LoopBound>) -> Option<()> {
     match c {
         BoolExpr::And(a, b) => {
             linear_bounds(a, x, out)?;
@@ -599,7 +599,7 @@ fn linear_bounds(c: &BoolExpr, x: u32, out: &mut Vec<Bound>) -> Option<()> {
         // `0 < 0`, which never holds.
         BoolExpr::Const(true) => Some(()),
         BoolExpr::Const(false) => {
-            out.push(Bound {
+            out.push(LoopBound {
                 op: BinOp::Lt,
                 d: Form::of(&IntExpr::Const(0), x)?,
             });
@@ -607,7 +607,7 @@ fn linear_bounds(c: &BoolExpr, x: u32, out: &mut Vec<Bound>) -> Option<()> {
         }
         BoolExpr::Cmp(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq), l, r) => {
             let d = IntExpr::Bin(BinOp::Sub, Box::new(l.clone()), Box::new(r.clone()));
-            out.push(Bound {
+            out.push(LoopBound {
                 op: *op,
                 d: Form::of(&d, x)?,
             });

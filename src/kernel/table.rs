@@ -1,4 +1,4 @@
-//! Table kernels: a one-argument game's rule that loops over a range whose
+//! Columns kernels: a one-argument game's rule that loops over a range whose
 //! bounds are computed from `n`, with options `G(a(n) ± t(x))` and
 //! conditions that compare a term of the loop variable `x` with a term of
 //! `n` (`G(n - k * k) for k in 1..=isqrt(n)`, `G(n - k * k) for k in 1..=n
@@ -42,8 +42,8 @@ pub(super) struct TableRule {
     /// The `if`s and `while`s after the loop, in order.
     conds: Vec<Cond>,
     /// Per component of an option, its argument.
-    comps: Vec<Arg>,
-    table: RefCell<Table>,
+    comps: Vec<TermArg>,
+    table: RefCell<Columns>,
     divisors: Rc<RefCell<Divisors>>,
 }
 
@@ -77,7 +77,7 @@ enum Test {
 /// arithmetic of terms of `n` and of `x` (`n - n / d`), computed operation
 /// by operation as the interpreter computes it.
 #[derive(Clone, Debug)]
-struct Arg {
+struct TermArg {
     n: Option<(bool, usize)>,
     x: Option<usize>,
     mix: Option<MixFn>,
@@ -98,7 +98,7 @@ enum Mix {
 struct MixFn(Rc<MixDyn>);
 
 /// What a [`MixFn`] holds.
-type MixDyn = dyn Fn(&[i64], &Table, usize) -> Option<i64>;
+type MixDyn = dyn Fn(&[i64], &Columns, usize) -> Option<i64>;
 
 impl std::fmt::Debug for MixFn {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -110,22 +110,22 @@ impl Mix {
     fn compile(&self) -> MixFn {
         use crate::ops::int_op;
         MixFn(match self {
-            &Mix::N(t) => Rc::new(move |nv: &[i64], _: &Table, _| Some(nv[t])),
-            &Mix::X(t) => Rc::new(move |_: &[i64], table: &Table, x| table.at(t, x)),
+            &Mix::N(t) => Rc::new(move |nv: &[i64], _: &Columns, _| Some(nv[t])),
+            &Mix::X(t) => Rc::new(move |_: &[i64], table: &Columns, x| table.at(t, x)),
             Mix::Neg(a) => {
                 let a = a.compile().0;
-                Rc::new(move |nv: &[i64], table: &Table, x| a(nv, table, x)?.checked_neg())
+                Rc::new(move |nv: &[i64], table: &Columns, x| a(nv, table, x)?.checked_neg())
             }
             // The usual shapes read in place: `n / d`, and `n - n / d` in
             // one closure.
             &Mix::Op(op, ref a, ref b) => match (&**a, &**b) {
-                (&Mix::N(p), &Mix::X(q)) => Rc::new(move |nv: &[i64], table: &Table, x| {
+                (&Mix::N(p), &Mix::X(q)) => Rc::new(move |nv: &[i64], table: &Columns, x| {
                     int_op(op, nv[p], table.at(q, x)?).ok()
                 }),
                 (&Mix::N(p), Mix::Op(inner, c, d)) => match (&**c, &**d) {
                     (&Mix::N(r), &Mix::X(q)) => {
                         let inner = *inner;
-                        Rc::new(move |nv: &[i64], table: &Table, x| {
+                        Rc::new(move |nv: &[i64], table: &Columns, x| {
                             let y = int_op(inner, nv[r], table.at(q, x)?).ok()?;
                             int_op(op, nv[p], y).ok()
                         })
@@ -141,14 +141,14 @@ impl Mix {
 /// `a op b`, each part compiled on its own.
 fn general(op: BinOp, a: &Mix, b: &Mix) -> Rc<MixDyn> {
     let (a, b) = (a.compile().0, b.compile().0);
-    Rc::new(move |nv: &[i64], table: &Table, x| {
+    Rc::new(move |nv: &[i64], table: &Columns, x| {
         crate::ops::int_op(op, a(nv, table, x)?, b(nv, table, x)?).ok()
     })
 }
 
 /// The columns: `cols[t][x]`, [`FAILS`] where the term fails at `x`.
 #[derive(Clone, Debug, Default)]
-struct Table {
+struct Columns {
     cols: Vec<Vec<i64>>,
     /// Per column, whether it never falls (and never fails) so far.
     rising: Vec<bool>,
@@ -253,23 +253,23 @@ impl Builder {
 
     /// `e` as `A(n) ± T(x)` or `T(x) ± A(n)`, one operation at the top, or
     /// either alone.
-    fn arg(&mut self, e: &IntExpr) -> Option<Arg> {
+    fn arg(&mut self, e: &IntExpr) -> Option<TermArg> {
         if let Some(n) = self.n_term(e) {
-            return Some(Arg {
+            return Some(TermArg {
                 n: Some((false, n)),
                 x: None,
                 mix: None,
             });
         }
         if let Some(x) = self.x_term(e) {
-            return Some(Arg {
+            return Some(TermArg {
                 n: None,
                 x: Some(x),
                 mix: None,
             });
         }
         let mixed = |b: &mut Builder| {
-            Some(Arg {
+            Some(TermArg {
                 n: None,
                 x: None,
                 mix: Some(b.mix(e)?.compile()),
@@ -290,13 +290,13 @@ impl Builder {
             } else {
                 (**b).clone()
             };
-            Some(Arg {
+            Some(TermArg {
                 n: Some((false, self.n_term(a)?)),
                 x: Some(self.x_term(&t)?),
                 mix: None,
             })
         } else {
-            Some(Arg {
+            Some(TermArg {
                 x: Some(self.x_term(a)?),
                 n: Some((minus, self.n_term(b)?)),
                 mix: None,
@@ -546,7 +546,7 @@ impl TableRule {
         known: &[u32],
         (conds, nv, nb): (&[Cond], &[i64], &[bool]),
         parts: &[Part],
-        table: &mut Table,
+        table: &mut Columns,
         xs: impl IntoIterator<Item = usize>,
         env: &mut [i64],
         seen: &mut impl SeenSet,
@@ -587,7 +587,7 @@ struct Part<'a> {
 
 /// The value of the option at `x`: the XOR of its components' values.
 #[inline(always)]
-fn option(known: &[u32], parts: &[Part], nv: &[i64], table: &Table, x: usize) -> Option<u32> {
+fn option(known: &[u32], parts: &[Part], nv: &[i64], table: &Columns, x: usize) -> Option<u32> {
     let mut v = 0u32;
     for p in parts {
         let i = match (p.mix, p.x) {
@@ -604,7 +604,7 @@ fn option(known: &[u32], parts: &[Part], nv: &[i64], table: &Table, x: usize) ->
     Some(v)
 }
 
-impl Table {
+impl Columns {
     fn len(&self) -> usize {
         self.cols.first().map_or(0, Vec::len)
     }

@@ -201,7 +201,7 @@ impl Window {
             inclusive: *inclusive,
             bounds: bounds
                 .iter()
-                .map(|b: &Bound| Some((b.op, of_form(&b.d)?)))
+                .map(|b: &LoopBound| Some((b.op, of_form(&b.d)?)))
                 .collect::<Option<_>>()?,
             exclusions: exclusions.iter().map(of_form).collect::<Option<_>>()?,
             comp,
@@ -355,7 +355,7 @@ fn linear_parts(e: &IntExpr, dom: &[(i128, i128)], lower: bool) -> Option<Vec<Af
 fn conditions(
     c: &BoolExpr,
     x: u32,
-    bounds: &mut Vec<Bound>,
+    bounds: &mut Vec<LoopBound>,
     exclusions: &mut Vec<Form>,
 ) -> Option<()> {
     match c {

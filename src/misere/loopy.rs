@@ -12,13 +12,13 @@ use crate::oracle::Oracle;
 use rustc_hash::FxHashMap;
 
 /// The misère values of the sums a root reaches.
-pub struct Solved {
+pub struct MisereSolved {
     index: FxHashMap<State, u32>,
     graph: Graph,
     solved: crate::loopy::Solved,
 }
 
-impl Solved {
+impl MisereSolved {
     /// The misère value of a sum the root reaches.
     pub fn value(&self, s: &State) -> R<Gsg> {
         let v = self
@@ -42,7 +42,7 @@ impl Misere {
     }
 
     /// Solves the graph of the sums `root` reaches in misère play.
-    pub fn solve_loopy(&mut self, m: &mut dyn Oracle, root: &State) -> R<Solved> {
+    pub fn solve_loopy(&mut self, m: &mut dyn Oracle, root: &State) -> R<MisereSolved> {
         let mut graph = Graph::default();
         // Vertex 0: the end, after the move from a sum with no move.
         graph.add([]).map_err(|_| too_large())?;
@@ -81,7 +81,7 @@ impl Misere {
             }
             Ok::<(), Stop>(())
         })?;
-        Ok(Solved {
+        Ok(MisereSolved {
             index,
             graph,
             solved,

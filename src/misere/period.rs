@@ -34,7 +34,7 @@ pub(super) struct Ascent {
 }
 
 /// A proven period of a game's genera.
-pub(super) struct Period {
+pub(super) struct GenusPeriod {
     /// Heaps from here on have moves (the window's shape holds).
     from: i64,
     /// The period holds from this heap on.
@@ -125,7 +125,7 @@ impl Misere {
                 Some(e) if window(e) == window(k) => {
                     let start = e + 1 - w;
                     let ids = a.seq[start as usize..(start + k - e) as usize].to_vec();
-                    self.periods.insert(game, Period { from, start, ids });
+                    self.periods.insert(game, GenusPeriod { from, start, ids });
                     a.seq = Vec::new();
                     a.ends = FxHashMap::default();
                     return Ok(());

@@ -15,7 +15,7 @@ use crate::store::PosId;
 
 /// A way of answering misère play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Strategy {
+pub(super) enum Method {
     /// Tame sums with a Nim heap too large to list: winning moves only.
     HugeNim,
     /// Heaps of one game from its misère quotient: outcomes and winning
@@ -28,11 +28,11 @@ pub(super) enum Strategy {
 }
 
 /// The order the ways are asked in: the one place it is written.
-pub(super) const PLAN: [Strategy; 4] = [
-    Strategy::HugeNim,
-    Strategy::Quotient,
-    Strategy::Graph,
-    Strategy::Genus,
+pub(super) const PLAN: [Method; 4] = [
+    Method::HugeNim,
+    Method::Quotient,
+    Method::Graph,
+    Method::Genus,
 ];
 
 /// What is asked of a sum.
@@ -51,7 +51,7 @@ pub(super) enum Question {
 pub type Winning = (Vec<(PosId, Vec<PosId>)>, usize, Outcome);
 
 /// An answer to a [`Question`].
-pub(super) enum Answer {
+pub(super) enum Reply {
     Outcome(Outcome, Way),
     Value(Gsg, Way),
     Winning(Winning),
@@ -60,7 +60,7 @@ pub(super) enum Answer {
 impl Misere {
     /// Asks the plan's ways in order until one answers `q` for the sum of
     /// `parts`.
-    pub(super) fn ask(&mut self, m: &mut dyn Oracle, parts: &[PosId], q: Question) -> R<Answer> {
+    pub(super) fn ask(&mut self, m: &mut dyn Oracle, parts: &[PosId], q: Question) -> R<Reply> {
         // The sum as a state, made once, when a way first needs it.
         let mut state = None;
         for s in PLAN {
@@ -75,12 +75,12 @@ impl Misere {
     /// answer.
     fn by(
         &mut self,
-        s: Strategy,
+        s: Method,
         m: &mut dyn Oracle,
         parts: &[PosId],
         state: &mut Option<State>,
         q: Question,
-    ) -> R<Option<Answer>> {
+    ) -> R<Option<Reply>> {
         let mut state_of = |this: &mut Misere, m: &mut dyn Oracle| -> R<State> {
             if let Some(s) = state {
                 return Ok(s.clone());
@@ -90,31 +90,31 @@ impl Misere {
             Ok(s)
         };
         match (s, q) {
-            (Strategy::HugeNim, Question::Winning) => {
+            (Method::HugeNim, Question::Winning) => {
                 let state = state_of(self, m)?;
                 let Some((moves, count)) = self.huge_nim_winning(m, &state)? else {
                     return Ok(None);
                 };
                 let value = self.value(m, state)?;
                 let outcome = Gsg::Finite(value).outcome();
-                Ok(Some(Answer::Winning((moves, count, outcome))))
+                Ok(Some(Reply::Winning((moves, count, outcome))))
             }
-            (Strategy::HugeNim, _) => Ok(None),
-            (Strategy::Quotient, Question::Outcome) => {
+            (Method::HugeNim, _) => Ok(None),
+            (Method::Quotient, Question::Outcome) => {
                 Ok(self.quotient_loses(m, parts)?.map(|loses| {
-                    Answer::Outcome(if loses { Outcome::P } else { Outcome::N }, Way::Quotient)
+                    Reply::Outcome(if loses { Outcome::P } else { Outcome::N }, Way::Quotient)
                 }))
             }
-            (Strategy::Quotient, Question::Winning) => {
+            (Method::Quotient, Question::Winning) => {
                 Ok(self
                     .quotient_winning(m, parts)?
                     .map(|(moves, count, loses)| {
                         let outcome = if loses { Outcome::P } else { Outcome::N };
-                        Answer::Winning((moves, count, outcome))
+                        Reply::Winning((moves, count, outcome))
                     }))
             }
-            (Strategy::Quotient, Question::Value) => Ok(None),
-            (Strategy::Graph, q) => {
+            (Method::Quotient, Question::Value) => Ok(None),
+            (Method::Graph, q) => {
                 let state = state_of(self, m)?;
                 if !Misere::has_loopy(m, &state) {
                     return Ok(None);
@@ -127,8 +127,8 @@ impl Misere {
                 let solved = self.solve_loopy(m, &state)?;
                 let value = solved.value(&state)?;
                 Ok(Some(match q {
-                    Question::Outcome => Answer::Outcome(value.outcome(), Way::Graph),
-                    Question::Value => Answer::Value(value, Way::Graph),
+                    Question::Outcome => Reply::Outcome(value.outcome(), Way::Graph),
+                    Question::Value => Reply::Value(value, Way::Graph),
                     Question::Winning => {
                         let mut out = Vec::new();
                         for (from, to, next) in &options {
@@ -136,11 +136,11 @@ impl Misere {
                                 out.push((*from, to.clone()));
                             }
                         }
-                        Answer::Winning((out, options.len(), value.outcome()))
+                        Reply::Winning((out, options.len(), value.outcome()))
                     }
                 }))
             }
-            (Strategy::Genus, q) => {
+            (Method::Genus, q) => {
                 let state = state_of(self, m)?;
                 let options = match q {
                     Question::Winning => self.options(m, &state)?,
@@ -148,8 +148,8 @@ impl Misere {
                 };
                 let value = Gsg::Finite(self.value(m, state.clone())?);
                 Ok(Some(match q {
-                    Question::Outcome => Answer::Outcome(value.outcome(), self.found(m, &state)?),
-                    Question::Value => Answer::Value(value, self.found(m, &state)?),
+                    Question::Outcome => Reply::Outcome(value.outcome(), self.found(m, &state)?),
+                    Question::Value => Reply::Value(value, self.found(m, &state)?),
                     Question::Winning => {
                         let mut out = Vec::new();
                         for (from, to, next) in &options {
@@ -157,7 +157,7 @@ impl Misere {
                                 out.push((*from, to.clone()));
                             }
                         }
-                        Answer::Winning((out, options.len(), value.outcome()))
+                        Reply::Winning((out, options.len(), value.outcome()))
                     }
                 }))
             }

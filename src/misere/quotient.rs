@@ -16,7 +16,7 @@ use crate::diagnostics::{Code, Diag};
 use crate::flow::R;
 use crate::oracle::Meter;
 use crate::oracle::{Moves, Oracle};
-use crate::quotient::{self, Limits, Quotient};
+use crate::quotient::{self, Growth, Quotient};
 use crate::store::PosId;
 use crate::value::Value;
 
@@ -30,7 +30,7 @@ pub struct Heaps {
 
 /// The period of the pretending function, as far as it is known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Period {
+pub struct PretendingPeriod {
     pub period: u32,
     /// The first heap of the periodic part.
     pub from: u32,
@@ -40,7 +40,7 @@ pub struct Period {
     pub needs: Option<u32>,
 }
 
-impl Period {
+impl PretendingPeriod {
     /// Whether every heap from `from` on follows the period.
     pub fn proven(&self) -> bool {
         self.needs.is_some_and(|n| self.computed >= n)
@@ -48,7 +48,7 @@ impl Period {
 }
 
 impl Heaps {
-    fn new(m: &mut dyn Oracle, game: u32, limits: Limits) -> Heaps {
+    fn new(m: &mut dyn Oracle, game: u32, limits: Growth) -> Heaps {
         Heaps {
             q: Quotient::new(limits),
             digits: m.octal_digits(game),
@@ -58,7 +58,7 @@ impl Heaps {
     /// The pretending function's period, if its tail repeats: the first
     /// whose proof holds, else the one starting earliest (a chance repeat of
     /// the last few heaps is no period to report).
-    pub fn period(&self) -> Option<Period> {
+    pub fn period(&self) -> Option<PretendingPeriod> {
         let computed = self.q.heaps();
         let needs = |period: u32, from: u32| {
             let d = self.digits.as_ref()?;
@@ -70,11 +70,11 @@ impl Heaps {
             let n = (m * (u64::from(from) + u64::from(period)) + k).saturating_sub(1);
             u32::try_from(n).ok()
         };
-        let all: Vec<Period> = self
+        let all: Vec<PretendingPeriod> = self
             .q
             .periods()
             .into_iter()
-            .map(|(period, from)| Period {
+            .map(|(period, from)| PretendingPeriod {
                 period,
                 from,
                 computed,
@@ -101,7 +101,8 @@ impl Heaps {
                 if h < 0 {
                     return None;
                 }
-                let p = *period.get_or_insert_with(|| self.period().filter(Period::proven));
+                let p =
+                    *period.get_or_insert_with(|| self.period().filter(PretendingPeriod::proven));
                 let p = p?;
                 let (from, period) = (i64::from(p.from), i64::from(p.period));
                 Some(phi[(from + (h - from) % period) as usize])
@@ -275,10 +276,10 @@ impl Misere {
         let (mut heaps, other) = match kept {
             Some(mut h) if h.q.heaps() <= top => {
                 // Kept from a sum's own attempt, within smaller limits.
-                h.q.set_limits(Limits::default());
+                h.q.set_limits(Growth::default());
                 (h, None)
             }
-            other => (Heaps::new(m, game, Limits::default()), other),
+            other => (Heaps::new(m, game, Growth::default()), other),
         };
         let proven = |h: &Heaps| h.period().is_some_and(|p| p.proven());
         let result = extend(m, game, &mut heaps, top, &proven, None)
@@ -352,7 +353,7 @@ impl Misere {
         let known = |q: &Heaps| q.elements(&heaps).is_some();
         let largest = heaps.iter().copied().max().unwrap_or(0);
         let top = u32::try_from(largest).unwrap_or(u32::MAX).min(AUTO_TOP);
-        let limits = Limits {
+        let limits = Growth {
             max_elements: 1 << 14,
             max_order: 1 << 10,
             max_words: 1 << 20,

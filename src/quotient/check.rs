@@ -12,7 +12,7 @@
 //! and so would every word it extends to).
 
 use super::monoid::Quot;
-use super::{Limits, Unfinished, Word, add_heap, cmp_words};
+use super::{Growth, Unfinished, Word, add_heap, cmp_words};
 use std::cmp::Ordering;
 
 /// A set of elements.
@@ -70,14 +70,14 @@ pub fn p_failure(q: &Quot, t: &[Vec<u32>]) -> Option<Word> {
 
 /// A word met by the walk: its element, its options' elements, and the
 /// word it extends with the heap added.
-struct Node {
+struct Walked {
     e: u32,
     tr: Bits,
     parent: u32,
     heap: u32,
 }
 
-fn word_of(nodes: &[Node], mut i: u32) -> Word {
+fn word_of(nodes: &[Walked], mut i: u32) -> Word {
     let mut w = Word::new();
     while i != 0 {
         add_heap(&mut w, nodes[i as usize].heap);
@@ -99,7 +99,7 @@ pub fn n_failure<E>(
     q: &Quot,
     t: &[Vec<u32>],
     bound: Option<&Word>,
-    limits: &Limits,
+    limits: &Growth,
     poll: &mut dyn FnMut() -> Result<(), E>,
 ) -> Result<Walk, Unfinished<E>> {
     let size = q.table.order();
@@ -109,14 +109,14 @@ pub fn n_failure<E>(
             p_bits.insert(x as u32);
         }
     }
-    let mut nodes = vec![Node {
+    let mut nodes = vec![Walked {
         e: 0,
         tr: Bits::new(size),
         parent: u32::MAX,
         heap: 0,
     }];
     let mut least: Vec<Vec<u32>> = vec![Vec::new(); size];
-    let done = |nodes: &[Node], least: Vec<Vec<u32>>, failure| Walk {
+    let done = |nodes: &[Walked], least: Vec<Vec<u32>>, failure| Walk {
         failure,
         least: least
             .into_iter()
@@ -181,7 +181,7 @@ pub fn n_failure<E>(
                 }
                 least[e as usize].retain(|&i| !tr.is_subset(&nodes[i as usize].tr));
                 least[e as usize].push(id);
-                nodes.push(Node {
+                nodes.push(Walked {
                     e,
                     tr,
                     parent: d,

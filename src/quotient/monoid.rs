@@ -2,7 +2,7 @@
 //! candidate's P-portion marked along the least words of its elements, then
 //! reduced to the bipartite monoid it presents.
 
-use super::{Limits, Unfinished, Word};
+use super::{Growth, Unfinished, Word};
 use rustc_hash::FxHashMap;
 
 /// A finite commutative monoid as its multiplication table; element 0 is
@@ -173,7 +173,7 @@ pub fn build<E>(
     m: &Product,
     phi: &[u64],
     opts: &[Vec<Vec<u32>>],
-    limits: &Limits,
+    limits: &Growth,
     poll: &mut dyn FnMut() -> Result<(), E>,
 ) -> Result<Quot, Unfinished<E>> {
     let t: Vec<Vec<u64>> = opts
@@ -258,7 +258,7 @@ fn reduce<E>(
     t: &[Vec<u64>],
     found: &[Reached],
     dense: &FxHashMap<u64, u32>,
-    limits: &Limits,
+    limits: &Growth,
     poll: &mut dyn FnMut() -> Result<(), E>,
 ) -> Result<Quot, Unfinished<E>> {
     let n = found.len();

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::answer::GuessFound;
-use crate::guess::{Formula, Kind, Problem};
+use crate::guess::{Formula, Problem, Sought};
 
 /// Formulas built when no budget is given: a few seconds, under a
 /// gigabyte (every formula of size 8 for one parameter).
@@ -44,15 +44,15 @@ impl Guessed {
     }
 
     /// The `check` statement of a formula, over the points it fits.
-    fn check(&self, kind: Kind, f: &Formula) -> String {
+    fn check(&self, kind: Sought, f: &Formula) -> String {
         let clauses: Vec<String> = self
             .names
             .iter()
             .map(|n| format!("for {n} in 0..={}", self.fit))
             .collect();
         let cond = match kind {
-            Kind::Values => format!("grundy({}) == {}", self.call, f.operand(&self.names)),
-            Kind::Zeros => format!("(grundy({}) == 0) == {}", self.call, f.operand(&self.names)),
+            Sought::Values => format!("grundy({}) == {}", self.call, f.operand(&self.names)),
+            Sought::Zeros => format!("(grundy({}) == 0) == {}", self.call, f.operand(&self.names)),
         };
         format!("check {cond} {}", clauses.join(" "))
     }
@@ -62,8 +62,8 @@ impl Guessed {
         let found = self.found.found.as_ref().map(|(kind, f)| GuessFound {
             formula: f.text(&self.names),
             gives: match kind {
-                Kind::Values => "values",
-                Kind::Zeros => "ppositions",
+                Sought::Values => "values",
+                Sought::Zeros => "ppositions",
             }
             .to_string(),
             size: f.size() as u64,
@@ -87,8 +87,8 @@ impl Guessed {
                 Value::Bool(true),
                 s(f.text(&self.names)),
                 s(match kind {
-                    Kind::Values => "values".into(),
-                    Kind::Zeros => "ppositions".into(),
+                    Sought::Values => "values".into(),
+                    Sought::Zeros => "ppositions".into(),
                 }),
                 s(self.check(*kind, f)),
                 Value::Int(f.size() as i64),

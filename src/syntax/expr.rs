@@ -51,7 +51,7 @@ fn pratt() -> &'static PrattParser<Rule> {
 }
 
 /// What a call or list holds.
-enum Elements {
+enum Contents {
     List(Vec<Expr>),
     Comp(Box<Expr>, Vec<Clause>),
 }
@@ -284,9 +284,9 @@ impl Lower {
 
     /// The inside of a call or list: expressions, or a body and the clauses
     /// of a comprehension.
-    fn elements<'i>(&mut self, mut inner: impl Iterator<Item = Pair<'i, Rule>>) -> Elements {
+    fn elements<'i>(&mut self, mut inner: impl Iterator<Item = Pair<'i, Rule>>) -> Contents {
         let Some(first) = inner.next() else {
-            return Elements::List(Vec::new());
+            return Contents::List(Vec::new());
         };
         let first = self.expr(first);
         let mut items = vec![first];
@@ -294,11 +294,11 @@ impl Lower {
             if p.as_rule() == Rule::comp_tail {
                 let clauses = parts(p).map(|c| self.clause(c)).collect();
                 let body = Box::new(items.swap_remove(0));
-                return Elements::Comp(body, clauses);
+                return Contents::Comp(body, clauses);
             }
             items.push(self.expr(p));
         }
-        Elements::List(items)
+        Contents::List(items)
     }
 
     fn primary(&mut self, pair: Pair<Rule>) -> Expr {
@@ -389,17 +389,17 @@ impl Lower {
                     None => return self.bad_expr(span),
                 };
                 match self.elements(inner) {
-                    Elements::Comp(body, clauses) => ExprKind::Generator {
+                    Contents::Comp(body, clauses) => ExprKind::Generator {
                         callee,
                         body,
                         clauses,
                     },
-                    Elements::List(args) => ExprKind::Call { callee, args },
+                    Contents::List(args) => ExprKind::Call { callee, args },
                 }
             }
             Rule::list => match self.elements(parts(pair)) {
-                Elements::Comp(body, clauses) => ExprKind::ListComp { body, clauses },
-                Elements::List(items) => ExprKind::List(items),
+                Contents::Comp(body, clauses) => ExprKind::ListComp { body, clauses },
+                Contents::List(items) => ExprKind::List(items),
             },
             _ => return self.bad_expr(span),
         };
