@@ -222,7 +222,7 @@ impl Compiler<'_> {
         let ir::Expr::Const(c) = self.prog.expr(e) else {
             return None;
         };
-        self.consts.get(*c as usize)?.as_ref()
+        self.consts.get(c.index())?.as_ref()
     }
 
     /// `e` compiled as an integer expression, if it is one of the shapes
@@ -251,7 +251,7 @@ impl Compiler<'_> {
         Some(folded(match self.prog.expr(e) {
             ir::Expr::Int(v) => IntExpr::Const(*v),
             ir::Expr::Local(s) => IntExpr::Slot(*s),
-            ir::Expr::Const(c) => match self.consts.get(*c as usize)? {
+            ir::Expr::Const(c) => match self.consts.get(c.index())? {
                 Some(Value::Int(v)) => IntExpr::Const(*v),
                 _ => return None,
             },
@@ -296,7 +296,7 @@ impl Compiler<'_> {
             },
             ir::Expr::CallFun { fun, args } => {
                 let (guard, xs) = self.inline_args(*fun, args, depth, max)?;
-                let body = self.int_at(self.prog.funs[*fun as usize].body, depth + 1, max)?;
+                let body = self.int_at(self.prog.funs[fun.index()].body, depth + 1, max)?;
                 let body = body.subst(&xs)?;
                 let out = match guard {
                     Some(g) => {
@@ -360,7 +360,7 @@ impl Compiler<'_> {
         depth: usize,
         max: usize,
     ) -> Option<(Option<BoolExpr>, Vec<IntExpr>)> {
-        let f = self.prog.funs.get(fun as usize)?;
+        let f = self.prog.funs.get(fun.index())?;
         // Not a recursion, nor a function whose calls are remembered.
         if f.recursive || f.memo || f.asks.is_some() || args.len() != f.params.len() {
             return None;
@@ -443,7 +443,7 @@ impl Compiler<'_> {
             }
             ir::Expr::CallFun { fun, args } => {
                 let (guard, xs) = self.inline_args(*fun, args, depth, max)?;
-                let body = self.cond_at(self.prog.funs[*fun as usize].body, depth + 1, max)?;
+                let body = self.cond_at(self.prog.funs[fun.index()].body, depth + 1, max)?;
                 let body = body.subst(&xs)?;
                 let out = match guard {
                     Some(g) => BoolExpr::And(Box::new(g), Box::new(body)),

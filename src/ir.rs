@@ -13,9 +13,27 @@ pub type ExprId = u32;
 /// Index of a game in [`Program::games`].
 pub type GameId = u32;
 /// Index of a constant in [`Program::consts`].
-pub type ConstId = u32;
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ConstId(pub u32);
 /// Index of a function in [`Program::funs`].
-pub type FunId = u32;
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FunId(pub u32);
+
+impl ConstId {
+    /// Its place in [`Program::consts`] (and in tables kept beside it).
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl FunId {
+    /// Its place in [`Program::funs`] (and in tables kept beside it).
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
 /// Index of a variable in an evaluation frame.
 pub type Slot = u32;
 
@@ -145,10 +163,10 @@ impl Program {
         let mut todo: Vec<Global> = uses.to_vec();
         while let Some(g) = todo.pop() {
             let Global::Fun(f) = g else { continue };
-            let Some(fun) = self.funs.get(f as usize) else {
+            let Some(fun) = self.funs.get(f.index()) else {
                 continue;
             };
-            if !std::mem::replace(&mut seen[f as usize], true) {
+            if !std::mem::replace(&mut seen[f.index()], true) {
                 out.push(fun.body);
                 todo.extend(&fun.uses);
             }

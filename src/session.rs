@@ -320,7 +320,7 @@ impl Session {
     pub fn constant(&self, name: &str) -> Option<String> {
         let m = self.machine.as_ref()?;
         let id = m.program().consts.iter().position(|c| c.name == name)?;
-        Some(match m.constant(id as u32)? {
+        Some(match m.constant(crate::ir::ConstId(id as u32))? {
             Value::Pos(parts) => m.show().sum(parts),
             v => v.to_string(),
         })
@@ -641,11 +641,11 @@ impl Session {
             .enumerate()
             .map(|(i, g)| (g.name.as_str(), i as u32))
             .collect();
-        let old_consts: HashMap<&str, u32> = old
+        let old_consts: HashMap<&str, crate::ir::ConstId> = old
             .consts
             .iter()
             .enumerate()
-            .map(|(i, c)| (c.name.as_str(), i as u32))
+            .map(|(i, c)| (c.name.as_str(), crate::ir::ConstId(i as u32)))
             .collect();
         let games: Vec<Option<u32>> = program
             .games
@@ -658,7 +658,7 @@ impl Session {
             })
             .collect();
         let again: HashSet<&str> = defined.iter().map(|(n, _)| n.as_str()).collect();
-        let consts: Vec<Option<u32>> = program
+        let consts: Vec<Option<crate::ir::ConstId>> = program
             .consts
             .iter()
             .map(|c| {
@@ -702,8 +702,8 @@ fn item_span(item: &ast::Item) -> Span {
 fn stale<'a>(program: &'a ir::Program, defined: &'a [(String, Change)]) -> HashSet<&'a str> {
     let name = |g: ir::Global| match g {
         ir::Global::Game(id) => program.games.get(id as usize).map(|g| g.name.as_str()),
-        ir::Global::Const(id) => program.consts.get(id as usize).map(|c| c.name.as_str()),
-        ir::Global::Fun(id) => program.funs.get(id as usize).map(|f| f.name.as_str()),
+        ir::Global::Const(id) => program.consts.get(id.index()).map(|c| c.name.as_str()),
+        ir::Global::Fun(id) => program.funs.get(id.index()).map(|f| f.name.as_str()),
     };
     let defs = (program.games.iter().map(|g| (g.name.as_str(), &g.uses)))
         .chain(program.consts.iter().map(|c| (c.name.as_str(), &c.uses)))

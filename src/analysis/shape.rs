@@ -361,7 +361,7 @@ impl ShapeReader<'_> {
     /// A list of integers that does not depend on n.
     fn constant_list(&self, e: ExprId, env: &[Option<Affine>]) -> Option<Vec<i64>> {
         match self.m.program().expr(e) {
-            Expr::Const(c) => match self.m.constants().get(*c as usize)?.as_ref()? {
+            Expr::Const(c) => match self.m.constants().get(c.index())?.as_ref()? {
                 Value::Range(lo, hi) if hi.saturating_sub(*lo) <= MAX_PIECES as i64 => {
                     Some((*lo..=*hi).collect())
                 }

@@ -576,13 +576,13 @@ impl Checker {
     /// A call of a function of the program: its arguments against its
     /// parameters' types, its result type.
     fn call_fun(&mut self, fun: ir::FunId, args: &[ast::Expr], span: Span) -> (ExprId, Ty) {
-        if self.ctx == Ctx::Rule && self.out.funs[fun as usize].asks.is_some() {
+        if self.ctx == Ctx::Rule && self.out.funs[fun.index()].asks.is_some() {
             let d = asking_chain(&self.out.funs, fun, span);
             self.errors.push(d);
         }
-        let (params, ret) = self.fun_tys[fun as usize].clone();
+        let (params, ret) = self.fun_tys[fun.index()].clone();
         if params.len() != args.len() {
-            let f = &self.out.funs[fun as usize];
+            let f = &self.out.funs[fun.index()];
             let (name, names, at) = (f.name.clone(), f.params.clone(), f.span);
             self.errors
                 .push(arity_error("function", &name, &names, at, args.len(), span));
@@ -595,7 +595,7 @@ impl Checker {
         for (i, (a, p)) in args.iter().zip(params).enumerate() {
             let (id, ty) = self.infer(a);
             if !self.types.unify(ty, p) {
-                let f = &self.out.funs[fun as usize];
+                let f = &self.out.funs[fun.index()];
                 let note = format!(
                     "parameter `{}` of `{}` holds {}, as its other uses require",
                     f.params[i],
@@ -742,7 +742,7 @@ fn arity_error(
 /// chain of calls down to the function that asks.
 fn asking_chain(funs: &[ir::Fun], fun: ir::FunId, span: Span) -> Diag {
     let mut chain = vec![fun];
-    while let Some(next) = funs[*chain.last().unwrap_or(&fun) as usize].asks {
+    while let Some(next) = funs[chain.last().unwrap_or(&fun).index()].asks {
         if chain.contains(&next) {
             break;
         }
@@ -750,14 +750,14 @@ fn asking_chain(funs: &[ir::Fun], fun: ir::FunId, span: Span) -> Diag {
     }
     let names: Vec<String> = chain
         .iter()
-        .map(|&f| format!("`{}`", funs[f as usize].name))
+        .map(|&f| format!("`{}`", funs[f.index()].name))
         .collect();
-    let last = &funs[*chain.last().unwrap_or(&fun) as usize];
+    let last = &funs[chain.last().unwrap_or(&fun).index()];
     let mut d = Diag::user(
         Code::QueryNotAllowed,
         format!(
             "`{}` asks for values, and cannot be called from a game's rules",
-            funs[fun as usize].name
+            funs[fun.index()].name
         ),
     )
     .label(span, "called in a rule")

@@ -13,8 +13,8 @@ impl Checker {
         let n = nc + self.out.funs.len();
         // Nodes: constants first, then functions.
         let node_of = |c: &Checker, name: &str| match c.globals.get(name) {
-            Some(Defined::Const(id)) => Some(*id as usize),
-            Some(Defined::Fun(id)) => Some(nc + *id as usize),
+            Some(Defined::Const(id)) => Some(id.index()),
+            Some(Defined::Fun(id)) => Some(nc + id.index()),
             _ => None,
         };
         let mut def_of: Vec<Option<&ast::LetDef>> = vec![None; n];
@@ -139,14 +139,14 @@ impl Checker {
             let needs_values = via[i].is_some()
                 || (start..self.out.exprs.len()).any(|k| match &self.out.exprs[k] {
                     ir::Expr::Call { f, .. } => f.is_query() || *f == Builtin::Describe,
-                    ir::Expr::Const(c) => self.const_tys[*c as usize].1,
+                    ir::Expr::Const(c) => self.const_tys[c.index()].1,
                     _ => false,
                 });
             self.out.consts[i].needs_values = needs_values;
             self.const_tys[i] = (ty, needs_values);
             self.out.consts[i].expr = e;
             self.out.consts[i].slots = self.max_slot;
-            self.out.const_order.push(i as u32);
+            self.out.const_order.push(ir::ConstId(i as u32));
         }
     }
 
@@ -278,9 +278,9 @@ fn mark_funs(direct: &[Vec<usize>], via: &[Option<usize>], nc: usize, funs: &mut
         // Through a constant, or in its own body: the chain ends here.
         fun.asks = via[nc + f].map(|d| {
             if d >= nc {
-                (d - nc) as ir::FunId
+                ir::FunId((d - nc) as u32)
             } else {
-                f as ir::FunId
+                ir::FunId(f as u32)
             }
         });
         let me = nc + f;

@@ -82,7 +82,7 @@ impl Checker {
                 .map(|b| self.types.resolve(b.ty)),
             ir::Expr::Const(c) => self
                 .const_tys
-                .get(*c as usize)
+                .get(c.index())
                 .map(|t| self.types.resolve(t.0)),
             _ => None,
         };

@@ -66,7 +66,7 @@ enum Ctx {
 #[derive(Clone, Copy)]
 enum Defined {
     Game(GameId),
-    Const(u32),
+    Const(ir::ConstId),
     Fun(ir::FunId),
 }
 
@@ -227,7 +227,7 @@ impl Checker {
                     ..
                 }) => {
                     let memo_limit = memo.as_ref().map(|m| m.limit.unwrap_or(u64::MAX));
-                    let id = self.out.funs.len() as ir::FunId;
+                    let id = ir::FunId(self.out.funs.len() as u32);
                     let tys = params.iter().map(|_| self.types.fresh_any()).collect();
                     let ret = self.types.fresh_any();
                     self.fun_tys.push((tys, ret));
@@ -257,7 +257,7 @@ impl Checker {
                             .help("a constant is computed once anyway; `memo` says how a function's calls are remembered"),
                         );
                     }
-                    let id = self.out.consts.len() as u32;
+                    let id = ir::ConstId(self.out.consts.len() as u32);
                     self.const_tys.push((Ty::Error, false));
                     self.out.consts.push(ir::Const {
                         name: l.name.name.clone(),
@@ -718,7 +718,7 @@ impl Checker {
         }
         match self.globals.get(name).copied() {
             Some(Defined::Const(id)) => {
-                let (ty, needs_values) = self.const_tys[id as usize];
+                let (ty, needs_values) = self.const_tys[id.index()];
                 if needs_values && self.ctx == Ctx::Rule {
                     self.errors.push(
                         Diag::user(
@@ -738,7 +738,7 @@ impl Checker {
                 (self.push(ir::Expr::Const(id), span), ty)
             }
             Some(Defined::Fun(id)) => {
-                let f = &self.out.funs[id as usize];
+                let f = &self.out.funs[id.index()];
                 let example = format!("{}({})", f.name, f.params.join(", "));
                 self.errors.push(
                     Diag::user(Code::BuiltinNotCalled, format!("`{name}` is a function"))

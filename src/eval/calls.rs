@@ -153,7 +153,7 @@ impl InterpState {
 
     /// What is remembered of a function's calls.
     fn remembered(&mut self, fun: ir::FunId) -> &mut Remembered {
-        let i = fun as usize;
+        let i = fun.index();
         if self.memo.len() <= i {
             self.memo.resize_with(i + 1, Default::default);
         }
@@ -185,7 +185,7 @@ impl Interp<'_> {
         span: Span,
         env: &mut [Value],
     ) -> R<Value> {
-        let Some(f) = p.funs.get(fun as usize) else {
+        let Some(f) = p.funs.get(fun.index()) else {
             return Err(Diag::bug("a call of an unknown function")
                 .label(span, "here")
                 .into());
@@ -208,7 +208,7 @@ impl Interp<'_> {
                 .m
                 .interp_state
                 .memo
-                .get(fun as usize)
+                .get(fun.index())
                 .and_then(|m| m.all.get(key.as_slice()))
         {
             return Ok(v.clone());
@@ -234,7 +234,7 @@ impl Interp<'_> {
                 .m
                 .interp_state
                 .memo
-                .get(fun as usize)
+                .get(fun.index())
                 .and_then(|m| m.recent(ints))
         {
             return Ok(v.clone());

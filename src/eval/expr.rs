@@ -427,10 +427,10 @@ impl Interp<'_> {
                 .get(*s as usize)
                 .cloned()
                 .ok_or_else(|| Diag::bug("variable slot out of range").label(span, "here"))?,
-            ir::Expr::Const(c) => match &self.m.consts[*c as usize] {
+            ir::Expr::Const(c) => match &self.m.consts[c.index()] {
                 Some(v) => v.clone(),
                 None => {
-                    let name = &p.consts[*c as usize].name;
+                    let name = &p.consts[c.index()].name;
                     return Err(Diag::user(
                         Code::ConstantFailed,
                         format!("constant `{name}` has no value"),

@@ -100,11 +100,11 @@ fn reaches_loopy(p: &ir::Program, game: ir::GameId) -> bool {
                 Some(def) if !def.loopy => &def.uses,
                 _ => return true,
             },
-            ir::Global::Fun(f) => match p.funs.get(f as usize) {
+            ir::Global::Fun(f) => match p.funs.get(f.index()) {
                 Some(def) => &def.uses,
                 None => return true,
             },
-            ir::Global::Const(c) => match p.consts.get(c as usize) {
+            ir::Global::Const(c) => match p.consts.get(c.index()) {
                 Some(def) => &def.uses,
                 None => return true,
             },

@@ -237,19 +237,20 @@ impl Machine {
                 compile_rules(self);
             }
             for &c in &prog.const_order {
-                let def = &prog.consts[c as usize];
+                let def = &prog.consts[c.index()];
                 if def.needs_values != needs_values {
                     continue;
                 }
-                let kept =
-                    consts.get(c as usize).copied().flatten().and_then(|o| {
-                        Some((old.get_mut(o as usize)?, *old_stopped.get(o as usize)?))
-                    });
+                let kept = consts
+                    .get(c.index())
+                    .copied()
+                    .flatten()
+                    .and_then(|o| Some((old.get_mut(o.index())?, old_stopped.get(o.index())?)));
                 // Evaluated again: a constant that was interrupted, and a
                 // value holding positions when ids moved.
                 match kept {
                     Some((v, false)) if !v.as_ref().is_some_and(|v| moved && v.has_pos()) => {
-                        self.consts[c as usize] = v.take();
+                        self.consts[c.index()] = v.take();
                         continue;
                     }
                     _ => {}
@@ -266,9 +267,9 @@ impl Machine {
                 // Each constant is a statement of its own for the limits.
                 self.budget.start();
                 match self.interp().eval(def.expr, &mut env) {
-                    Ok(v) => self.consts[c as usize] = Some(v),
+                    Ok(v) => self.consts[c.index()] = Some(v),
                     Err(d) => {
-                        self.const_stopped[c as usize] = d.ends_statement();
+                        self.const_stopped[c.index()] = d.ends_statement();
                         errors.push((c, d));
                     }
                 }
@@ -295,7 +296,7 @@ impl Machine {
 
     /// The value of a constant (`None` if its definition failed).
     pub fn constant(&self, id: ConstId) -> Option<&Value> {
-        self.consts.get(id as usize)?.as_ref()
+        self.consts.get(id.index())?.as_ref()
     }
 
     /// The program being run.

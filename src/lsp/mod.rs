@@ -296,10 +296,10 @@ impl Doc {
                     names.insert(g.name.clone(), Global::Game(i as ir::GameId));
                 }
                 for (i, f) in p.funs.iter().enumerate() {
-                    names.insert(f.name.clone(), Global::Fun(i as ir::FunId));
+                    names.insert(f.name.clone(), Global::Fun(ir::FunId(i as u32)));
                 }
                 for (i, c) in p.consts.iter().enumerate() {
-                    names.insert(c.name.clone(), Global::Const(i as ir::ConstId));
+                    names.insert(c.name.clone(), Global::Const(ir::ConstId(i as u32)));
                 }
             }
             names
@@ -410,8 +410,8 @@ impl Doc {
         let p = self.program()?;
         let (name, span) = match g {
             Global::Game(i) => (&p.games[i as usize].name, p.games[i as usize].span),
-            Global::Fun(i) => (&p.funs[i as usize].name, p.funs[i as usize].span),
-            Global::Const(i) => return Some(p.consts[i as usize].name_span),
+            Global::Fun(i) => (&p.funs[i.index()].name, p.funs[i.index()].span),
+            Global::Const(i) => return Some(p.consts[i.index()].name_span),
         };
         self.name_in(name, span)
     }
@@ -438,8 +438,8 @@ impl Doc {
         };
         let name = match g {
             Global::Game(i) => &p.games[i as usize].name,
-            Global::Fun(i) => &p.funs[i as usize].name,
-            Global::Const(i) => &p.consts[i as usize].name,
+            Global::Fun(i) => &p.funs[i.index()].name,
+            Global::Const(i) => &p.consts[i.index()].name,
         };
         let mut out: Vec<Span> = self.definition(g).into_iter().collect();
         for (e, span) in p.exprs.iter().zip(&p.spans) {
@@ -490,7 +490,7 @@ impl Doc {
             Global::Game(i) if p.games[i as usize].params.len() == 1 => {
                 format!("table({}, 0..=20)", p.games[i as usize].name)
             }
-            Global::Const(i) => p.consts[i as usize].name.clone(),
+            Global::Const(i) => p.consts[i.index()].name.clone(),
             _ => return None,
         };
         // The definitions the game needs (through any chain of uses), each
@@ -500,8 +500,8 @@ impl Doc {
         while let Some(&d) = needed.get(i) {
             let uses = match d {
                 Global::Game(j) => &p.games[j as usize].uses,
-                Global::Fun(j) => &p.funs[j as usize].uses,
-                Global::Const(j) => &p.consts[j as usize].uses,
+                Global::Fun(j) => &p.funs[j.index()].uses,
+                Global::Const(j) => &p.consts[j.index()].uses,
             };
             for u in uses {
                 if !needed.contains(u) {
@@ -515,8 +515,8 @@ impl Doc {
             .iter()
             .map(|&d| match d {
                 Global::Game(j) => p.games[j as usize].span,
-                Global::Fun(j) => p.funs[j as usize].span,
-                Global::Const(j) => p.consts[j as usize].span,
+                Global::Fun(j) => p.funs[j.index()].span,
+                Global::Const(j) => p.consts[j.index()].span,
             })
             .collect();
         spans.sort_by_key(|s| s.start);
@@ -572,11 +572,11 @@ impl Doc {
                 (kind, &d.name, Some(&d.params), d.span)
             }
             Global::Fun(i) => {
-                let d = &p.funs[i as usize];
+                let d = &p.funs[i.index()];
                 ("function", &d.name, Some(&d.params), d.span)
             }
             Global::Const(i) => {
-                let d = &p.consts[i as usize];
+                let d = &p.consts[i.index()];
                 ("constant", &d.name, None, d.span)
             }
         };
@@ -642,8 +642,8 @@ impl Doc {
         };
         let globals = (0..p.games.len())
             .map(|i| Global::Game(i as ir::GameId))
-            .chain((0..p.funs.len()).map(|i| Global::Fun(i as ir::FunId)))
-            .chain((0..p.consts.len()).map(|i| Global::Const(i as ir::ConstId)));
+            .chain((0..p.funs.len()).map(|i| Global::Fun(ir::FunId(i as u32))))
+            .chain((0..p.consts.len()).map(|i| Global::Const(ir::ConstId(i as u32))));
         let mut out = Vec::new();
         for g in globals {
             let (name, span, kind) = match g {
@@ -652,11 +652,11 @@ impl Doc {
                     (&d.name, d.span, lsp::SymbolKind::CLASS)
                 }
                 Global::Fun(i) => {
-                    let d = &p.funs[i as usize];
+                    let d = &p.funs[i.index()];
                     (&d.name, d.span, lsp::SymbolKind::FUNCTION)
                 }
                 Global::Const(i) => {
-                    let d = &p.consts[i as usize];
+                    let d = &p.consts[i.index()];
                     (&d.name, d.span, lsp::SymbolKind::CONSTANT)
                 }
             };
