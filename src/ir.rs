@@ -11,7 +11,16 @@ use crate::span::Span;
 /// Index of an expression in [`Program::exprs`].
 pub type ExprId = u32;
 /// Index of a game in [`Program::games`].
-pub type GameId = u32;
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GameId(pub u32);
+
+impl GameId {
+    /// Its place in [`Program::games`] (and in tables kept beside it).
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
 /// Index of a constant in [`Program::consts`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ConstId(pub u32);
@@ -99,7 +108,7 @@ impl Program {
     /// the parameter's bits changed by `^`, `&` or `|` (`G(m ^ b)`,
     /// `G(m & (m - 1))`). Few of a mask's range are ever reached.
     pub fn stored_by_key(&self, game: GameId) -> bool {
-        let Some(g) = self.games.get(game as usize) else {
+        let Some(g) = self.games.get(game.index()) else {
             return false;
         };
         // A tree of `^`, `&` and `|` with the parameter among its operands.

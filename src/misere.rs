@@ -18,6 +18,7 @@ use crate::diagnostics::{Code, Diag};
 use crate::flow::{Limit, R, Stop};
 use crate::genus::Genus;
 use crate::loopy::{Gsg, Outcome};
+use crate::oracle::GameId;
 use crate::oracle::{Moves, Oracle};
 use crate::store::PosId;
 use crate::value::Value;
@@ -90,17 +91,17 @@ pub struct Misere {
     /// Components with no move.
     terminal: FxHashMap<PosId, bool>,
     /// Per one-parameter game, its ascending run so far.
-    ascents: FxHashMap<u32, period::Ascent>,
+    ascents: FxHashMap<GameId, period::Ascent>,
     /// Per one-parameter game, the proven period of its genera.
-    periods: FxHashMap<u32, period::GenusPeriod>,
+    periods: FxHashMap<GameId, period::GenusPeriod>,
     /// Per one-parameter game, its misère quotient so far.
-    quotients: FxHashMap<u32, quotient::Heaps>,
+    quotients: FxHashMap<GameId, quotient::Heaps>,
     /// Games whose sums the quotient does not answer.
-    no_quotient: Vec<u32>,
+    no_quotient: Vec<GameId>,
     /// Components with a large argument and few enough options to list
     /// (a board's mask, not a heap's size); and per game, whether it has
     /// a heap's shape (`Oracle::heap_shaped`, read once).
-    large: (FxHashSet<PosId>, FxHashMap<u32, bool>),
+    large: (FxHashSet<PosId>, FxHashMap<GameId, bool>),
 }
 
 /// A state being searched: its options (first, for a sum, its components

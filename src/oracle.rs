@@ -8,7 +8,8 @@ use crate::budget::Apart;
 /// The loops a solver reports to [`Oracle::meter`].
 pub use crate::budget::Meter;
 use crate::flow::R;
-use crate::ir::{self, GameId};
+use crate::ir;
+pub use crate::ir::GameId;
 use crate::span::Span;
 use crate::store::PosId;
 use crate::value::Value;

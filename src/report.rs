@@ -171,7 +171,7 @@ fn ppositions(
     call: String,
 ) -> R<Answer> {
     // A loopy game's values may be ∞: no period proves its shape.
-    let loopy = m.program().games[t.game as usize].loopy;
+    let loopy = m.program().games[t.game.index()].loopy;
     let sec = match (play, &t.section) {
         (Play::Normal, _) if loopy => None,
         (Play::Normal, Some(s)) => s.section(t.game),
@@ -316,7 +316,7 @@ fn period(
     env: &mut [Value],
 ) -> R<(String, crate::analysis::PeriodSearch)> {
     let game = game_arg(m, args)?;
-    let arity = m.program().games[game as usize].params.len();
+    let arity = m.program().games[game.index()].params.len();
     let (sec, rest) = if arity >= 2 {
         let (slice, rest) = section(m, args, env)?;
         let Some(sec) = slice.section(game) else {
@@ -344,7 +344,7 @@ fn period(
         .help("give one: `period(G, 100000)`")
         .into());
     }
-    let name = sec.name(&m.program().games[game as usize].name);
+    let name = sec.name(&m.program().games[game.index()].name);
     let span = m.program().span(args[0]);
     let open = budget_arg.is_none();
     let search = crate::analysis::period_of(&mut m.oracle(), &sec, budget, open, span)?;
@@ -537,7 +537,7 @@ pub fn pos_data(m: &Machine, parts: &[PosId]) -> Position {
         .map(|&p| {
             let (game, args) = m.position(p);
             Component {
-                game: m.program().games[game as usize].name.clone(),
+                game: m.program().games[game.index()].name.clone(),
                 args: args.iter().map(|a| json_of(m, a)).collect(),
             }
         })
@@ -550,7 +550,7 @@ pub fn pos_data(m: &Machine, parts: &[PosId]) -> Position {
 
 /// The parameter names of a position's game.
 fn params_of(m: &Machine, pos: PosId) -> &[String] {
-    &m.program().games[m.game_of(pos) as usize].params
+    &m.program().games[m.game_of(pos).index()].params
 }
 
 /// A value as JSON: numbers as numbers, positions as position objects

@@ -635,11 +635,11 @@ impl Session {
         };
         let stale = stale(&program, defined);
         let old = machine.program();
-        let old_games: HashMap<&str, u32> = old
+        let old_games: HashMap<&str, crate::ir::GameId> = old
             .games
             .iter()
             .enumerate()
-            .map(|(i, g)| (g.name.as_str(), i as u32))
+            .map(|(i, g)| (g.name.as_str(), crate::ir::GameId(i as u32)))
             .collect();
         let old_consts: HashMap<&str, crate::ir::ConstId> = old
             .consts
@@ -647,7 +647,7 @@ impl Session {
             .enumerate()
             .map(|(i, c)| (c.name.as_str(), crate::ir::ConstId(i as u32)))
             .collect();
-        let games: Vec<Option<u32>> = program
+        let games: Vec<Option<crate::ir::GameId>> = program
             .games
             .iter()
             .map(|g| {
@@ -701,7 +701,7 @@ fn item_span(item: &ast::Item) -> Span {
 /// directly or not, as the checker resolved its names.
 fn stale<'a>(program: &'a ir::Program, defined: &'a [(String, Change)]) -> HashSet<&'a str> {
     let name = |g: ir::Global| match g {
-        ir::Global::Game(id) => program.games.get(id as usize).map(|g| g.name.as_str()),
+        ir::Global::Game(id) => program.games.get(id.index()).map(|g| g.name.as_str()),
         ir::Global::Const(id) => program.consts.get(id.index()).map(|c| c.name.as_str()),
         ir::Global::Fun(id) => program.funs.get(id.index()).map(|f| f.name.as_str()),
     };

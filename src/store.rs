@@ -116,9 +116,9 @@ const MAX_1D: usize = 1 << 27;
 const MAX_2D_CELLS: usize = 1 << 24;
 /// Games with ids from here on are stored by key only (the id layout has 15
 /// bits for the game).
-const MAX_DENSE_GAMES: GameId = 1 << 14;
+const MAX_DENSE_GAMES: GameId = GameId(1 << 14);
 /// Games with ids from here on have no table (14 bits for the game).
-const MAX_TABLE_GAMES: GameId = 1 << 14;
+const MAX_TABLE_GAMES: GameId = GameId(1 << 14);
 /// Integer games with more arguments than this are stored by key.
 const MAX_TABLE_ARITY: usize = 16;
 
@@ -215,16 +215,19 @@ struct Infinites {
 /// The game and the argument a raw id names.
 #[inline]
 fn raw_parts(p: PosId) -> (GameId, i64) {
-    (((p & !RAW) >> GAME_SHIFT) as GameId, (p & PAYLOAD) as i64)
+    (
+        GameId(((p & !RAW) >> GAME_SHIFT) as u32),
+        (p & PAYLOAD) as i64,
+    )
 }
 
 /// The id of entry `i` of `game`'s table.
 fn table_id(game: GameId, i: u32) -> PosId {
-    TABLE | (u64::from(game) << GAME_SHIFT) | u64::from(i)
+    TABLE | (u64::from(game.0) << GAME_SHIFT) | u64::from(i)
 }
 
 fn table_for(game: usize, shape: GameShape) -> Option<IntTable> {
-    (shape.ints && (1..=MAX_TABLE_ARITY).contains(&shape.arity) && game < MAX_TABLE_GAMES as usize)
+    (shape.ints && (1..=MAX_TABLE_ARITY).contains(&shape.arity) && game < MAX_TABLE_GAMES.index())
         .then(|| IntTable::new(shape.arity))
 }
 
@@ -254,7 +257,7 @@ impl Store {
     /// when a game is dropped or moves.
     pub fn remap(&mut self, keep: &[Option<GameId>], games: &[GameShape]) -> bool {
         let old = self.arity.len();
-        let identity = (0..old).all(|g| keep.get(g) == Some(&Some(g as GameId)))
+        let identity = (0..old).all(|g| keep.get(g) == Some(&Some(GameId(g as u32))))
             && keep[old.min(keep.len())..].iter().all(Option::is_none);
         let arity: Vec<usize> = games.iter().map(|s| s.arity).collect();
         if identity {
@@ -282,15 +285,15 @@ impl Store {
             // A game kept with a new storage kind (its parameters' types
             // became known) starts afresh: a position has one id.
             let same_kind = |o: &GameId| {
-                old_tables[*o as usize].is_some() == self.tables.get(n).is_some_and(Option::is_some)
+                old_tables[o.index()].is_some() == self.tables.get(n).is_some_and(Option::is_some)
             };
-            if let Some(o) = o.filter(|o| (*o as usize) < old && n < arity.len() && same_kind(o)) {
-                self.dense[n] = std::mem::take(&mut old_dense[o as usize]);
-                self.frozen[n] = old_frozen[o as usize];
+            if let Some(o) = o.filter(|o| ((*o).index()) < old && n < arity.len() && same_kind(o)) {
+                self.dense[n] = std::mem::take(&mut old_dense[o.index()]);
+                self.frozen[n] = old_frozen[o.index()];
                 if self.tables[n].is_some() {
-                    self.tables[n] = old_tables[o as usize].take();
+                    self.tables[n] = old_tables[o.index()].take();
                 }
-                new_of[o as usize] = Some(n as i64);
+                new_of[o.index()] = Some(n as i64);
             }
         }
         for t in old_tables.into_iter().flatten() {
@@ -366,7 +369,7 @@ impl Store {
             return None;
         };
         let room = self.room_for(1).is_ok();
-        let Some(Some(t)) = self.tables.get_mut(game as usize) else {
+        let Some(Some(t)) = self.tables.get_mut(game.index()) else {
             return None;
         };
         if t.arity != 1 {
@@ -387,7 +390,7 @@ impl Store {
             return found.map(|(p, _)| p);
         }
         let arrayless = self.tabled(game);
-        let dense = match (self.arity.get(game as usize), args) {
+        let dense = match (self.arity.get(game.index()), args) {
             _ if arrayless => None,
             (Some(1), [n]) => self.dense1(game, *n)?,
             (Some(2), [a, b]) => self.dense2(game, *a, *b)?,
@@ -400,7 +403,7 @@ impl Store {
             return Ok(p);
         }
         let room = self.room_for(1).is_ok();
-        if let Some(Some(t)) = self.tables.get_mut(game as usize)
+        if let Some(Some(t)) = self.tables.get_mut(game.index())
             && t.arity == args.len()
         {
             let before = t.values.len();
@@ -412,7 +415,7 @@ impl Store {
         }
         let mut key = std::mem::take(&mut self.key_buf);
         key.clear();
-        key.push(i64::from(game));
+        key.push(i64::from(game.0));
         for &a in args {
             key.extend([TAG_INT, a]);
         }
@@ -425,8 +428,8 @@ impl Store {
     /// frozen with no dense array.
     #[inline]
     fn tabled(&self, game: GameId) -> bool {
-        self.frozen.get(game as usize).copied().unwrap_or(false)
-            && matches!(self.dense.get(game as usize), Some(Dense::Empty))
+        self.frozen.get(game.index()).copied().unwrap_or(false)
+            && matches!(self.dense.get(game.index()), Some(Dense::Empty))
     }
 
     /// `game(arg)`'s id when it is interned, else, for a board (a
@@ -434,7 +437,7 @@ impl Store {
     /// without interning it; `None` otherwise (the caller interns it).
     #[inline]
     pub fn found_or_raw(&self, game: GameId, arg: i64) -> Option<PosId> {
-        let t = self.tables.get(game as usize)?.as_ref()?;
+        let t = self.tables.get(game.index())?.as_ref()?;
         // Only a game with no dense array: its positions are all in the
         // table, where a raw id's value is read.
         if t.arity != 1 || !self.tabled(game) {
@@ -444,8 +447,8 @@ impl Store {
             return Some(table_id(game, i));
         }
         let arg = u64::try_from(arg).ok().filter(|&a| a <= PAYLOAD)?;
-        (u64::from(game) < 1 << (62 - GAME_SHIFT))
-            .then_some(RAW | u64::from(game) << GAME_SHIFT | arg)
+        (u64::from(game.0) < 1 << (62 - GAME_SHIFT))
+            .then_some(RAW | u64::from(game.0) << GAME_SHIFT | arg)
     }
 
     /// The interned id of `p` (a raw id is interned; any other is itself).
@@ -473,7 +476,7 @@ impl Store {
         }
         let mut key = std::mem::take(&mut self.key_buf);
         key.clear();
-        key.push(i64::from(game));
+        key.push(i64::from(game.0));
         key.extend_from_slice(args);
         let id = self.intern_keyed(&key);
         self.key_buf = key;
@@ -486,7 +489,7 @@ impl Store {
         let Some((&game, args)) = key.split_first() else {
             return Err(Full);
         };
-        let game = GameId::try_from(game).map_err(|_| Full)?;
+        let game = GameId(u32::try_from(game).map_err(|_| Full)?);
         if args.len().is_multiple_of(2) && args.chunks_exact(2).all(|c| c[0] == TAG_INT) {
             return self.intern_key(game, args);
         }
@@ -525,7 +528,7 @@ impl Store {
     /// Whether this game's positions may be stored densely (more): games with
     /// ids that fit the id layout, whose storage has not been frozen.
     fn dense_allowed(&self, game: GameId) -> bool {
-        game < MAX_DENSE_GAMES && !self.frozen.get(game as usize).copied().unwrap_or(true)
+        game < MAX_DENSE_GAMES && !self.frozen.get(game.index()).copied().unwrap_or(true)
     }
 
     /// `G(n)` as a dense position, if `n` is in the dense range. When the
@@ -539,11 +542,11 @@ impl Store {
         if game >= MAX_DENSE_GAMES || n >= self.max_states.min(MAX_1D) {
             return Ok(None);
         }
-        let id = DENSE | (u64::from(game) << GAME_SHIFT) | n as u64;
+        let id = DENSE | (u64::from(game.0) << GAME_SHIFT) | n as u64;
         let can_grow = self.dense_allowed(game);
         let budget = self.cell_budget();
         let total = self.dense_cells;
-        let d = &mut self.dense[game as usize];
+        let d = &mut self.dense[game.index()];
         if let Dense::Empty = d {
             if !can_grow {
                 return Ok(None);
@@ -563,7 +566,7 @@ impl Store {
         let fits = |len: usize| total + len - values.len() <= budget;
         let len = if fits(want) { want } else { n + 1 };
         if !fits(len) || values.try_reserve_exact(len - values.len()).is_err() {
-            self.frozen[game as usize] = true;
+            self.frozen[game.index()] = true;
             return Ok(None);
         }
         self.dense_cells = total + len - values.len();
@@ -578,11 +581,11 @@ impl Store {
             return Ok(None);
         }
         let (a, b) = (a as usize, b as usize);
-        let id = DENSE | (u64::from(game) << GAME_SHIFT) | ((a as u64) << HALF) | b as u64;
+        let id = DENSE | (u64::from(game.0) << GAME_SHIFT) | ((a as u64) << HALF) | b as u64;
         let can_grow = self.dense_allowed(game);
         let budget = self.cell_budget();
         let total = self.dense_cells;
-        let d = &mut self.dense[game as usize];
+        let d = &mut self.dense[game.index()];
         if let Dense::Empty = d {
             if !can_grow {
                 return Ok(None);
@@ -620,7 +623,7 @@ impl Store {
             || total + cells - values.len() > budget
             || grown.try_reserve_exact(cells).is_err()
         {
-            self.frozen[game as usize] = true;
+            self.frozen[game.index()] = true;
             return Ok(None);
         }
         grown.resize(cells, UNKNOWN);
@@ -677,7 +680,7 @@ impl Store {
     #[inline(never)]
     fn raw_cell(&self, p: PosId) -> Option<(&Vec<u32>, usize)> {
         let (game, arg) = raw_parts(p);
-        let t = self.tables.get(game as usize)?.as_ref()?;
+        let t = self.tables.get(game.index())?.as_ref()?;
         Some((&t.values, t.find(&[arg])? as usize))
     }
 
@@ -757,7 +760,7 @@ impl Store {
     /// Takes the value array of a one-argument dense game out (to be filled
     /// by a batch kernel) — give it back with [`Store::restore_dense1`].
     pub fn take_dense1(&mut self, game: GameId) -> Option<Vec<u32>> {
-        match self.dense.get_mut(game as usize)? {
+        match self.dense.get_mut(game.index())? {
             Dense::One { values } => Some(std::mem::take(values)),
             _ => None,
         }
@@ -766,7 +769,7 @@ impl Store {
     /// Puts back an array taken by [`Store::take_dense1`], in which `stored`
     /// values were set and whose largest value is at most `max_value`.
     pub fn restore_dense1(&mut self, game: GameId, array: Vec<u32>, stored: usize, max_value: u32) {
-        if let Some(Dense::One { values }) = self.dense.get_mut(game as usize) {
+        if let Some(Dense::One { values }) = self.dense.get_mut(game.index()) {
             *values = array;
             self.counted += stored;
             self.max_value = self.max_value.max(max_value);
@@ -784,16 +787,16 @@ impl Store {
             return raw_parts(p).0;
         }
         if p & DENSE != 0 {
-            return ((p & !DENSE) >> GAME_SHIFT) as GameId;
+            return GameId(((p & !DENSE) >> GAME_SHIFT) as u32);
         }
         if p & TABLE != 0 {
-            return ((p & !TABLE) >> GAME_SHIFT) as GameId;
+            return GameId(((p & !TABLE) >> GAME_SHIFT) as u32);
         }
         self.keys
             .get_index(p as usize)
             .and_then(|k| k.first())
             .copied()
-            .unwrap_or(0) as GameId
+            .map_or(GameId(0), |g| GameId(g as u32))
     }
 
     /// Appends the key encoding of a position's arguments to `out`.
@@ -828,7 +831,7 @@ impl Store {
 
     /// The dense values of a one-argument game (`values[n]`), if it has any.
     pub fn dense1_values(&self, game: GameId) -> Option<&[u32]> {
-        match self.dense.get(game as usize)? {
+        match self.dense.get(game.index())? {
             Dense::One { values, .. } => Some(values),
             _ => None,
         }
@@ -836,7 +839,7 @@ impl Store {
 
     /// The dense values of a two-argument game as `(values, stride)`.
     pub fn dense2_values(&self, game: GameId) -> Option<(&[u32], usize)> {
-        match self.dense.get(game as usize)? {
+        match self.dense.get(game.index())? {
             Dense::Two { values, cols, .. } => Some((values, *cols)),
             _ => None,
         }
@@ -848,7 +851,7 @@ impl Store {
             return None;
         }
         let payload = p & PAYLOAD;
-        match self.dense.get(self.game_of(p) as usize)? {
+        match self.dense.get(self.game_of(p).index())? {
             Dense::One { .. } => Some(([payload as i64, 0], 1)),
             Dense::Two { .. } => {
                 Some(([(payload >> HALF) as i64, (payload & HALF_MASK) as i64], 2))
@@ -883,10 +886,10 @@ mod tests {
             sparse: true,
         };
         let mut s = Store::new(&[board], 1 << 30);
-        let p = s.intern_ints(0, &[(1 << 25) - 1]).expect("room");
+        let p = s.intern_ints(GameId(0), &[(1 << 25) - 1]).expect("room");
         assert!(s.dense_args(p).is_none(), "keyed");
         assert_eq!(s.dense_cells, 0);
-        assert_eq!(s.game_of(p), 0);
+        assert_eq!(s.game_of(p), GameId(0));
     }
 
     /// A board not stored yet gets a raw id: nothing is interned until it
@@ -900,43 +903,43 @@ mod tests {
             sparse: true,
         };
         let mut s = Store::new(&[board, INTS3], 100);
-        let raw = s.found_or_raw(0, 1 << 40).expect("a board");
+        let raw = s.found_or_raw(GameId(0), 1 << 40).expect("a board");
         assert!(is_raw(raw));
         assert_eq!(s.states(), 0);
         assert_eq!(s.value(raw), UNKNOWN);
-        assert_eq!(s.game_of(raw), 0);
+        assert_eq!(s.game_of(raw), GameId(0));
         assert_eq!(s.int_args(raw).unwrap().as_slice(), &[1 << 40]);
         assert!(s.dense_args(raw).is_none());
         s.set(raw, 3);
         assert_eq!(s.states(), 1);
         assert_eq!(s.value(raw), 3);
-        let p = s.intern_ints(0, &[1 << 40]).unwrap();
+        let p = s.intern_ints(GameId(0), &[1 << 40]).unwrap();
         assert!(!is_raw(p));
         assert_eq!(s.value(p), 3);
-        assert_eq!(s.found_or_raw(0, 1 << 40), Some(p));
+        assert_eq!(s.found_or_raw(GameId(0), 1 << 40), Some(p));
         assert_eq!(s.interned(raw).unwrap(), p);
         // Not for a game of three arguments, nor an argument past the id.
-        assert_eq!(s.found_or_raw(1, 5), None);
-        assert_eq!(s.found_or_raw(0, -1), None);
-        assert_eq!(s.found_or_raw(0, 1 << 50), None);
+        assert_eq!(s.found_or_raw(GameId(1), 5), None);
+        assert_eq!(s.found_or_raw(GameId(0), -1), None);
+        assert_eq!(s.found_or_raw(GameId(0), 1 << 50), None);
     }
 
     #[test]
     fn a_position_has_one_id_whichever_way_it_is_interned() {
         let mut s = Store::new(&[INTS3, ANY1], 100);
-        let a = s.intern_ints(0, &[6, 4, 1 << 40]).unwrap();
+        let a = s.intern_ints(GameId(0), &[6, 4, 1 << 40]).unwrap();
         let b = s
-            .intern_key(0, &[TAG_INT, 6, TAG_INT, 4, TAG_INT, 1 << 40])
+            .intern_key(GameId(0), &[TAG_INT, 6, TAG_INT, 4, TAG_INT, 1 << 40])
             .unwrap();
         assert_eq!(a, b);
-        assert_eq!(s.game_of(a), 0);
+        assert_eq!(s.game_of(a), GameId(0));
         assert_eq!(s.int_args(a).unwrap().as_slice(), &[6, 4, 1 << 40]);
         // Small integer arguments of a one-argument game are dense; a
         // boolean argument is keyed.
-        let d = s.intern_ints(1, &[5]).unwrap();
-        let k = s.intern_key(1, &[TAG_BOOL, 1]).unwrap();
+        let d = s.intern_ints(GameId(1), &[5]).unwrap();
+        let k = s.intern_key(GameId(1), &[TAG_BOOL, 1]).unwrap();
         assert_ne!(d, k);
-        assert_eq!((s.game_of(d), s.game_of(k)), (1, 1));
+        assert_eq!((s.game_of(d), s.game_of(k)), (GameId(1), GameId(1)));
         let mut key = Vec::new();
         s.key_of(k, &mut key);
         assert_eq!(key, [TAG_BOOL, 1]);
@@ -953,26 +956,26 @@ mod tests {
     fn the_state_limit_counts_table_positions() {
         let mut s = Store::new(&[INTS3], 3);
         for m in 0..3 {
-            s.intern_ints(0, &[1, 1, m]).unwrap();
+            s.intern_ints(GameId(0), &[1, 1, m]).unwrap();
         }
-        assert!(s.intern_ints(0, &[1, 1, 1]).is_ok());
-        assert!(s.intern_ints(0, &[1, 1, 9]).is_err());
+        assert!(s.intern_ints(GameId(0), &[1, 1, 1]).is_ok());
+        assert!(s.intern_ints(GameId(0), &[1, 1, 9]).is_err());
     }
 
     #[test]
     fn remapping_moves_tables_with_their_games() {
         let mut s = Store::new(&[ANY1, INTS3], 100);
-        let p = s.intern_ints(1, &[2, 2, 15]).unwrap();
+        let p = s.intern_ints(GameId(1), &[2, 2, 15]).unwrap();
         s.set(p, 4);
         // Game 1 becomes game 0; old game 0 is dropped.
-        assert!(s.remap(&[Some(1)], &[INTS3]));
+        assert!(s.remap(&[Some(GameId(1))], &[INTS3]));
         assert_eq!(s.states(), 1);
-        let q = s.intern_ints(0, &[2, 2, 15]).unwrap();
+        let q = s.intern_ints(GameId(0), &[2, 2, 15]).unwrap();
         assert_eq!(s.value(q), 4);
         assert_eq!(s.states(), 1);
         // A game whose storage kind changes starts afresh.
         assert!(s.remap(
-            &[None, Some(0)],
+            &[None, Some(GameId(0))],
             &[
                 ANY1,
                 GameShape {

@@ -1198,7 +1198,7 @@ fn games_whose_moves_change_bits_are_boards() {
         let mut session = Session::new(Limits::default());
         let (prog, errors) = session.check("b.game", src).expect("it checks");
         assert!(errors.is_empty(), "{src}");
-        let last = prog.games.len() as u32 - 1;
+        let last = grundy::ir::GameId(prog.games.len() as u32 - 1);
         assert_eq!(prog.stored_by_key(last), board, "{src}");
     }
 }

@@ -533,7 +533,7 @@ fn z_function(s: &[u32]) -> Vec<usize> {
 /// A game's moves in words: a shorthand's own description, or the shape
 /// derived from its rules.
 pub fn describe(m: &mut dyn Oracle, game: GameId) -> Vec<String> {
-    let g = m.program().games[game as usize].clone();
+    let g = m.program().games[game.index()].clone();
     if let Some(s) = &g.shorthand {
         return shorthand::describe(&g.name, s);
     }
@@ -569,7 +569,7 @@ pub fn describe(m: &mut dyn Oracle, game: GameId) -> Vec<String> {
 /// What `describe` says of a game's moves: its rules' count, and for a game
 /// of one parameter the take-and-break shape of its moves.
 fn shape_lines(m: &mut dyn Oracle, game: GameId) -> Vec<String> {
-    let g = m.program().games[game as usize].clone();
+    let g = m.program().games[game.index()].clone();
     let head = format!("{}({})", g.name, g.params.join(", "));
     let rules = format!(
         "{head}: {} rule{}",
@@ -731,12 +731,12 @@ pub fn huge_moves(m: &mut dyn Oracle, c: crate::value::PosId) -> R<Option<Vec<Hu
     if shape.max_heaps() > 2 {
         return Ok(None);
     }
-    let span = m.program().games[game as usize].header;
+    let span = m.program().games[game.index()].header;
     let (n, e, p) = (at.n, at.preperiod, at.period);
     if n < shape.from || n < e + p {
         return Ok(None);
     }
-    let name = m.program().games[game as usize].name.clone();
+    let name = m.program().games[game.index()].name.clone();
     // `G(x)`, or `G(x, 6)` for a section.
     let call = |x: &str| {
         let shown: Vec<String> = (0..sec.args.len())

@@ -182,7 +182,7 @@ const ANY_MOVE: &str = "a move over a range takes any number of tokens, leaving 
 fn read(m: &mut dyn Oracle, sec: &Section, unequal_ok: bool, any_ok: bool) -> Result<Shape, Why> {
     let game = sec.game;
     let prog = m.program().clone();
-    let g = &prog.games[game as usize];
+    let g = &prog.games[game.index()];
     if g.params.len() != sec.args.len() {
         return Err(format!("`{}` has {} parameters", g.name, g.params.len()));
     }

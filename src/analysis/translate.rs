@@ -24,7 +24,7 @@ pub fn translations(
     consts: &[Option<Value>],
     game: GameId,
 ) -> Result<Vec<Translation>, NotTranslation> {
-    let g = &prog.games[game as usize];
+    let g = &prog.games[game.index()];
     let d = g.params.len();
     if !g.int_params.iter().all(|&i| i) {
         return Err(format!("a parameter of `{}` is not an integer", g.name));

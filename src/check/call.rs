@@ -322,9 +322,9 @@ impl Checker {
                 .help(format!("write e.g. `{example}`")),
             );
         } else if let Some(g) = game {
-            let arity = self.game_params[g as usize].len();
+            let arity = self.game_params[g.index()].len();
             if args.len() >= 2 && arity != args.len() - 1 {
-                let gname = &self.out.games[g as usize].name;
+                let gname = &self.out.games[g.index()].name;
                 self.errors.push(
                     Diag::user(
                         Code::WrongArity,
@@ -342,7 +342,7 @@ impl Checker {
                     *ids = self.all_free(arity, ids, args[0].span);
                 }
                 for i in 0..arity {
-                    let p = self.game_params[g as usize][i];
+                    let p = self.game_params[g.index()][i];
                     if !self.types.unify(p, Ty::Int) {
                         self.errors.push(
                             Diag::user(
@@ -388,8 +388,8 @@ impl Checker {
             let (id, game) = self.game_arg(a, name);
             if f == Builtin::Period
                 && let Some(g) = game
-                && self.game_params[g as usize].len() == 1
-                && !self.types.unify(self.game_params[g as usize][0], Ty::Int)
+                && self.game_params[g.index()].len() == 1
+                && !self.types.unify(self.game_params[g.index()][0], Ty::Int)
             {
                 self.errors.push(
                     Diag::user(
@@ -402,15 +402,15 @@ impl Checker {
             }
             if f == Builtin::Period
                 && let Some(g) = game
-                && self.game_params[g as usize].len() != 1
+                && self.game_params[g.index()].len() != 1
             {
-                let gname = &self.out.games[g as usize].name;
+                let gname = &self.out.games[g.index()].name;
                 self.errors.push(
                     Diag::user(
                         Code::WrongArity,
                         format!(
                             "`period` needs a game of one parameter; `{gname}` has {}",
-                            plural(self.game_params[g as usize].len(), "parameter")
+                            plural(self.game_params[g.index()].len(), "parameter")
                         ),
                     )
                     .label(a.span, "this game")
@@ -433,9 +433,9 @@ impl Checker {
         if let Some((_, section)) = section_args(self, first, "guess", 3) {
             ids.extend(section);
         } else if let (id, Some(g)) = self.game_arg(first, "guess") {
-            let params = self.game_params[g as usize].clone();
+            let params = self.game_params[g.index()].clone();
             if !(1..=3).contains(&params.len()) {
-                let gname = &self.out.games[g as usize].name;
+                let gname = &self.out.games[g.index()].name;
                 self.errors.push(
                     Diag::user(
                         Code::WrongArity,
@@ -610,8 +610,8 @@ impl Checker {
     }
 
     fn apply(&mut self, game: GameId, args: &[ast::Expr], span: Span) -> (ExprId, Ty) {
-        let params = self.game_params[game as usize].clone();
-        let g = &self.out.games[game as usize];
+        let params = self.game_params[game.index()].clone();
+        let g = &self.out.games[game.index()];
         if params.len() != args.len() {
             let (name, names, at) = (g.name.clone(), g.params.clone(), g.header);
             self.errors
@@ -636,7 +636,7 @@ impl Checker {
                 _ => None,
             };
             if !unified {
-                let game = &self.out.games[game as usize];
+                let game = &self.out.games[game.index()];
                 let param_note = match origin {
                     Some(_) => format!(
                         "no rule of `{}` fixes what parameter `{}` holds, so its first \
@@ -797,7 +797,7 @@ fn section_args(
     if args.len() < 2 || !(1..=most).contains(&free) || (free == args.len() && free <= 2) {
         return None;
     }
-    if args.len() != c.game_params[g as usize].len() || args.len() > 62 {
+    if args.len() != c.game_params[g.index()].len() || args.len() > 62 {
         return None;
     }
     let mut out = vec![c.push(ir::Expr::GameRef(g), callee.span)];
@@ -808,7 +808,7 @@ fn section_args(
         .fold(0i64, |m, (i, _)| m | 1 << i);
     out.push(c.push(ir::Expr::Int(mask), a.span));
     for (i, e) in args.iter().enumerate() {
-        let p = c.game_params[g as usize][i];
+        let p = c.game_params[g.index()][i];
         if !c.types.unify(p, Ty::Int) {
             c.errors.push(
                 Diag::user(

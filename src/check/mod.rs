@@ -200,7 +200,7 @@ impl Checker {
             spans.insert(name.name.clone(), span);
             match item {
                 Item::Game(g) => {
-                    let id = self.out.games.len() as GameId;
+                    let id = GameId(self.out.games.len() as u32);
                     let params = g.params.iter().map(|_| self.types.fresh_var()).collect();
                     self.game_params.push(params);
                     self.out.games.push(ir::Game {
@@ -279,7 +279,7 @@ impl Checker {
         let Some(Defined::Game(id)) = self.globals.get(&g.name.name).copied() else {
             return;
         };
-        if self.out.games[id as usize].span != g.span {
+        if self.out.games[id.index()].span != g.span {
             return; // a duplicate, already reported
         }
         self.begin_frame(Ctx::Rule);
@@ -293,7 +293,7 @@ impl Checker {
                     .label(p.span, "repeated here"),
                 );
             }
-            let ty = self.game_params[id as usize][i];
+            let ty = self.game_params[id.index()][i];
             self.bind(&p.name, ty);
         }
         let mut rules = Vec::new();
@@ -314,7 +314,7 @@ impl Checker {
         }
         let stored_as = after_rules::declarations(self, g);
         let uses = self.out.uses_from(start);
-        let game = &mut self.out.games[id as usize];
+        let game = &mut self.out.games[id.index()];
         game.uses = uses;
         game.rules = rules;
         game.stored_as = stored_as;
@@ -748,7 +748,7 @@ impl Checker {
                 (self.push(ir::Expr::Int(0), span), Ty::Error)
             }
             Some(Defined::Game(id)) => {
-                let g = &self.out.games[id as usize];
+                let g = &self.out.games[id.index()];
                 let example = format!("{}({})", g.name, g.params.join(", "));
                 self.errors.push(
                     Diag::user(

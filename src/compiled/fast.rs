@@ -272,13 +272,13 @@ impl Compiled {
 
     /// How many slots a frame of `game` needs beyond the rule's own.
     pub fn extra_slots(&self, game: GameId) -> usize {
-        self.hoisted.get(game as usize).map_or(0, |(_, h)| h.len())
+        self.hoisted.get(game.index()).map_or(0, |(_, h)| h.len())
     }
 
     /// Computes the hoisted parts of `game` into the extra slots of `env`,
     /// which holds the parameters and room for every slot.
     pub fn hoist(&self, game: GameId, env: &mut [Value]) {
-        let Some((base, parts)) = self.hoisted.get(game as usize) else {
+        let Some((base, parts)) = self.hoisted.get(game.index()) else {
             return;
         };
         for (i, code) in parts.iter().enumerate() {

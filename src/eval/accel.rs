@@ -89,7 +89,7 @@ impl Machine {
         seen: &mut Seen,
     ) -> bool {
         let kernels = self.accel.kernels.clone();
-        let Some(Some(Some(k))) = kernels.get(game as usize).map(|g| g.rules.get(rule)) else {
+        let Some(Some(Some(k))) = kernels.get(game.index()).map(|g| g.rules.get(rule)) else {
             return false;
         };
         if !k.reads {
@@ -97,7 +97,7 @@ impl Machine {
         }
         let mut env = std::mem::take(&mut self.accel.kenv);
         env.clear();
-        env.resize(kernels[game as usize].slots, 0);
+        env.resize(kernels[game.index()].slots, 0);
         let ints = env.iter_mut().zip(params).all(|(slot, p)| match p {
             Value::Int(v) => {
                 *slot = *v;
@@ -115,7 +115,7 @@ impl Machine {
         // A one-argument game with a batch kernel: its loop for this rule
         // and this one position, where its options' values are in the
         // dense array (the divisors of `n`, not every number below it).
-        let batch = match (params, kernels[game as usize].batch.as_ref()) {
+        let batch = match (params, kernels[game.index()].batch.as_ref()) {
             ([Value::Int(x)], Some(b)) => self
                 .store
                 .dense1_values(game)
@@ -170,7 +170,7 @@ impl Scoped<'_> {
                 .m
                 .accel
                 .kernels
-                .get(game as usize)
+                .get(game.index())
                 .and_then(|k| k.batch.as_ref())
                 .is_some_and(|b| b.is_nim());
         if !nim {
@@ -221,7 +221,7 @@ impl Scoped<'_> {
 
     /// [`Machine::kernel_value`] of `game(args)`, from its arguments.
     fn kernel_value_at(&mut self, game: GameId, args: &[i64]) -> Option<u32> {
-        let ks = self.m.accel.kernels.get(game as usize)?;
+        let ks = self.m.accel.kernels.get(game.index())?;
         if !ks.complete {
             return None;
         }
@@ -263,7 +263,7 @@ impl Scoped<'_> {
         if !self.m.limits.kernels {
             return None;
         }
-        let slot = self.m.accel.sparse.get(game as usize)?;
+        let slot = self.m.accel.sparse.get(game.index())?;
         if let SparseSlot::Unknown = slot {
             let found = crate::analysis::shape::moves(&mut self.m.oracle(), game)
                 .ok()
@@ -274,9 +274,9 @@ impl Scoped<'_> {
                         usize::try_from(shape.from).ok()?,
                     )))
                 });
-            self.m.accel.sparse[game as usize] = found.map_or(SparseSlot::None, SparseSlot::Some);
+            self.m.accel.sparse[game.index()] = found.map_or(SparseSlot::None, SparseSlot::Some);
         }
-        match &self.m.accel.sparse[game as usize] {
+        match &self.m.accel.sparse[game.index()] {
             SparseSlot::Some(s) => Some(s.from().max(1)),
             _ => None,
         }
@@ -289,7 +289,7 @@ impl Scoped<'_> {
                 .m
                 .accel
                 .kernels
-                .get(game as usize)
+                .get(game.index())
                 .and_then(|k| k.batch.as_ref())
                 .is_some_and(|b| b.is_window())
     }
@@ -315,7 +315,7 @@ impl Scoped<'_> {
             .m
             .accel
             .kernels
-            .get(game as usize)
+            .get(game.index())
             .and_then(|k| k.batch.clone());
         let batch_to = sparse_from.map_or(to, |f| f.min(to));
         let use_sparse = sparse_from.is_some_and(|f| *done >= f);
@@ -336,7 +336,7 @@ impl Scoped<'_> {
         let mut interrupted = None;
         if use_sparse {
             let SparseSlot::Some(mut sparse) =
-                std::mem::take(&mut self.m.accel.sparse[game as usize])
+                std::mem::take(&mut self.m.accel.sparse[game.index()])
             else {
                 unreachable!("sparse_from found the evaluator")
             };
@@ -362,7 +362,7 @@ impl Scoped<'_> {
                     break;
                 }
             }
-            self.m.accel.sparse[game as usize] = SparseSlot::Some(sparse);
+            self.m.accel.sparse[game.index()] = SparseSlot::Some(sparse);
         } else if let Some(batch) = batch {
             let to = end(batch_to);
             // In chunks, to notice Ctrl-C between them.
@@ -416,17 +416,17 @@ impl Scoped<'_> {
     /// in `scope`. What it leaves is computed when asked for.
     pub(super) fn ascend(&mut self, game: GameId, to: i64) -> R<()> {
         if !self.m.limits.fill
-            || self.m.accel.fill_disabled.get(game as usize) != Some(&false)
-            || self.m.prog.games[game as usize].params.len() != 1
+            || self.m.accel.fill_disabled.get(game.index()) != Some(&false)
+            || self.m.prog.games[game.index()].params.len() != 1
         {
             return Ok(());
         }
-        let mut done = self.m.accel.row_done[game as usize]
+        let mut done = self.m.accel.row_done[game.index()]
             .first()
             .copied()
             .unwrap_or(0);
         if let Some(from) = self.sparse_from(game) {
-            let span = self.m.prog.games[game as usize].header;
+            let span = self.m.prog.games[game.index()].header;
             while done < (from as i64).min(to) {
                 let p = self.m.intern(game, &[Value::Int(done)], span)?;
                 match self.search(p) {
@@ -443,7 +443,7 @@ impl Scoped<'_> {
         let reserve = self.m.limits.max_states / 10;
         let mut budget = usize::MAX;
         let result = self.fill_run(game, &mut done, to, &mut budget, reserve);
-        let row = &mut self.m.accel.row_done[game as usize];
+        let row = &mut self.m.accel.row_done[game.index()];
         if row.is_empty() {
             row.push(0);
         }
@@ -469,7 +469,7 @@ impl Scoped<'_> {
     /// stack disables filling for the game.
     pub(super) fn fill_towards(&mut self, target: PosId, frames: &[Frame]) -> R<()> {
         let game = self.m.game_of(target);
-        if self.m.accel.fill_disabled[game as usize] {
+        if self.m.accel.fill_disabled[game.index()] {
             return Ok(());
         }
         let Some((args, n)) = self.m.store.dense_args(target) else {
@@ -498,9 +498,9 @@ impl Scoped<'_> {
             .m
             .accel
             .kernels
-            .get(game as usize)
+            .get(game.index())
             .is_some_and(|k| k.complete);
-        let mut done = std::mem::take(&mut self.m.accel.row_done[game as usize]);
+        let mut done = std::mem::take(&mut self.m.accel.row_done[game.index()]);
         if done.len() < rows as usize {
             done.resize(rows as usize, 0);
         }
@@ -592,9 +592,9 @@ impl Scoped<'_> {
                 Err(s) => interrupted = Some(s),
             }
         }
-        self.m.accel.row_done[game as usize] = done;
+        self.m.accel.row_done[game.index()] = done;
         if disable {
-            self.m.accel.fill_disabled[game as usize] = true;
+            self.m.accel.fill_disabled[game.index()] = true;
         }
         if progressed {
             self.m.accel.fill_epoch += 1;

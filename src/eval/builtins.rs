@@ -169,7 +169,7 @@ fn position_data(
     Ok(if f == Builtin::Args {
         Value::List(args.into())
     } else {
-        Value::Str(p.games[game as usize].name.as_str().into())
+        Value::Str(p.games[game.index()].name.as_str().into())
     })
 }
 

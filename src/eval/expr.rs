@@ -148,7 +148,7 @@ impl Interp<'_> {
                 known += 1;
             }
             // A search's options are named as stored (`eval::rename`).
-            if self.names.naming.renames(&p.games[*game as usize]) {
+            if self.names.naming.renames(&p.games[game.index()]) {
                 return if known == args.len() {
                     super::rename::renamed_ints_into(self, p, *game, &ints[..known], out)
                 } else {
@@ -168,7 +168,7 @@ impl Interp<'_> {
             } else {
                 let mut key = std::mem::take(&mut self.m.interp_state.key);
                 key.clear();
-                key.push(i64::from(*game));
+                key.push(i64::from(game.0));
                 for &v in &ints[..known] {
                     key.extend([TAG_INT, v]);
                 }

@@ -96,7 +96,7 @@ fn reaches_loopy(p: &ir::Program, game: ir::GameId) -> bool {
             continue;
         }
         let uses = match g {
-            ir::Global::Game(h) => match p.games.get(h as usize) {
+            ir::Global::Game(h) => match p.games.get(h.index()) {
                 Some(def) if !def.loopy => &def.uses,
                 _ => return true,
             },

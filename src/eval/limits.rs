@@ -48,7 +48,7 @@ impl Machine {
         if let Some((game, n)) = self.accel.reached {
             note.push_str(&format!(
                 "; the values of {} were known up to n = {}",
-                self.prog.games[game as usize].name,
+                self.prog.games[game.index()].name,
                 crate::progress::grouped(n.max(0) as u64)
             ));
         }
@@ -119,7 +119,7 @@ impl Scoped<'_> {
              run past 0; raise the limit with `--max-depth N` if the game really is this deep",
         );
         if let Some(last) = frames.last() {
-            let g = &self.m.prog.games[last.game as usize];
+            let g = &self.m.prog.games[last.game.index()];
             if let Some(rule) = rule.and_then(|r| g.rules.get(r)) {
                 d = d.label(rule.span, "this rule keeps making new positions");
             }

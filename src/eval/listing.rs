@@ -165,7 +165,7 @@ impl Machine {
             return Ok(None);
         }
         let kernels = self.accel.kernels.clone();
-        let Some(gk) = kernels.get(self.game_of(pos) as usize) else {
+        let Some(gk) = kernels.get(self.game_of(pos).index()) else {
             return Ok(None);
         };
         let (rules, listing): (&[Option<kernel::KRule>], &[kernel::KRule]) = if gk.lists {
@@ -193,7 +193,7 @@ impl Machine {
             listed += 1;
             // One part not renamed, the common case: no buffer.
             if let [(game, args, n)] = comps
-                && !naming.renames(prog.games.get(*game as usize)?)
+                && !naming.renames(prog.games.get(game.index())?)
             {
                 let (p, v) = self.store.intern_valued(*game, &args[..*n]).ok()?;
                 if let Some(seen) = known.as_deref_mut()
@@ -216,7 +216,7 @@ impl Machine {
             // whole.
             let preferred = match comps {
                 [(game, args, n)] if look || whole => kernels
-                    .get(*game as usize)
+                    .get(game.index())
                     .and_then(|k| k.prefer.as_ref())
                     .and_then(|prefer| prefer.eval(&args[..*n])),
                 _ => None,
@@ -227,7 +227,7 @@ impl Machine {
             }
             parts.clear();
             for &(game, args, n) in comps {
-                let g = prog.games.get(game as usize)?;
+                let g = prog.games.get(game.index())?;
                 if whole
                     && preferred == Some(false)
                     && named_whole(self, names.raw, game, &args[..n], &mut parts)
@@ -283,7 +283,7 @@ fn named_whole(
     let prog = Rc::clone(&m.prog);
     if !prog
         .games
-        .get(game as usize)
+        .get(game.index())
         .is_some_and(|g| Naming::Canonical.renames(g))
     {
         return false;

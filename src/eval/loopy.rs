@@ -118,7 +118,7 @@ impl Scoped<'_> {
         self.m
             .prog
             .games
-            .get(self.m.game_of(pos) as usize)
+            .get(self.m.game_of(pos).index())
             .is_some_and(|g| g.loopy)
     }
 
@@ -223,7 +223,7 @@ impl Scoped<'_> {
             )
             .help(format!(
                 "play can go on forever from there: declare `loopy game {}` too, so that its values may be ∞",
-                self.m.prog.games[self.m.game_of(pos) as usize].name
+                self.m.prog.games[self.m.game_of(pos).index()].name
             ))
             .into()),
         }

@@ -383,7 +383,7 @@ fn install(m: &mut Machine, prog: ir::Program, games: &[Option<GameId>]) -> bool
         .map(|(id, g)| GameShape {
             arity: g.params.len(),
             ints: g.int_params.iter().all(|i| *i),
-            sparse: prog.stored_by_key(id as GameId),
+            sparse: prog.stored_by_key(GameId(id as u32)),
         })
         .collect();
     let moved = m.store.remap(games, &shapes);
@@ -450,7 +450,7 @@ fn carry<T: Clone + Default>(keep: &[Option<GameId>], old: &[T], n: usize) -> Ve
             keep.get(i)
                 .copied()
                 .flatten()
-                .and_then(|o| old.get(o as usize).cloned())
+                .and_then(|o| old.get(o.index()).cloned())
                 .unwrap_or_default()
         })
         .collect()

@@ -83,7 +83,7 @@ pub fn solve_boards(m: &mut Machine, positions: &[PosId]) -> R<()> {
         let board = m
             .prog
             .games
-            .get(game as usize)
+            .get(game.index())
             .is_some_and(|g| g.stored_as.split.is_some());
         if !board || m.store.value(p) <= MAX_VALUE || tasks.iter().any(|t| t.0 == p) {
             continue;

@@ -24,7 +24,7 @@ impl Periods {
     /// What was found for a game or a section.
     fn state(&self, sec: &Section) -> &PeriodState {
         let found = if sec.is_whole() {
-            self.games.get(sec.game as usize)
+            self.games.get(sec.game.index())
         } else {
             self.sections.get(sec)
         };
@@ -38,7 +38,7 @@ impl Periods {
 
     fn state_mut(&mut self, sec: &Section) -> &mut PeriodState {
         if sec.is_whole() {
-            let g = sec.game as usize;
+            let g = sec.game.index();
             if self.games.len() <= g {
                 self.games.resize(g + 1, PeriodState::default());
             }
@@ -94,7 +94,7 @@ impl Machine {
 
     /// Records a proven period of a game.
     pub fn set_period(&mut self, game: GameId, preperiod: i64, period: i64, saltus: i64) {
-        if let Some(slot) = self.learned.periods.games.get_mut(game as usize) {
+        if let Some(slot) = self.learned.periods.games.get_mut(game.index()) {
             slot.found = Some(Ok(Proven {
                 preperiod,
                 period,
@@ -115,7 +115,7 @@ impl Scoped<'_> {
         let Some(Err(why)) = &self.m.learned.periods.state(&sec).found else {
             return s;
         };
-        let name = sec.name(&self.m.prog.games[sec.game as usize].name);
+        let name = sec.name(&self.m.prog.games[sec.game.index()].name);
         s.note(if why.proof_possible {
             format!("no period of {name} could answer instead: {}", why.text)
         } else {
@@ -151,7 +151,7 @@ impl Scoped<'_> {
         }
         let game = sec.game;
         let huge = n >= self.m.limits.max_states as i64;
-        let span = self.m.prog.games[game as usize].header;
+        let span = self.m.prog.games[game.index()].header;
         let full = self.m.limits.period_budget;
         let budget = if huge { full } else { n.min(full) };
         let state = self.m.learned.periods.state(&sec);
@@ -286,7 +286,7 @@ impl Scoped<'_> {
 /// A position too large to compute, whose game or section has no
 /// proven period.
 fn too_large(m: &Machine, pos: PosId, sec: &Section, why: &str) -> Diag {
-    let g = &m.prog.games[sec.game as usize];
+    let g = &m.prog.games[sec.game.index()];
     crate::analysis::too_large(
         &m.show().pos_briefly(pos),
         &sec.name(&g.name),

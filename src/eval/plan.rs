@@ -145,7 +145,7 @@ impl Scoped<'_> {
             return Ok(v);
         }
         // A position its game renames: the value of its stored names.
-        if self.m.prog.games[self.m.game_of(root) as usize].renames() {
+        if self.m.prog.games[self.m.game_of(root).index()].renames() {
             let mut parts = Vec::new();
             self.stored_names(root, &mut parts)?;
             if parts != [root] {
@@ -174,7 +174,7 @@ impl Scoped<'_> {
             .m
             .accel
             .plans
-            .get(self.m.game_of(root) as usize)
+            .get(self.m.game_of(root).index())
             .copied()
             .unwrap_or_default();
         for &s in plan.steps() {

@@ -81,7 +81,7 @@ impl crate::prune::Tree for Board<'_, '_> {
 /// `None` when there is none to ask (or it gave up), and the interpreter
 /// answers.
 pub(super) fn prefers_by_kernel(m: &Machine, pos: PosId) -> Option<bool> {
-    let game = m.store.game_of(pos) as usize;
+    let game = m.store.game_of(pos).index();
     if m.prog.games.get(game)?.stored_as.prefer.is_none() {
         return Some(false);
     }
@@ -145,7 +145,7 @@ impl Board<'_, '_> {
         let m = &mut *self.s.m;
         let game = m.game_of(pos);
         let prog = Rc::clone(&m.prog);
-        let g = &prog.games[game as usize];
+        let g = &prog.games[game.index()];
         let Some(cond) = g.stored_as.prefer else {
             return Ok(false);
         };

@@ -114,7 +114,7 @@ fn by_interp(
     args: &[Value],
     out: &mut Vec<PosId>,
 ) -> R<()> {
-    let g = &p.games[game as usize];
+    let g = &p.games[game.index()];
     let names = i.names;
     let Some((expr, inner)) = names.naming.renamer(g) else {
         return Err(Diag::bug("renaming a position its game does not rename").into());
@@ -158,7 +158,7 @@ fn by_interp(
 /// the rules' hoisted parts filled in: what a declaration after the rules
 /// (`split`, `canonical`, `prefer`) is evaluated in.
 pub(super) fn rule_frame(m: &Machine, game: GameId, args: &[Value], env: &mut Vec<Value>) {
-    let g = &m.prog.games[game as usize];
+    let g = &m.prog.games[game.index()];
     let need = g.slots.max(g.params.len() as u32) as usize + m.compiled.extra_slots(game);
     if env.len() != need {
         env.clear();
@@ -215,7 +215,7 @@ pub(super) fn by_kernel(
     args: &[i64],
     out: &mut Vec<PosId>,
 ) -> Option<()> {
-    let (_, inner) = names.naming.renamer(p.games.get(game as usize)?)?;
+    let (_, inner) = names.naming.renamer(p.games.get(game.index())?)?;
     // The machine's parts borrowed one by one, so that nothing is cloned
     // or moved per option.
     let kernels = &*m.accel.kernels;
@@ -226,7 +226,7 @@ pub(super) fn by_kernel(
         ..
     } = &mut m.interp_state.rename;
     let raw = names.raw;
-    let gk = kernels.get(game as usize)?;
+    let gk = kernels.get(game.index())?;
     let k = match inner {
         Naming::Canonical => gk.split.as_ref()?,
         _ => gk.canonical.as_ref()?,
@@ -240,9 +240,9 @@ pub(super) fn by_kernel(
         parts,
         &mut |comps| {
             for &(g, a, n) in comps {
-                let (g, a, n) = if inner.renames(p.games.get(g as usize)?) {
+                let (g, a, n) = if inner.renames(p.games.get(g.index())?) {
                     // A part of a `split`, in its game's canonical form.
-                    let gk = kernels.get(g as usize)?;
+                    let gk = kernels.get(g.index())?;
                     set_params(canon_env, &a[..n], gk.slots);
                     gk.canonical.as_ref()?.position(canon_env)?
                 } else {
@@ -287,7 +287,7 @@ impl Scoped<'_> {
         let m = &mut *self.m;
         let game = m.game_of(pos);
         let prog = Rc::clone(&m.prog);
-        if !Naming::Stored.renames(&prog.games[game as usize]) {
+        if !Naming::Stored.renames(&prog.games[game.index()]) {
             out.push(pos);
             return Ok(());
         }

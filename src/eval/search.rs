@@ -91,7 +91,7 @@ impl Frame {
 /// hoisted parts) appended to `env`, its iterators to `iters`: what its
 /// rules need when they run as written.
 fn set_up(m: &Machine, f: &Frame, env: &mut Vec<Value>, iters: &mut Vec<Option<Iter>>) {
-    let g = &m.prog.games[f.game as usize];
+    let g = &m.prog.games[f.game.index()];
     crate::key::args_of(&m.store, f.pos, env);
     env.resize(
         f.env_base + g.slots.max(g.params.len() as u32) as usize + m.compiled.extra_slots(f.game),
@@ -141,7 +141,7 @@ impl Machine {
             compiled,
             names,
         } = *held;
-        let game = &prog.games[f.game as usize];
+        let game = &prog.games[f.game.index()];
         self.poll()?;
         loop {
             let Some(rule) = game.rules.get(f.rule) else {
@@ -261,7 +261,7 @@ impl Machine {
                             let kernel = self
                                 .accel
                                 .kernels
-                                .get(f.game as usize)
+                                .get(f.game.index())
                                 .and_then(|k| k.rules.get(f.rule));
                             if matches!(kernel, Some(Some(k)) if k.reads) {
                                 return Ok(Next::Rule);
@@ -489,11 +489,11 @@ impl Scoped<'_> {
                 && (f.kernel_epoch != self.m.accel.fill_epoch || f.kernel_tries < KERNEL_RETRIES);
             if (at_start || resumed)
                 && !matches!(f.mode, Mode::Listed { .. })
-                && f.rule < self.m.prog.games[f.game as usize].rules.len()
+                && f.rule < self.m.prog.games[f.game.index()].rules.len()
             {
                 f.kernel_epoch = self.m.accel.fill_epoch;
                 f.kernel_tries = f.kernel_tries.saturating_add(1);
-                let nparams = self.m.prog.games[f.game as usize].params.len();
+                let nparams = self.m.prog.games[f.game.index()].params.len();
                 let params = &env[f.env_base..f.env_base + nparams];
                 if self.m.kernel_rule(f.game, f.rule, params, &mut f.seen) {
                     f.rule += 1;
@@ -638,14 +638,14 @@ impl Scoped<'_> {
             },
             _ => Some(last.rule),
         };
-        let g = &self.m.prog.games[last.game as usize];
+        let g = &self.m.prog.games[last.game.index()];
         let rule_span = rule.and_then(|r| g.rules.get(r)).map_or(g.span, |r| r.span);
         // The positions of the cycle are as the games' declarations name
         // them: a `canonical` (or `split`) that names a position of another
         // class closes a cycle the rules alone do not have.
         let renamers: Vec<&str> = frames[start..]
             .iter()
-            .map(|f| &self.m.prog.games[f.game as usize])
+            .map(|f| &self.m.prog.games[f.game.index()])
             .filter(|g| g.renames())
             .map(|g| g.name.as_str())
             .collect();

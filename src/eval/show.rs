@@ -26,7 +26,7 @@ impl Show<'_> {
         let name = self
             .prog
             .games
-            .get(game as usize)
+            .get(game.index())
             .map(|g| g.name.as_str())
             .unwrap_or("?");
         let mut args = Vec::new();

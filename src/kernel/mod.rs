@@ -205,7 +205,7 @@ pub fn explain(
     consts: &[Option<Value>],
     game: GameId,
 ) -> Vec<Result<bool, NoKernel>> {
-    let Some(g) = prog.games.get(game as usize) else {
+    let Some(g) = prog.games.get(game.index()) else {
         return Vec::new();
     };
     let c = RuleCompiler(compiled::Compiler { prog, consts });
@@ -226,7 +226,7 @@ pub fn batch_explained(
     consts: &[Option<Value>],
     game: GameId,
 ) -> Option<&'static str> {
-    let g = prog.games.get(game as usize)?;
+    let g = prog.games.get(game.index())?;
     if g.params.len() != 1 || g.renames() {
         return None;
     }
@@ -263,7 +263,7 @@ pub fn compile(prog: &ir::Program, consts: &[Option<Value>]) -> Vec<GameKernels>
                         .and_then(|e| c.naming(e, g))
                         .filter(|k| {
                             k.clauses.is_empty()
-                                && matches!(k.comps.as_slice(), [one] if one.game == id as GameId)
+                                && matches!(k.comps.as_slice(), [one] if one.game == GameId(id as u32))
                         }),
                     prefer: g.stored_as.prefer.and_then(|e| c.params_cond(e, g)),
                     never_prefers: g.stored_as.prefer.and_then(|e| c.cond(e)).is_some_and(|b| {
@@ -285,7 +285,7 @@ pub fn compile(prog: &ir::Program, consts: &[Option<Value>]) -> Vec<GameKernels>
                 })
                 .collect();
             let batch = if g.params.len() == 1 {
-                Batch::of(id as GameId, &rules).map(Rc::new)
+                Batch::of(GameId(id as u32), &rules).map(Rc::new)
             } else {
                 None
             };

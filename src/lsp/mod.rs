@@ -293,7 +293,7 @@ impl Doc {
             let mut names = HashMap::new();
             if let Some(p) = self.program() {
                 for (i, g) in p.games.iter().enumerate() {
-                    names.insert(g.name.clone(), Global::Game(i as ir::GameId));
+                    names.insert(g.name.clone(), Global::Game(ir::GameId(i as u32)));
                 }
                 for (i, f) in p.funs.iter().enumerate() {
                     names.insert(f.name.clone(), Global::Fun(ir::FunId(i as u32)));
@@ -409,7 +409,7 @@ impl Doc {
     fn definition(&self, g: Global) -> Option<Span> {
         let p = self.program()?;
         let (name, span) = match g {
-            Global::Game(i) => (&p.games[i as usize].name, p.games[i as usize].span),
+            Global::Game(i) => (&p.games[i.index()].name, p.games[i.index()].span),
             Global::Fun(i) => (&p.funs[i.index()].name, p.funs[i.index()].span),
             Global::Const(i) => return Some(p.consts[i.index()].name_span),
         };
@@ -437,7 +437,7 @@ impl Doc {
             return Vec::new();
         };
         let name = match g {
-            Global::Game(i) => &p.games[i as usize].name,
+            Global::Game(i) => &p.games[i.index()].name,
             Global::Fun(i) => &p.funs[i.index()].name,
             Global::Const(i) => &p.consts[i.index()].name,
         };
@@ -487,8 +487,8 @@ impl Doc {
     fn first_values(&self, g: Global) -> Option<String> {
         let p = self.program()?;
         let query = match g {
-            Global::Game(i) if p.games[i as usize].params.len() == 1 => {
-                format!("table({}, 0..=20)", p.games[i as usize].name)
+            Global::Game(i) if p.games[i.index()].params.len() == 1 => {
+                format!("table({}, 0..=20)", p.games[i.index()].name)
             }
             Global::Const(i) => p.consts[i.index()].name.clone(),
             _ => return None,
@@ -499,7 +499,7 @@ impl Doc {
         let mut i = 0;
         while let Some(&d) = needed.get(i) {
             let uses = match d {
-                Global::Game(j) => &p.games[j as usize].uses,
+                Global::Game(j) => &p.games[j.index()].uses,
                 Global::Fun(j) => &p.funs[j.index()].uses,
                 Global::Const(j) => &p.consts[j.index()].uses,
             };
@@ -514,7 +514,7 @@ impl Doc {
         let mut spans: Vec<Span> = needed
             .iter()
             .map(|&d| match d {
-                Global::Game(j) => p.games[j as usize].span,
+                Global::Game(j) => p.games[j.index()].span,
                 Global::Fun(j) => p.funs[j.index()].span,
                 Global::Const(j) => p.consts[j.index()].span,
             })
@@ -567,7 +567,7 @@ impl Doc {
         };
         let (kind, name, params, span) = match g {
             Global::Game(i) => {
-                let d = &p.games[i as usize];
+                let d = &p.games[i.index()];
                 let kind = if d.loopy { "loopy game" } else { "game" };
                 (kind, &d.name, Some(&d.params), d.span)
             }
@@ -641,14 +641,14 @@ impl Doc {
             return Vec::new();
         };
         let globals = (0..p.games.len())
-            .map(|i| Global::Game(i as ir::GameId))
+            .map(|i| Global::Game(ir::GameId(i as u32)))
             .chain((0..p.funs.len()).map(|i| Global::Fun(ir::FunId(i as u32))))
             .chain((0..p.consts.len()).map(|i| Global::Const(ir::ConstId(i as u32))));
         let mut out = Vec::new();
         for g in globals {
             let (name, span, kind) = match g {
                 Global::Game(i) => {
-                    let d = &p.games[i as usize];
+                    let d = &p.games[i.index()];
                     (&d.name, d.span, lsp::SymbolKind::CLASS)
                 }
                 Global::Fun(i) => {

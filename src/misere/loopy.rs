@@ -34,10 +34,7 @@ impl Misere {
     pub fn has_loopy(m: &dyn Oracle, s: &State) -> bool {
         s.iter().any(|&c| {
             let (game, _) = m.position(c);
-            m.program()
-                .games
-                .get(game as usize)
-                .is_some_and(|g| g.loopy)
+            m.program().games.get(game.index()).is_some_and(|g| g.loopy)
         })
     }
 

@@ -87,7 +87,13 @@ impl Misere {
 
     /// Settles heaps `a.next .. top` of `game` in order, until a period is
     /// proven.
-    fn run(&mut self, m: &mut dyn Oracle, game: u32, a: &mut Ascent, top: i64) -> R<()> {
+    fn run(
+        &mut self,
+        m: &mut dyn Oracle,
+        game: crate::oracle::GameId,
+        a: &mut Ascent,
+        top: i64,
+    ) -> R<()> {
         let mut on_stack = FxHashSet::default();
         let mut stack = Vec::new();
         let mut moves = Moves::exact();

@@ -48,7 +48,7 @@ impl PretendingPeriod {
 }
 
 impl Heaps {
-    fn new(m: &mut dyn Oracle, game: u32, limits: Growth) -> Heaps {
+    fn new(m: &mut dyn Oracle, game: crate::oracle::GameId, limits: Growth) -> Heaps {
         Heaps {
             q: Quotient::new(limits),
             digits: m.octal_digits(game),
@@ -137,7 +137,12 @@ fn so_far(h: &Heaps) -> String {
 }
 
 /// A heap's options as lists of smaller heaps of the same game.
-fn heap_options(m: &mut dyn Oracle, game: u32, h: i64, moves: &mut Moves) -> R<Vec<Vec<u32>>> {
+fn heap_options(
+    m: &mut dyn Oracle,
+    game: crate::oracle::GameId,
+    h: i64,
+    moves: &mut Moves,
+) -> R<Vec<Vec<u32>>> {
     let pos = m.intern(game, &[Value::Int(h)], crate::span::Span::default())?;
     m.options_into(pos, moves)?;
     let mut out = Vec::with_capacity(moves.len());
@@ -179,7 +184,7 @@ const AUTO_POLLS: u64 = 20_000_000;
 /// not a sum's attempt), its heaps are metered for the runaway projection.
 fn extend(
     m: &mut dyn Oracle,
-    game: u32,
+    game: crate::oracle::GameId,
     heaps: &mut Heaps,
     top: u32,
     enough: &dyn Fn(&Heaps) -> bool,
@@ -195,7 +200,7 @@ fn extend(
 
 fn extend_metered(
     m: &mut dyn Oracle,
-    game: u32,
+    game: crate::oracle::GameId,
     heaps: &mut Heaps,
     top: u32,
     enough: &dyn Fn(&Heaps) -> bool,
@@ -268,7 +273,7 @@ impl Misere {
     pub fn with_quotient<T>(
         &mut self,
         m: &mut dyn Oracle,
-        game: u32,
+        game: crate::oracle::GameId,
         top: u32,
         f: impl FnOnce(&Heaps) -> T,
     ) -> R<T> {
@@ -305,7 +310,11 @@ impl Misere {
     /// The game and heaps of a sum of two or more heaps of one
     /// one-parameter game that splits heaps (its rules an octal game's),
     /// for the quotient to answer; `None` for any other sum.
-    fn quotient_sum(&mut self, m: &mut dyn Oracle, s: &State) -> R<Option<(u32, Vec<i64>)>> {
+    fn quotient_sum(
+        &mut self,
+        m: &mut dyn Oracle,
+        s: &State,
+    ) -> R<Option<(crate::oracle::GameId, Vec<i64>)>> {
         if s.len() < 2 {
             return Ok(None);
         }
@@ -346,7 +355,7 @@ impl Misere {
         &mut self,
         m: &mut dyn Oracle,
         s: &State,
-    ) -> R<Option<(u32, Vec<u32>)>> {
+    ) -> R<Option<(crate::oracle::GameId, Vec<u32>)>> {
         let Some((game, heaps)) = self.quotient_sum(m, s)? else {
             return Ok(None);
         };

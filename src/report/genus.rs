@@ -25,7 +25,7 @@ pub(super) fn genus_answer(m: &mut Machine, args: &[ExprId], env: &mut [Value]) 
         });
     }
     let (game, axes, genera) = genera(m, args, env)?;
-    let g = &m.program().games[game as usize];
+    let g = &m.program().games[game.index()];
     Ok(Answer::Genera {
         game: g.name.clone(),
         params: g.params.clone(),

@@ -131,7 +131,7 @@ pub(super) fn guess(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -> R<Gu
         }
         None => DEFAULT_BUDGET,
     };
-    let g = &m.program().games[game as usize];
+    let g = &m.program().games[game.index()];
     let gname = g.name.clone();
     let names: Vec<String> = slice.free.iter().map(|&i| g.params[i].clone()).collect();
     let call = slice.name(&gname, &names);

@@ -52,7 +52,7 @@ fn p_set(
     let keep: Vec<usize> = (0..d).filter(|&i| moved[i] || !fixed[i]).collect();
     let moves = project(&moves, &keep, hi);
     let dims: Vec<i64> = keep.iter().map(|&i| hi[i]).collect();
-    let name = m.program().games[game as usize].name.clone();
+    let name = m.program().games[game.index()].name.clone();
     let name = &name;
     let Some(count) = crate::marking::positions(&dims) else {
         return Err(too_large(name, &dims, span).into());
@@ -147,7 +147,7 @@ pub(super) fn zeros(
     axes: &[Vec<i64>],
     span: Span,
 ) -> R<Option<Vec<Vec<i64>>>> {
-    let arity = m.program().games[game as usize].params.len();
+    let arity = m.program().games[game.index()].params.len();
     // The box: each free parameter up to its axis' largest, each fixed one
     // at (or up to) its value.
     let mut hi = match sec {
@@ -215,7 +215,7 @@ pub const MARK_FROM: u64 = 1 << 20;
 /// for any other position.
 pub(super) fn outcome(m: &mut Machine, root: PosId) -> R<Option<bool>> {
     let game = m.game_of(root);
-    if m.program().games[game as usize].params.len() < 2 {
+    if m.program().games[game.index()].params.len() < 2 {
         return Ok(None);
     }
     let (_, args) = {
@@ -235,7 +235,7 @@ pub(super) fn outcome(m: &mut Machine, root: PosId) -> R<Option<bool>> {
     if crate::marking::positions(&hi).is_some_and(|n| n < MARK_FROM) {
         return Ok(None);
     }
-    let span = m.program().games[game as usize].header;
+    let span = m.program().games[game.index()].header;
     let fixed = vec![true; hi.len()];
     Ok(p_set(m, game, &hi, &fixed, span)?.map(|set| set.is_p(&hi)))
 }

@@ -39,7 +39,7 @@ fn compute(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -> R<Answer> {
             );
         }
     };
-    let name = m.program().games[game as usize].name.clone();
+    let name = m.program().games[game.index()].name.clone();
     m.with_misere(|ms, o| {
         ms.with_quotient(o, game, top, |h| {
             let q = &h.q;

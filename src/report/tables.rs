@@ -57,7 +57,7 @@ pub(super) fn section<'a>(
     env: &mut [Value],
 ) -> R<(Slice, &'a [ExprId])> {
     let game = game_arg(m, args)?;
-    let arity = m.program().games[game as usize].params.len();
+    let arity = m.program().games[game.index()].params.len();
     let Some(fixed) = args.get(2..2 + arity) else {
         return Err(Diag::bug("a section without its parameters").into());
     };
@@ -85,7 +85,7 @@ impl TableValues {
     /// The parameters of the axes, and the game as the table names it
     /// (`G`, or the section `G(_, 6)`).
     pub(super) fn names(&self, m: &Machine) -> (Vec<String>, String) {
-        let g = &m.program().games[self.game as usize];
+        let g = &m.program().games[self.game.index()];
         match &self.section {
             Some(s) => (
                 s.free.iter().map(|&i| g.params[i].clone()).collect(),
@@ -98,7 +98,7 @@ impl TableValues {
     /// A point of the table, written with its axes' parameters: `G(a, b)`,
     /// or `G(n, 6)` for the section `G(_, 6)`.
     pub(super) fn point_name(&self, m: &Machine, params: &[String]) -> String {
-        let g = &m.program().games[self.game as usize];
+        let g = &m.program().games[self.game.index()];
         match &self.section {
             Some(s) => s.name(&g.name, params),
             None => format!("{}({})", g.name, params.join(", ")),
@@ -196,7 +196,7 @@ pub(super) fn table_values(
         .fold(1u128, |n, a| n.saturating_mul(a.len() as u128));
     let room = (m.state_count() as u128).saturating_add(m.room() as u128);
     if axes.len() >= 2 && points > room {
-        let name = &m.program().games[game as usize].name;
+        let name = &m.program().games[game.index()].name;
         return Err(Limit::States
             .stop(format!(
                 "this table of {name} has {points} positions, more than the state limit allows ({room})"

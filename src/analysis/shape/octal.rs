@@ -14,7 +14,7 @@ pub fn exact_octal(m: &mut dyn Oracle, game: GameId, shape: &Shape) -> Option<Ve
     if shape.families.iter().any(|f| f.heaps == 0) {
         return None;
     }
-    let span = m.program().games[game as usize].header;
+    let span = m.program().games[game.index()].header;
     let mut digits = shape.digits()?;
     // The heaps of each option of G(n), sorted, zeros dropped.
     let heaps_of = |m: &mut dyn Oracle, n: i64| -> Option<BTreeSet<Vec<i64>>> {
