@@ -9,7 +9,16 @@ pub use crate::ops::BinOp;
 use crate::span::Span;
 
 /// Index of an expression in [`Program::exprs`].
-pub type ExprId = u32;
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ExprId(pub u32);
+
+impl ExprId {
+    /// Its place in [`Program::exprs`] (and in tables kept beside it).
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
 /// Index of a game in [`Program::games`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct GameId(pub u32);
@@ -68,12 +77,12 @@ pub struct Program {
 impl Program {
     /// The expression with this id.
     pub fn expr(&self, id: ExprId) -> &Expr {
-        &self.exprs[id as usize]
+        &self.exprs[id.index()]
     }
 
     /// The span of this expression.
     pub fn span(&self, id: ExprId) -> Span {
-        self.spans[id as usize]
+        self.spans[id.index()]
     }
 
     /// Whether a position-typed expression has, along `+` and the branches

@@ -234,7 +234,7 @@ impl Checker {
                     self.out.funs.push(ir::Fun {
                         name: name.name.clone(),
                         params: params.iter().map(|p| p.name.clone()).collect(),
-                        body: 0,
+                        body: ExprId(0),
                         slots: 0,
                         span: *span,
                         uses: Vec::new(),
@@ -261,7 +261,7 @@ impl Checker {
                     self.const_tys.push((Ty::Error, false));
                     self.out.consts.push(ir::Const {
                         name: l.name.name.clone(),
-                        expr: 0,
+                        expr: ExprId(0),
                         slots: 0,
                         name_span: l.name.span,
                         span: l.span,
@@ -395,7 +395,7 @@ impl Checker {
     fn push(&mut self, e: ir::Expr, span: Span) -> ExprId {
         self.out.exprs.push(e);
         self.out.spans.push(span);
-        (self.out.exprs.len() - 1) as ExprId
+        ExprId((self.out.exprs.len() - 1) as u32)
     }
 
     fn mismatch(&mut self, span: Span, expected: Ty, found: Ty, why: &str) {
@@ -612,7 +612,7 @@ impl Checker {
                         // let the else branch decide.
                         let (f_id, f_ty) = self.infer(f);
                         if self.types.resolve(f_ty) == Ty::Pos && zero {
-                            self.out.exprs[t_id as usize] = ir::Expr::EmptyPos;
+                            self.out.exprs[t_id.index()] = ir::Expr::EmptyPos;
                             (t_id, f_id, Ty::Pos)
                         } else {
                             if !self.types.unify(f_ty, t_ty) {

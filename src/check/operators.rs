@@ -117,7 +117,7 @@ impl Checker {
                         return (self.push(ir::Expr::Concat(l_id, r_id), span), Ty::Str);
                     }
                     if matches!(r.kind, ExprKind::Int(0)) {
-                        self.out.exprs[r_id as usize] = ir::Expr::EmptyPos;
+                        self.out.exprs[r_id.index()] = ir::Expr::EmptyPos;
                     } else if !self.types.unify(r_ty, Ty::Pos) {
                         self.mismatch(r.span, Ty::Pos, r_ty, "`+` of positions is their sum");
                     }
@@ -158,7 +158,7 @@ impl Checker {
                 }
                 if self.types.resolve(r_ty) == Ty::Pos {
                     if matches!(l.kind, ExprKind::Int(0)) {
-                        self.out.exprs[l_id as usize] = ir::Expr::EmptyPos;
+                        self.out.exprs[l_id.index()] = ir::Expr::EmptyPos;
                         return (self.push(ir::Expr::PosSum(l_id, r_id), span), Ty::Pos);
                     }
                     // A parameter not known yet is a position, as on the left.

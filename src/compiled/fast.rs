@@ -293,7 +293,7 @@ impl Compiled {
     }
 
     fn add(&mut self, e: ExprId, f: Option<Fast>) {
-        if let (Some(f), Some(slot)) = (f, self.index.get_mut(e as usize)) {
+        if let (Some(f), Some(slot)) = (f, self.index.get_mut(e.index())) {
             self.exprs.push(f);
             *slot = self.exprs.len() as u32;
         }
@@ -358,7 +358,7 @@ impl Compiled {
     pub fn int(&self, e: ExprId) -> Option<&IntCode> {
         match self
             .exprs
-            .get(self.index.get(e as usize)?.checked_sub(1)? as usize)?
+            .get(self.index.get(e.index())?.checked_sub(1)? as usize)?
         {
             Fast::Int(x) => Some(x),
             Fast::Bool(_) | Fast::Str(_) => None,
@@ -370,7 +370,7 @@ impl Compiled {
     pub fn bool(&self, e: ExprId) -> Option<&BoolCode> {
         match self
             .exprs
-            .get(self.index.get(e as usize)?.checked_sub(1)? as usize)?
+            .get(self.index.get(e.index())?.checked_sub(1)? as usize)?
         {
             Fast::Bool(x) => Some(x),
             Fast::Int(_) | Fast::Str(_) => None,
@@ -394,7 +394,7 @@ impl Compiled {
     pub fn scalar(&self, e: ExprId) -> Option<Scalar<'_>> {
         match self
             .exprs
-            .get(self.index.get(e as usize)?.checked_sub(1)? as usize)?
+            .get(self.index.get(e.index())?.checked_sub(1)? as usize)?
         {
             Fast::Int(x) => Some(Scalar::Int(x)),
             Fast::Bool(x) => Some(Scalar::Bool(x)),
@@ -407,7 +407,7 @@ impl Compiled {
     pub fn string(&self, e: ExprId) -> Option<&Rc<str>> {
         match self
             .exprs
-            .get(self.index.get(e as usize)?.checked_sub(1)? as usize)?
+            .get(self.index.get(e.index())?.checked_sub(1)? as usize)?
         {
             Fast::Str(s) => Some(s),
             _ => None,
