@@ -12,7 +12,7 @@ use crate::linear::Linear;
 use crate::marking::Translation;
 use crate::value::Value;
 
-/// NotTranslation a game's moves are not translations (shown to users).
+/// Why a game's moves are not translations (shown to users).
 pub type NotTranslation = String;
 
 /// Cases a rule's constant loops may unroll to.

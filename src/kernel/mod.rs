@@ -190,7 +190,7 @@ pub struct GameKernels {
     pub never_prefers: bool,
 }
 
-/// NoKernel a rule has no kernel: what in it a kernel cannot run, in words, and
+/// Why a rule has no kernel: what in it a kernel cannot run, in words, and
 /// the expression where it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NoKernel {

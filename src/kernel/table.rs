@@ -1,4 +1,4 @@
-//! Columns kernels: a one-argument game's rule that loops over a range whose
+//! Table kernels: a one-argument game's rule that loops over a range whose
 //! bounds are computed from `n`, with options `G(a(n) ± t(x))` and
 //! conditions that compare a term of the loop variable `x` with a term of
 //! `n` (`G(n - k * k) for k in 1..=isqrt(n)`, `G(n - k * k) for k in 1..=n
