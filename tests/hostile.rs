@@ -447,7 +447,9 @@ fn work_projected_not_to_finish_stops_with_the_projection() {
         (
             "growing.game",
             "print sum(sum(y for y in 0..x) for x in 0..30000000)",
-            "and about 1 more than the one before",
+            // (How much more is measured between samples taken as time
+            // passes: about 1, or just under it on a loaded machine.)
+            "more than the one before",
         ),
     ] {
         let src = format!("{NIM}{query}\nprint 6 * 7\n");
