@@ -51,7 +51,16 @@ impl fmt::Display for Span {
 }
 
 /// Which source text a span refers to (an index into [`Sources`]).
-pub type SourceId = u32;
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SourceId(pub u32);
+
+impl SourceId {
+    /// Its place in [`Sources`].
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
 
 /// One source text: a file, or one REPL entry.
 #[derive(Clone, Debug)]
@@ -98,12 +107,12 @@ impl Sources {
             text: text.into(),
             base,
         });
-        (self.files.len() - 1) as SourceId
+        SourceId((self.files.len() - 1) as u32)
     }
 
     /// The source with this id, if any.
     pub fn get(&self, id: SourceId) -> Option<&Source> {
-        self.files.get(id as usize)
+        self.files.get(id.index())
     }
 
     /// The source a span starts in, and the span made local to it.
@@ -117,7 +126,7 @@ impl Sources {
             start: span.start - src.base,
             end: span.end.saturating_sub(src.base).min(src.text.len() as u32),
         };
-        Some((i as SourceId, src, local))
+        Some((SourceId(i as u32), src, local))
     }
 
     /// The text a span covers (empty if it is not in one source).
