@@ -1,12 +1,12 @@
 //! Answers: what statements produce, as data, rendered as text or as JSON.
 
-use crate::loopy::Gsg;
+use crate::value::Gsg;
 use serde::Serialize;
 use std::fmt;
 
 /// Who wins: one type for the solvers and the answers (defined beside
 /// the generalized values it is read from).
-pub use crate::loopy::Outcome;
+pub use crate::value::Outcome;
 
 mod guess;
 mod layout;
@@ -416,7 +416,7 @@ pub enum Answer {
         /// The argument tuples of value 0.
         positions: Vec<Vec<i64>>,
         /// What they look like, when a shape is seen.
-        shape: Option<crate::analysis::pshape::PShape>,
+        shape: Option<crate::solve::analysis::pshape::PShape>,
     },
     /// `outcome(P, misere)`.
     MisereOutcome {
@@ -466,7 +466,7 @@ pub enum Answer {
         /// `sequence` (value against n) or `heatmap` (a two-parameter table).
         shape: PlotShape,
         /// The period marked on a sequence, when one was found.
-        period: Option<crate::analysis::Period>,
+        period: Option<crate::solve::analysis::Period>,
         /// Where the picture was written (set by the front end).
         file: Option<String>,
         /// The picture, SVG.
@@ -529,7 +529,7 @@ pub enum Answer {
         /// The game.
         game: String,
         /// What was found (`None`: no period within the budget).
-        found: Option<crate::analysis::Period>,
+        found: Option<crate::solve::analysis::Period>,
         /// Values computed.
         computed: i64,
         /// Why no proof applies, when none does.
@@ -593,7 +593,7 @@ pub(crate) fn misere_words(misere: bool) -> &'static str {
 fn period(
     f: &mut fmt::Formatter<'_>,
     game: &str,
-    found: Option<&crate::analysis::Period>,
+    found: Option<&crate::solve::analysis::Period>,
     computed: i64,
     why: Option<&str>,
     ended: Option<&str>,
@@ -639,7 +639,7 @@ fn period(
                 s => (format!(" with saltus {s}"), format!(" + {s}")),
             };
             match &p.basis {
-                crate::analysis::Basis::Proven { theorem, from, to } => {
+                crate::solve::analysis::Basis::Proven { theorem, from, to } => {
                     writeln!(f, "period of {game}: {}{saltus}, {pre} (proven)", p.period)?;
                     writeln!(f, "  {theorem};")?;
                     writeln!(
@@ -648,7 +648,7 @@ fn period(
                         p.period, p.computed
                     )
                 }
-                crate::analysis::Basis::Observed { why } => {
+                crate::solve::analysis::Basis::Observed { why } => {
                     writeln!(
                         f,
                         "period of {game}: {}{saltus}, {pre} (observed in {}, not proven)",

@@ -5,10 +5,10 @@
 
 use crate::diagnostics::{Code, Diag};
 use crate::flow::R;
-use crate::loopy::{Gsg, Outcome};
-use crate::misere::{Misere, State};
 use crate::oracle::Oracle;
+use crate::solve::misere::{Misere, State};
 use crate::value::PosId;
+use crate::value::{Gsg, Outcome};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 

@@ -49,12 +49,6 @@ pub mod linear;
 /// Mex sets: the option values seen at a position.
 pub mod mex;
 
-/// The genus of a game: its normal and misère values with Nim heaps of 2.
-pub mod genus;
-
-/// Misère quotients of heap games: plain monoids, below the engine.
-pub mod quotient;
-
 /// Formulas searched bottom-up by size: plain data, below the engine.
 pub mod guess;
 /// P-positions of translation games by marking: plain bits, below the engine.
@@ -66,27 +60,19 @@ pub mod kernel;
 /// Sparse-space (rare/common) evaluation of take-and-break games.
 pub mod sparse;
 
-/// Games with cycles: generalized Sprague–Grundy values of finite graphs.
-pub mod loopy;
-
 /// What solvers and analyses see of the engine: options, values, limits.
 pub mod oracle;
 
-/// The pruned nimber search (Beling and Rogalski): values proven without
-/// every option's.
-pub mod prune;
+/// The solvers: the engine's clients that find values, outcomes and
+/// periods through the oracle (pruned search, loopy graphs, periods,
+/// misère play, quotients), and the seam a new solver plugs into.
+pub mod solve;
 
 /// The evaluator: expressions, interning, memoized Grundy values.
 pub mod eval;
 
 /// The state graph of a position as Graphviz DOT.
 pub mod graph;
-
-/// Misère play: exact search on sums, and misère Nim.
-pub mod misere;
-
-/// Analysis of one-parameter games: shapes, periods and proofs.
-pub mod analysis;
 
 /// Answers as data, rendered as text or JSON.
 pub mod answer;

@@ -5,7 +5,7 @@
 //! value: only who wins.
 //!
 //! A plain-data core: the moves come as [`Translation`](crate::marking::Translation)s (read from the
-//! rules by [`crate::analysis::translate`]), the box as its sizes; the
+//! rules by [`crate::solve::analysis::translate`]), the box as its sizes; the
 //! caller's `poll` is asked every few million marks (Ctrl-C, limits).
 
 /// The moves of one rule: from x to y = x − k·step − shift for every k

@@ -135,8 +135,8 @@ pub trait Oracle {
     fn grundy(&mut self, pos: PosId) -> R<u32>;
     /// The generalized value of `pos` (∞ for some positions of loopy
     /// games); by default its Grundy value.
-    fn gsg(&mut self, pos: PosId) -> R<crate::loopy::Gsg> {
-        self.grundy(pos).map(crate::loopy::Gsg::Finite)
+    fn gsg(&mut self, pos: PosId) -> R<crate::value::Gsg> {
+        self.grundy(pos).map(crate::value::Gsg::Finite)
     }
     /// Computes the values of a one-parameter game below `to` in one
     /// ascending run where a faster evaluator can (sparse space, batch

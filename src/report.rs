@@ -9,9 +9,9 @@ use crate::diagnostics::{Code, Diag};
 use crate::eval::{Machine, R, Row, To, misere_rows, move_rows};
 use crate::flow::{Limit, Stop};
 use crate::ir::{self, Builtin, ExprId, Play};
-use crate::loopy::Gsg;
 use crate::span::Span;
 use crate::store::PosId;
+use crate::value::Gsg;
 use crate::value::{Record, RecordKind, Value};
 use std::collections::HashSet;
 use std::rc::Rc;
@@ -133,7 +133,7 @@ pub fn report(
         Builtin::Quotient => quotient::answer(m, args, env),
         Builtin::Guess => Ok(guess::guess(m, args, env)?.answer()),
         Builtin::Period => Ok(match period(m, args, env)? {
-            (game, crate::analysis::PeriodSearch::Found(p)) => Answer::Period {
+            (game, crate::solve::analysis::PeriodSearch::Found(p)) => Answer::Period {
                 game,
                 computed: p.computed,
                 found: Some(p),
@@ -142,7 +142,7 @@ pub fn report(
             },
             (
                 game,
-                crate::analysis::PeriodSearch::NotFound {
+                crate::solve::analysis::PeriodSearch::NotFound {
                     computed,
                     why,
                     ended,
@@ -175,11 +175,11 @@ fn ppositions(
     let sec = match (play, &t.section) {
         (Play::Normal, _) if loopy => None,
         (Play::Normal, Some(s)) => s.section(t.game),
-        (Play::Normal, None) => Some(crate::analysis::Section::whole(t.game)),
+        (Play::Normal, None) => Some(crate::solve::analysis::Section::whole(t.game)),
         _ => None,
     };
     let span = m.program().span(args[0]);
-    let shape = crate::analysis::pshape::shape(
+    let shape = crate::solve::analysis::pshape::shape(
         &mut m.oracle(),
         sec.as_ref(),
         &t.axes,
@@ -306,7 +306,7 @@ fn game_arg(m: &Machine, args: &[ExprId]) -> R<ir::GameId> {
 /// `describe(G)`: the moves of a game in words, a line each.
 fn describe(m: &mut Machine, args: &[ExprId]) -> R<Vec<String>> {
     let game = game_arg(m, args)?;
-    Ok(crate::analysis::describe(&mut m.oracle(), game))
+    Ok(crate::solve::analysis::describe(&mut m.oracle(), game))
 }
 
 /// `period(G[, budget])`: the game's name and what the search found.
@@ -314,7 +314,7 @@ fn period(
     m: &mut Machine,
     args: &[ExprId],
     env: &mut [Value],
-) -> R<(String, crate::analysis::PeriodSearch)> {
+) -> R<(String, crate::solve::analysis::PeriodSearch)> {
     let game = game_arg(m, args)?;
     let arity = m.program().games[game.index()].params.len();
     let (sec, rest) = if arity >= 2 {
@@ -324,7 +324,7 @@ fn period(
         };
         (sec, rest)
     } else {
-        (crate::analysis::Section::whole(game), &args[1..])
+        (crate::solve::analysis::Section::whole(game), &args[1..])
     };
     let budget_arg = rest.first().copied();
     let budget = match budget_arg {
@@ -347,7 +347,7 @@ fn period(
     let name = sec.name(&m.program().games[game.index()].name);
     let span = m.program().span(args[0]);
     let open = budget_arg.is_none();
-    let search = crate::analysis::period_of(&mut m.oracle(), &sec, budget, open, span)?;
+    let search = crate::solve::analysis::period_of(&mut m.oracle(), &sec, budget, open, span)?;
     Ok((name, search))
 }
 
@@ -741,7 +741,7 @@ pub fn value(
         Builtin::Period => {
             let (found, period, preperiod, saltus, proven, computed) = match period(m, args, env)?.1
             {
-                crate::analysis::PeriodSearch::Found(p) => (
+                crate::solve::analysis::PeriodSearch::Found(p) => (
                     true,
                     p.period,
                     p.preperiod,
@@ -749,7 +749,7 @@ pub fn value(
                     p.is_proven(),
                     p.computed,
                 ),
-                crate::analysis::PeriodSearch::NotFound { computed, .. } => {
+                crate::solve::analysis::PeriodSearch::NotFound { computed, .. } => {
                     (false, 0, 0, 0, false, computed)
                 }
             };

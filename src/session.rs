@@ -5,7 +5,7 @@
 use crate::answer::Answer;
 use crate::check;
 use crate::diagnostics::{Code, Diag};
-use crate::eval::{Limits, Machine};
+use crate::eval::{Limits, Machine, Setup};
 use crate::flow::{Limit, Stop, interrupted_diag};
 use crate::input::Input;
 use crate::ir;
@@ -142,6 +142,8 @@ pub struct Session {
     /// While a statement runs (its machine taken out), the positions stored
     /// when it gave its latest answer.
     running_states: std::cell::Cell<usize>,
+    /// Solvers added before the machine is made.
+    solvers: Vec<Arc<dyn crate::solve::Solver>>,
 }
 
 /// A file's bytes, read a block at a time and refused as soon as they pass
@@ -194,6 +196,22 @@ impl Session {
             input: None,
             lets: Vec::new(),
             running_states: std::cell::Cell::new(0),
+            solvers: Vec::new(),
+        }
+    }
+
+    /// Adds a solver to the plans of every game it applies to, asked
+    /// before the engine's own strategies and after the solvers added
+    /// before it (docs/ARCHITECTURE.md, "Adding a solver"); refused past
+    /// [`crate::eval::MAX_SOLVERS`].
+    pub fn add_solver(&mut self, solver: Arc<dyn crate::solve::Solver>) -> Result<(), Diag> {
+        match self.machine.as_mut() {
+            Some(m) => m.add_solver(solver),
+            None if self.solvers.len() < crate::eval::MAX_SOLVERS => {
+                self.solvers.push(solver);
+                Ok(())
+            }
+            None => Err(crate::eval::too_many_solvers()),
         }
     }
 
@@ -622,10 +640,13 @@ impl Session {
     /// the failures of constants evaluated anew.
     fn install(&mut self, program: ir::Program, defined: &[(String, Change)]) -> Vec<Stop> {
         let Some(machine) = self.machine.as_mut() else {
-            let mut m = Machine::empty(self.limits.clone());
-            m.set_report_values(crate::report::value);
-            m.set_cancel(self.cancel.clone());
-            m.set_progress(self.progress.clone());
+            let mut m = Machine::new(Setup {
+                limits: self.limits.clone(),
+                cancel: Some(self.cancel.clone()),
+                progress: Some(self.progress.clone()),
+                report_values: Some(crate::report::value),
+                solvers: std::mem::take(&mut self.solvers),
+            });
             if let Some(input) = self.input.take() {
                 m.set_input(input);
             }

@@ -4,7 +4,9 @@ use std::fmt;
 use std::rc::Rc;
 
 mod dict;
+mod gsg;
 pub use dict::{Dict, Key};
+pub use gsg::{Gsg, Outcome, write_infinite};
 
 pub use crate::store::PosId;
 
@@ -487,7 +489,7 @@ impl fmt::Display for Value {
                 }
                 f.write_str("}")
             }
-            Value::Infinite(k) => crate::loopy::write_infinite(f, k),
+            Value::Infinite(k) => write_infinite(f, k),
         }
     }
 }

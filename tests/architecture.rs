@@ -36,14 +36,15 @@ fn sources() -> Vec<(String, String)> {
     out
 }
 
-/// The top-level module a file belongs to (`eval.rs` and `analysis/shape.rs`
-/// belong to `eval` and `analysis`).
+/// The layer a file belongs to: its top-level module (`eval/search.rs`
+/// belongs to `eval`), but each solver is a layer of its own
+/// (`solve/analysis/shape.rs` belongs to `solve::analysis`).
 fn module_of(rel: &str) -> String {
-    rel.split('/')
-        .next()
-        .unwrap()
-        .trim_end_matches(".rs")
-        .to_string()
+    let mut parts = rel.split('/').map(|p| p.trim_end_matches(".rs"));
+    match (parts.next().unwrap(), parts.next()) {
+        ("solve", Some(solver)) if solver != "mod" => format!("solve::{solver}"),
+        (top, _) => top.to_string(),
+    }
 }
 
 /// Which top-level modules each module names through `crate::`.
@@ -56,10 +57,14 @@ fn uses() -> BTreeMap<String, BTreeSet<String>> {
         }
         let entry = graph.entry(from.clone()).or_default();
         for (i, _) in code.match_indices("crate::") {
-            let name: String = code[i + 7..]
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
+            let mut name = ident(&code[i + 7..]);
+            // A solver's module, not an item of `solve` itself (`Solver`).
+            if name == "solve" && code[i + 12..].starts_with("::") {
+                let item = ident(&code[i + 14..]);
+                if item.starts_with(|c: char| c.is_lowercase()) {
+                    name = format!("solve::{item}");
+                }
+            }
             if !name.is_empty() && name != from {
                 entry.insert(name);
             }
@@ -310,7 +315,7 @@ fn the_bottom_layers_use_only_what_is_below_them() {
         ("builtin", &[]),
         ("ir", &["builtin", "ops", "span", "syntax"]),
         ("store", &["ir"]),
-        ("value", &["loopy", "store"]),
+        ("value", &["store"]),
         // Input is read against the memory limit (the allocator's count).
         ("input", &["diagnostics", "flow", "memory", "value"]),
         ("key", &["ir", "store", "value"]),
@@ -326,7 +331,7 @@ fn the_bottom_layers_use_only_what_is_below_them() {
         // Sparse space over plain values (the store's sentinels only).
         ("sparse", &["mex", "store"]),
         // Games with cycles: plain graphs in, values out.
-        ("loopy", &[]),
+        ("solve::loopy", &["value"]),
         ("flow", &["diagnostics", "span"]),
         // Pictures are drawn from plain data; files are written from answers.
         ("picture", &[]),
@@ -337,27 +342,29 @@ fn the_bottom_layers_use_only_what_is_below_them() {
         ("mex", &["store"]),
         (
             "oracle",
-            &["budget", "flow", "ir", "loopy", "span", "store", "value"],
+            &["budget", "flow", "ir", "span", "store", "value"],
         ),
         // The pruned search: plain data over its own trait.
-        ("prune", &["diagnostics", "flow", "oracle", "store"]),
-        // The solvers and analyses see the engine through the oracle only.
+        ("solve::prune", &["diagnostics", "flow", "oracle", "store"]),
+        // The solvers and analyses see the engine through the oracle only;
+        // the seam's trait too.
+        ("solve", &["flow", "ir", "oracle", "store"]),
         // The genus and misère quotients: plain numbers.
-        ("genus", &[]),
-        ("quotient", &[]),
+        ("solve::genus", &[]),
+        ("solve::quotient", &[]),
         // Marking P-positions: plain translations in, bits out.
         ("marking", &[]),
         // Formulas searched: points and values in, a formula out.
         ("guess", &["ops"]),
         (
-            "misere",
+            "solve::misere",
             &[
                 "diagnostics",
                 "flow",
-                "genus",
-                "loopy",
                 "oracle",
-                "quotient",
+                "solve::genus",
+                "solve::loopy",
+                "solve::quotient",
                 "span",
                 "store",
                 "value",
@@ -368,15 +375,14 @@ fn the_bottom_layers_use_only_what_is_below_them() {
             &[
                 "diagnostics",
                 "flow",
-                "loopy",
-                "misere",
                 "oracle",
+                "solve::misere",
                 "span",
                 "value",
             ],
         ),
         (
-            "analysis",
+            "solve::analysis",
             &[
                 "compiled",
                 "diagnostics",
@@ -397,9 +403,42 @@ fn the_bottom_layers_use_only_what_is_below_them() {
         ),
     ];
     for (module, may) in allowed {
+        assert!(graph.contains_key(*module), "no module `{module}` found");
         let used = graph.get(*module).cloned().unwrap_or_default();
         let extra: Vec<&String> = used.iter().filter(|u| !may.contains(&u.as_str())).collect();
         assert!(extra.is_empty(), "`{module}` uses {extra:?}");
+    }
+}
+
+/// The solvers are the engine's clients: a module under `src/solve/` sees
+/// the engine through `oracle::Oracle` (or a plain-data trait of its own),
+/// never the evaluator, the store's keys or anything above them; and each
+/// has its layer written in `the_bottom_layers_use_only_what_is_below_them`.
+#[test]
+fn solvers_reach_the_engine_only_through_the_oracle() {
+    let graph = uses();
+    let solvers: Vec<&String> = graph.keys().filter(|m| m.starts_with("solve::")).collect();
+    for s in [
+        "solve::prune",
+        "solve::loopy",
+        "solve::analysis",
+        "solve::misere",
+    ] {
+        assert!(graph.contains_key(s), "no solver `{s}` found");
+    }
+    let layers = std::fs::read_to_string("tests/architecture.rs").unwrap();
+    for solver in solvers {
+        let used = &graph[solver];
+        for inside in [
+            "eval", "key", "session", "query", "report", "answer", "printer", "files", "cli",
+            "repl", "lsp", "graph",
+        ] {
+            assert!(!used.contains(inside), "`{solver}` uses `{inside}`");
+        }
+        assert!(
+            layers.contains(&format!("\"{solver}\"")),
+            "`{solver}` has no layer in the_bottom_layers_use_only_what_is_below_them"
+        );
     }
 }
 
@@ -541,7 +580,7 @@ fn strategies_are_chosen_in_one_place() {
                 if t.contains(way) {
                     assert_eq!(
                         rel,
-                        "misere/plan.rs",
+                        "solve/misere/plan.rs",
                         "{rel}:{}: a misère way ({way}) asked outside its plan",
                         i + 1
                     );
@@ -559,7 +598,8 @@ fn strategies_are_chosen_in_one_place() {
     ] {
         assert!(defined.contains(s), "no strategy `{s}` found");
     }
-    let plan = std::fs::read_to_string("src/misere/plan.rs").expect("src/misere/plan.rs");
+    let plan =
+        std::fs::read_to_string("src/solve/misere/plan.rs").expect("src/solve/misere/plan.rs");
     for way in [
         ".huge_nim_winning(",
         ".quotient_loses(",

@@ -343,7 +343,7 @@ fn moves_to_dead_heaps_are_each_listed() {
 /// grown heap by heap to 400, and its period read off the answer.
 #[test]
 fn a_quotient_stops_at_its_proven_period() {
-    use grundy::quotient::{Growth, Quotient};
+    use grundy::solve::quotient::{Growth, Quotient};
     let digits = [7, 7];
     let mut q = Quotient::new(Growth::default());
     for n in 1..=400 {

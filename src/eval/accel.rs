@@ -3,7 +3,7 @@
 //! search gets deep.
 
 use super::*;
-use crate::analysis::shape::Shape;
+use crate::solve::analysis::shape::Shape;
 use crate::sparse::{HeapMoves, Sparse};
 
 /// The least number of positions one fill may compute.
@@ -23,7 +23,7 @@ pub(super) struct Accel {
     pub(super) kernels: Rc<Vec<GameKernels>>,
     /// Per game, which strategies give its positions their values
     /// (`eval::plan`), chosen with its kernels.
-    pub(super) plans: Vec<super::plan::Plan>,
+    pub(super) plans: super::plan::Plans,
     /// Bumped whenever a fill computed values: frames then retry kernels.
     pub(super) fill_epoch: u64,
     /// Games whose fill met a failure other than the stack (an error, the
@@ -44,7 +44,7 @@ pub(super) struct Accel {
     /// got (for a limit's report of what was done).
     pub(super) reached: Option<(GameId, i64)>,
     /// The pruned search's stacks, kept from one search to the next.
-    pub(super) pruning: crate::prune::Searcher,
+    pub(super) pruning: crate::solve::prune::Searcher,
 }
 
 /// A game's sparse-space evaluator, if it has one.
@@ -265,7 +265,7 @@ impl Scoped<'_> {
         }
         let slot = self.m.accel.sparse.get(game.index())?;
         if let SparseSlot::Unknown = slot {
-            let found = crate::analysis::shape::moves(&mut self.m.oracle(), game)
+            let found = crate::solve::analysis::shape::moves(&mut self.m.oracle(), game)
                 .ok()
                 .and_then(|shape| {
                     let moves = sparse_moves(&shape)?;

@@ -471,10 +471,10 @@ fn play_move(
 }
 
 /// A value, finite or ∞, as the language's value.
-fn gsg_value(v: crate::loopy::Gsg) -> Value {
+fn gsg_value(v: crate::value::Gsg) -> Value {
     match v {
-        crate::loopy::Gsg::Finite(v) => Value::Int(i64::from(v)),
-        crate::loopy::Gsg::Infinite(k) => Value::Infinite(k),
+        crate::value::Gsg::Finite(v) => Value::Int(i64::from(v)),
+        crate::value::Gsg::Infinite(k) => Value::Infinite(k),
     }
 }
 

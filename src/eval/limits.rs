@@ -66,11 +66,6 @@ impl Machine {
         self.budget.set_time_limit(limit);
     }
 
-    /// Where to show the progress of long statements.
-    pub fn set_progress(&mut self, progress: Arc<crate::progress::Progress>) {
-        self.budget.set_progress(progress);
-    }
-
     /// Whether `bytes` more would fit under the memory limit; if not, the
     /// error says what holds the memory.
     #[inline]
@@ -81,51 +76,49 @@ impl Machine {
     }
 }
 
-impl Scoped<'_> {
-    /// The depth-limit error at `pos`, reached from the top frame by its
-    /// rule `rule` (when known).
-    pub(super) fn too_deep(&self, frames: &[Frame], pos: PosId, rule: Option<usize>) -> Stop {
-        let first = frames
-            .first()
-            .map(|f| self.m.show().pos(f.pos))
-            .unwrap_or_default();
-        let mut d = Limit::Depth
-            .stop(format!(
-                "the search went more than {} positions deep",
-                self.m.limits.max_depth
-            ))
-            .note(format!("from {first} down to {}", self.m.show().pos(pos)));
-        // Integer arguments still within the first position's, none below
-        // 0: the game is this deep, no guard is missing.
-        let (root_game, root) = match frames.first() {
-            Some(f) => self.m.position(f.pos),
-            None => self.m.position(pos),
-        };
-        let (game, here) = self.m.position(pos);
-        let within = game == root_game
-            && here.len() == root.len()
-            && here.iter().zip(&root).all(|(h, r)| match (h, r) {
-                (Value::Int(h), Value::Int(r)) => (0..=*r).contains(h),
-                _ => false,
-            });
-        if within {
-            return d.help(
-                "every position on the way is smaller than the first and none is negative: the \
-                 game is this deep; raise the limit with `--max-depth N`",
-            );
-        }
-        d = d.help(
-            "does every move make the position smaller? a missing `if` guard lets arguments \
-             run past 0; raise the limit with `--max-depth N` if the game really is this deep",
+/// The depth-limit error at `pos`, reached from the top frame by its
+/// rule `rule` (when known).
+pub(super) fn too_deep(m: &Machine, frames: &[Frame], pos: PosId, rule: Option<usize>) -> Stop {
+    let first = frames
+        .first()
+        .map(|f| m.show().pos(f.pos))
+        .unwrap_or_default();
+    let mut d = Limit::Depth
+        .stop(format!(
+            "the search went more than {} positions deep",
+            m.limits.max_depth
+        ))
+        .note(format!("from {first} down to {}", m.show().pos(pos)));
+    // Integer arguments still within the first position's, none below
+    // 0: the game is this deep, no guard is missing.
+    let (root_game, root) = match frames.first() {
+        Some(f) => m.position(f.pos),
+        None => m.position(pos),
+    };
+    let (game, here) = m.position(pos);
+    let within = game == root_game
+        && here.len() == root.len()
+        && here.iter().zip(&root).all(|(h, r)| match (h, r) {
+            (Value::Int(h), Value::Int(r)) => (0..=*r).contains(h),
+            _ => false,
+        });
+    if within {
+        return d.help(
+            "every position on the way is smaller than the first and none is negative: the \
+             game is this deep; raise the limit with `--max-depth N`",
         );
-        if let Some(last) = frames.last() {
-            let g = &self.m.prog.games[last.game.index()];
-            if let Some(rule) = rule.and_then(|r| g.rules.get(r)) {
-                d = d.label(rule.span, "this rule keeps making new positions");
-            }
-        }
-        d
     }
+    d = d.help(
+        "does every move make the position smaller? a missing `if` guard lets arguments \
+         run past 0; raise the limit with `--max-depth N` if the game really is this deep",
+    );
+    if let Some(last) = frames.last() {
+        let g = &m.prog.games[last.game.index()];
+        if let Some(rule) = rule.and_then(|r| g.rules.get(r)) {
+            d = d.label(rule.span, "this rule keeps making new positions");
+        }
+    }
+    d
 }
 
 /// The note on a memory-limit error met while the search stack is deep.

@@ -12,7 +12,7 @@ use super::*;
 pub(super) struct ListSpec {
     /// How the options are named (as written, by default).
     pub(super) names: Names,
-    /// A first look ([`crate::prune::Tree::look`]): the kernels leave out
+    /// A first look ([`crate::solve::prune::Tree::look`]): the kernels leave out
     /// an option of one part that its game's `prefer` kernel says no to,
     /// before naming it.
     pub(super) look: bool,

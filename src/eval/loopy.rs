@@ -1,13 +1,14 @@
 //! Loopy games inside the engine. A position of a `loopy game` is solved
-//! over the graph of the positions it reaches (`crate::loopy`): options
+//! over the graph of the positions it reaches (`crate::solve::loopy`): options
 //! that are single positions of loopy games are vertices; the rest (the
 //! end of the game, positions of other games, sums) are solved first, on
 //! their own, and enter with their value. Every value found is stored:
 //! finite ones as values, ∞ ones as a tag into the table of their sets K.
 
 use super::*;
-use crate::loopy::{Graph, Gsg, TooLarge};
+use crate::solve::loopy::{Graph, TooLarge};
 use crate::store::{INFINITE_LATER, MAX_SOLVING, infinite_index, solving, solving_index};
+use crate::value::Gsg;
 use rustc_hash::FxHashMap;
 
 /// Loopy solves one inside another (each a few frames of the Rust stack).
@@ -42,7 +43,7 @@ impl Machine {
 }
 
 /// Who wins each position a loopy game's position reaches played alone,
-/// and how soon ([`crate::loopy::remoteness`]).
+/// and how soon ([`crate::solve::loopy::remoteness`]).
 pub type Remoteness = FxHashMap<PosId, Option<(bool, u32)>>;
 
 impl Scoped<'_> {
@@ -106,7 +107,7 @@ impl Scoped<'_> {
             graph.add([]).map_err(|_| too_large_graph())?;
         }
         let budget = &mut self.m.budget;
-        let r = crate::loopy::remoteness(&graph, &mut |w| budget.spend(w))?;
+        let r = crate::solve::loopy::remoteness(&graph, &mut |w| budget.spend(w))?;
         // Straight into the kept map (no second map of the whole graph).
         drop(index);
         self.m.learned.remote.extend(order.into_iter().zip(r));
@@ -279,7 +280,7 @@ impl Scoped<'_> {
         let result = self.explore(&mut vertices, &mut known);
         let solved = result.and_then(|graph| {
             let budget = &mut self.m.budget;
-            crate::loopy::solve(&graph, &mut |w| budget.spend(w)).map(|s| (graph, s))
+            crate::solve::loopy::solve(&graph, &mut |w| budget.spend(w)).map(|s| (graph, s))
         });
         let solved = match solved {
             Ok((_, solved)) => solved,

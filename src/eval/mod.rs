@@ -108,7 +108,7 @@ impl Default for Limits {
             kernels: true,
             fill: true,
             compiled: true,
-            period_budget: crate::analysis::DEFAULT_BUDGET,
+            period_budget: crate::solve::analysis::DEFAULT_BUDGET,
             max_work: DEFAULT_MAX_WORK,
             time_limit: None,
             runaway: Some(crate::budget::DEFAULT_RUNAWAY),
@@ -144,7 +144,7 @@ pub struct Machine {
     /// Compiled integer expressions of the rules.
     compiled: Rc<Compiled>,
     /// The misère search: its genera and facts, kept until game ids change.
-    misere: crate::misere::Misere,
+    misere: crate::solve::misere::Misere,
     /// What searches of the rules found: periods, remoteness.
     learned: Learned,
     limits: Limits,
@@ -170,6 +170,9 @@ pub(super) struct Scope {
     /// Inside a period search: positions are computed directly, with no
     /// period search of their own (so period searches never nest).
     pub(super) in_period_search: bool,
+    /// An added solver is answering: no added solver is asked (they never
+    /// nest).
+    pub(super) in_added: bool,
     /// Loopy games' solves running, one inside another (a sum's component
     /// solved while a graph is explored): bounded by [`loopy::MAX_NESTED`].
     pub(super) loopy_nesting: u32,
@@ -186,27 +189,74 @@ pub enum CheckCase {
     Failed(Option<(Value, Value)>),
 }
 
+/// The most solvers a machine asks besides its own strategies.
+pub const MAX_SOLVERS: usize = plan::MAX_ADDED;
+
+/// The error of a solver added past [`MAX_SOLVERS`].
+pub fn too_many_solvers() -> Diag {
+    Diag::user(
+        Code::NotSupported,
+        format!("grundy asks at most {MAX_SOLVERS} added solvers"),
+    )
+}
+
+/// What a machine is made with: its limits, and what connects it to the
+/// session around it.
+#[derive(Clone, Default)]
+pub struct Setup {
+    pub limits: Limits,
+    /// A flag that, once set, makes long evaluations stop with a
+    /// [`Stop::Interrupted`].
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// Where to show the progress of long statements.
+    pub progress: Option<Arc<crate::progress::Progress>>,
+    /// How report queries used as values are answered (the session's is
+    /// `crate::report::value`).
+    pub report_values: Option<ReportValues>,
+    /// Solvers asked before the engine's own strategies, in this order,
+    /// for the games each applies to (at most [`MAX_SOLVERS`]; the rest
+    /// are not asked).
+    pub solvers: Vec<Arc<dyn crate::solve::Solver>>,
+}
+
 impl Machine {
-    /// A machine with an empty program: [`Machine::update`] gives it one
-    /// (after [`Machine::set_cancel`], so that constants can be interrupted).
-    pub fn empty(limits: Limits) -> Machine {
+    /// A machine with an empty program: [`Machine::update`] gives it one.
+    pub fn new(setup: Setup) -> Machine {
+        let Setup {
+            limits,
+            cancel,
+            progress,
+            report_values,
+            solvers,
+        } = setup;
+        let mut budget = Budget::new(
+            limits.max_work,
+            limits.time_limit,
+            limits.max_memory,
+            limits.runaway,
+        );
+        if let Some(flag) = cancel {
+            budget.set_cancel(flag);
+        }
+        if let Some(progress) = progress {
+            budget.set_progress(progress);
+        }
+        let mut accel = accel::Accel::default();
+        accel.plans.added = solvers;
+        let mut interp_state = calls::InterpState::default();
+        interp_state.report_values = report_values;
         Machine {
             prog: Rc::new(ir::Program::default()),
             consts: Vec::new(),
             const_stopped: Vec::new(),
             store: Store::new(&[], limits.max_states),
             states_at_start: 0,
-            accel: accel::Accel::default(),
+            accel,
             compiled: Rc::new(Compiled::default()),
             learned: Learned::default(),
-            misere: crate::misere::Misere::default(),
-            budget: Budget::new(
-                limits.max_work,
-                limits.time_limit,
-                limits.max_memory,
-                limits.runaway,
-            ),
-            interp_state: calls::InterpState::default(),
+            misere: crate::solve::misere::Misere::default(),
+            budget,
+            interp_state,
             limits,
         }
     }
@@ -278,15 +328,21 @@ impl Machine {
         errors
     }
 
-    /// Connects how report queries used as values are answered (the
-    /// session installs `crate::report::value`).
-    pub fn set_report_values(&mut self, f: ReportValues) {
-        self.interp_state.report_values = Some(f);
-    }
-
     /// Connects what `input_ints()` reads.
     pub fn set_input(&mut self, input: crate::input::Input) {
         self.interp_state.input = input;
+    }
+
+    /// Adds a solver, asked after those added before it
+    /// ([`Setup::solvers`]); refused past [`MAX_SOLVERS`].
+    pub fn add_solver(&mut self, solver: Arc<dyn crate::solve::Solver>) -> Result<(), Diag> {
+        if self.accel.plans.added.len() >= MAX_SOLVERS {
+            return Err(too_many_solvers());
+        }
+        self.accel.plans.added.push(solver);
+        let kernels = Rc::clone(&self.accel.kernels);
+        self.accel.plans.make(&self.prog, &kernels, &self.limits);
+        Ok(())
     }
 
     /// The limits it runs under.
@@ -302,12 +358,6 @@ impl Machine {
     /// The program being run.
     pub fn program(&self) -> &ir::Program {
         &self.prog
-    }
-
-    /// Installs a flag that, once set, makes long evaluations stop with an
-    /// [`Stop::Interrupted`].
-    pub fn set_cancel(&mut self, flag: Arc<AtomicBool>) {
-        self.budget.set_cancel(flag);
     }
 
     /// How many more positions the state limit allows.
@@ -362,7 +412,7 @@ impl Machine {
     /// Runs `f` with the misère search.
     pub fn with_misere<T>(
         &mut self,
-        f: impl FnOnce(&mut crate::misere::Misere, &mut oracle::Scoped) -> R<T>,
+        f: impl FnOnce(&mut crate::solve::misere::Misere, &mut oracle::Scoped) -> R<T>,
     ) -> R<T> {
         let mut misere = std::mem::take(&mut self.misere);
         let result = f(&mut misere, &mut self.oracle());
@@ -388,7 +438,7 @@ fn install(m: &mut Machine, prog: ir::Program, games: &[Option<GameId>]) -> bool
         .collect();
     let moved = m.store.remap(games, &shapes);
     if moved {
-        m.misere = crate::misere::Misere::default();
+        m.misere = crate::solve::misere::Misere::default();
     }
     let n = prog.games.len();
     m.accel.fill_disabled = carry(games, &m.accel.fill_disabled, n);
@@ -411,7 +461,7 @@ fn install(m: &mut Machine, prog: ir::Program, games: &[Option<GameId>]) -> bool
     // Kernels and expressions are compiled for the new program once
     // constants are known.
     m.accel.kernels = Rc::new(Vec::new());
-    m.accel.plans = plan::plans(&m.prog, &[], &m.limits);
+    m.accel.plans.make(&m.prog, &[], &m.limits);
     m.compiled = Rc::new(Compiled::default());
     moved
 }
@@ -439,7 +489,7 @@ fn compile_rules(m: &mut Machine) {
         c.add_loops(p, &m.consts, &roots);
         m.compiled = Rc::new(c);
     }
-    m.accel.plans = plan::plans(&m.prog, &m.accel.kernels, &m.limits);
+    m.accel.plans.make(&m.prog, &m.accel.kernels, &m.limits);
 }
 
 /// Per-game data for `n` new games: carried over from the old game in

@@ -64,7 +64,7 @@ impl Oracle for Scoped<'_> {
     fn grundy(&mut self, pos: PosId) -> R<u32> {
         self.search(pos)
     }
-    fn gsg(&mut self, pos: PosId) -> R<crate::loopy::Gsg> {
+    fn gsg(&mut self, pos: PosId) -> R<crate::value::Gsg> {
         self.gsg_in(pos)
     }
     fn ascend(&mut self, game: GameId, to: i64) -> R<()> {
@@ -74,17 +74,17 @@ impl Oracle for Scoped<'_> {
         Scoped::nim_heap(self, pos)
     }
     fn heap_window(&mut self, game: GameId) -> Option<(i64, i64)> {
-        let shape = crate::analysis::shape::shape(self, game).ok()?;
+        let shape = crate::solve::analysis::shape::shape(self, game).ok()?;
         (shape.is_subtraction() && shape.max_take() >= 1).then(|| (shape.from, shape.max_take()))
     }
     fn heap_shaped(&mut self, game: GameId) -> bool {
         // As normal play's ascending runs read it: splits into unequal
         // heaps (Grundy's game) are a heap's shape too.
-        crate::analysis::shape::moves(self, game).is_ok()
+        crate::solve::analysis::shape::moves(self, game).is_ok()
     }
     fn octal_digits(&mut self, game: GameId) -> Option<Vec<u8>> {
-        let shape = crate::analysis::shape::shape(self, game).ok()?;
-        crate::analysis::shape::exact_octal(self, game, &shape)
+        let shape = crate::solve::analysis::shape::shape(self, game).ok()?;
+        crate::solve::analysis::shape::exact_octal(self, game, &shape)
     }
     fn period_at(&self, pos: PosId) -> Option<crate::oracle::PeriodAt> {
         self.m.period_at(pos)

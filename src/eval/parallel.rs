@@ -10,7 +10,7 @@
 //! number of threads; limits are each thread's own.
 
 use super::*;
-use crate::loopy::Gsg;
+use crate::value::Gsg;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A constant's value as plain data, to hand to another thread. A value
@@ -56,8 +56,9 @@ fn value(p: &Plain) -> Value {
 struct Seed {
     prog: ir::Program,
     consts: Vec<Option<Plain>>,
-    limits: Limits,
-    report_values: Option<ReportValues>,
+    /// The caller's setup, but its Ctrl-C flag: the workers share one
+    /// of their own.
+    setup: Setup,
 }
 
 /// The most elements the constants may hold in all for boards to be
@@ -119,8 +120,13 @@ pub fn solve_boards(m: &mut Machine, positions: &[PosId]) -> R<()> {
     let seed = Seed {
         prog: (*m.prog).clone(),
         consts,
-        limits: m.limits.clone(),
-        report_values: m.interp_state.report_values,
+        setup: Setup {
+            limits: m.limits.clone(),
+            cancel: None,
+            progress: None,
+            report_values: m.interp_state.report_values,
+            solvers: m.accel.plans.added.clone(),
+        },
     };
     let (found, stopped) = side_by_side(m, seed, &tasks);
     for (i, v) in found {
@@ -205,11 +211,10 @@ fn work(
     next: &AtomicUsize,
     halt: Arc<AtomicBool>,
 ) -> Vec<(usize, u32)> {
-    let mut w = Machine::empty(seed.limits);
-    w.set_cancel(Arc::clone(&halt));
-    if let Some(f) = seed.report_values {
-        w.set_report_values(f);
-    }
+    let mut w = Machine::new(Setup {
+        cancel: Some(Arc::clone(&halt)),
+        ..seed.setup
+    });
     install(&mut w, seed.prog, &[]);
     w.consts = seed.consts.iter().map(|c| c.as_ref().map(value)).collect();
     w.const_stopped = vec![false; w.consts.len()];

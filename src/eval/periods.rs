@@ -3,7 +3,7 @@
 //! never decides an answer.
 
 use super::*;
-use crate::analysis::Section;
+use crate::solve::analysis::Section;
 
 /// What period searches found.
 #[derive(Default)]
@@ -169,7 +169,7 @@ impl Scoped<'_> {
             }
         }
         if self.m.learned.periods.state(&sec).found.is_none() && huge && full < 1 {
-            if crate::analysis::shape::shape_any(&mut self.m.oracle(), &sec).is_err() {
+            if crate::solve::analysis::shape::shape_any(&mut self.m.oracle(), &sec).is_err() {
                 return Ok(None);
             }
             return Err(too_large(
@@ -224,13 +224,13 @@ impl Scoped<'_> {
     ) -> R<Result<Proven, NoPeriod>> {
         // Without a take-and-break shape no period can be proven: positions
         // are computed directly (a game may need few of them).
-        if let Err(why) = crate::analysis::shape::shape_any(&mut self.m.oracle(), sec) {
+        if let Err(why) = crate::solve::analysis::shape::shape_any(&mut self.m.oracle(), sec) {
             return Ok(Err(NoPeriod {
                 text: why,
                 proof_possible: false,
             }));
         }
-        let result = crate::analysis::period_of(
+        let result = crate::solve::analysis::period_of(
             &mut self.m.scoped(Scope {
                 in_period_search: true,
                 ..Scope::default()
@@ -259,17 +259,17 @@ impl Scoped<'_> {
             }
         };
         Ok(match search {
-            crate::analysis::PeriodSearch::Found(p) if p.is_proven() => Ok(Proven {
+            crate::solve::analysis::PeriodSearch::Found(p) if p.is_proven() => Ok(Proven {
                 preperiod: p.preperiod,
                 period: p.period,
                 saltus: p.saltus,
             }),
-            crate::analysis::PeriodSearch::Found(p) => Err(format!(
+            crate::solve::analysis::PeriodSearch::Found(p) => Err(format!(
                 "its values look periodic (period {} from n = {}) in the {} computed, \
                  but that is not proven",
                 p.period, p.preperiod, p.computed
             )),
-            crate::analysis::PeriodSearch::NotFound {
+            crate::solve::analysis::PeriodSearch::NotFound {
                 computed, ended, ..
             } => Err(format!(
                 "no period found in its first {computed} values (stopped: {ended}; raise the \
@@ -287,7 +287,7 @@ impl Scoped<'_> {
 /// proven period.
 fn too_large(m: &Machine, pos: PosId, sec: &Section, why: &str) -> Diag {
     let g = &m.prog.games[sec.game.index()];
-    crate::analysis::too_large(
+    crate::solve::analysis::too_large(
         &m.show().pos_briefly(pos),
         &sec.name(&g.name),
         why,

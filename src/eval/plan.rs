@@ -9,17 +9,19 @@
 //! `Scoped::value_by` (docs/ARCHITECTURE.md, "Adding a solver").
 
 use super::*;
+use crate::solve::Solver;
+use std::sync::Arc;
 
 /// A way of evaluating a position, each owned by a module of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Strategy {
     /// A loopy game's position: the graph it reaches, labeled by
-    /// retrograde analysis (`eval::loopy`, `crate::loopy`). Answers or
+    /// retrograde analysis (`eval::loopy`, `crate::solve::loopy`). Answers or
     /// reports an ∞ value where a finite one is needed.
     Loopy,
     /// A one-parameter position from [`PERIOD_FROM`] on: read from a
     /// proven period, searched for first (`eval::periods`,
-    /// `crate::analysis`).
+    /// `crate::solve::analysis`).
     Period,
     /// A one-parameter position of a game whose values need every smaller
     /// heap (window kernels, take-and-break shapes): one ascending run over
@@ -29,17 +31,21 @@ pub(super) enum Strategy {
     /// are known (`eval::accel`, `kernel::run`).
     Kernel,
     /// A board's position: the pruned nimber search, which proves values
-    /// without every option's (`eval::prune`, `crate::prune`).
+    /// without every option's (`eval::prune`, `crate::solve::prune`).
     Prune,
     /// The general memoized depth-first search (`eval::search`): always
     /// answers.
     Search,
 }
 
-/// A game's strategies, in the order they are asked; the last is always
+/// A game's strategies, in the order they are asked: the added solvers
+/// that apply to it first, then the engine's own; the last is always
 /// [`Strategy::Search`] (or [`Strategy::Loopy`], which answers too).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Plan {
+    /// The added solvers that apply, as bits of their places in
+    /// [`Plans::added`].
+    added: u64,
     steps: [Strategy; 4],
     len: u8,
 }
@@ -47,6 +53,7 @@ pub(super) struct Plan {
 impl Plan {
     fn of(steps: &[Strategy]) -> Plan {
         let mut plan = Plan {
+            added: 0,
             steps: [Strategy::Search; 4],
             len: 0,
         };
@@ -60,6 +67,55 @@ impl Plan {
     /// The strategies, in order.
     pub(super) fn steps(&self) -> &[Strategy] {
         &self.steps[..self.len as usize]
+    }
+
+    /// The places in [`Plans::added`] of the added solvers that apply, in
+    /// order.
+    fn added(&self) -> impl Iterator<Item = usize> {
+        let bits = self.added;
+        (0..MAX_ADDED).filter(move |i| bits >> i & 1 == 1)
+    }
+}
+
+/// The most solvers a session may add.
+pub(super) const MAX_ADDED: usize = 64;
+
+/// Every game's plan, and the solvers added to them.
+#[derive(Clone, Default)]
+pub(super) struct Plans {
+    /// Solvers added (`Session::add_solver`), in the order they are asked.
+    pub(super) added: Vec<Arc<dyn Solver>>,
+    /// Per game, its plan.
+    games: Vec<Plan>,
+}
+
+impl Plans {
+    /// Every game's plan, made again (a new program, new kernels, a solver
+    /// added).
+    pub(super) fn make(&mut self, prog: &ir::Program, kernels: &[GameKernels], limits: &Limits) {
+        self.games = (0..prog.games.len())
+            .map(|g| {
+                let mut plan = plan(&prog.games[g], kernels.get(g), limits);
+                let game = GameId(g as u32);
+                for (i, solver) in self.added.iter().enumerate().take(MAX_ADDED) {
+                    if solver.applies(prog, game) {
+                        plan.added |= 1 << i;
+                    }
+                }
+                plan
+            })
+            .collect();
+    }
+
+    /// Whether any solver was added.
+    #[inline(always)]
+    pub(super) fn asks_solvers(&self) -> bool {
+        !self.added.is_empty()
+    }
+
+    /// A game's plan.
+    fn of(&self, game: GameId) -> Plan {
+        self.games.get(game.index()).copied().unwrap_or_default()
     }
 }
 
@@ -117,15 +173,6 @@ pub(super) fn plan(game: &ir::Game, kernels: Option<&GameKernels>, limits: &Limi
     Plan::of(&steps)
 }
 
-/// Every game's plan.
-pub(super) fn plans(prog: &ir::Program, kernels: &[GameKernels], limits: &Limits) -> Vec<Plan> {
-    prog.games
-        .iter()
-        .enumerate()
-        .map(|(g, game)| plan(game, kernels.get(g), limits))
-        .collect()
-}
-
 impl Scoped<'_> {
     /// The Grundy value of one position, searched within `scope`: stored,
     /// or from its game's strategies in order.
@@ -170,13 +217,12 @@ impl Scoped<'_> {
         if crate::store::infinite_index(v).is_some() {
             return self.by_loopy(root);
         }
-        let plan = self
-            .m
-            .accel
-            .plans
-            .get(self.m.game_of(root).index())
-            .copied()
-            .unwrap_or_default();
+        let plan = self.m.accel.plans.of(self.m.game_of(root));
+        if plan.added != 0
+            && let Some(v) = self.solvers_answer(root)?
+        {
+            return Ok(v);
+        }
         for &s in plan.steps() {
             if let Some(v) = self.value_by(s, root)? {
                 return Ok(v);
@@ -190,6 +236,45 @@ impl Scoped<'_> {
     /// which always answers.
     pub(super) fn fallback_value(&mut self, pos: PosId) -> R<u32> {
         self.by_search(pos)
+    }
+
+    /// The value of `pos` from the added solvers that apply to its game,
+    /// stored; `None` when none answers, or one is answering already
+    /// (solvers never nest). Asked for every position a search needs.
+    #[inline(never)]
+    pub(super) fn solvers_answer(&mut self, pos: PosId) -> R<Option<u32>> {
+        if self.scope.in_added {
+            return Ok(None);
+        }
+        let plan = self.m.accel.plans.of(self.m.game_of(pos));
+        let scope = Scope {
+            in_added: true,
+            ..self.scope
+        };
+        for i in plan.added() {
+            let Some(solver) = self.m.accel.plans.added.get(i).cloned() else {
+                continue;
+            };
+            match solver.value(&mut self.m.scoped(scope), pos)? {
+                Some(v) if v <= MAX_VALUE => {
+                    self.m.store.set(pos, v);
+                    return Ok(Some(v));
+                }
+                Some(v) => {
+                    return Err(Diag::user(
+                        Code::ValueLimit,
+                        format!(
+                            "the solver `{}` answered {v} for {}, past the largest value grundy holds (2^31 - 1)",
+                            solver.name(),
+                            self.m.show().pos_briefly(pos)
+                        ),
+                    )
+                    .into());
+                }
+                None => {}
+            }
+        }
+        Ok(None)
     }
 
     /// Asks one strategy for the value of `root`: `None` when it does not

@@ -1,9 +1,9 @@
-//! The pruned nimber search as a strategy: `crate::prune` over the
+//! The pruned nimber search as a strategy: `crate::solve::prune` over the
 //! machine, its options named as stored (`eval::rename`).
 
 use super::rename::{Names, Naming};
 use super::*;
-use crate::prune::{More, aimed_sum};
+use crate::solve::prune::{More, aimed_sum};
 
 /// The machine as the pruned search sees it.
 struct Board<'a, 'm> {
@@ -14,7 +14,7 @@ struct Board<'a, 'm> {
     hinted: bool,
 }
 
-impl crate::prune::Tree for Board<'_, '_> {
+impl crate::solve::prune::Tree for Board<'_, '_> {
     #[inline(always)]
     fn known(&self, pos: PosId) -> Option<u32> {
         let v = self.s.m.store.value(pos);
@@ -94,7 +94,7 @@ pub(super) fn prefers_by_kernel(m: &Machine, pos: PosId) -> Option<bool> {
 
 impl Board<'_, '_> {
     /// `pos`'s options, named as stored, on a first look if `look` (see
-    /// [`crate::prune::Tree::look`]); whether the listing went to the end,
+    /// [`crate::solve::prune::Tree::look`]); whether the listing went to the end,
     /// and whether it left any option out.
     fn list(
         &mut self,
@@ -128,8 +128,8 @@ impl Board<'_, '_> {
                 (v <= MAX_VALUE).then_some(v)
             };
             let known = match hinted {
-                true => crate::prune::known_sum_paired(parts, value),
-                false => crate::prune::known_sum(parts, value),
+                true => crate::solve::prune::known_sum_paired(parts, value),
+                false => crate::solve::prune::known_sum(parts, value),
             };
             let aimed = match known {
                 None if hinted => aimed_sum(parts, |c| prefers_by_kernel(m, c)),

@@ -5,8 +5,8 @@
 //! and values.
 
 use super::*;
-use crate::analysis::HugeMove;
-use crate::loopy::Gsg;
+use crate::solve::analysis::HugeMove;
+use crate::value::Gsg;
 use std::collections::{HashMap, HashSet};
 
 /// One move of a sum: which component moves, and what it becomes.
@@ -86,7 +86,7 @@ fn component_rows(
     let mut count = 0u64;
     // A huge heap of a game with a proven period: its moves by family,
     // splits grouped by residue.
-    if let Some(groups) = crate::analysis::huge_moves(&mut m.oracle(), c)? {
+    if let Some(groups) = crate::solve::analysis::huge_moves(&mut m.oracle(), c)? {
         for g in groups {
             let (to, value, n) = match g {
                 HugeMove::One(to) => {
@@ -140,7 +140,7 @@ fn component_rows(
 pub fn misere_rows(
     m: &mut Machine,
     parts: &[PosId],
-) -> R<(Vec<Row>, usize, crate::loopy::Outcome)> {
+) -> R<(Vec<Row>, usize, crate::value::Outcome)> {
     let (moves, options, value) = m.with_misere(|ms, m| ms.winning(m, parts))?;
     let mut rows = Vec::new();
     for (from, to) in moves {

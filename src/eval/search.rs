@@ -416,7 +416,7 @@ impl Scoped<'_> {
                 Some(f) if matches!(f.mode, Mode::Listed { .. }) => rule_to(self.m, f.pos, pos)?,
                 f => f.map(|f| f.rule),
             };
-            return Err(self.too_deep(frames, pos, rule));
+            return Err(limits::too_deep(self.m, frames, pos, rule));
         }
         // Before the search's stacks double: the memory limit.
         if frames.len() == frames.capacity() && frames.len() >= 1 << 16 {
@@ -542,7 +542,7 @@ impl Scoped<'_> {
                         break;
                     }
                     ON_STACK if self.is_loopy(c) => x ^= self.option_value(f.pos, c)?,
-                    ON_STACK => return Err(self.cycle(frames, c)),
+                    ON_STACK => return Err(cycle(self.m, frames, c)),
                     v if v <= MAX_VALUE => x ^= v,
                     _ => x ^= self.option_value(f.pos, c)?,
                 }
@@ -560,6 +560,9 @@ impl Scoped<'_> {
                     }
                     parked.extend_from_slice(&out);
                     f.pending = Some(n);
+                    if self.m.accel.plans.asks_solvers() && self.solvers_answer(c)?.is_some() {
+                        continue;
+                    }
                     // Fill when the stack is deep; after a fill, not again
                     // before the stack is deeper by as much (or twice as
                     // deep, when it achieved nothing), so that searches
@@ -612,76 +615,76 @@ impl Scoped<'_> {
         frames.pop();
         Ok(())
     }
+}
 
-    /// The cycle error for `target`, reached again from the top frame (or
-    /// what ended the statement while its rule was looked for).
-    fn cycle(&mut self, frames: &[Frame], target: PosId) -> Stop {
-        let start = frames.iter().rposition(|f| f.pos == target).unwrap_or(0);
-        let mut path: Vec<String> = frames[start..]
-            .iter()
-            .map(|f| self.m.show().pos(f.pos))
-            .collect();
-        path.push(self.m.show().pos(target));
-        if path.len() > 12 {
-            let tail = path.split_off(path.len() - 5);
-            path.truncate(6);
-            path.push(format!("... ({} more) ...", frames.len() - start - 10));
-            path.extend(tail);
-        }
-        let Some(last) = frames.last() else {
-            return Diag::bug("cycle reported with no frames").into();
-        };
-        let rule = match last.mode {
-            Mode::Listed { .. } => match rule_to(self.m, last.pos, target) {
-                Ok(rule) => rule,
-                Err(s) => return s,
-            },
-            _ => Some(last.rule),
-        };
-        let g = &self.m.prog.games[last.game.index()];
-        let rule_span = rule.and_then(|r| g.rules.get(r)).map_or(g.span, |r| r.span);
-        // The positions of the cycle are as the games' declarations name
-        // them: a `canonical` (or `split`) that names a position of another
-        // class closes a cycle the rules alone do not have.
-        let renamers: Vec<&str> = frames[start..]
-            .iter()
-            .map(|f| &self.m.prog.games[f.game.index()])
-            .filter(|g| g.renames())
-            .map(|g| g.name.as_str())
-            .collect();
-        let declared = match renamers.first() {
-            Some(name) => format!(
-                "the positions here are as `{name}` stores them (its `canonical` or `split`): \
-                 a declaration that names a position of another class makes a cycle the \
-                 rules alone do not have; check it on small positions with \
-                 `check grundy(P) == mex([x.grundy for x in moves(P)])` (language.md, \
-                 section 7)"
-            ),
-            None => String::new(),
-        };
-        let d = Stop::cycle(format!(
-            "the game graph has a cycle: {} can be reached from itself",
-            self.m.show().pos(target)
-        ))
-        .label(
-            rule_span,
-            format!(
-                "this rule moves from {} back to {}",
-                self.m.show().pos(last.pos),
-                self.m.show().pos(target)
-            ),
-        )
-        .note(format!("cycle: {}", path.join(" -> ")))
-        .help(format!(
-            "Grundy values need every play to end: make each move decrease something; \
-             or, if play may go on forever, declare `loopy game {}(...)` (its values may \
-             then be ∞, and positions draws)",
-            g.name
-        ));
-        if declared.is_empty() {
-            d
-        } else {
-            d.note(declared)
-        }
+/// The cycle error for `target`, reached again from the top frame (or
+/// what ended the statement while its rule was looked for).
+fn cycle(m: &mut Machine, frames: &[Frame], target: PosId) -> Stop {
+    let start = frames.iter().rposition(|f| f.pos == target).unwrap_or(0);
+    let mut path: Vec<String> = frames[start..]
+        .iter()
+        .map(|f| m.show().pos(f.pos))
+        .collect();
+    path.push(m.show().pos(target));
+    if path.len() > 12 {
+        let tail = path.split_off(path.len() - 5);
+        path.truncate(6);
+        path.push(format!("... ({} more) ...", frames.len() - start - 10));
+        path.extend(tail);
+    }
+    let Some(last) = frames.last() else {
+        return Diag::bug("cycle reported with no frames").into();
+    };
+    let rule = match last.mode {
+        Mode::Listed { .. } => match rule_to(m, last.pos, target) {
+            Ok(rule) => rule,
+            Err(s) => return s,
+        },
+        _ => Some(last.rule),
+    };
+    let g = &m.prog.games[last.game.index()];
+    let rule_span = rule.and_then(|r| g.rules.get(r)).map_or(g.span, |r| r.span);
+    // The positions of the cycle are as the games' declarations name
+    // them: a `canonical` (or `split`) that names a position of another
+    // class closes a cycle the rules alone do not have.
+    let renamers: Vec<&str> = frames[start..]
+        .iter()
+        .map(|f| &m.prog.games[f.game.index()])
+        .filter(|g| g.renames())
+        .map(|g| g.name.as_str())
+        .collect();
+    let declared = match renamers.first() {
+        Some(name) => format!(
+            "the positions here are as `{name}` stores them (its `canonical` or `split`): \
+             a declaration that names a position of another class makes a cycle the \
+             rules alone do not have; check it on small positions with \
+             `check grundy(P) == mex([x.grundy for x in moves(P)])` (language.md, \
+             section 7)"
+        ),
+        None => String::new(),
+    };
+    let d = Stop::cycle(format!(
+        "the game graph has a cycle: {} can be reached from itself",
+        m.show().pos(target)
+    ))
+    .label(
+        rule_span,
+        format!(
+            "this rule moves from {} back to {}",
+            m.show().pos(last.pos),
+            m.show().pos(target)
+        ),
+    )
+    .note(format!("cycle: {}", path.join(" -> ")))
+    .help(format!(
+        "Grundy values need every play to end: make each move decrease something; \
+         or, if play may go on forever, declare `loopy game {}(...)` (its values may \
+         then be ∞, and positions draws)",
+        g.name
+    ));
+    if declared.is_empty() {
+        d
+    } else {
+        d.note(declared)
     }
 }

@@ -6,8 +6,8 @@ use super::{at, game_arg, pos_data, push_counted};
 use crate::answer::Answer;
 use crate::diagnostics::Diag;
 use crate::eval::{Machine, R};
-use crate::genus::Genus;
 use crate::ir::{self, ExprId};
+use crate::solve::genus::Genus;
 use crate::store::PosId;
 use crate::value::{RecordKind, Value};
 
@@ -75,7 +75,7 @@ fn genus(
     m: &mut Machine,
     arg: ExprId,
     env: &mut [Value],
-) -> R<(Vec<PosId>, Genus, bool, crate::misere::Way)> {
+) -> R<(Vec<PosId>, Genus, bool, crate::solve::misere::Way)> {
     let parts = m.interp().eval_sum(arg, env)?;
     let span = m.program().span(arg);
     let (g, tame, found) = m

@@ -213,7 +213,7 @@ fn constants(slice: &tables::Slice, vars: usize, values: &[i64]) -> Vec<i64> {
     if vars == 1 {
         // One parameter's points are in order: the sample is 0..=63.
         let seq: Vec<u32> = values.iter().map(|&v| v as u32).collect();
-        if let Some((p, s)) = crate::analysis::observed(&seq) {
+        if let Some((p, s)) = crate::solve::analysis::observed(&seq) {
             c.extend([p, s].into_iter().filter(|&x| (0..=1024).contains(&x)));
         }
     }

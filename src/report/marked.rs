@@ -1,6 +1,6 @@
 //! P-positions by marking ([`crate::marking`]) for the reports: games of
 //! two or more integers whose moves are translations
-//! ([`crate::analysis::translate`]) moving at least two of them get their
+//! ([`crate::solve::analysis::translate`]) moving at least two of them get their
 //! P-positions in a box without a Grundy value, one bit per position.
 
 use super::*;
@@ -37,7 +37,7 @@ fn p_set(
     let read = {
         use crate::oracle::Oracle;
         let o = m.oracle();
-        crate::analysis::translate::translations(o.program(), o.constants(), game)
+        crate::solve::analysis::translate::translations(o.program(), o.constants(), game)
     };
     let Ok(moves) = read else {
         return Ok(None);

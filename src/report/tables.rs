@@ -36,9 +36,9 @@ impl Slice {
     }
 
     /// The section of a slice with one parameter free (for periods).
-    pub(super) fn section(&self, game: ir::GameId) -> Option<crate::analysis::Section> {
+    pub(super) fn section(&self, game: ir::GameId) -> Option<crate::solve::analysis::Section> {
         match self.free[..] {
-            [heap] => Some(crate::analysis::Section {
+            [heap] => Some(crate::solve::analysis::Section {
                 game,
                 heap,
                 args: self.args.clone(),
@@ -261,7 +261,7 @@ pub(super) struct Drawing {
     pub(super) title: String,
     pub(super) game: String,
     pub(super) shape: crate::answer::PlotShape,
-    pub(super) period: Option<crate::analysis::Period>,
+    pub(super) period: Option<crate::solve::analysis::Period>,
     pub(super) svg: String,
 }
 
@@ -315,10 +315,11 @@ pub(super) fn plot(m: &mut Machine, play: Play, args: &[ExprId], env: &mut [Valu
                     .section
                     .as_ref()
                     .and_then(|s| s.section(t.game))
-                    .unwrap_or_else(|| crate::analysis::Section::whole(t.game));
-                match crate::analysis::period_of(&mut m.oracle(), &sec, budget, false, span)? {
-                    crate::analysis::PeriodSearch::Found(p) => Some(p),
-                    crate::analysis::PeriodSearch::NotFound { .. } => None,
+                    .unwrap_or_else(|| crate::solve::analysis::Section::whole(t.game));
+                match crate::solve::analysis::period_of(&mut m.oracle(), &sec, budget, false, span)?
+                {
+                    crate::solve::analysis::PeriodSearch::Found(p) => Some(p),
+                    crate::solve::analysis::PeriodSearch::NotFound { .. } => None,
                 }
             } else {
                 None

@@ -7,7 +7,7 @@
 //! A position whose value is proven is stored; one that is only known not
 //! to be in `R` is not.
 //!
-//! Plain data over a [`Tree`](crate::prune::Tree): the engine (`eval::prune`) gives options as
+//! Plain data over a [`Tree`](crate::solve::prune::Tree): the engine (`eval::prune`) gives options as
 //! sums of stored components and keeps the values; the search runs over an
 //! explicit stack, never the Rust stack.
 

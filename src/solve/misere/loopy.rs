@@ -7,15 +7,16 @@
 use super::{Misere, State};
 use crate::diagnostics::Diag;
 use crate::flow::{Limit, R, Stop};
-use crate::loopy::{Graph, Gsg};
 use crate::oracle::Oracle;
+use crate::solve::loopy::Graph;
+use crate::value::Gsg;
 use rustc_hash::FxHashMap;
 
 /// The misère values of the sums a root reaches.
 pub struct MisereSolved {
     index: FxHashMap<State, u32>,
     graph: Graph,
-    solved: crate::loopy::Solved,
+    solved: crate::solve::loopy::Solved,
 }
 
 impl MisereSolved {
@@ -72,7 +73,7 @@ impl Misere {
             graph.add(ids).map_err(|_| too_large())?;
             i += 1;
         }
-        let solved = crate::loopy::solve(&graph, &mut |w| {
+        let solved = crate::solve::loopy::solve(&graph, &mut |w| {
             for _ in 0..w {
                 m.poll()?;
             }

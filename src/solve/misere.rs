@@ -16,12 +16,12 @@
 
 use crate::diagnostics::{Code, Diag};
 use crate::flow::{Limit, R, Stop};
-use crate::genus::Genus;
-use crate::loopy::{Gsg, Outcome};
 use crate::oracle::GameId;
 use crate::oracle::{Moves, Oracle};
+use crate::solve::genus::Genus;
 use crate::store::PosId;
 use crate::value::Value;
+use crate::value::{Gsg, Outcome};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 mod loopy;

@@ -1,6 +1,6 @@
 //! A one-parameter game's misère quotient, from its rules: heap h's options
 //! listed by the engine, each a sum of the game's smaller heaps, fed to
-//! `crate::quotient` in order. Sums of the game's heaps then have their
+//! `crate::solve::quotient` in order. Sums of the game's heaps then have their
 //! misère outcomes and winning moves from the quotient: one product per
 //! component, and heaps past the last one computed by the pretending
 //! function's period where it is proven.
@@ -16,7 +16,7 @@ use crate::diagnostics::{Code, Diag};
 use crate::flow::R;
 use crate::oracle::Meter;
 use crate::oracle::{Moves, Oracle};
-use crate::quotient::{self, Growth, Quotient};
+use crate::solve::quotient::{self, Growth, Quotient};
 use crate::store::PosId;
 use crate::value::Value;
 

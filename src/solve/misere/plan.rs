@@ -9,9 +9,9 @@
 use super::{Misere, State, Way};
 use crate::diagnostics::Diag;
 use crate::flow::R;
-use crate::loopy::{Gsg, Outcome};
 use crate::oracle::Oracle;
 use crate::store::PosId;
+use crate::value::{Gsg, Outcome};
 
 /// A way of answering misère play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
