@@ -71,7 +71,7 @@ pub fn encode_call_arg(v: &Value, key: &mut Vec<i64>) {
     match v {
         Value::Pos(parts) => {
             key.extend([TAG_POS, parts.len() as i64]);
-            key.extend(parts.iter().map(|&p| p as i64));
+            key.extend(parts.iter().map(|&p| p.0 as i64));
         }
         Value::Range(lo, hi) => key.extend([TAG_RANGE, *lo, *hi]),
         // ∞{K} with its set K: values that differ in K are different

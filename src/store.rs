@@ -25,8 +25,10 @@ use indexmap::IndexSet;
 use rustc_hash::FxBuildHasher;
 use table::{IntTable, near_full};
 
-/// The id of an interned position.
-pub type PosId = u64;
+/// The id of an interned position: its tag bits say where it is stored
+/// (dense, table, keyed, or raw: named by its argument, not stored yet).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PosId(pub u64);
 
 /// Not computed yet.
 pub const UNKNOWN: u32 = u32::MAX;
@@ -98,7 +100,7 @@ const RAW: u64 = DENSE | TABLE;
 /// Whether `p` is a raw id.
 #[inline]
 fn is_raw(p: PosId) -> bool {
-    p & RAW == RAW
+    p.0 & RAW == RAW
 }
 const GAME_SHIFT: u32 = 48;
 const PAYLOAD: u64 = (1 << GAME_SHIFT) - 1;
@@ -216,14 +218,14 @@ struct Infinites {
 #[inline]
 fn raw_parts(p: PosId) -> (GameId, i64) {
     (
-        GameId(((p & !RAW) >> GAME_SHIFT) as u32),
-        (p & PAYLOAD) as i64,
+        GameId(((p.0 & !RAW) >> GAME_SHIFT) as u32),
+        (p.0 & PAYLOAD) as i64,
     )
 }
 
 /// The id of entry `i` of `game`'s table.
 fn table_id(game: GameId, i: u32) -> PosId {
-    TABLE | (u64::from(game.0) << GAME_SHIFT) | u64::from(i)
+    PosId(TABLE | (u64::from(game.0) << GAME_SHIFT) | u64::from(i))
 }
 
 fn table_for(game: usize, shape: GameShape) -> Option<IntTable> {
@@ -448,7 +450,7 @@ impl Store {
         }
         let arg = u64::try_from(arg).ok().filter(|&a| a <= PAYLOAD)?;
         (u64::from(game.0) < 1 << (62 - GAME_SHIFT))
-            .then_some(RAW | u64::from(game.0) << GAME_SHIFT | arg)
+            .then_some(PosId(RAW | u64::from(game.0) << GAME_SHIFT | arg))
     }
 
     /// The interned id of `p` (a raw id is interned; any other is itself).
@@ -505,7 +507,7 @@ impl Store {
                 self.keys.insert_full(key.into()).0
             }
         };
-        Ok(id as PosId)
+        Ok(PosId(id as u64))
     }
 
     fn room_for(&self, more: usize) -> Result<(), Full> {
@@ -542,7 +544,7 @@ impl Store {
         if game >= MAX_DENSE_GAMES || n >= self.max_states.min(MAX_1D) {
             return Ok(None);
         }
-        let id = DENSE | (u64::from(game.0) << GAME_SHIFT) | n as u64;
+        let id = PosId(DENSE | (u64::from(game.0) << GAME_SHIFT) | n as u64);
         let can_grow = self.dense_allowed(game);
         let budget = self.cell_budget();
         let total = self.dense_cells;
@@ -581,7 +583,7 @@ impl Store {
             return Ok(None);
         }
         let (a, b) = (a as usize, b as usize);
-        let id = DENSE | (u64::from(game.0) << GAME_SHIFT) | ((a as u64) << HALF) | b as u64;
+        let id = PosId(DENSE | (u64::from(game.0) << GAME_SHIFT) | ((a as u64) << HALF) | b as u64);
         let can_grow = self.dense_allowed(game);
         let budget = self.cell_budget();
         let total = self.dense_cells;
@@ -641,21 +643,21 @@ impl Store {
     /// The cell array holding `p` and its index there.
     #[inline]
     fn cell(&self, p: PosId) -> Option<(&Vec<u32>, usize)> {
-        if p & DENSE == 0 {
-            if p & TABLE == 0 {
-                return Some((&self.values, p as usize));
+        if p.0 & DENSE == 0 {
+            if p.0 & TABLE == 0 {
+                return Some((&self.values, p.0 as usize));
             }
             let t = self
                 .tables
-                .get(((p & !TABLE) >> GAME_SHIFT) as usize)?
+                .get(((p.0 & !TABLE) >> GAME_SHIFT) as usize)?
                 .as_ref()?;
-            return Some((&t.values, (p & PAYLOAD) as usize));
+            return Some((&t.values, (p.0 & PAYLOAD) as usize));
         }
         if is_raw(p) {
             return self.raw_cell(p);
         }
-        let payload = p & PAYLOAD;
-        match self.dense.get(((p & !DENSE) >> GAME_SHIFT) as usize)? {
+        let payload = p.0 & PAYLOAD;
+        match self.dense.get(((p.0 & !DENSE) >> GAME_SHIFT) as usize)? {
             Dense::One { values } => Some((values, payload as usize)),
             Dense::Two { values, cols, .. } => Some((
                 values,
@@ -695,13 +697,13 @@ impl Store {
 
     /// Stores a value (or a sentinel).
     pub fn set(&mut self, p: PosId, v: u32) {
-        let dense = p & DENSE != 0;
+        let dense = p.0 & DENSE != 0;
         if dense && is_raw(p) {
             return self.set_raw(p, v);
         }
         let (cells, i) = if dense {
-            let payload = p & PAYLOAD;
-            match self.dense.get_mut(((p & !DENSE) >> GAME_SHIFT) as usize) {
+            let payload = p.0 & PAYLOAD;
+            match self.dense.get_mut(((p.0 & !DENSE) >> GAME_SHIFT) as usize) {
                 Some(Dense::One { values }) => (values, payload as usize),
                 Some(Dense::Two { values, cols, .. }) => {
                     let i = (payload >> HALF) as usize * *cols + (payload & HALF_MASK) as usize;
@@ -709,13 +711,13 @@ impl Store {
                 }
                 _ => return,
             }
-        } else if p & TABLE != 0 {
-            match self.tables.get_mut(((p & !TABLE) >> GAME_SHIFT) as usize) {
-                Some(Some(t)) => (&mut t.values, (p & PAYLOAD) as usize),
+        } else if p.0 & TABLE != 0 {
+            match self.tables.get_mut(((p.0 & !TABLE) >> GAME_SHIFT) as usize) {
+                Some(Some(t)) => (&mut t.values, (p.0 & PAYLOAD) as usize),
                 _ => return,
             }
         } else {
-            (&mut self.values, p as usize)
+            (&mut self.values, p.0 as usize)
         };
         if let Some(c) = cells.get_mut(i) {
             if v <= MAX_VALUE {
@@ -786,14 +788,14 @@ impl Store {
         if is_raw(p) {
             return raw_parts(p).0;
         }
-        if p & DENSE != 0 {
-            return GameId(((p & !DENSE) >> GAME_SHIFT) as u32);
+        if p.0 & DENSE != 0 {
+            return GameId(((p.0 & !DENSE) >> GAME_SHIFT) as u32);
         }
-        if p & TABLE != 0 {
-            return GameId(((p & !TABLE) >> GAME_SHIFT) as u32);
+        if p.0 & TABLE != 0 {
+            return GameId(((p.0 & !TABLE) >> GAME_SHIFT) as u32);
         }
         self.keys
-            .get_index(p as usize)
+            .get_index(p.0 as usize)
             .and_then(|k| k.first())
             .copied()
             .map_or(GameId(0), |g| GameId(g as u32))
@@ -805,7 +807,7 @@ impl Store {
             for a in args.as_slice() {
                 out.extend([TAG_INT, *a]);
             }
-        } else if let Some(k) = self.keys.get_index(p as usize) {
+        } else if let Some(k) = self.keys.get_index(p.0 as usize) {
             out.extend_from_slice(&k[1..]);
         }
     }
@@ -819,12 +821,12 @@ impl Store {
         if let Some((args, n)) = self.dense_args(p) {
             return Some(IntArgs::Inline(args, n));
         }
-        if p & TABLE != 0 {
+        if p.0 & TABLE != 0 {
             let t = self
                 .tables
-                .get(((p & !TABLE) >> GAME_SHIFT) as usize)?
+                .get(((p.0 & !TABLE) >> GAME_SHIFT) as usize)?
                 .as_ref()?;
-            return t.args_of((p & PAYLOAD) as usize).map(IntArgs::Table);
+            return t.args_of((p.0 & PAYLOAD) as usize).map(IntArgs::Table);
         }
         None
     }
@@ -847,10 +849,10 @@ impl Store {
 
     /// The integer arguments of a dense position, and how many there are.
     pub fn dense_args(&self, p: PosId) -> Option<([i64; 2], usize)> {
-        if p & DENSE == 0 || is_raw(p) {
+        if p.0 & DENSE == 0 || is_raw(p) {
             return None;
         }
-        let payload = p & PAYLOAD;
+        let payload = p.0 & PAYLOAD;
         match self.dense.get(self.game_of(p).index())? {
             Dense::One { .. } => Some(([payload as i64, 0], 1)),
             Dense::Two { .. } => {

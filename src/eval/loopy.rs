@@ -17,7 +17,7 @@ pub(super) const MAX_NESTED: u32 = 256;
 /// A vertex that stands for a value known already (the end of the game, a
 /// solved position, a sum), not a position: `KNOWN | index` among the
 /// solve's vertices (no position id has both top bits).
-const KNOWN: PosId = 3 << 62;
+const KNOWN: u64 = 3 << 62;
 
 /// How a solve lists a position's options: named as stored, as every
 /// search that computes values names them (a part in canonical form is
@@ -292,7 +292,7 @@ impl Scoped<'_> {
         // ∞ values without their sets K: each is found from the options
         // when it is asked for (most never are).
         for (i, &p) in vertices.iter().enumerate() {
-            if p & KNOWN == KNOWN {
+            if p.0 & KNOWN == KNOWN {
                 continue;
             }
             match solved.finite(i as u32) {
@@ -312,7 +312,7 @@ impl Scoped<'_> {
     /// Forgets the marks a failed solve left on its positions.
     fn unmark(&mut self, vertices: &[PosId]) {
         for &p in vertices {
-            if p & KNOWN != KNOWN && solving_index(self.m.store.value(p)).is_some() {
+            if p.0 & KNOWN != KNOWN && solving_index(self.m.store.value(p)).is_some() {
                 self.m.store.set(p, UNKNOWN);
             }
         }
@@ -333,8 +333,8 @@ impl Scoped<'_> {
         while graph.len() < vertices.len() {
             let i = graph.len();
             let pos = vertices[i];
-            if pos & KNOWN == KNOWN {
-                let value = known[(pos & !KNOWN) as usize].clone();
+            if pos.0 & KNOWN == KNOWN {
+                let value = known[(pos.0 & !KNOWN) as usize].clone();
                 graph.add_known(value).map_err(too_large)?;
                 continue;
             }
@@ -381,7 +381,7 @@ impl Scoped<'_> {
                             Some(&t) => t,
                             None => {
                                 let t = vertices.len() as u32;
-                                vertices.push(KNOWN | known.len() as PosId);
+                                vertices.push(PosId(KNOWN | known.len() as u64));
                                 known.push(value.clone());
                                 known_ids.insert(value, t);
                                 t

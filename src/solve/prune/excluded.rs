@@ -36,7 +36,7 @@ impl Excluded {
 
     /// The slot of `pos` in a table of `n` slots (a power of two).
     fn slot(pos: PosId, n: usize) -> usize {
-        (pos.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - n.trailing_zeros())) as usize
+        (pos.0.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - n.trailing_zeros())) as usize
     }
 
     /// The values `pos`'s value is known not to be (none when not known).
@@ -55,7 +55,7 @@ impl Excluded {
             return;
         }
         if self.slots.is_empty() {
-            self.slots.resize(FIRST_SLOTS, (0, 0, 0));
+            self.slots.resize(FIRST_SLOTS, (PosId(0), 0, 0));
         }
         self.written += 1;
         if self.written > self.slots.len() / 2 && self.slots.len() < MAX_SLOTS {
@@ -73,7 +73,7 @@ impl Excluded {
     /// Twice the slots, this search's entries kept.
     fn grow(&mut self) {
         let n = 2 * self.slots.len();
-        let mut slots = vec![(0, 0, 0); n];
+        let mut slots = vec![(PosId(0), 0, 0); n];
         for &(p, s, values) in self.slots.iter().filter(|e| e.1 == self.search) {
             slots[Self::slot(p, n)] = (p, s, values);
         }
@@ -95,41 +95,45 @@ mod tests {
         e.renew();
         let mut written: HashMap<PosId, Set> = HashMap::new();
         for i in 0..200_000u64 {
-            let pos = i * 7919 % 60_000;
-            let values = 1 << (i % 5) | 1 << (pos % 3 + 10);
+            let pos = PosId(i * 7919 % 60_000);
+            let values = 1 << (i % 5) | 1 << (pos.0 % 3 + 10);
             e.add(pos, values);
             *written.entry(pos).or_default() |= values;
         }
         assert!(e.slots.len() > FIRST_SLOTS);
         let mut kept = 0;
-        for pos in 0..60_000 {
+        for pos in (0..60_000).map(PosId) {
             let read = e.of(pos);
-            assert_eq!(read & !written.get(&pos).copied().unwrap_or(0), 0, "{pos}");
+            assert_eq!(
+                read & !written.get(&pos).copied().unwrap_or(0),
+                0,
+                "{pos:?}"
+            );
             kept += usize::from(read != 0);
         }
         assert!(kept > 30_000, "{kept}");
         // The last one written is there.
-        assert_eq!(e.of(199_999 * 7919 % 60_000) & 1 << 4, 1 << 4);
+        assert_eq!(e.of(PosId(199_999 * 7919 % 60_000)) & 1 << 4, 1 << 4);
         // Entries kept through a growth: a fresh search fills the table
         // to just before it grows, then one more write grows it.
         let mut e = Excluded::default();
         e.renew();
-        e.add(0, 1);
+        e.add(PosId(0), 1);
         let first = e.slots.len();
-        let before: Vec<PosId> = (1..=first as PosId / 2 - 1).map(|i| i * 7).collect();
+        let before: Vec<PosId> = (1..=first as u64 / 2 - 1).map(|i| PosId(i * 7)).collect();
         for &pos in &before {
             e.add(pos, 2);
         }
         assert_eq!(e.slots.len(), first);
         let readable = |e: &Excluded| before.iter().filter(|&&p| e.of(p) == 2).count();
         let kept = readable(&e);
-        e.add(1, 4);
+        e.add(PosId(1), 4);
         assert_eq!(e.slots.len(), 2 * first);
         assert_eq!(readable(&e), kept);
         assert_eq!(e.of(before[before.len() - 1]), 2);
-        e.add(7, 1 << 127 | 1);
-        assert_eq!(e.of(7) & 1 << 127, 0);
+        e.add(PosId(7), 1 << 127 | 1);
+        assert_eq!(e.of(PosId(7)) & 1 << 127, 0);
         e.renew();
-        assert!((0..60_000).all(|pos| e.of(pos) == 0));
+        assert!((0..60_000).all(|pos| e.of(PosId(pos)) == 0));
     }
 }

@@ -29,22 +29,22 @@ impl Dag {
 
 impl Tree for Dag {
     fn known(&self, pos: PosId) -> Option<u32> {
-        self.values[pos as usize]
+        self.values[pos.0 as usize]
     }
     fn store(&mut self, pos: PosId, value: u32) -> R<()> {
-        self.values[pos as usize] = Some(value);
+        self.values[pos.0 as usize] = Some(value);
         Ok(())
     }
     fn options(&mut self, pos: PosId, out: &mut Moves, more: &mut More) -> R<bool> {
         out.clear();
-        for o in &self.options[pos as usize] {
+        for o in &self.options[pos.0 as usize] {
             out.push(o);
             let (known, aimed) = match &self.prefers {
                 Some(p) => (
-                    known_sum_paired(o, |c| self.values[c as usize]),
-                    aimed_sum(o, |c| p[c as usize]),
+                    known_sum_paired(o, |c| self.values[c.0 as usize]),
+                    aimed_sum(o, |c| p[c.0 as usize]),
                 ),
-                None => (known_sum(o, |c| self.values[c as usize]), Some(false)),
+                None => (known_sum(o, |c| self.values[c.0 as usize]), Some(false)),
             };
             if !more(known, aimed) {
                 return Ok(false);
@@ -62,19 +62,19 @@ impl Tree for Dag {
         };
         out.clear();
         let mut left_out = false;
-        for (i, o) in self.options[pos as usize].iter().enumerate() {
-            let aimed = aimed_sum(o, |c| p[c as usize]);
-            let skip = match pos % 3 {
+        for (i, o) in self.options[pos.0 as usize].iter().enumerate() {
+            let aimed = aimed_sum(o, |c| p[c.0 as usize]);
+            let skip = match pos.0 % 3 {
                 0 => false,
-                1 => aimed == Some(false) || (pos as usize + i).is_multiple_of(5),
-                _ => !(pos as usize * 7 + i).is_multiple_of(3),
+                1 => aimed == Some(false) || (pos.0 as usize + i).is_multiple_of(5),
+                _ => !(pos.0 as usize * 7 + i).is_multiple_of(3),
             };
             if skip {
                 left_out = true;
                 continue;
             }
             out.push(o);
-            let known = known_sum_paired(o, |c| self.values[c as usize]);
+            let known = known_sum_paired(o, |c| self.values[c.0 as usize]);
             if !more(known, aimed) {
                 return Ok((false, left_out));
             }
@@ -86,23 +86,23 @@ impl Tree for Dag {
         Ok(brute(&self.options, &self.given, pos))
     }
     fn size(&self, pos: PosId) -> u32 {
-        pos as u32
+        pos.0 as u32
     }
     fn hinted(&self) -> bool {
         self.prefers.is_some()
     }
     fn aimed(&mut self, parts: &[PosId]) -> R<bool> {
         let p = self.prefers.as_ref().expect("asked only with a hint");
-        Ok(aimed_sum(parts, |c| Some(p[c as usize].unwrap_or(c % 2 == 0))) == Some(true))
+        Ok(aimed_sum(parts, |c| Some(p[c.0 as usize].unwrap_or(c.0 % 2 == 0))) == Some(true))
     }
 }
 
 /// A position's given value, else the plain mex of its options'.
 fn brute(options: &[Vec<Vec<PosId>>], given: &[Option<u32>], pos: PosId) -> u32 {
-    if let Some(v) = given[pos as usize] {
+    if let Some(v) = given[pos.0 as usize] {
         return v;
     }
-    let seen: Vec<u32> = options[pos as usize]
+    let seen: Vec<u32> = options[pos.0 as usize]
         .iter()
         .map(|o| o.iter().fold(0, |x, &c| x ^ brute(options, given, c)))
         .collect();
@@ -135,7 +135,7 @@ fn values_agree_with_the_plain_mex() {
             // The wide position, asked about only as an option of the
             // top one.
             if wide && p == n - 1 {
-                opts.push(vec![(n - 2) as PosId]);
+                opts.push(vec![PosId((n - 2) as u64)]);
                 continue;
             }
             // Wide: more options than a candidate set holds, or exactly
@@ -148,13 +148,15 @@ fn values_agree_with_the_plain_mex() {
             for _ in 0..k {
                 let parts = 1 + next(&mut state) % 3;
                 let o = (0..parts)
-                    .map(|_| (next(&mut state) % p as u64) as PosId)
+                    .map(|_| PosId(next(&mut state) % p as u64))
                     .collect();
                 opts.push(o);
             }
         }
         let none = vec![None; n];
-        let want: Vec<u32> = (0..n as PosId).map(|p| brute(&options, &none, p)).collect();
+        let want: Vec<u32> = (0..n as u64)
+            .map(|p| brute(&options, &none, PosId(p)))
+            .collect();
         let mut dag = Dag::new(options, none);
         if hint {
             let prefers = (0..n)
@@ -167,12 +169,13 @@ fn values_agree_with_the_plain_mex() {
         }
         let mut search = Searcher::default();
         // The top position first (the wide one only as its option).
-        for p in (0..n as PosId)
+        for p in (0..n as u64)
+            .map(PosId)
             .rev()
-            .filter(|&p| !wide || p as usize != n - 2)
+            .filter(|&p| !wide || p.0 as usize != n - 2)
         {
             let got = search.nimber(&mut dag, p).expect("no error");
-            assert_eq!(got, Some(want[p as usize]), "game {game}, position {p}");
+            assert_eq!(got, Some(want[p.0 as usize]), "game {game}, position {p:?}");
         }
         for (p, v) in dag.values.iter().enumerate() {
             assert!(v.is_none_or(|v| v == want[p]), "stored a wrong value");
@@ -190,18 +193,18 @@ fn values_agree_with_the_plain_mex() {
 /// option is P, is worth 0.
 #[test]
 fn a_component_asked_in_full_is_not_cut_off() {
-    let leaves: Vec<Vec<PosId>> = (1..=128).map(|k| vec![k]).collect();
+    let leaves: Vec<Vec<PosId>> = (1..=128).map(|k| vec![PosId(k)]).collect();
     let mut options: Vec<Vec<Vec<PosId>>> = vec![Vec::new(); 133];
     options[129] = leaves.clone();
     options[130] = leaves;
-    options[131] = vec![vec![130, 129]];
-    options[132] = vec![vec![131]];
+    options[131] = vec![vec![PosId(130), PosId(129)]];
+    options[132] = vec![vec![PosId(131)]];
     let mut values = vec![None; 133];
     for (k, v) in values.iter_mut().enumerate().take(129).skip(1) {
         *v = Some(k as u32 - 1);
     }
     let mut tree = Dag::new(options, values);
-    let got = Searcher::default().nimber(&mut tree, 132).unwrap();
+    let got = Searcher::default().nimber(&mut tree, PosId(132)).unwrap();
     assert_eq!(got, Some(0));
     assert_eq!(tree.values[131], Some(1));
 }
@@ -209,9 +212,16 @@ fn a_component_asked_in_full_is_not_cut_off() {
 #[test]
 fn a_full_candidate_set() {
     // 0 ends the game, 1 moves to 0, 2 has 127 moves to 1, 3 moves to 2.
-    let options = vec![vec![], vec![vec![0]], vec![vec![1]; 127], vec![vec![2]]];
+    let options = vec![
+        vec![],
+        vec![vec![PosId(0)]],
+        vec![vec![PosId(1)]; 127],
+        vec![vec![PosId(2)]],
+    ];
     let mut dag = Dag::new(options, vec![None; 4]);
-    let got = Searcher::default().nimber(&mut dag, 3).expect("no error");
+    let got = Searcher::default()
+        .nimber(&mut dag, PosId(3))
+        .expect("no error");
     assert_eq!(got, Some(1));
     assert_eq!(dag.values[2], Some(0));
 }
