@@ -2,7 +2,7 @@
 //! ids, period searches): as structured answers (what `print` shows), and
 //! as values (what `let p = period(G)` binds), the one place that shapes
 //! either. Above the engine: the interpreter reaches the value form through
-//! the hook the session installs (`Machine::set_report_values`).
+//! the hook the session installs (`Setup::report_values`).
 
 use crate::answer::{Answer, Component, Move, Outcome, Position, Shown};
 use crate::diagnostics::{Code, Diag};

@@ -142,7 +142,7 @@ pub struct Session {
     /// While a statement runs (its machine taken out), the positions stored
     /// when it gave its latest answer.
     running_states: std::cell::Cell<usize>,
-    /// Solvers added before the machine is made.
+    /// Solvers added, given to every machine the session makes.
     solvers: Vec<Arc<dyn crate::solve::Solver>>,
 }
 
@@ -205,14 +205,14 @@ impl Session {
     /// before it (docs/ARCHITECTURE.md, "Adding a solver"); refused past
     /// [`crate::eval::MAX_SOLVERS`].
     pub fn add_solver(&mut self, solver: Arc<dyn crate::solve::Solver>) -> Result<(), Diag> {
-        match self.machine.as_mut() {
-            Some(m) => m.add_solver(solver),
-            None if self.solvers.len() < crate::eval::MAX_SOLVERS => {
-                self.solvers.push(solver);
-                Ok(())
-            }
-            None => Err(crate::eval::too_many_solvers()),
+        if self.solvers.len() >= crate::eval::MAX_SOLVERS {
+            return Err(crate::eval::too_many_solvers());
         }
+        if let Some(m) = self.machine.as_mut() {
+            m.add_solver(Arc::clone(&solver))?;
+        }
+        self.solvers.push(solver);
+        Ok(())
     }
 
     /// Connects what `input_ints()` reads (standard input, for the command
@@ -645,7 +645,7 @@ impl Session {
                 cancel: Some(self.cancel.clone()),
                 progress: Some(self.progress.clone()),
                 report_values: Some(crate::report::value),
-                solvers: std::mem::take(&mut self.solvers),
+                solvers: self.solvers.clone(),
             });
             if let Some(input) = self.input.take() {
                 m.set_input(input);

@@ -176,7 +176,8 @@ fn the_engine_asks_a_solver_for_options_too() {
 fn solvers_are_asked_in_order_and_only_for_their_games() {
     let declining = Arc::new(Declining::default());
     let xor = Arc::new(NimByXor::default());
-    // Without kernels, every position is valued through its plan.
+    // Without kernels, every position of Other is valued by the general
+    // search, which asks the solvers for each.
     let mut s = Session::new(grundy::eval::Limits {
         kernels: false,
         ..Default::default()
@@ -200,7 +201,7 @@ fn solvers_are_asked_in_order_and_only_for_their_games() {
 #[test]
 fn a_solvers_answer_is_trusted_even_when_wrong() {
     let mut s = Session::default();
-    // Added once the session has a machine: the plans are made again.
+    // Added once the session has a machine.
     assert_eq!(
         run(&mut s, &format!("{NIM3}print grundy(Nim3(1, 2, 3))\n")),
         ["grundy(Nim3(1, 2, 3)) = 0"]
@@ -214,30 +215,75 @@ fn a_solvers_answer_is_trusted_even_when_wrong() {
 
 #[test]
 fn without_the_solver_the_engine_agrees_on_small_heaps() {
+    let xor = Arc::new(NimByXor::default());
     let mut with = Session::default();
-    with.add_solver(Arc::new(NimByXor::default())).unwrap();
+    with.add_solver(xor.clone()).unwrap();
     let mut without = Session::default();
     let src =
         format!("{NIM3}print [grundy(Nim3(a, b, c)) for a in 0..5 for b in 0..5 for c in 0..5]\n");
-    let xor: Vec<String> = (0..5)
+    let values: Vec<String> = (0..5)
         .flat_map(|a| (0..5).flat_map(move |b| (0..5).map(move |c| (a ^ b ^ c).to_string())))
         .collect();
-    let want = format!("[{}]", xor.join(", "));
+    let want = format!("[{}]", values.join(", "));
     let by_xor = run(&mut with, &src);
     assert_eq!(run(&mut without, &src), by_xor);
     assert_eq!(by_xor, [want]);
+    assert_eq!(xor.asked.load(Ordering::Relaxed), 5 * 5 * 5);
 }
 
 #[test]
 fn too_many_solvers_are_refused() {
-    let mut s = Session::default();
-    for _ in 0..grundy::eval::MAX_SOLVERS {
-        s.add_solver(Arc::new(Declining::default())).unwrap();
+    // Before the session has a machine, and after.
+    for ran in [false, true] {
+        let mut s = Session::default();
+        if ran {
+            run(&mut s, NIM3);
+        }
+        for _ in 0..grundy::eval::MAX_SOLVERS {
+            s.add_solver(Arc::new(Declining::default())).unwrap();
+        }
+        let refused = s.add_solver(Arc::new(Declining::default())).unwrap_err();
+        assert!(
+            refused.message.contains("at most 64"),
+            "{}",
+            refused.message
+        );
     }
-    let refused = s.add_solver(Arc::new(Declining::default())).unwrap_err();
-    assert!(
-        refused.message.contains("at most 64"),
-        "{}",
-        refused.message
+}
+
+#[test]
+fn solvers_outlast_a_clear() {
+    let xor = Arc::new(NimByXor::default());
+    let mut s = Session::default();
+    s.add_solver(xor.clone()).unwrap();
+    run(&mut s, NIM3);
+    // `:clear` in the REPL: definitions and values go, the solvers stay.
+    s.clear();
+    assert_eq!(
+        run(&mut s, &format!("{NIM3}print grundy(Nim3(100000, 3, 0))\n")),
+        ["grundy(Nim3(100000, 3, 0)) = 100003"]
     );
+    assert_eq!(xor.asked.load(Ordering::Relaxed), 1);
+}
+
+#[test]
+fn loopy_games_are_never_asked() {
+    let declining = Arc::new(Declining::default());
+    let mut s = Session::default();
+    s.add_solver(declining.clone()).unwrap();
+    // L(0) and L(1) move to each other, L(0) also to the end L(2).
+    let out = run(
+        &mut s,
+        "loopy game L(n) = {\n  L(1) if n == 0\n  L(0) if n == 1\n  L(2) if n == 0\n}\n\
+         print grundy(L(2))\nprint outcome(L(1))\n",
+    );
+    // L(2) ends the game; L(1)'s one move is to L(0), which moves to L(2).
+    assert_eq!(
+        out,
+        [
+            "grundy(L(2)) = 0",
+            "L(1): second player wins (P), the game ends within 2 moves, grundy 0"
+        ]
+    );
+    assert_eq!(declining.asked.load(Ordering::Relaxed), 0);
 }

@@ -265,15 +265,16 @@ impl Scoped<'_> {
         }
         let slot = self.m.accel.sparse.get(game.index())?;
         if let SparseSlot::Unknown = slot {
-            let found = crate::solve::analysis::shape::moves(&mut self.m.oracle(), game)
-                .ok()
-                .and_then(|shape| {
-                    let moves = sparse_moves(&shape)?;
-                    Some(Box::new(Sparse::new(
-                        moves,
-                        usize::try_from(shape.from).ok()?,
-                    )))
-                });
+            let found =
+                crate::solve::analysis::shape::moves(&mut self.m.scoped(self.scope.fresh()), game)
+                    .ok()
+                    .and_then(|shape| {
+                        let moves = sparse_moves(&shape)?;
+                        Some(Box::new(Sparse::new(
+                            moves,
+                            usize::try_from(shape.from).ok()?,
+                        )))
+                    });
             self.m.accel.sparse[game.index()] = found.map_or(SparseSlot::None, SparseSlot::Some);
         }
         match &self.m.accel.sparse[game.index()] {

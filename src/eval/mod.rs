@@ -181,6 +181,18 @@ pub(super) struct Scope {
     pub(super) solving_base: u32,
 }
 
+impl Scope {
+    /// The scope of a search started inside this one, for its own ends (a
+    /// period search, a game's shape read): a fresh one, in which added
+    /// solvers are still not asked if they are not asked here.
+    pub(super) fn fresh(&self) -> Scope {
+        Scope {
+            in_added: self.in_added,
+            ..Scope::default()
+        }
+    }
+}
+
 /// How a check condition came out for one case.
 pub enum CheckCase {
     /// It held.

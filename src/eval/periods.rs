@@ -169,7 +169,12 @@ impl Scoped<'_> {
             }
         }
         if self.m.learned.periods.state(&sec).found.is_none() && huge && full < 1 {
-            if crate::solve::analysis::shape::shape_any(&mut self.m.oracle(), &sec).is_err() {
+            if crate::solve::analysis::shape::shape_any(
+                &mut self.m.scoped(self.scope.fresh()),
+                &sec,
+            )
+            .is_err()
+            {
                 return Ok(None);
             }
             return Err(too_large(
@@ -224,7 +229,9 @@ impl Scoped<'_> {
     ) -> R<Result<Proven, NoPeriod>> {
         // Without a take-and-break shape no period can be proven: positions
         // are computed directly (a game may need few of them).
-        if let Err(why) = crate::solve::analysis::shape::shape_any(&mut self.m.oracle(), sec) {
+        if let Err(why) =
+            crate::solve::analysis::shape::shape_any(&mut self.m.scoped(self.scope.fresh()), sec)
+        {
             return Ok(Err(NoPeriod {
                 text: why,
                 proof_possible: false,
@@ -233,7 +240,7 @@ impl Scoped<'_> {
         let result = crate::solve::analysis::period_of(
             &mut self.m.scoped(Scope {
                 in_period_search: true,
-                ..Scope::default()
+                ..self.scope.fresh()
             }),
             sec,
             budget,

@@ -1,8 +1,9 @@
 //! The seam between the engine and its ways of evaluating: the list of
 //! strategies, the planner that picks a game's, and the one dispatch.
 //!
-//! A search for a position whose value is not stored asks the strategies of
-//! its game's [`Plan`] in order; each answers the value or declines (it
+//! A search for a position whose value is not stored asks first the
+//! solvers added from outside that apply to its game (`crate::solve::Solver`),
+//! then the strategies of its game's [`Plan`] in order; each answers the value or declines (it
 //! does not apply to this position), and the general search, last in every
 //! plan, always answers. A new way of evaluating is a module of its own
 //! plus a variant here, a line in [`plan`] and an arm in
@@ -97,8 +98,10 @@ impl Plans {
             .map(|g| {
                 let mut plan = plan(&prog.games[g], kernels.get(g), limits);
                 let game = GameId(g as u32);
+                // A loopy game's value may be ∞, which a solver cannot
+                // answer: its own strategy alone values it.
                 for (i, solver) in self.added.iter().enumerate().take(MAX_ADDED) {
-                    if solver.applies(prog, game) {
+                    if !prog.games[g].loopy && solver.applies(prog, game) {
                         plan.added |= 1 << i;
                     }
                 }
@@ -219,6 +222,7 @@ impl Scoped<'_> {
         }
         let plan = self.m.accel.plans.of(self.m.game_of(root));
         if plan.added != 0
+            && v == UNKNOWN
             && let Some(v) = self.solvers_answer(root)?
         {
             return Ok(v);
