@@ -8,7 +8,7 @@
 //! which reports it with its span. The interpreter uses them for the
 //! conditions, loop bounds and arguments of rules; the kernels build on them.
 
-use crate::ir::{self, BinOp, Builtin, Clause, ExprId, GameId};
+use crate::ir::{self, BinOp, Builtin, Clause, ExprId, GameId, Ints};
 use crate::ops;
 use crate::value::Value;
 use std::rc::Rc;
@@ -110,6 +110,9 @@ pub enum IntExpr {
     GridCanon(Vec<IntExpr>),
     /// `grid_turn(mask, w, h)`.
     GridTurn(Vec<IntExpr>),
+    /// Another function of integers, by the function its builtin's entry
+    /// declares ([`crate::builtin::Ints`]), with as many arguments.
+    Call(Ints, Vec<IntExpr>),
     /// A constant list indexed.
     Index(Rc<[i64]>, Box<IntExpr>),
     /// The list in a variable, indexed (a list state's `rows[i]`).
@@ -274,6 +277,10 @@ impl Compiler<'_> {
                 },
                 (Builtin::Popcount, [x]) => IntExpr::Popcount(Box::new(int(*x)?)),
                 (Builtin::Isqrt, [x]) => IntExpr::Isqrt(Box::new(int(*x)?)),
+                (f, xs) if f.spec().ints.is_some() => IntExpr::Call(
+                    f.spec().ints?,
+                    xs.iter().map(|x| int(*x)).collect::<Option<_>>()?,
+                ),
                 (Builtin::GridCanon, [m, w, h]) => {
                     IntExpr::GridCanon(vec![int(*m)?, int(*w)?, int(*h)?])
                 }
@@ -502,7 +509,8 @@ impl IntExpr {
             IntExpr::Min(xs)
             | IntExpr::Max(xs)
             | IntExpr::GridCanon(xs)
-            | IntExpr::GridTurn(xs) => xs.iter().any(|x| x.reads(s)),
+            | IntExpr::GridTurn(xs)
+            | IntExpr::Call(_, xs) => xs.iter().any(|x| x.reads(s)),
             IntExpr::If(c, x, y) => c.reads(s) || x.reads(s) || y.reads(s),
             IntExpr::Reduce(_, _, x, y) => x.reads(s) || y.reads(s),
         }
@@ -539,7 +547,8 @@ impl IntExpr {
             IntExpr::Min(xs)
             | IntExpr::Max(xs)
             | IntExpr::GridCanon(xs)
-            | IntExpr::GridTurn(xs) => all(xs),
+            | IntExpr::GridTurn(xs)
+            | IntExpr::Call(_, xs) => all(xs),
             IntExpr::If(c, x, y) => c.size() + x.size() + y.size(),
             IntExpr::Reduce(_, _, x, y) => x.size() + y.size(),
         }
@@ -561,6 +570,7 @@ impl IntExpr {
             IntExpr::Max(xs) => IntExpr::Max(all(xs)?),
             IntExpr::GridCanon(xs) => IntExpr::GridCanon(all(xs)?),
             IntExpr::GridTurn(xs) => IntExpr::GridTurn(all(xs)?),
+            IntExpr::Call(f, xs) => IntExpr::Call(*f, all(xs)?),
             IntExpr::Abs(x) => IntExpr::Abs(b(x)?),
             IntExpr::Popcount(x) => IntExpr::Popcount(b(x)?),
             IntExpr::Isqrt(x) => IntExpr::Isqrt(b(x)?),
@@ -589,6 +599,7 @@ impl IntExpr {
             IntExpr::Max(xs) => IntExpr::Max(all(xs)?),
             IntExpr::GridCanon(xs) => IntExpr::GridCanon(all(xs)?),
             IntExpr::GridTurn(xs) => IntExpr::GridTurn(all(xs)?),
+            IntExpr::Call(f, xs) => IntExpr::Call(*f, all(xs)?),
             IntExpr::Abs(x) => IntExpr::Abs(b(x)?),
             IntExpr::Popcount(x) => IntExpr::Popcount(b(x)?),
             IntExpr::Isqrt(x) => IntExpr::Isqrt(b(x)?),
@@ -618,7 +629,8 @@ impl IntExpr {
             IntExpr::Min(xs)
             | IntExpr::Max(xs)
             | IntExpr::GridCanon(xs)
-            | IntExpr::GridTurn(xs) => xs.iter().for_each(|x| x.breaks(s, out)),
+            | IntExpr::GridTurn(xs)
+            | IntExpr::Call(_, xs) => xs.iter().for_each(|x| x.breaks(s, out)),
             IntExpr::If(c, x, y) => {
                 c.breaks(s, out);
                 x.breaks(s, out);
@@ -647,6 +659,7 @@ impl IntExpr {
             IntExpr::Max(xs) => IntExpr::Max(all(xs)),
             IntExpr::GridCanon(xs) => IntExpr::GridCanon(all(xs)),
             IntExpr::GridTurn(xs) => IntExpr::GridTurn(all(xs)),
+            IntExpr::Call(f, xs) => IntExpr::Call(*f, all(xs)),
             IntExpr::If(c, x, y) => match c.on_run(s, lo, hi) {
                 BoolExpr::Const(true) => x.on_run(s, lo, hi),
                 BoolExpr::Const(false) => y.on_run(s, lo, hi),
@@ -681,6 +694,11 @@ impl IntExpr {
             IntExpr::Abs(a) => ops::abs(a.eval(env)?).ok()?,
             IntExpr::Popcount(a) => ops::popcount(a.eval(env)?).ok()?,
             IntExpr::Isqrt(a) => ops::isqrt(a.eval(env)?).ok()?,
+            IntExpr::Call(f, xs) => match (f, xs.as_slice()) {
+                (Ints::One(f), [x]) => f(x.eval(env)?).ok()?,
+                (Ints::Two(f), [x, y]) => f(x.eval(env)?, y.eval(env)?).ok()?,
+                _ => return None,
+            },
             IntExpr::GridCanon(xs) | IntExpr::GridTurn(xs) => match xs.as_slice() {
                 [m, w, h] => {
                     let f = match self {
@@ -900,9 +918,11 @@ fn folded(e: IntExpr) -> IntExpr {
         | IntExpr::Popcount(a)
         | IntExpr::Isqrt(a)
         | IntExpr::Index(_, a) => constant(a),
-        IntExpr::Min(xs) | IntExpr::Max(xs) | IntExpr::GridCanon(xs) | IntExpr::GridTurn(xs) => {
-            xs.iter().all(constant)
-        }
+        IntExpr::Min(xs)
+        | IntExpr::Max(xs)
+        | IntExpr::GridCanon(xs)
+        | IntExpr::GridTurn(xs)
+        | IntExpr::Call(_, xs) => xs.iter().all(constant),
         IntExpr::Reduce(_, _, a, b) => constant(a) && constant(b),
         _ => false,
     };

@@ -4,7 +4,7 @@
 //! by [`ExprId`](crate::ir::ExprId); variables are frame slots, games and constants are dense ids.
 //! The evaluator walks this, never the AST and never a name map.
 
-pub use crate::builtin::{Builtin, Play};
+pub use crate::builtin::{Builtin, Ints, Play};
 pub use crate::ops::BinOp;
 use crate::span::Span;
 

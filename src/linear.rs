@@ -244,9 +244,11 @@ pub fn mentions(e: &IntExpr, x: u32) -> bool {
         | IntExpr::Index(_, a)
         | IntExpr::SlotIndex(_, a) => mentions(a, x),
         IntExpr::SlotLen(_) => false,
-        IntExpr::Min(xs) | IntExpr::Max(xs) | IntExpr::GridCanon(xs) | IntExpr::GridTurn(xs) => {
-            xs.iter().any(|a| mentions(a, x))
-        }
+        IntExpr::Min(xs)
+        | IntExpr::Max(xs)
+        | IntExpr::GridCanon(xs)
+        | IntExpr::GridTurn(xs)
+        | IntExpr::Call(_, xs) => xs.iter().any(|a| mentions(a, x)),
         IntExpr::If(c, a, b) => cond_mentions(c, x) || mentions(a, x) || mentions(b, x),
         IntExpr::Reduce(_, _, a, b) => mentions(a, x) || mentions(b, x),
     }
@@ -304,6 +306,13 @@ pub fn interval(e: &IntExpr, dom: &[(i128, i128)]) -> Option<(i128, i128)> {
                 interval(a, dom)?;
             }
             Some((0, FULL.1))
+        }
+        // Another function of integers: any value (an error gives up).
+        IntExpr::Call(_, xs) => {
+            for a in xs {
+                interval(a, dom)?;
+            }
+            Some(FULL)
         }
         IntExpr::Abs(a) => {
             let a = interval(a, dom)?;

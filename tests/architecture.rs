@@ -308,7 +308,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("board", &[]),
     ("diagnostics", &["span"]),
     ("syntax", &["diagnostics", "ops", "span"]),
-    ("builtin", &[]),
+    ("builtin", &["ops"]),
     ("ir", &["builtin", "ops", "span", "syntax"]),
     ("store", &["ir"]),
     ("value", &["store"]),

@@ -108,7 +108,7 @@ fn update_output(b: &Block, expected: &str, out: &str) {
 fn every_builtin_is_documented() {
     let reference = std::fs::read_to_string("docs/language.md").expect("docs/language.md");
     let help = grundy::repl::help_text("queries") + &grundy::repl::help_text("functions");
-    for spec in grundy::builtin::TABLE {
+    for spec in grundy::builtin::entries() {
         let call = format!("`{}(", spec.name);
         assert!(
             reference.contains(&call),
@@ -142,7 +142,7 @@ fn every_reserved_name_is_listed() {
             .collect()
     };
     let builtins = words(&paragraph("- **Builtin names**"));
-    for spec in grundy::builtin::TABLE {
+    for spec in grundy::builtin::entries() {
         assert!(
             builtins.iter().any(|w| w == spec.name),
             "language.md §2 does not list the builtin `{}`",

@@ -1,114 +1,30 @@
-//! The builtins in one table: each one's name, how it is called, what it
-//! takes and what it does. The checker reads arities, kinds and the words of
-//! its arity errors from it; the REPL its completion, highlighting and
-//! `:help`; evaluation and the session dispatch on [`Builtin`](crate::builtin::Builtin).
+//! The builtins, each declared once (`builtins!`): its variant, its name,
+//! how it is called, what it takes and what it does, and for a function of
+//! integers the function itself ([`Ints`](crate::builtin::Ints)). The checker
+//! reads arities, kinds, signatures and the words of its errors from the
+//! declarations; the REPL its completion, highlighting and `:help`;
+//! evaluation calls a function of integers' function and dispatches the
+//! others on [`Builtin`](crate::builtin::Builtin).
 
-/// Builtin functions and queries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Builtin {
-    /// `len(list)`
-    Len,
-    /// `sum(list)`
-    Sum,
-    /// `min(list)` or `min(a, b, ...)`
-    Min,
-    /// `max(list)` or `max(a, b, ...)`
-    Max,
-    /// `abs(x)`
-    Abs,
-    /// `sorted(list)`
-    Sorted,
-    /// `set(list, i, v)`: a copy of the list with element `i` replaced by `v`.
-    Set,
-    /// `popcount(x)`: number of one bits of a non-negative integer.
-    Popcount,
-    /// `mex(list)`: the least non-negative integer not in the list.
-    Mex,
-    /// `xor(list)`: the bitwise XOR of a list's integers.
-    Xor,
-    /// `isqrt(x)`: the integer square root of `x >= 0`.
-    Isqrt,
-    /// `components(mask, adj)`: the parts of a board no move joins.
-    Components,
-    /// `grid_canon(mask, w, h)`: the least image of a shape on a grid.
-    GridCanon,
-    /// `grid_turn(mask, w, h)`: a shape turned half a turn in its box.
-    GridTurn,
-    /// `is_infinite(v)`: whether a value is ∞ (a loopy game's).
-    IsInfinite,
-    /// `escapes(v)`: the set K of an ∞{K} value, as a list.
-    Escapes,
-    /// `str(x)`: a value as text.
-    Str,
-    /// `join(list, sep)`: the elements as text, separated by `sep`.
-    Join,
-    /// `input_ints()`: every integer of standard input, as a list.
-    InputInts,
-    /// `input_tokens()`: every word of standard input, integers as integers.
-    InputTokens,
-    /// `input_lines()`: every line of standard input, as strings.
-    InputLines,
-    /// `chars(s)`: a string's characters, as one-character strings.
-    Chars,
-    /// `int(s)`: the integer a string writes.
-    Int,
-    /// `ord(c)`: a character's code (Unicode).
-    Ord,
-    /// `chr(n)`: the character of a code.
-    Chr,
-    /// `play(P, m)`: the whole position after the move `m` of `P`.
-    Play,
-    /// `args(P)`: a position's arguments, as a list.
-    Args,
-    /// `name(P)`: the name of a position's game.
-    Name,
-    /// `grundy(P)`
-    Grundy,
-    /// `outcome(P)`
-    Outcome,
-    /// `moves(P)`
-    Moves,
-    /// `winning(P)`
-    Winning,
-    /// `table(G, range[, range])`
-    Table,
-    /// `ppositions(G, range[, range])`
-    PPositions,
-    /// `describe(G)`: the moves of a game in words.
-    Describe,
-    /// `misere_grundy(P)`: the misère value of P played as one game.
-    MisereGrundy,
-    /// `genus(P)`: Conway's genus; `genus(G, xs[, ys])`: a table of them.
-    Genus,
-    /// `quotient(G, 0..=N)`: the misère quotient of a game's heaps.
-    Quotient,
-    /// `bisect(xs, x)`: where x goes in a sorted list of integers.
-    Bisect,
-    /// `dict()`, `dict(pairs)`, `dict(keys, values)`: a dictionary.
-    Dict,
-    /// `counter(xs)`: each element of a list to how often it occurs.
-    Counter,
-    /// `get(d, k, default)`: a key's value, or the default.
-    Get,
-    /// `has(d, k)`: whether a dictionary has a key.
-    Has,
-    /// `insert(d, k, v)`: the dictionary with key k set to v.
-    Insert,
-    /// `keys(d)`: a dictionary's keys, in order.
-    Keys,
-    /// `values(d)`: a dictionary's values, in its keys' order.
-    Values,
-    /// `graph(P[, limit])`: the state graph as Graphviz DOT.
-    Graph,
-    /// `period(G[, budget])`: pre-period and period, and how it is known.
-    Period,
-    /// `guess(G[, budget])`: the smallest formula giving a game's values.
-    Guess,
-    /// `map(G, rows, columns)`: the P-positions of a two-parameter game as
-    /// a picture in text.
-    Map,
-    /// `plot(G, range)` and `plot(G, rows, columns)`: a picture, SVG.
-    Plot,
+/// Declares the builtins, each once: its variant of [`Builtin`] (with its
+/// doc) and its entry, `Variant => spec(...)`, in the order `:help` lists
+/// them. The variants number the entries: [`Builtin::spec`] reads its own.
+macro_rules! builtins {
+    ($($(#[$doc:meta])* $variant:ident => $spec:expr,)*) => {
+        /// Builtin functions and queries.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Builtin {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Builtin {
+            /// Every builtin, in the order of their entries.
+            pub const ALL: &[Builtin] = &[$(Builtin::$variant,)*];
+        }
+
+        /// Every builtin's entry, in the order of [`Builtin::ALL`].
+        const SPECS: &[Spec] = &[$($spec.of(Builtin::$variant),)*];
+    };
 }
 
 /// The play a query asks about: normal (whoever cannot move loses), or
@@ -184,6 +100,26 @@ pub enum Sig {
     Special,
 }
 
+/// A builtin that is a function of integers to an integer, and its
+/// function: evaluated so wherever it is called (the interpreter, compiled
+/// rules, kernels), with nothing else to write for it.
+#[derive(Clone, Copy, Debug)]
+pub enum Ints {
+    One(fn(i64) -> Result<i64, OpError>),
+    Two(fn(i64, i64) -> Result<i64, OpError>),
+}
+
+/// The same function (compiled expressions compare their parts).
+impl PartialEq for Ints {
+    fn eq(&self, other: &Ints) -> bool {
+        match (self, other) {
+            (Ints::One(f), Ints::One(g)) => std::ptr::fn_addr_eq(*f, *g),
+            (Ints::Two(f), Ints::Two(g)) => std::ptr::fn_addr_eq(*f, *g),
+            _ => false,
+        }
+    }
+}
+
 /// One builtin.
 #[derive(Debug)]
 pub struct Spec {
@@ -200,13 +136,15 @@ pub struct Spec {
     pub help: &'static [(&'static str, &'static str)],
     /// How its arguments are checked and what it gives.
     pub sig: Sig,
+    /// Its function, if it is one of integers ([`Ints`]); the others are
+    /// evaluated by `eval::builtins`.
+    pub ints: Option<Ints>,
 }
 
 const ANY: usize = usize::MAX;
 
 const fn spec(
     name: &'static str,
-    builtin: Option<Builtin>,
     kind: Kind,
     arity: (usize, usize),
     takes: &'static str,
@@ -214,16 +152,34 @@ const fn spec(
 ) -> Spec {
     Spec {
         name,
-        builtin,
+        builtin: None,
         kind,
         arity,
         takes,
         help,
         sig: Sig::Special,
+        ints: None,
     }
 }
 
 impl Spec {
+    /// The entry of `builtin`.
+    const fn of(self, builtin: Builtin) -> Spec {
+        Spec {
+            builtin: Some(builtin),
+            ..self
+        }
+    }
+
+    /// The entry of a function of integers (its signature, declared with
+    /// [`Spec::args`], takes integers and gives one), computed by `f`.
+    const fn ints(self, f: Ints) -> Spec {
+        Spec {
+            ints: Some(f),
+            ..self
+        }
+    }
+
     /// The entry with its arguments' types and what it gives.
     const fn args(self, args: &'static [(Arg, &'static str)], gives: Gives) -> Spec {
         Spec {
@@ -233,14 +189,14 @@ impl Spec {
     }
 }
 
+use crate::ops::{self, OpError};
 use Builtin as B;
 use Kind::*;
 
-/// Every builtin, in the order `:help` lists them.
-pub const TABLE: &[Spec] = &[
-    spec(
+builtins! {
+    /// `len(list)`
+    Len => spec(
         "len",
-        Some(B::Len),
         Function,
         (1, 1),
         "1 argument (a list, a string or a dictionary)",
@@ -253,9 +209,9 @@ pub const TABLE: &[Spec] = &[
         &[(Arg::Seq, "`len` takes a list, a string or a dictionary")],
         Gives::Int,
     ),
-    spec(
+    /// `sum(list)`
+    Sum => spec(
         "sum",
-        Some(B::Sum),
         Function,
         (1, 1),
         "1 argument (a list)",
@@ -265,9 +221,9 @@ pub const TABLE: &[Spec] = &[
         )],
     )
     .args(&[(Arg::List, "`sum` takes a list")], Gives::Int),
-    spec(
+    /// `min(list)` or `min(a, b, ...)`
+    Min => spec(
         "min",
-        Some(B::Min),
         Function,
         (1, ANY),
         "a list or at least 2 integers",
@@ -276,9 +232,9 @@ pub const TABLE: &[Spec] = &[
             "the least element (also `min(e for x in ...)`)",
         )],
     ),
-    spec(
+    /// `max(list)` or `max(a, b, ...)`
+    Max => spec(
         "max",
-        Some(B::Max),
         Function,
         (1, ANY),
         "a list or at least 2 integers",
@@ -287,27 +243,28 @@ pub const TABLE: &[Spec] = &[
             "the greatest element (also `max(e for x in ...)`)",
         )],
     ),
-    spec(
+    /// `abs(x)`
+    Abs => spec(
         "abs",
-        Some(B::Abs),
         Function,
         (1, 1),
         "1 argument (an integer)",
         &[("abs(x)", "the absolute value")],
     )
-    .args(&[(Arg::Int, "`abs` takes an integer")], Gives::Int),
-    spec(
+    .args(&[(Arg::Int, "`abs` takes an integer")], Gives::Int)
+    .ints(Ints::One(ops::abs)),
+    /// `sorted(list)`
+    Sorted => spec(
         "sorted",
-        Some(B::Sorted),
         Function,
         (1, 1),
         "1 argument (a list)",
         &[("sorted(xs)", "the list in increasing order")],
     )
     .args(&[(Arg::List, "`sorted` takes a list")], Gives::List),
-    spec(
+    /// `set(list, i, v)`: a copy of the list with element `i` replaced by `v`.
+    Set => spec(
         "set",
-        Some(B::Set),
         Function,
         (3, 3),
         "3 arguments (a list, an index, a value)",
@@ -324,18 +281,19 @@ pub const TABLE: &[Spec] = &[
         ],
         Gives::List,
     ),
-    spec(
+    /// `popcount(x)`: number of one bits of a non-negative integer.
+    Popcount => spec(
         "popcount",
-        Some(B::Popcount),
         Function,
         (1, 1),
         "1 argument (an integer)",
         &[("popcount(x)", "the number of one bits of x >= 0")],
     )
-    .args(&[(Arg::Int, "`popcount` takes an integer")], Gives::Int),
-    spec(
+    .args(&[(Arg::Int, "`popcount` takes an integer")], Gives::Int)
+    .ints(Ints::One(ops::popcount)),
+    /// `isqrt(x)`: the integer square root of `x >= 0`.
+    Isqrt => spec(
         "isqrt",
-        Some(B::Isqrt),
         Function,
         (1, 1),
         "1 argument (an integer)",
@@ -344,19 +302,20 @@ pub const TABLE: &[Spec] = &[
             "the integer square root of x >= 0: the largest r with r * r <= x",
         )],
     )
-    .args(&[(Arg::Int, "`isqrt` takes an integer")], Gives::Int),
-    spec(
+    .args(&[(Arg::Int, "`isqrt` takes an integer")], Gives::Int)
+    .ints(Ints::One(ops::isqrt)),
+    /// `mex(list)`: the least non-negative integer not in the list.
+    Mex => spec(
         "mex",
-        Some(B::Mex),
         Function,
         (1, 1),
         "1 argument (a list)",
         &[("mex(xs)", "the least non-negative integer not in the list")],
     )
     .args(&[(Arg::List, "`mex` takes a list")], Gives::Int),
-    spec(
+    /// `xor(list)`: the bitwise XOR of a list's integers.
+    Xor => spec(
         "xor",
-        Some(B::Xor),
         Function,
         (1, 1),
         "1 argument (a list)",
@@ -366,9 +325,9 @@ pub const TABLE: &[Spec] = &[
         )],
     )
     .args(&[(Arg::List, "`xor` takes a list")], Gives::Int),
-    spec(
+    /// `bisect(xs, x)`: where x goes in a sorted list of integers.
+    Bisect => spec(
         "bisect",
-        Some(B::Bisect),
         Function,
         (2, 2),
         "2 arguments (a sorted list of integers and an integer)",
@@ -384,9 +343,9 @@ pub const TABLE: &[Spec] = &[
         ],
         Gives::Int,
     ),
-    spec(
+    /// `dict()`, `dict(pairs)`, `dict(keys, values)`: a dictionary.
+    Dict => spec(
         "dict",
-        Some(B::Dict),
         Function,
         (0, 2),
         "no argument, a list of [key, value] pairs, or a list of keys and a list of values",
@@ -403,9 +362,9 @@ pub const TABLE: &[Spec] = &[
         ],
         Gives::Dict,
     ),
-    spec(
+    /// `counter(xs)`: each element of a list to how often it occurs.
+    Counter => spec(
         "counter",
-        Some(B::Counter),
         Function,
         (1, 1),
         "1 argument (a list of integers or strings)",
@@ -415,9 +374,9 @@ pub const TABLE: &[Spec] = &[
         )],
     )
     .args(&[(Arg::List, "`counter` counts a list's elements")], Gives::Dict),
-    spec(
+    /// `get(d, k, default)`: a key's value, or the default.
+    Get => spec(
         "get",
-        Some(B::Get),
         Function,
         (3, 3),
         "3 arguments (a dictionary, a key and a default)",
@@ -431,9 +390,9 @@ pub const TABLE: &[Spec] = &[
         ],
         Gives::Value,
     ),
-    spec(
+    /// `has(d, k)`: whether a dictionary has a key.
+    Has => spec(
         "has",
-        Some(B::Has),
         Function,
         (2, 2),
         "2 arguments (a dictionary and a key)",
@@ -446,9 +405,9 @@ pub const TABLE: &[Spec] = &[
         ],
         Gives::Bool,
     ),
-    spec(
+    /// `insert(d, k, v)`: the dictionary with key k set to v.
+    Insert => spec(
         "insert",
-        Some(B::Insert),
         Function,
         (3, 3),
         "3 arguments (a dictionary, a key and a value)",
@@ -465,27 +424,27 @@ pub const TABLE: &[Spec] = &[
         ],
         Gives::Dict,
     ),
-    spec(
+    /// `keys(d)`: a dictionary's keys, in order.
+    Keys => spec(
         "keys",
-        Some(B::Keys),
         Function,
         (1, 1),
         "1 argument (a dictionary)",
         &[("keys(d)", "the keys, integers ascending, then strings")],
     )
     .args(&[(Arg::Dict, "`keys` takes a dictionary")], Gives::List),
-    spec(
+    /// `values(d)`: a dictionary's values, in its keys' order.
+    Values => spec(
         "values",
-        Some(B::Values),
         Function,
         (1, 1),
         "1 argument (a dictionary)",
         &[("values(d)", "the values, in the order of their keys")],
     )
     .args(&[(Arg::Dict, "`values` takes a dictionary")], Gives::List),
-    spec(
+    /// `components(mask, adj)`: the parts of a board no move joins.
+    Components => spec(
         "components",
-        Some(B::Components),
         Function,
         (2, 2),
         "2 arguments (a mask and a list of neighbour masks)",
@@ -501,9 +460,9 @@ pub const TABLE: &[Spec] = &[
         ],
         Gives::List,
     ),
-    spec(
+    /// `grid_canon(mask, w, h)`: the least image of a shape on a grid.
+    GridCanon => spec(
         "grid_canon",
-        Some(B::GridCanon),
         Function,
         (3, 3),
         "3 arguments (a mask, a width and a height)",
@@ -520,9 +479,9 @@ pub const TABLE: &[Spec] = &[
         ],
         Gives::Int,
     ),
-    spec(
+    /// `grid_turn(mask, w, h)`: a shape turned half a turn in its box.
+    GridTurn => spec(
         "grid_turn",
-        Some(B::GridTurn),
         Function,
         (3, 3),
         "3 arguments (a mask, a width and a height)",
@@ -539,9 +498,9 @@ pub const TABLE: &[Spec] = &[
         ],
         Gives::Int,
     ),
-    spec(
+    /// `is_infinite(v)`: whether a value is ∞ (a loopy game's).
+    IsInfinite => spec(
         "is_infinite",
-        Some(B::IsInfinite),
         Function,
         (1, 1),
         "1 argument (a value)",
@@ -551,9 +510,9 @@ pub const TABLE: &[Spec] = &[
         )],
     )
     .args(&[(Arg::Int, "`is_infinite` takes a value")], Gives::Bool),
-    spec(
+    /// `escapes(v)`: the set K of an ∞{K} value, as a list.
+    Escapes => spec(
         "escapes",
-        Some(B::Escapes),
         Function,
         (1, 1),
         "1 argument (an ∞ value)",
@@ -563,18 +522,18 @@ pub const TABLE: &[Spec] = &[
         )],
     )
     .args(&[(Arg::Int, "`escapes` takes an ∞ value")], Gives::List),
-    spec(
+    /// `str(x)`: a value as text.
+    Str => spec(
         "str",
-        Some(B::Str),
         Function,
         (1, 1),
         "1 argument (any value)",
         &[("str(x)", "a value as text, as print shows it")],
     )
     .args(&[(Arg::Value, "`str` shows a value as text")], Gives::Str),
-    spec(
+    /// `join(list, sep)`: the elements as text, separated by `sep`.
+    Join => spec(
         "join",
-        Some(B::Join),
         Function,
         (2, 2),
         "2 arguments (a list and a string)",
@@ -590,18 +549,18 @@ pub const TABLE: &[Spec] = &[
         ],
         Gives::Str,
     ),
-    spec(
+    /// `input_ints()`: every integer of standard input, as a list.
+    InputInts => spec(
         "input_ints",
-        Some(B::InputInts),
         Function,
         (0, 0),
         "no arguments",
         &[("input_ints()", "every integer on standard input, as a list")],
     )
     .args(&[], Gives::List),
-    spec(
+    /// `input_tokens()`: every word of standard input, integers as integers.
+    InputTokens => spec(
         "input_tokens",
-        Some(B::InputTokens),
         Function,
         (0, 0),
         "no arguments",
@@ -611,9 +570,9 @@ pub const TABLE: &[Spec] = &[
         )],
     )
     .args(&[], Gives::List),
-    spec(
+    /// `input_lines()`: every line of standard input, as strings.
+    InputLines => spec(
         "input_lines",
-        Some(B::InputLines),
         Function,
         (0, 0),
         "no arguments",
@@ -623,9 +582,9 @@ pub const TABLE: &[Spec] = &[
         )],
     )
     .args(&[], Gives::List),
-    spec(
+    /// `chars(s)`: a string's characters, as one-character strings.
+    Chars => spec(
         "chars",
-        Some(B::Chars),
         Function,
         (1, 1),
         "1 argument (a string)",
@@ -635,36 +594,36 @@ pub const TABLE: &[Spec] = &[
         )],
     )
     .args(&[(Arg::Str, "`chars` takes a string")], Gives::List),
-    spec(
+    /// `int(s)`: the integer a string writes.
+    Int => spec(
         "int",
-        Some(B::Int),
         Function,
         (1, 1),
         "1 argument (a string)",
         &[("int(s)", "the integer a string writes (\"-12\" gives -12)")],
     )
     .args(&[(Arg::Str, "`int` reads a string")], Gives::Int),
-    spec(
+    /// `ord(c)`: a character's code (Unicode).
+    Ord => spec(
         "ord",
-        Some(B::Ord),
         Function,
         (1, 1),
         "1 argument (a one-character string)",
         &[("ord(c)", "the code of a character (\"a\" gives 97)")],
     )
     .args(&[(Arg::Str, "`ord` takes a one-character string")], Gives::Int),
-    spec(
+    /// `chr(n)`: the character of a code.
+    Chr => spec(
         "chr",
-        Some(B::Chr),
         Function,
         (1, 1),
         "1 argument (an integer)",
         &[("chr(n)", "the character of a code, as a string (97 gives \"a\")")],
     )
     .args(&[(Arg::Int, "`chr` takes a character code")], Gives::Str),
-    spec(
+    /// `play(P, m)`: the whole position after the move `m` of `P`.
+    Play => spec(
         "play",
-        Some(B::Play),
         Function,
         (2, 2),
         "2 arguments (a position and one of its moves)",
@@ -680,52 +639,36 @@ pub const TABLE: &[Spec] = &[
         ],
         Gives::Pos,
     ),
-    spec(
+    /// `args(P)`: a position's arguments, as a list.
+    Args => spec(
         "args",
-        Some(B::Args),
         Function,
         (1, 1),
         "1 argument (a position)",
         &[("args(P)", "the arguments of a position (not a sum), as a list")],
     )
     .args(&[(Arg::Pos, "`args` takes a position")], Gives::List),
-    spec(
+    /// `name(P)`: the name of a position's game.
+    Name => spec(
         "name",
-        Some(B::Name),
         Function,
         (1, 1),
         "1 argument (a position)",
         &[("name(P)", "the name of a position's game (not a sum's), as a string")],
     )
     .args(&[(Arg::Pos, "`name` takes a position")], Gives::Str),
-    spec(
-        "any",
-        None,
-        Generator,
-        (1, 1),
-        "a generator",
-        &[("any(c for x in xs)", "whether c holds for some x")],
-    ),
-    spec(
-        "all",
-        None,
-        Generator,
-        (1, 1),
-        "a generator",
-        &[("all(c for x in xs)", "whether c holds for every x")],
-    ),
-    spec(
+    /// `grundy(P)`
+    Grundy => spec(
         "grundy",
-        Some(B::Grundy),
         ValueQuery,
         (1, 1),
         "1 argument (a position)",
         &[("grundy(P)", "the Grundy value of a position or sum")],
     )
     .args(&[(Arg::Pos, "`grundy` takes a position")], Gives::Int),
-    spec(
+    /// `outcome(P)`
+    Outcome => spec(
         "outcome",
-        Some(B::Outcome),
         ReportQuery,
         (1, 2),
         "a position, and optionally `misere`",
@@ -740,18 +683,18 @@ pub const TABLE: &[Spec] = &[
             ),
         ],
     ),
-    spec(
+    /// `moves(P)`
+    Moves => spec(
         "moves",
-        Some(B::Moves),
         ReportQuery,
         (1, 1),
         "1 argument (a position)",
         &[("moves(P)", "every move and the value after it")],
     )
     .args(&[(Arg::Pos, "`moves` takes a position")], Gives::Report),
-    spec(
+    /// `winning(P)`
+    Winning => spec(
         "winning",
-        Some(B::Winning),
         ReportQuery,
         (1, 2),
         "a position, and optionally `misere`",
@@ -760,9 +703,9 @@ pub const TABLE: &[Spec] = &[
             ("winning(P, misere)", "the winning moves in misère play"),
         ],
     ),
-    spec(
+    /// `table(G, range[, range])`
+    Table => spec(
         "table",
-        Some(B::Table),
         ReportQuery,
         (2, 4),
         "a game, 1 or 2 ranges, and optionally `misere`",
@@ -772,9 +715,9 @@ pub const TABLE: &[Spec] = &[
             ("table(G, 0..=30, misere)", "misère values (no move: 1)"),
         ],
     ),
-    spec(
+    /// `ppositions(G, range[, range])`
+    PPositions => spec(
         "ppositions",
-        Some(B::PPositions),
         ReportQuery,
         (2, 6),
         "a game, 1 to 4 ranges, and optionally `misere`",
@@ -787,9 +730,10 @@ pub const TABLE: &[Spec] = &[
             ),
         ],
     ),
-    spec(
+    /// `map(G, rows, columns)`: the P-positions of a two-parameter game as
+    /// a picture in text.
+    Map => spec(
         "map",
-        Some(B::Map),
         ReportQuery,
         (3, 4),
         "a game of two parameters, 2 ranges, and optionally `misere`",
@@ -804,9 +748,9 @@ pub const TABLE: &[Spec] = &[
             ),
         ],
     ),
-    spec(
+    /// `plot(G, range)` and `plot(G, rows, columns)`: a picture, SVG.
+    Plot => spec(
         "plot",
-        Some(B::Plot),
         ReportQuery,
         (2, 4),
         "a game, 1 or 2 ranges, and optionally `misere`",
@@ -819,17 +763,17 @@ pub const TABLE: &[Spec] = &[
             ("plot(G, 0..=200, misere)", "the misère values"),
         ],
     ),
-    spec(
+    /// `describe(G)`: the moves of a game in words.
+    Describe => spec(
         "describe",
-        Some(B::Describe),
         Report,
         (1, 1),
         "a game name",
         &[("describe(G)", "the moves of a one-heap game in words")],
     ),
-    spec(
+    /// `period(G[, budget])`: pre-period and period, and how it is known.
+    Period => spec(
         "period",
-        Some(B::Period),
         ReportQuery,
         (1, 2),
         "a game name and optionally a budget of positions",
@@ -838,9 +782,9 @@ pub const TABLE: &[Spec] = &[
             "pre-period and period, proven when a theorem applies",
         )],
     ),
-    spec(
+    /// `guess(G[, budget])`: the smallest formula giving a game's values.
+    Guess => spec(
         "guess",
-        Some(B::Guess),
         ReportQuery,
         (1, 2),
         "a game (or a section, `G(_, 6)`) and optionally a budget of formulas",
@@ -855,9 +799,9 @@ pub const TABLE: &[Spec] = &[
             ),
         ],
     ),
-    spec(
+    /// `misere_grundy(P)`: the misère value of P played as one game.
+    MisereGrundy => spec(
         "misere_grundy",
-        Some(B::MisereGrundy),
         ValueQuery,
         (1, 1),
         "1 argument (a position)",
@@ -867,9 +811,9 @@ pub const TABLE: &[Spec] = &[
         &[(Arg::Pos, "`misere_grundy` takes a position")],
         Gives::Int,
     ),
-    spec(
+    /// `genus(P)`: Conway's genus; `genus(G, xs[, ys])`: a table of them.
+    Genus => spec(
         "genus",
-        Some(B::Genus),
         ReportQuery,
         (1, 3),
         "a position, or a game and 1 or 2 ranges",
@@ -881,9 +825,9 @@ pub const TABLE: &[Spec] = &[
             ("genus(G, 0..=20)", "the genera of a game's positions"),
         ],
     ),
-    spec(
+    /// `quotient(G, 0..=N)`: the misère quotient of a game's heaps.
+    Quotient => spec(
         "quotient",
-        Some(B::Quotient),
         ReportQuery,
         (2, 2),
         "a game name and a range of heaps",
@@ -892,9 +836,9 @@ pub const TABLE: &[Spec] = &[
             "misère quotient of heaps up to N: order, P, presentation, Φ",
         )],
     ),
-    spec(
+    /// `graph(P[, limit])`: the state graph as Graphviz DOT.
+    Graph => spec(
         "graph",
-        Some(B::Graph),
         ReportQuery,
         (1, 2),
         "a position, and optionally the most positions to draw",
@@ -910,11 +854,34 @@ pub const TABLE: &[Spec] = &[
         ],
         Gives::Report,
     ),
+}
+
+/// The folds over a generator that are not functions too (`any`, `all`).
+const FOLDS: &[Spec] = &[
+    spec(
+        "any",
+        Generator,
+        (1, 1),
+        "a generator",
+        &[("any(c for x in xs)", "whether c holds for some x")],
+    ),
+    spec(
+        "all",
+        Generator,
+        (1, 1),
+        "a generator",
+        &[("all(c for x in xs)", "whether c holds for every x")],
+    ),
 ];
+
+/// Every entry: the builtins', then the folds'.
+pub fn entries() -> impl Iterator<Item = &'static Spec> {
+    SPECS.iter().chain(FOLDS)
+}
 
 /// The entry of a name.
 pub fn lookup(name: &str) -> Option<&'static Spec> {
-    TABLE.iter().find(|s| s.name == name)
+    entries().find(|s| s.name == name)
 }
 
 /// Whether a name is a builtin's (functions, queries and folds).
@@ -924,13 +891,12 @@ pub fn is_name(name: &str) -> bool {
 
 /// Every builtin name.
 pub fn names() -> impl Iterator<Item = &'static str> {
-    TABLE.iter().map(|s| s.name)
+    entries().map(|s| s.name)
 }
 
 /// The `:help` lines of the builtins of these kinds, aligned.
 pub fn help(kinds: &[Kind]) -> String {
-    let lines: Vec<(&str, &str)> = TABLE
-        .iter()
+    let lines: Vec<(&str, &str)> = entries()
         .filter(|s| kinds.contains(&s.kind))
         .flat_map(|s| s.help.iter().copied())
         .collect();
@@ -960,12 +926,9 @@ impl Builtin {
         )
     }
 
-    /// Its entry in the table.
+    /// Its entry.
     pub fn spec(self) -> &'static Spec {
-        TABLE
-            .iter()
-            .find(|s| s.builtin == Some(self))
-            .unwrap_or(&TABLE[0])
+        &SPECS[self as usize]
     }
 
     /// The builtin's name.

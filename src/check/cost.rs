@@ -58,10 +58,9 @@ impl<T: Fn(&ir::Expr) -> Option<Ty>, F: Fn(ir::Slot) -> bool> Cost<'_, T, F> {
                 ir::Expr::Apply { args, .. } => todo.extend(args),
                 ir::Expr::Call { f, args, .. } => {
                     let constant_cost = match f {
-                        Builtin::Abs
-                        | Builtin::Popcount
-                        | Builtin::Isqrt
-                        | Builtin::GridCanon
+                        // A function of integers is a few steps.
+                        f if f.spec().ints.is_some() => true,
+                        Builtin::GridCanon
                         | Builtin::GridTurn
                         | Builtin::IsInfinite
                         | Builtin::Ord
@@ -99,10 +98,9 @@ impl<T: Fn(&ir::Expr) -> Option<Ty>, F: Fn(ir::Slot) -> bool> Cost<'_, T, F> {
             x @ (ir::Expr::Local(_) | ir::Expr::Const(_)) => {
                 matches!((self.leaf_ty)(x), Some(Ty::Int | Ty::Bool | Ty::Str))
             }
-            ir::Expr::Call { f, .. } => matches!(
-                f,
-                Builtin::Abs | Builtin::Popcount | Builtin::Isqrt | Builtin::Len | Builtin::Ord
-            ),
+            ir::Expr::Call { f, .. } => {
+                f.spec().ints.is_some() || matches!(f, Builtin::Len | Builtin::Ord)
+            }
             _ => false,
         }
     }

@@ -64,7 +64,8 @@ impl GameCx<'_> {
                 IntExpr::Min(xs)
                 | IntExpr::Max(xs)
                 | IntExpr::GridCanon(xs)
-                | IntExpr::GridTurn(xs) => xs.iter().all(|x| params_only(x, arity)),
+                | IntExpr::GridTurn(xs)
+                | IntExpr::Call(_, xs) => xs.iter().all(|x| params_only(x, arity)),
                 IntExpr::SlotIndex(s, a) => *s < arity && params_only(a, arity),
                 IntExpr::SlotLen(s) => *s < arity,
                 IntExpr::Reduce(_, _, a, b) => params_only(a, arity) && params_only(b, arity),
@@ -104,6 +105,9 @@ impl GameCx<'_> {
             }
             IntExpr::GridTurn(xs) => {
                 IntExpr::GridTurn(xs.into_iter().map(|x| self.hoist(x)).collect())
+            }
+            IntExpr::Call(f, xs) => {
+                IntExpr::Call(f, xs.into_iter().map(|x| self.hoist(x)).collect())
             }
             IntExpr::If(c, a, b) => {
                 let c = Box::new(self.hoist_cond(*c));

@@ -1,5 +1,6 @@
-//! The builtins' implementations: one arm per builtin (its name, arity,
-//! signature and help are its entry in `crate::builtin`).
+//! The builtins' implementations: a function of integers by the function
+//! its entry declares (`crate::builtin::Ints`), every other by its arm here
+//! (its name, arity, signature and help are its entry in `crate::builtin`).
 
 use super::expr::{TEXT_BYTES_PER_WORK, overflow};
 use super::*;
@@ -14,6 +15,10 @@ pub(super) fn call(
     env: &mut [Value],
 ) -> R<Value> {
     let arg = |i: usize| nth_arg(args, i, span);
+    // A function of integers: its declared function.
+    if let Some(ints) = f.spec().ints {
+        return of_ints(m, p, f.name(), ints, args, span, env);
+    }
     match f {
         Builtin::Len => match m.value(p, arg(0)?, env)? {
             Value::Str(s) => Ok(Value::Int(crate::value::char_count(&s) as i64)),
@@ -40,12 +45,6 @@ pub(super) fn call(
             Ok(Value::Int(acc))
         }
         Builtin::Min | Builtin::Max => min_max(m, p, f, args, span, env),
-        Builtin::Abs => {
-            let v = m.int(p, arg(0)?, env)?;
-            v.checked_abs()
-                .map(Value::Int)
-                .ok_or_else(|| overflow(span, format!("abs({v})")).into())
-        }
         Builtin::Bisect => bisect(m, p, arg(0)?, arg(1)?, span, env),
         Builtin::Sorted => {
             let mut v = super::lists::ints(m, p, arg(0)?, env)?.to_vec();
@@ -65,7 +64,6 @@ pub(super) fn call(
         | Builtin::Insert
         | Builtin::Keys
         | Builtin::Values => super::dicts::call(m, p, f, args, span, env),
-        Builtin::Popcount => of_int(m, p, arg(0)?, span, env, ops::popcount),
         Builtin::Mex => {
             let list = super::lists::ints(m, p, arg(0)?, env)?;
             let mut seen = Seen::default();
@@ -78,7 +76,6 @@ pub(super) fn call(
             }
             Ok(Value::Int(seen.mex() as i64))
         }
-        Builtin::Isqrt => of_int(m, p, arg(0)?, span, env, ops::isqrt),
         Builtin::IsInfinite => Ok(Value::Bool(matches!(
             m.value(p, arg(0)?, env)?,
             Value::Infinite(_)
@@ -141,6 +138,10 @@ pub(super) fn call(
                 .label(span, "here")
                 .into()),
         },
+        // The functions of integers, answered above.
+        _ => Err(Diag::bug(format!("`{}` has no implementation", f.name()))
+            .label(span, "here")
+            .into()),
     }
 }
 
@@ -246,18 +247,29 @@ fn board_error(e: crate::board::BoardError, span: Span, mask: i64, f: Builtin) -
         .help(help)
 }
 
-/// A function of one integer that may fail, written once in `ops`.
-fn of_int(
+/// A function of integers ([`crate::builtin::Ints`]): its arguments'
+/// values, and its error in terms of the call (`abs(-2^63)`).
+fn of_ints(
     m: &mut Interp<'_>,
     p: &ir::Program,
-    x: ExprId,
+    name: &str,
+    f: crate::builtin::Ints,
+    args: &[ExprId],
     span: Span,
     env: &mut [Value],
-    f: fn(i64) -> Result<i64, OpError>,
 ) -> R<Value> {
-    let v = m.int(p, x, env)?;
-    f(v).map(Value::Int)
-        .map_err(|err| m.op_error(p, err, span, x, v.to_string(), v).into())
+    let first = nth_arg(args, 0, span)?;
+    let x = m.int(p, first, env)?;
+    let result = match f {
+        crate::builtin::Ints::One(f) => f(x).map_err(|e| (e, format!("{name}({x})"))),
+        crate::builtin::Ints::Two(f) => {
+            let y = m.int(p, nth_arg(args, 1, span)?, env)?;
+            f(x, y).map_err(|e| (e, format!("{name}({x}, {y})")))
+        }
+    };
+    result
+        .map(Value::Int)
+        .map_err(|(err, what)| m.op_error(p, err, span, first, what, x).into())
 }
 
 /// `min` and `max`: of a list, or of two or more integers.
