@@ -304,6 +304,32 @@ builtins! {
     )
     .args(&[(Arg::Int, "`isqrt` takes an integer")], Gives::Int)
     .ints(Ints::One(ops::isqrt)),
+    /// `gcd(a, b)`: the greatest common divisor.
+    Gcd => spec(
+        "gcd",
+        Function,
+        (2, 2),
+        "2 arguments (integers)",
+        &[(
+            "gcd(a, b)",
+            "the greatest common divisor of a and b, never negative (gcd(0, 0) is 0)",
+        )],
+    )
+    .args(
+        &[
+            (Arg::Int, "`gcd` takes integers"),
+            (Arg::Int, "`gcd` takes integers"),
+        ],
+        Gives::Int,
+    )
+    .ints(Ints::Two(|a, b| {
+        let (mut x, mut y) = (a.unsigned_abs(), b.unsigned_abs());
+        while y != 0 {
+            (x, y) = (y, x % y);
+        }
+        // gcd(-2^63, 0) is 2^63, past the largest integer.
+        i64::try_from(x).map_err(|_| OpError::Overflow)
+    })),
     /// `mex(list)`: the least non-negative integer not in the list.
     Mex => spec(
         "mex",
