@@ -253,7 +253,7 @@ impl Compiler<'_> {
         let cond = |e: ExprId| self.cond_at(e, depth + 1, max);
         Some(folded(match self.prog.expr(e) {
             ir::Expr::Int(v) => IntExpr::Const(*v),
-            ir::Expr::Local(s) => IntExpr::Slot(*s),
+            ir::Expr::Local(s) => IntExpr::Slot(s.0),
             ir::Expr::Const(c) => match self.consts.get(c.index())? {
                 Some(Value::Int(v)) => IntExpr::Const(*v),
                 _ => return None,
@@ -263,7 +263,7 @@ impl Compiler<'_> {
                 IntExpr::Bin(*op, Box::new(int(*a)?), Box::new(int(*b)?))
             }
             ir::Expr::Index(l, i) => match self.prog.expr(*l) {
-                ir::Expr::Local(s) => IntExpr::SlotIndex(*s, Box::new(int(*i)?)),
+                ir::Expr::Local(s) => IntExpr::SlotIndex(s.0, Box::new(int(*i)?)),
                 _ => IntExpr::Index(self.int_list(*l)?, Box::new(int(*i)?)),
             },
             ir::Expr::If(c, a, b) => {
@@ -272,7 +272,7 @@ impl Compiler<'_> {
             ir::Expr::Call { f, args, .. } => match (f, args.as_slice()) {
                 (Builtin::Abs, [x]) => IntExpr::Abs(Box::new(int(*x)?)),
                 (Builtin::Len, [x]) => match self.prog.expr(*x) {
-                    ir::Expr::Local(s) => IntExpr::SlotLen(*s),
+                    ir::Expr::Local(s) => IntExpr::SlotLen(s.0),
                     _ => return None,
                 },
                 (Builtin::Popcount, [x]) => IntExpr::Popcount(Box::new(int(*x)?)),
@@ -399,7 +399,7 @@ impl Compiler<'_> {
             ir::Expr::Bool(b) => BoolExpr::Const(*b),
             ir::Expr::Not(x) => BoolExpr::Not(Box::new(cond(*x)?)),
             ir::Expr::Index(l, i) => match self.prog.expr(*l) {
-                ir::Expr::Local(s) => BoolExpr::SlotIndex(*s, int(*i)?),
+                ir::Expr::Local(s) => BoolExpr::SlotIndex(s.0, int(*i)?),
                 _ => BoolExpr::Index(self.bool_list(*l)?, int(*i)?),
             },
             ir::Expr::Binary(op, a, b) => match op {
@@ -425,7 +425,7 @@ impl Compiler<'_> {
                 }
                 let c = cond(*body)?;
                 let all = *kind == ir::CompKind::All;
-                let mut parts = items.iter().rev().map(|v| c.with_slot(*slot, v));
+                let mut parts = items.iter().rev().map(|v| c.with_slot(slot.0, v));
                 let Some(last) = parts.next() else {
                     return Some(BoolExpr::Const(all));
                 };

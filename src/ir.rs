@@ -52,8 +52,18 @@ impl FunId {
         self.0 as usize
     }
 }
-/// Index of a variable in an evaluation frame.
-pub type Slot = u32;
+/// Index of a variable in an evaluation frame (a frame's size, a count of
+/// slots, is a plain `u32`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Slot(pub u32);
+
+impl Slot {
+    /// Its place in a frame.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
 
 /// A checked program.
 #[derive(Clone, Debug, Default)]
@@ -126,7 +136,7 @@ impl Program {
             let mut top = true;
             while let Some(e) = todo.pop() {
                 match self.expr(e) {
-                    Expr::Local(0) if !top => return true,
+                    Expr::Local(Slot(0)) if !top => return true,
                     Expr::Binary(BinOp::BitXor | BinOp::BitAnd | BinOp::BitOr, a, b) => {
                         todo.extend([*a, *b]);
                     }

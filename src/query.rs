@@ -79,7 +79,7 @@ pub(crate) fn run_stmt(
                             .iter()
                             .map(|(n, s)| Binding {
                                 name: n.clone(),
-                                value: crate::report::shown_value(m, &env[*s as usize]),
+                                value: crate::report::shown_value(m, &env[s.index()]),
                             })
                             .collect();
                         let sides = sides.map(|(l, r)| Sides {

@@ -140,8 +140,9 @@ struct Checker {
     /// The type variables.
     types: Types,
     scope: Vec<Bound>,
-    next_slot: Slot,
-    max_slot: Slot,
+    /// The frame's slots in use, and the most in use so far (counts).
+    next_slot: u32,
+    max_slot: u32,
     ctx: Ctx,
     reported: Reported,
     /// Each function's parameter and result types.
@@ -374,7 +375,7 @@ impl Checker {
     }
 
     fn bind(&mut self, name: &str, ty: Ty) -> Slot {
-        let slot = self.next_slot;
+        let slot = Slot(self.next_slot);
         self.next_slot += 1;
         self.max_slot = self.max_slot.max(self.next_slot);
         self.scope.push(Bound {

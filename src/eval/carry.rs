@@ -17,7 +17,7 @@ pub(super) fn let_in(
     env: &mut [Value],
 ) -> R<Value> {
     let v = m.value(p, value, env)?;
-    match env.get_mut(slot as usize) {
+    match env.get_mut(slot.index()) {
         Some(s) => crate::value::assign(s, v),
         None => return Err(Diag::bug("a `let` slot out of range").into()),
     }
@@ -37,7 +37,7 @@ pub(super) fn fold(m: &mut Interp<'_>, p: &ir::Program, e: ExprId, env: &mut [Va
     else {
         return Err(Diag::bug("a fold that is not one").into());
     };
-    let acc = acc as usize;
+    let acc = acc.index();
     if acc >= env.len() {
         return Err(Diag::bug("a fold's slot out of range").into());
     }
@@ -272,7 +272,7 @@ impl Carry<'_> {
     fn owned(&self, m: &mut Interp<'_>, e: ExprId, env: &mut [Value]) -> R<Value> {
         let p = self.p;
         match p.expr(e) {
-            ir::Expr::Local(s) if *s as usize == self.acc => {
+            ir::Expr::Local(s) if s.index() == self.acc => {
                 Ok(std::mem::replace(&mut env[self.acc], Value::Int(0)))
             }
             ir::Expr::If(c, t, f) => {
@@ -281,7 +281,7 @@ impl Carry<'_> {
             }
             ir::Expr::Let { slot, value, body } => {
                 let v = m.value(p, *value, env)?;
-                match env.get_mut(*slot as usize) {
+                match env.get_mut(slot.index()) {
                     Some(s) => crate::value::assign(s, v),
                     None => return Err(Diag::bug("a `let` slot out of range").into()),
                 }
@@ -336,7 +336,7 @@ impl Carry<'_> {
         let [list, index, element] = args[..] else {
             return None;
         };
-        let of_acc = matches!(p.expr(list), ir::Expr::Local(s) if *s as usize == self.acc);
+        let of_acc = matches!(p.expr(list), ir::Expr::Local(s) if s.index() == self.acc);
         // A stride: the index affine in the loop's variable, the element
         // the same for every value, neither reading the list.
         let exprs = crate::compiled::Compiler {
@@ -347,10 +347,10 @@ impl Carry<'_> {
         let strided = clauses.len() == at + 1
             && exprs
                 .int(index)
-                .is_some_and(|i| i.affine_in(slot) && !i.reads(acc))
+                .is_some_and(|i| i.affine_in(slot.0) && !i.reads(acc))
             && match (exprs.int(element), exprs.cond(element)) {
-                (Some(x), _) => !x.reads(slot) && !x.reads(acc),
-                (None, Some(x)) => !x.reads(slot) && !x.reads(acc),
+                (Some(x), _) => !x.reads(slot.0) && !x.reads(acc),
+                (None, Some(x)) => !x.reads(slot.0) && !x.reads(acc),
                 (None, None) => false,
             };
         (tests_compiled
@@ -380,7 +380,7 @@ impl Carry<'_> {
         element: &Scalar<'_>,
         env: &mut [Value],
     ) -> R<bool> {
-        let (slot, acc) = (run.slot as usize, self.acc);
+        let (slot, acc) = (run.slot.index(), self.acc);
         let Some(index) = m.m.compiled.int(run.index) else {
             return Ok(false);
         };
@@ -447,7 +447,7 @@ impl Carry<'_> {
             return whole;
         };
         let mut breaks = Vec::new();
-        e.breaks(run.slot, &mut breaks);
+        e.breaks(run.slot.0, &mut breaks);
         breaks.retain(|&b| lo < b && b <= hi);
         breaks.sort_unstable();
         breaks.dedup();
@@ -459,7 +459,7 @@ impl Carry<'_> {
         starts
             .zip(ends)
             .map(|(a, b)| {
-                let code = crate::compiled::IntCode::int(&e.on_run(run.slot, a, b));
+                let code = crate::compiled::IntCode::int(&e.on_run(run.slot.0, a, b));
                 (a, b, Some(code))
             })
             .collect()
@@ -483,7 +483,7 @@ impl Carry<'_> {
         let Some(element) = compiled.scalar(run.element) else {
             return Err(Diag::bug("a fold's compiled step is missing").into());
         };
-        let (slot, acc) = (run.slot as usize, self.acc);
+        let (slot, acc) = (run.slot.index(), self.acc);
         let (Some(index), Some(conds), true) = (
             compiled.int(run.index),
             compiled.tests(tests),

@@ -305,7 +305,7 @@ impl Interp<'_> {
             };
             for x in values {
                 self.m.poll()?;
-                crate::value::assign(&mut env[slot as usize], Value::Int(x));
+                crate::value::assign(&mut env[slot.index()], Value::Int(x));
                 self.list_element(p, e, body, code, env, key, &mut w)?;
             }
         } else {
@@ -391,8 +391,8 @@ impl Interp<'_> {
         match p.expr(e) {
             ir::Expr::Int(v) => return Ok(Value::Int(*v)),
             ir::Expr::Bool(b) => return Ok(Value::Bool(*b)),
-            ir::Expr::Local(s) if (*s as usize) < env.len() => {
-                return Ok(env[*s as usize].clone());
+            ir::Expr::Local(s) if s.index() < env.len() => {
+                return Ok(env[s.index()].clone());
             }
             // Integer arithmetic, when compiled (where it cannot answer,
             // the interpreter does, and reports what there is to report).
@@ -424,7 +424,7 @@ impl Interp<'_> {
             }
             ir::Expr::ListConcat(a, b) => super::lists::concat_lists(self, p, e, *a, *b, env)?,
             ir::Expr::Local(s) => env
-                .get(*s as usize)
+                .get(s.index())
                 .cloned()
                 .ok_or_else(|| Diag::bug("variable slot out of range").label(span, "here"))?,
             ir::Expr::Const(c) => match &self.m.consts[c.index()] {

@@ -115,7 +115,7 @@ impl Interp<'_> {
             }
             Clause::Let { slot, value } => {
                 let v = self.value(p, value, env)?;
-                match env.get_mut(slot as usize) {
+                match env.get_mut(slot.index()) {
                     Some(s) => crate::value::assign(s, v),
                     None => return Err(Diag::bug("a `let` slot out of range").into()),
                 }
@@ -137,10 +137,10 @@ impl Interp<'_> {
                 // progress, for the runaway projection.
                 let level = self.m.interp_state.loop_depth;
                 if self.m.interp_state.searching > 0 || level >= STATEMENT_LEVELS {
-                    return self.for_values(p, clauses, i, slot, it, env, body, None);
+                    return self.for_values(p, clauses, i, slot.0, it, env, body, None);
                 }
                 self.m.interp_state.loop_depth += 1;
-                let result = self.for_values(p, clauses, i, slot, it, env, body, Some(level));
+                let result = self.for_values(p, clauses, i, slot.0, it, env, body, Some(level));
                 self.m.interp_state.loop_depth -= 1;
                 self.m.budget.end_meter(Meter::Statement(level));
                 result

@@ -173,7 +173,7 @@ impl Machine {
                         }
                         Clause::Let { slot, value } => {
                             let v = Interp::new(self, names).value(prog, value, env)?;
-                            match env.get_mut(slot as usize) {
+                            match env.get_mut(slot.index()) {
                                 Some(s) => crate::value::assign(s, v),
                                 None => {
                                     return Err(Diag::bug("a `let` slot out of range").into());
@@ -232,7 +232,7 @@ impl Machine {
                             }
                             self.poll_limits()?;
                         }
-                        env[slot as usize] = v;
+                        env[slot.index()] = v;
                         let mut k = 0;
                         let mut held = true;
                         for t in tests.iter().flatten() {

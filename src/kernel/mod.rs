@@ -387,7 +387,7 @@ impl RuleCompiler<'_> {
                 }
                 Clause::For { slot, iter } => match self.prog.expr(iter) {
                     ir::Expr::Range { lo, hi, inclusive } => KClause::Range {
-                        slot,
+                        slot: slot.0,
                         lo: self
                             .int(*lo)
                             .ok_or(why("a loop bound that is not integer arithmetic", *lo))?,
@@ -407,7 +407,7 @@ impl RuleCompiler<'_> {
                                 *adj,
                             ))?;
                             KClause::Parts {
-                                slot,
+                                slot: slot.0,
                                 mask: self.int(*mask).ok_or(why(
                                     "`components` of a mask that is not integer arithmetic",
                                     *mask,
@@ -419,7 +419,7 @@ impl RuleCompiler<'_> {
                         _ => return Err(why("`components` of other than two arguments", iter)),
                     },
                     _ => KClause::List {
-                        slot,
+                        slot: slot.0,
                         items: self.int_list(iter).ok_or(why(
                             "a loop over a list that is not a constant list of integers",
                             iter,

@@ -312,7 +312,7 @@ impl ShapeReader<'_> {
             }
             Clause::For { slot, iter } => {
                 let prog = self.m.program();
-                let slot = slot as usize;
+                let slot = slot.index();
                 if slot >= env.len() {
                     env.resize(slot + 1, None);
                 }

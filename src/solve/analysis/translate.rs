@@ -194,7 +194,7 @@ impl MoveReader<'_> {
                 Ok(())
             }
             Clause::For { slot, iter } => {
-                let slot = slot as usize;
+                let slot = slot.index();
                 if slot >= env.len() {
                     env.resize(slot + 1, None);
                 }
