@@ -444,6 +444,34 @@ fn solvers_reach_the_engine_only_through_the_oracle() {
     }
 }
 
+/// The solvers' state has one owner each: a part of the machine's
+/// `Caches` is named by its solver's module alone (and by `eval/mod.rs`,
+/// which declares the caches and clears them for a new program). The
+/// fill's state (`Accel`) has private fields: the compiler keeps it to
+/// `eval/accel.rs`.
+#[test]
+fn each_solvers_state_is_reached_by_its_owner_alone() {
+    let owners = [
+        ("periods", "eval/periods.rs"),
+        ("remote", "eval/loopy.rs"),
+        ("pruning", "eval/prune.rs"),
+        ("misere", "eval/mod.rs"),
+    ];
+    let mut seen = BTreeSet::new();
+    for (rel, code) in sources() {
+        for (field, owner) in owners {
+            if code.contains(&format!("caches.{field}")) {
+                assert!(
+                    rel == owner || rel == "eval/mod.rs",
+                    "{rel} reaches the {field} cache, which {owner} owns"
+                );
+                seen.insert(field);
+            }
+        }
+    }
+    assert_eq!(seen.len(), owners.len(), "caches not found: {seen:?}");
+}
+
 /// Only `diagnostics` knows miette, only `repl/line.rs` knows rustyline,
 /// only `syntax` knows pest.
 #[test]

@@ -16,35 +16,65 @@ const BATCH_CHUNK: usize = 1 << 16;
 /// How deep a nested search may go while filling.
 const FILL_NESTED_DEPTH: usize = 64;
 
-/// The accelerators' state: the kernels of the program and, per game, how
-/// far the fill got.
+/// The fill's state (the ascending runs over a game's positions): per game,
+/// how far it got, and what it keeps between runs. Owned by this module
+/// (`Machine::update` resets it for a new program).
 #[derive(Default)]
 pub(super) struct Accel {
-    pub(super) kernels: Rc<Vec<GameKernels>>,
-    /// Per game, which strategies give its positions their values
-    /// (`eval::plan`), chosen with its kernels.
-    pub(super) plans: super::plan::Plans,
     /// Bumped whenever a fill computed values: frames then retry kernels.
-    pub(super) fill_epoch: u64,
+    fill_epoch: u64,
     /// Games whose fill met a failure other than the stack (an error, the
     /// depth cap of a nested search, no room for dense storage): not filled
     /// again.
-    pub(super) fill_disabled: Vec<bool>,
+    fill_disabled: Vec<bool>,
     /// Per game and row, how many leading positions are known (one-argument
     /// games use one row): where each row's fill goes on.
-    pub(super) row_done: Vec<Vec<i64>>,
+    row_done: Vec<Vec<i64>>,
     /// The mex set and integer slots of [`Machine::kernel_value`], reused.
-    pub(super) stamped: Stamped,
+    stamped: Stamped,
     /// A window kernel's counts, kept between the chunks of a fill.
-    pub(super) counts: crate::kernel::Counts,
-    pub(super) kenv: Vec<i64>,
+    counts: crate::kernel::Counts,
+    kenv: Vec<i64>,
     /// Per game, its sparse-space evaluator (dropped with the program).
-    pub(super) sparse: Vec<SparseSlot>,
+    sparse: Vec<SparseSlot>,
     /// The last ascending run of this statement: its game and how far it
     /// got (for a limit's report of what was done).
-    pub(super) reached: Option<(GameId, i64)>,
-    /// The pruned search's stacks, kept from one search to the next.
-    pub(super) pruning: crate::solve::prune::Searcher,
+    reached: Option<(GameId, i64)>,
+}
+
+impl Accel {
+    /// For a new program whose game `n` was `games[n]`: what the fill knew
+    /// of an unchanged game is kept.
+    pub(super) fn renumber(&mut self, games: &[Option<GameId>], prog: &ir::Program) {
+        let n = prog.games.len();
+        self.fill_disabled = super::carry(games, &self.fill_disabled, n);
+        // A loopy game's values come from its graph, never in order; a game
+        // that renames its positions stores them by other names.
+        for (d, g) in self.fill_disabled.iter_mut().zip(&prog.games) {
+            *d |= g.loopy || g.renames();
+        }
+        self.row_done = super::carry(games, &self.row_done, n);
+        // Looked for again: a game's shape reads the constants.
+        self.sparse = (0..n).map(|_| SparseSlot::Unknown).collect();
+        self.counts.reset();
+    }
+
+    /// Bumped whenever a fill computed values: a frame whose kernels could
+    /// not finish it tries them again when this has moved.
+    pub(super) fn epoch(&self) -> u64 {
+        self.fill_epoch
+    }
+
+    /// The last ascending run of this statement: its game and how far it
+    /// got.
+    pub(super) fn reached(&self) -> Option<(GameId, i64)> {
+        self.reached
+    }
+
+    /// A new statement: no run yet.
+    pub(super) fn start_statement(&mut self) {
+        self.reached = None;
+    }
 }
 
 /// A game's sparse-space evaluator, if it has one.
@@ -88,7 +118,7 @@ impl Machine {
         params: &[Value],
         seen: &mut Seen,
     ) -> bool {
-        let kernels = self.accel.kernels.clone();
+        let kernels = self.forms.kernels.clone();
         let Some(Some(Some(k))) = kernels.get(game.index()).map(|g| g.rules.get(rule)) else {
             return false;
         };
@@ -168,7 +198,7 @@ impl Scoped<'_> {
         let nim = self.m.limits.kernels
             && self
                 .m
-                .accel
+                .forms
                 .kernels
                 .get(game.index())
                 .and_then(|k| k.batch.as_ref())
@@ -221,7 +251,7 @@ impl Scoped<'_> {
 
     /// [`Machine::kernel_value`] of `game(args)`, from its arguments.
     fn kernel_value_at(&mut self, game: GameId, args: &[i64]) -> Option<u32> {
-        let ks = self.m.accel.kernels.get(game.index())?;
+        let ks = self.m.forms.kernels.get(game.index())?;
         if !ks.complete {
             return None;
         }
@@ -288,7 +318,7 @@ impl Scoped<'_> {
         self.m.limits.kernels
             && self
                 .m
-                .accel
+                .forms
                 .kernels
                 .get(game.index())
                 .and_then(|k| k.batch.as_ref())
@@ -314,7 +344,7 @@ impl Scoped<'_> {
         let sparse_from = self.sparse_from(game).map(|f| f as i64);
         let batch = self
             .m
-            .accel
+            .forms
             .kernels
             .get(game.index())
             .and_then(|k| k.batch.clone());
@@ -497,7 +527,7 @@ impl Scoped<'_> {
         let mut budget = self.m.store.states().max(FILL_MIN);
         let complete = self
             .m
-            .accel
+            .forms
             .kernels
             .get(game.index())
             .is_some_and(|k| k.complete);

@@ -317,7 +317,7 @@ impl Carry<'_> {
 
     /// The shape of a fold whose last loop may run compiled.
     fn tight(&self, m: &Interp<'_>, clauses: &[Clause]) -> Option<TightRun> {
-        let (p, c) = (self.p, &m.m.compiled);
+        let (p, c) = (self.p, &m.m.forms.compiled);
         let at = clauses
             .iter()
             .rposition(|c| matches!(c, Clause::For { .. }))?;
@@ -381,7 +381,7 @@ impl Carry<'_> {
         env: &mut [Value],
     ) -> R<bool> {
         let (slot, acc) = (run.slot.index(), self.acc);
-        let Some(index) = m.m.compiled.int(run.index) else {
+        let Some(index) = m.m.forms.compiled.int(run.index) else {
             return Ok(false);
         };
         let mut at = |v: i64| {
@@ -479,7 +479,7 @@ impl Carry<'_> {
     ) -> R<()> {
         let p = self.p;
         let values = m.iter(p, run.iter, env)?;
-        let compiled = Rc::clone(&m.m.compiled);
+        let compiled = Rc::clone(&m.m.forms.compiled);
         let Some(element) = compiled.scalar(run.element) else {
             return Err(Diag::bug("a fold's compiled step is missing").into());
         };

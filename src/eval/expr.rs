@@ -60,7 +60,7 @@ impl Interp<'_> {
 
     /// Evaluates to an integer.
     pub(super) fn int(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<i64> {
-        if let Some(v) = self.m.compiled.int(e).and_then(|c| c.eval(env)) {
+        if let Some(v) = self.m.forms.compiled.int(e).and_then(|c| c.eval(env)) {
             return Ok(v);
         }
         match self.value(p, e, env)? {
@@ -71,7 +71,7 @@ impl Interp<'_> {
 
     /// Evaluates to a boolean.
     pub(super) fn boolean(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<bool> {
-        if let Some(v) = self.m.compiled.bool(e).and_then(|c| c.eval(env)) {
+        if let Some(v) = self.m.forms.compiled.bool(e).and_then(|c| c.eval(env)) {
             return Ok(v);
         }
         match self.value(p, e, env)? {
@@ -141,7 +141,7 @@ impl Interp<'_> {
             let mut ints = [0i64; 8];
             let mut known = 0;
             while let (Some(&a), Some(slot)) = (args.get(known), ints.get_mut(known)) {
-                match self.m.compiled.int(a).and_then(|c| c.eval(env)) {
+                match self.m.forms.compiled.int(a).and_then(|c| c.eval(env)) {
                     Some(v) => *slot = v,
                     None => break,
                 }
@@ -232,7 +232,7 @@ impl Interp<'_> {
         key: &mut Vec<i64>,
     ) -> R<()> {
         for &a in args {
-            if let Some(v) = self.m.compiled.int(a).and_then(|c| c.eval(env)) {
+            if let Some(v) = self.m.forms.compiled.int(a).and_then(|c| c.eval(env)) {
                 key.extend([TAG_INT, v]);
                 continue;
             }
@@ -265,7 +265,7 @@ impl Interp<'_> {
         env: &mut [Value],
         key: &mut Vec<i64>,
     ) -> R<()> {
-        let compiled = Rc::clone(&self.m.compiled);
+        let compiled = Rc::clone(&self.m.forms.compiled);
         let code = compiled.int(body);
         let mut w = ListWrite {
             list: ListKey::open(key),
@@ -397,7 +397,7 @@ impl Interp<'_> {
             // Integer arithmetic, when compiled (where it cannot answer,
             // the interpreter does, and reports what there is to report).
             ir::Expr::Binary(..) | ir::Expr::Index(..) | ir::Expr::If(..) => {
-                if let Some(v) = self.m.compiled.int(e).and_then(|c| c.eval(env)) {
+                if let Some(v) = self.m.forms.compiled.int(e).and_then(|c| c.eval(env)) {
                     return Ok(Value::Int(v));
                 }
             }
@@ -407,7 +407,7 @@ impl Interp<'_> {
         Ok(match p.expr(e) {
             ir::Expr::Int(v) => Value::Int(*v),
             ir::Expr::Bool(b) => Value::Bool(*b),
-            ir::Expr::Str(s) => match self.m.compiled.string(e) {
+            ir::Expr::Str(s) => match self.m.forms.compiled.string(e) {
                 Some(s) => Value::Str(Rc::clone(s)),
                 None => Value::Str(Rc::from(&**s)),
             },
@@ -543,7 +543,7 @@ impl Interp<'_> {
                 let max = self.m.limits.max_list;
                 let mut size = 0u64;
                 // An integer or boolean element, compiled: pushed packed.
-                let compiled = Rc::clone(&self.m.compiled);
+                let compiled = Rc::clone(&self.m.forms.compiled);
                 let scalar = compiled.scalar(body);
                 self.bindings(p, clauses, 0, env, &mut |m, env| {
                     // Before the list doubles: the memory limit.
@@ -764,7 +764,7 @@ impl Interp<'_> {
         e: ExprId,
         env: &mut [Value],
     ) -> R<(Value, Extent)> {
-        if let Some(v) = self.m.compiled.scalar(e).and_then(|c| c.value(env)) {
+        if let Some(v) = self.m.forms.compiled.scalar(e).and_then(|c| c.value(env)) {
             return Ok((v, Extent { depth: 0, size: 1 }));
         }
         let v = self.value(p, e, env)?;

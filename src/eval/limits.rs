@@ -30,7 +30,7 @@ impl Machine {
     /// A statement starts: the work and time limits start afresh.
     pub fn start_statement(&mut self) {
         self.budget.start();
-        self.accel.reached = None;
+        self.accel.start_statement();
         self.interp_state.loop_depth = 0;
         self.states_at_start = self.store.states();
     }
@@ -45,7 +45,7 @@ impl Machine {
             crate::progress::grouped(states as u64),
             crate::progress::grouped(states.saturating_sub(self.states_at_start) as u64),
         );
-        if let Some((game, n)) = self.accel.reached {
+        if let Some((game, n)) = self.accel.reached() {
             note.push_str(&format!(
                 "; the values of {} were known up to n = {}",
                 self.prog.games[game.index()].name,

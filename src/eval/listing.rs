@@ -57,7 +57,7 @@ impl Machine {
     pub fn has_options(&mut self, pos: PosId) -> R<bool> {
         let mut bufs = OptionBufs::default();
         let prog = Rc::clone(&self.prog);
-        let compiled = Rc::clone(&self.compiled);
+        let compiled = Rc::clone(&self.forms.compiled);
         let held = Held {
             prog: &prog,
             compiled: &compiled,
@@ -105,7 +105,7 @@ impl Machine {
         bufs.env.clear();
         bufs.iters.clear();
         let prog = Rc::clone(&self.prog);
-        let compiled = Rc::clone(&self.compiled);
+        let compiled = Rc::clone(&self.forms.compiled);
         let held = Held {
             prog: &prog,
             compiled: &compiled,
@@ -164,7 +164,7 @@ impl Machine {
         if !self.limits.kernels {
             return Ok(None);
         }
-        let kernels = self.accel.kernels.clone();
+        let kernels = self.forms.kernels.clone();
         let Some(gk) = kernels.get(self.game_of(pos).index()) else {
             return Ok(None);
         };

@@ -169,7 +169,7 @@ impl Interp<'_> {
         }
         // The `if`s right after the last loop, when compiled, are tested
         // in place, value by value, and the body run where they hold.
-        let compiled = Rc::clone(&self.m.compiled);
+        let compiled = Rc::clone(&self.m.forms.compiled);
         let tests = compiled.tests(&clauses[i + 1..]);
         let slot = slot as usize;
         if slot >= env.len() {

@@ -58,10 +58,10 @@ impl Scoped<'_> {
         if !self.is_loopy(root) {
             return Ok(None);
         }
-        if !self.m.learned.remote.contains_key(&root) && !self.solve_remoteness(root)? {
+        if !self.m.caches.remote.contains_key(&root) && !self.solve_remoteness(root)? {
             return Ok(None);
         }
-        Ok(Some(&self.m.learned.remote))
+        Ok(Some(&self.m.caches.remote))
     }
 
     /// Solves the remoteness of what `root` reaches into the kept map;
@@ -110,7 +110,7 @@ impl Scoped<'_> {
         let r = crate::solve::loopy::remoteness(&graph, &mut |w| budget.spend(w))?;
         // Straight into the kept map (no second map of the whole graph).
         drop(index);
-        self.m.learned.remote.extend(order.into_iter().zip(r));
+        self.m.caches.remote.extend(order.into_iter().zip(r));
         Ok(true)
     }
 

@@ -118,14 +118,34 @@ impl Default for Limits {
     }
 }
 
-/// What searches of the rules learned, kept while the definitions stay.
+/// What the program compiles to, made by `install` and `compile_rules` and
+/// read by every way of evaluating.
 #[derive(Default)]
-struct Learned {
-    /// Period searches, per game.
+struct Forms {
+    /// Compiled integer expressions of the rules and the code around them.
+    compiled: Rc<Compiled>,
+    /// Per game, its kernels.
+    kernels: Rc<Vec<GameKernels>>,
+    /// Per game, which strategies give its positions their values
+    /// (`eval::plan`), chosen with its kernels, and the solvers added.
+    plans: plan::Plans,
+}
+
+/// The solvers' state, kept while the definitions stay: each part owned by
+/// its solver's module (`tests/architecture.rs` keeps it so).
+#[derive(Default)]
+struct Caches {
+    /// Period searches, per game (`eval::periods`).
     periods: periods::Periods,
-    /// The remoteness of the loopy positions solved alone so far (every
-    /// position a solved one reaches is in it too).
+    /// The remoteness of the loopy positions solved alone so far, every
+    /// position a solved one reaches included (`eval::loopy`).
     remote: loopy::Remoteness,
+    /// The pruned search's stacks, kept from one search to the next
+    /// (`eval::prune`).
+    pruning: crate::solve::prune::Searcher,
+    /// Misère play's genera and facts, kept until game ids change
+    /// (`Machine::with_misere`).
+    misere: crate::solve::misere::Misere,
 }
 
 /// The evaluator: a checked program, its constants, and the store of positions.
@@ -139,14 +159,13 @@ pub struct Machine {
     store: Store,
     /// Positions stored when the statement started.
     states_at_start: usize,
-    /// Kernels and the fill, with their per-game state.
+    /// What the program compiles to: expressions, kernels, plans.
+    forms: Forms,
+    /// The fill's state, per game.
     accel: accel::Accel,
-    /// Compiled integer expressions of the rules.
-    compiled: Rc<Compiled>,
-    /// The misère search: its genera and facts, kept until game ids change.
-    misere: crate::solve::misere::Misere,
-    /// What searches of the rules found: periods, remoteness.
-    learned: Learned,
+    /// The solvers' state: periods, remoteness, the pruned search's
+    /// stacks, misère play's genera.
+    caches: Caches,
     limits: Limits,
     /// Ctrl-C and the work, time and memory limits of the statement.
     budget: Budget,
@@ -253,8 +272,8 @@ impl Machine {
         if let Some(progress) = progress {
             budget.set_progress(progress);
         }
-        let mut accel = accel::Accel::default();
-        accel.plans.added = solvers;
+        let mut forms = Forms::default();
+        forms.plans.added = solvers;
         let mut interp_state = calls::InterpState::default();
         interp_state.report_values = report_values;
         Machine {
@@ -263,10 +282,9 @@ impl Machine {
             const_stopped: Vec::new(),
             store: Store::new(&[], limits.max_states),
             states_at_start: 0,
-            accel,
-            compiled: Rc::new(Compiled::default()),
-            learned: Learned::default(),
-            misere: crate::solve::misere::Misere::default(),
+            forms,
+            accel: accel::Accel::default(),
+            caches: Caches::default(),
             budget,
             interp_state,
             limits,
@@ -321,7 +339,7 @@ impl Machine {
                 // with the constants before it.
                 if !needs_values
                     && self.limits.compiled
-                    && let Some(c) = Rc::get_mut(&mut self.compiled)
+                    && let Some(c) = Rc::get_mut(&mut self.forms.compiled)
                 {
                     c.add_loops(&prog, &self.consts, &prog.reached(def.expr, &def.uses));
                 }
@@ -348,12 +366,12 @@ impl Machine {
     /// Adds a solver, asked after those added before it
     /// ([`Setup::solvers`]); refused past [`MAX_SOLVERS`].
     pub fn add_solver(&mut self, solver: Arc<dyn crate::solve::Solver>) -> Result<(), Diag> {
-        if self.accel.plans.added.len() >= MAX_SOLVERS {
+        if self.forms.plans.added.len() >= MAX_SOLVERS {
             return Err(too_many_solvers());
         }
-        self.accel.plans.added.push(solver);
-        let kernels = Rc::clone(&self.accel.kernels);
-        self.accel.plans.make(&self.prog, &kernels, &self.limits);
+        self.forms.plans.added.push(solver);
+        let kernels = Rc::clone(&self.forms.kernels);
+        self.forms.plans.make(&self.prog, &kernels, &self.limits);
         Ok(())
     }
 
@@ -426,9 +444,9 @@ impl Machine {
         &mut self,
         f: impl FnOnce(&mut crate::solve::misere::Misere, &mut oracle::Scoped) -> R<T>,
     ) -> R<T> {
-        let mut misere = std::mem::take(&mut self.misere);
+        let mut misere = std::mem::take(&mut self.caches.misere);
         let result = f(&mut misere, &mut self.oracle());
-        self.misere = misere;
+        self.caches.misere = misere;
         result
     }
 }
@@ -450,31 +468,22 @@ fn install(m: &mut Machine, prog: ir::Program, games: &[Option<GameId>]) -> bool
         .collect();
     let moved = m.store.remap(games, &shapes);
     if moved {
-        m.misere = crate::solve::misere::Misere::default();
+        m.caches.misere = crate::solve::misere::Misere::default();
     }
     let n = prog.games.len();
-    m.accel.fill_disabled = carry(games, &m.accel.fill_disabled, n);
-    // A loopy game's values come from its graph, never in order; a game
-    // that renames its positions stores them by other names.
-    for (d, g) in m.accel.fill_disabled.iter_mut().zip(&prog.games) {
-        *d |= g.loopy || g.renames();
-    }
-    m.accel.row_done = carry(games, &m.accel.row_done, n);
-    // Looked for again: a game's shape reads the constants.
-    m.accel.sparse = (0..n).map(|_| accel::SparseSlot::Unknown).collect();
-    m.accel.counts.reset();
-    m.learned.periods.games = carry(games, &m.learned.periods.games, n);
+    m.accel.renumber(games, &prog);
+    m.caches.periods.games = carry(games, &m.caches.periods.games, n);
     // Sections are looked for again (their games may be renumbered).
-    m.learned.periods.forget_sections();
+    m.caches.periods.forget_sections();
     // Remoteness is by position, which new definitions may renumber.
-    m.learned.remote.clear();
+    m.caches.remote.clear();
     m.prog = Rc::new(prog);
     m.interp_state.forget_calls();
     // Kernels and expressions are compiled for the new program once
     // constants are known.
-    m.accel.kernels = Rc::new(Vec::new());
-    m.accel.plans.make(&m.prog, &[], &m.limits);
-    m.compiled = Rc::new(Compiled::default());
+    m.forms.kernels = Rc::new(Vec::new());
+    m.forms.plans.make(&m.prog, &[], &m.limits);
+    m.forms.compiled = Rc::new(Compiled::default());
     moved
 }
 
@@ -482,7 +491,7 @@ fn install(m: &mut Machine, prog: ir::Program, games: &[Option<GameId>]) -> bool
 /// kernels, compiled expressions, and the plans that read them.
 fn compile_rules(m: &mut Machine) {
     if m.limits.kernels {
-        m.accel.kernels = Rc::new(kernel::compile(&m.prog, &m.consts));
+        m.forms.kernels = Rc::new(kernel::compile(&m.prog, &m.consts));
     }
     if m.limits.compiled {
         let mut c = Compiled::new(&m.prog, &m.consts);
@@ -499,14 +508,14 @@ fn compile_rules(m: &mut Machine) {
             roots.extend(clauses.iter().map(Clause::expr));
         }
         c.add_loops(p, &m.consts, &roots);
-        m.compiled = Rc::new(c);
+        m.forms.compiled = Rc::new(c);
     }
-    m.accel.plans.make(&m.prog, &m.accel.kernels, &m.limits);
+    m.forms.plans.make(&m.prog, &m.forms.kernels, &m.limits);
 }
 
 /// Per-game data for `n` new games: carried over from the old game in
 /// `keep`, or fresh.
-fn carry<T: Clone + Default>(keep: &[Option<GameId>], old: &[T], n: usize) -> Vec<T> {
+pub(super) fn carry<T: Clone + Default>(keep: &[Option<GameId>], old: &[T], n: usize) -> Vec<T> {
     (0..n)
         .map(|i| {
             keep.get(i)

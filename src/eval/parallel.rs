@@ -125,7 +125,7 @@ pub fn solve_boards(m: &mut Machine, positions: &[PosId]) -> R<()> {
             cancel: None,
             progress: None,
             report_values: m.interp_state.report_values,
-            solvers: m.accel.plans.added.clone(),
+            solvers: m.forms.plans.added.clone(),
         },
     };
     let (found, stopped) = side_by_side(m, seed, &tasks);

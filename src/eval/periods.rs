@@ -80,7 +80,7 @@ impl Machine {
     /// if a search found one.
     pub fn period_at(&self, pos: PosId) -> Option<crate::oracle::PeriodAt> {
         let (sec, n) = section_of(self, pos)?;
-        match self.learned.periods.state(&sec).found {
+        match self.caches.periods.state(&sec).found {
             Some(Ok(p)) => Some(crate::oracle::PeriodAt {
                 heap: sec.heap,
                 n,
@@ -94,7 +94,7 @@ impl Machine {
 
     /// Records a proven period of a game.
     pub fn set_period(&mut self, game: GameId, preperiod: i64, period: i64, saltus: i64) {
-        if let Some(slot) = self.learned.periods.games.get_mut(game.index()) {
+        if let Some(slot) = self.caches.periods.games.get_mut(game.index()) {
             slot.found = Some(Ok(Proven {
                 preperiod,
                 period,
@@ -112,7 +112,7 @@ impl Scoped<'_> {
         let Some((sec, _)) = section_of(self.m, root) else {
             return s;
         };
-        let Some(Err(why)) = &self.m.learned.periods.state(&sec).found else {
+        let Some(Err(why)) = &self.m.caches.periods.state(&sec).found else {
             return s;
         };
         let name = sec.name(&self.m.prog.games[sec.game.index()].name);
@@ -154,7 +154,7 @@ impl Scoped<'_> {
         let span = self.m.prog.games[game.index()].header;
         let full = self.m.limits.period_budget;
         let budget = if huge { full } else { n.min(full) };
-        let state = self.m.learned.periods.state(&sec);
+        let state = self.m.caches.periods.state(&sec);
         // Searching again pays when the budget has doubled, or when it is
         // the whole budget for a position that needs it.
         // Not from inside a fill: its nested searches are capped in depth.
@@ -162,13 +162,13 @@ impl Scoped<'_> {
             && (budget >= state.tried.saturating_mul(2).max(1) || (huge && full > state.tried));
         if state.found.is_none() && worth {
             let found = self.search_period(&sec, budget, huge, span)?;
-            let slot = self.m.learned.periods.state_mut(&sec);
+            let slot = self.m.caches.periods.state_mut(&sec);
             slot.tried = budget;
             if found.is_ok() || budget >= full || huge {
                 slot.found = Some(found);
             }
         }
-        if self.m.learned.periods.state(&sec).found.is_none() && huge && full < 1 {
+        if self.m.caches.periods.state(&sec).found.is_none() && huge && full < 1 {
             if crate::solve::analysis::shape::shape_any(
                 &mut self.m.scoped(self.scope.fresh()),
                 &sec,
@@ -185,7 +185,7 @@ impl Scoped<'_> {
             )
             .into());
         }
-        match &self.m.learned.periods.state(&sec).found {
+        match &self.m.caches.periods.state(&sec).found {
             &Some(Ok(Proven {
                 preperiod: e,
                 period: p,

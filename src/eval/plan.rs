@@ -220,7 +220,7 @@ impl Scoped<'_> {
         if crate::store::infinite_index(v).is_some() {
             return self.by_loopy(root);
         }
-        let plan = self.m.accel.plans.of(self.m.game_of(root));
+        let plan = self.m.forms.plans.of(self.m.game_of(root));
         if plan.added != 0
             && v == UNKNOWN
             && let Some(v) = self.solvers_answer(root)?
@@ -250,13 +250,13 @@ impl Scoped<'_> {
         if self.scope.in_added {
             return Ok(None);
         }
-        let plan = self.m.accel.plans.of(self.m.game_of(pos));
+        let plan = self.m.forms.plans.of(self.m.game_of(pos));
         let scope = Scope {
             in_added: true,
             ..self.scope
         };
         for i in plan.added() {
-            let Some(solver) = self.m.accel.plans.added.get(i).cloned() else {
+            let Some(solver) = self.m.forms.plans.added.get(i).cloned() else {
                 continue;
             };
             match solver.value(&mut self.m.scoped(scope), pos)? {

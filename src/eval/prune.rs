@@ -88,7 +88,7 @@ pub(super) fn prefers_by_kernel(m: &Machine, pos: PosId) -> Option<bool> {
     if !m.limits.kernels {
         return None;
     }
-    let code = m.accel.kernels.get(game)?.prefer.as_ref()?;
+    let code = m.forms.kernels.get(game)?.prefer.as_ref()?;
     code.eval(m.store.int_args(pos)?.as_slice())
 }
 
@@ -172,8 +172,8 @@ impl Scoped<'_> {
     /// The value of `root` by the pruned search; `None` when it declines
     /// (too many options, or too deep), and the general search answers.
     pub(super) fn by_pruning(&mut self, root: PosId) -> R<Option<u32>> {
-        let mut search = std::mem::take(&mut self.m.accel.pruning);
-        let kernels = &self.m.accel.kernels;
+        let mut search = std::mem::take(&mut self.m.caches.pruning);
+        let kernels = &self.m.forms.kernels;
         let hinted = self.m.prog.games.iter().enumerate().any(|(i, g)| {
             g.stored_as.prefer.is_some() && !kernels.get(i).is_some_and(|k| k.never_prefers)
         });
@@ -183,7 +183,7 @@ impl Scoped<'_> {
             hinted,
         };
         let result = search.nimber(&mut board, root);
-        self.m.accel.pruning = search;
+        self.m.caches.pruning = search;
         match result {
             Err(Stop::Aborted) => Ok(None),
             other => other,

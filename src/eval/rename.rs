@@ -159,7 +159,7 @@ fn by_interp(
 /// (`split`, `canonical`, `prefer`) is evaluated in.
 pub(super) fn rule_frame(m: &Machine, game: GameId, args: &[Value], env: &mut Vec<Value>) {
     let g = &m.prog.games[game.index()];
-    let need = g.slots.max(g.params.len() as u32) as usize + m.compiled.extra_slots(game);
+    let need = g.slots.max(g.params.len() as u32) as usize + m.forms.compiled.extra_slots(game);
     if env.len() != need {
         env.clear();
         env.resize(need, Value::Int(0));
@@ -167,7 +167,7 @@ pub(super) fn rule_frame(m: &Machine, game: GameId, args: &[Value], env: &mut Ve
     for (slot, a) in env.iter_mut().zip(args) {
         *slot = a.clone();
     }
-    m.compiled.hoist(game, env);
+    m.forms.compiled.hoist(game, env);
 }
 
 /// A position made as a value (kept, passed to a builtin or a function,
@@ -218,7 +218,7 @@ pub(super) fn by_kernel(
     let (_, inner) = names.naming.renamer(p.games.get(game.index())?)?;
     // The machine's parts borrowed one by one, so that nothing is cloned
     // or moved per option.
-    let kernels = &*m.accel.kernels;
+    let kernels = &*m.forms.kernels;
     let store = &mut m.store;
     let RenameBufs {
         kenvs: [env, canon_env],

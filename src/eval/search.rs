@@ -94,10 +94,12 @@ fn set_up(m: &Machine, f: &Frame, env: &mut Vec<Value>, iters: &mut Vec<Option<I
     let g = &m.prog.games[f.game.index()];
     crate::key::args_of(&m.store, f.pos, env);
     env.resize(
-        f.env_base + g.slots.max(g.params.len() as u32) as usize + m.compiled.extra_slots(f.game),
+        f.env_base
+            + g.slots.max(g.params.len() as u32) as usize
+            + m.forms.compiled.extra_slots(f.game),
         Value::Int(0),
     );
-    m.compiled.hoist(f.game, &mut env[f.env_base..]);
+    m.forms.compiled.hoist(f.game, &mut env[f.env_base..]);
     iters.resize(f.iter_base + g.max_clauses as usize, None);
 }
 
@@ -259,7 +261,7 @@ impl Machine {
                             f.mode = Mode::Enter(0);
                             // Back to the search, which tries the next rule's kernel.
                             let kernel = self
-                                .accel
+                                .forms
                                 .kernels
                                 .get(f.game.index())
                                 .and_then(|k| k.rules.get(f.rule));
@@ -330,7 +332,7 @@ fn list_by_kernels(
 /// ends the statement (Ctrl-C, its time or memory).
 fn rule_to(m: &mut Machine, pos: PosId, target: PosId) -> R<Option<usize>> {
     let prog = Rc::clone(&m.prog);
-    let compiled = Rc::clone(&m.compiled);
+    let compiled = Rc::clone(&m.forms.compiled);
     let (mut env, mut iters, mut out) = (Vec::new(), Vec::new(), Vec::new());
     let mut frame = m.enter(pos, &mut env, &mut iters);
     // The stored names, as the search that met the cycle made them.
@@ -454,7 +456,7 @@ impl Scoped<'_> {
             (Vec::new(), Moves::default(), OptionBufs::default());
         // The program and its compiled forms, held once for the search.
         let prog = Rc::clone(&self.m.prog);
-        let compiled = Rc::clone(&self.m.compiled);
+        let compiled = Rc::clone(&self.m.forms.compiled);
         // Options are named as stored: parts in canonical form.
         let held = Held {
             prog: &prog,
@@ -486,12 +488,12 @@ impl Scoped<'_> {
             // times per frame, so a frame with many children stays linear),
             // and after every fill.
             let resumed = f.pending.is_some()
-                && (f.kernel_epoch != self.m.accel.fill_epoch || f.kernel_tries < KERNEL_RETRIES);
+                && (f.kernel_epoch != self.m.accel.epoch() || f.kernel_tries < KERNEL_RETRIES);
             if (at_start || resumed)
                 && !matches!(f.mode, Mode::Listed { .. })
                 && f.rule < self.m.prog.games[f.game.index()].rules.len()
             {
-                f.kernel_epoch = self.m.accel.fill_epoch;
+                f.kernel_epoch = self.m.accel.epoch();
                 f.kernel_tries = f.kernel_tries.saturating_add(1);
                 let nparams = self.m.prog.games[f.game.index()].params.len();
                 let params = &env[f.env_base..f.env_base + nparams];
@@ -560,7 +562,7 @@ impl Scoped<'_> {
                     }
                     parked.extend_from_slice(&out);
                     f.pending = Some(n);
-                    if self.m.accel.plans.asks_solvers() && self.solvers_answer(c)?.is_some() {
+                    if self.m.forms.plans.asks_solvers() && self.solvers_answer(c)?.is_some() {
                         continue;
                     }
                     // Fill when the stack is deep; after a fill, not again
@@ -571,9 +573,9 @@ impl Scoped<'_> {
                         && self.scope.depth_cap.is_none()
                         && self.m.limits.fill
                     {
-                        let epoch = self.m.accel.fill_epoch;
+                        let epoch = self.m.accel.epoch();
                         self.fill_towards(c, frames)?;
-                        next_fill = if self.m.accel.fill_epoch != epoch {
+                        next_fill = if self.m.accel.epoch() != epoch {
                             frames.len() + FILL_DEPTH
                         } else {
                             frames.len() * 2
