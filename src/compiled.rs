@@ -112,7 +112,7 @@ pub enum IntExpr {
     GridTurn(Vec<IntExpr>),
     /// Another function of integers, by the function its builtin's entry
     /// declares ([`crate::builtin::Ints`]), with as many arguments.
-    Call(Ints, Vec<IntExpr>),
+    Call(Builtin, Vec<IntExpr>),
     /// A constant list indexed.
     Index(Rc<[i64]>, Box<IntExpr>),
     /// The list in a variable, indexed (a list state's `rows[i]`).
@@ -277,10 +277,9 @@ impl Compiler<'_> {
                 },
                 (Builtin::Popcount, [x]) => IntExpr::Popcount(Box::new(int(*x)?)),
                 (Builtin::Isqrt, [x]) => IntExpr::Isqrt(Box::new(int(*x)?)),
-                (f, xs) if f.spec().ints.is_some() => IntExpr::Call(
-                    f.spec().ints?,
-                    xs.iter().map(|x| int(*x)).collect::<Option<_>>()?,
-                ),
+                (f, xs) if f.spec().ints.is_some() => {
+                    IntExpr::Call(*f, xs.iter().map(|x| int(*x)).collect::<Option<_>>()?)
+                }
                 (Builtin::GridCanon, [m, w, h]) => {
                     IntExpr::GridCanon(vec![int(*m)?, int(*w)?, int(*h)?])
                 }
@@ -694,7 +693,7 @@ impl IntExpr {
             IntExpr::Abs(a) => ops::abs(a.eval(env)?).ok()?,
             IntExpr::Popcount(a) => ops::popcount(a.eval(env)?).ok()?,
             IntExpr::Isqrt(a) => ops::isqrt(a.eval(env)?).ok()?,
-            IntExpr::Call(f, xs) => match (f, xs.as_slice()) {
+            IntExpr::Call(f, xs) => match (f.spec().ints?, xs.as_slice()) {
                 (Ints::One(f), [x]) => f(x.eval(env)?).ok()?,
                 (Ints::Two(f), [x, y]) => f(x.eval(env)?, y.eval(env)?).ok()?,
                 _ => return None,

@@ -446,7 +446,8 @@ fn solvers_reach_the_engine_only_through_the_oracle() {
 
 /// The solvers' state has one owner each: a part of the machine's
 /// `Caches` is named by its solver's module alone (and by `eval/mod.rs`,
-/// which declares the caches and clears them for a new program). The
+/// which declares the caches and renumbers or clears them for a new
+/// program). The
 /// fill's state (`Accel`) has private fields: the compiler keeps it to
 /// `eval/accel.rs`.
 #[test]

@@ -432,6 +432,11 @@ fn cases() -> Vec<Case> {
         ),
         case("popcount_of_negative", "print popcount(-5)\n", ERRORS),
         case(
+            "gcd_past_the_largest_integer",
+            "print gcd(-9223372036854775808, 0)\n",
+            ERRORS,
+        ),
+        case(
             "cycle_two_positions",
             "game Loop(n) = { Loop(1 - n) }\nprint grundy(Loop(0))\n",
             ERRORS,

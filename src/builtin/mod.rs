@@ -109,17 +109,6 @@ pub enum Ints {
     Two(fn(i64, i64) -> Result<i64, OpError>),
 }
 
-/// The same function (compiled expressions compare their parts).
-impl PartialEq for Ints {
-    fn eq(&self, other: &Ints) -> bool {
-        match (self, other) {
-            (Ints::One(f), Ints::One(g)) => std::ptr::fn_addr_eq(*f, *g),
-            (Ints::Two(f), Ints::Two(g)) => std::ptr::fn_addr_eq(*f, *g),
-            _ => false,
-        }
-    }
-}
-
 /// One builtin.
 #[derive(Debug)]
 pub struct Spec {

@@ -1,4 +1,4 @@
-//! Calls: of builtins (arity from the builtin table, then each one's
+//! Calls: of builtins (arity from the builtins' declarations, then each one's
 //! argument types and where it may be used) and of games.
 
 use super::*;

@@ -192,12 +192,12 @@ fn int_fn<E: Slots + ?Sized + 'static>(e: &IntExpr) -> IntFn<E> {
             let a = int_fn(a);
             Box::new(move |env| ops::isqrt(a(env)?).ok())
         }
-        IntExpr::Call(f, xs) => match (*f, &xs[..]) {
-            (crate::ir::Ints::One(f), [a]) => {
+        IntExpr::Call(f, xs) => match (f.spec().ints, &xs[..]) {
+            (Some(crate::ir::Ints::One(f)), [a]) => {
                 let a = int_fn(a);
                 Box::new(move |env| f(a(env)?).ok())
             }
-            (crate::ir::Ints::Two(f), [a, b]) => {
+            (Some(crate::ir::Ints::Two(f)), [a, b]) => {
                 let (a, b) = (int_fn(a), int_fn(b));
                 Box::new(move |env| f(a(env)?, b(env)?).ok())
             }

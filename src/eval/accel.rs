@@ -18,7 +18,8 @@ const FILL_NESTED_DEPTH: usize = 64;
 
 /// The fill's state (the ascending runs over a game's positions): per game,
 /// how far it got, and what it keeps between runs. Owned by this module
-/// (`Machine::update` resets it for a new program).
+/// (for a new program, [`Accel::renumber`] keeps what it knew of the games
+/// that did not change).
 #[derive(Default)]
 pub(super) struct Accel {
     /// Bumped whenever a fill computed values: frames then retry kernels.

@@ -260,16 +260,29 @@ fn of_ints(
 ) -> R<Value> {
     let first = nth_arg(args, 0, span)?;
     let x = m.int(p, first, env)?;
+    // An error names the call, and the argument it is about (a second
+    // argument of 0 to divide by, as the operators do).
     let result = match f {
-        crate::builtin::Ints::One(f) => f(x).map_err(|e| (e, format!("{name}({x})"))),
+        crate::builtin::Ints::One(f) => f(x).map_err(|e| (e, format!("{name}({x})"), first, x)),
         crate::builtin::Ints::Two(f) => {
-            let y = m.int(p, nth_arg(args, 1, span)?, env)?;
-            f(x, y).map_err(|e| (e, format!("{name}({x}, {y})")))
+            let second = nth_arg(args, 1, span)?;
+            let y = m.int(p, second, env)?;
+            f(x, y).map_err(|e| {
+                let (operand, v) = match e {
+                    OpError::Overflow | OpError::NegativePopcount | OpError::NegativeRoot => {
+                        (first, x)
+                    }
+                    OpError::DivisionByZero | OpError::BadExponent | OpError::BadShift => {
+                        (second, y)
+                    }
+                };
+                (e, format!("{name}({x}, {y})"), operand, v)
+            })
         }
     };
     result
         .map(Value::Int)
-        .map_err(|(err, what)| m.op_error(p, err, span, first, what, x).into())
+        .map_err(|(err, what, operand, v)| m.op_error(p, err, span, operand, what, v).into())
 }
 
 /// `min` and `max`: of a list, or of two or more integers.
