@@ -27,6 +27,10 @@ pub mod builtin;
 /// The flat, index-addressed program IR.
 pub mod ir;
 
+/// Ids of expressions, games, constants, functions and slots: newtypes,
+/// below the IR.
+pub mod ids;
+
 /// Run-time values and position keys.
 pub mod value;
 

@@ -20,7 +20,7 @@
 //! [2, len, items...] ([`crate::value`] encodes and decodes values).
 
 mod table;
-use crate::ir::GameId;
+use crate::ids::GameId;
 use indexmap::IndexSet;
 use rustc_hash::FxBuildHasher;
 use table::{IntTable, near_full};

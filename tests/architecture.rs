@@ -309,8 +309,9 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("diagnostics", &["span"]),
     ("syntax", &["diagnostics", "ops", "span"]),
     ("builtin", &["ops"]),
-    ("ir", &["builtin", "ops", "span", "syntax"]),
-    ("store", &["ir"]),
+    ("ir", &["builtin", "ids", "ops", "span", "syntax"]),
+    ("ids", &[]),
+    ("store", &["ids"]),
     ("value", &["store"]),
     // Input is read against the memory limit (the allocator's count).
     ("input", &["diagnostics", "flow", "memory", "value"]),
