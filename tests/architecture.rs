@@ -308,7 +308,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("board", &[]),
     ("diagnostics", &["span"]),
     ("syntax", &["diagnostics", "ops", "span"]),
-    ("builtin", &["ops"]),
+    ("builtin", &["diagnostics", "ops", "span", "value"]),
     ("ir", &["builtin", "ids", "ops", "span", "syntax"]),
     ("ids", &[]),
     ("store", &["ids"]),

@@ -432,6 +432,11 @@ fn cases() -> Vec<Case> {
         ),
         case("popcount_of_negative", "print popcount(-5)\n", ERRORS),
         case(
+            "escapes_of_a_finite_value",
+            "game Nim(n) = { Nim(k) for k in 0..n }\nprint escapes(grundy(Nim(3)))\n",
+            ERRORS,
+        ),
+        case(
             "gcd_past_the_largest_integer",
             "print gcd(-9223372036854775808, 0)\n",
             ERRORS,

@@ -91,3 +91,13 @@ fn functions_of_integers_say_so_in_their_signature() {
     }
     assert!(seen >= 3);
 }
+
+/// A builtin is computed one way: by its function of integers, by its
+/// function of values, or by the evaluator's own code.
+#[test]
+fn a_builtin_has_at_most_one_function() {
+    for s in entries() {
+        assert!(!(s.ints.is_some() && s.values.is_some()), "{}", s.name);
+    }
+    assert!(B::Escapes.spec().values.is_some() && B::Gcd.spec().ints.is_some());
+}

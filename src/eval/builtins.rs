@@ -19,6 +19,10 @@ pub(super) fn call(
     if let Some(ints) = f.spec().ints {
         return of_ints(m, p, f.name(), ints, args, span, env);
     }
+    // A function of values: its declared function.
+    if let Some(values) = f.spec().values {
+        return of_values(m, p, values, args, span, env);
+    }
     match f {
         Builtin::Len => match m.value(p, arg(0)?, env)? {
             Value::Str(s) => Ok(Value::Int(crate::value::char_count(&s) as i64)),
@@ -76,22 +80,6 @@ pub(super) fn call(
             }
             Ok(Value::Int(seen.mex() as i64))
         }
-        Builtin::IsInfinite => Ok(Value::Bool(matches!(
-            m.value(p, arg(0)?, env)?,
-            Value::Infinite(_)
-        ))),
-        Builtin::Escapes => match m.value(p, arg(0)?, env)? {
-            Value::Infinite(k) => Ok(Value::List(
-                k.iter().map(|&v| Value::Int(i64::from(v))).collect(),
-            )),
-            other => Err(Diag::user(
-                Code::TypeMismatch,
-                format!("`escapes` of {}, not an ∞ value", m.m.show().value(&other)),
-            )
-            .label(p.span(arg(0)?), "this value is finite")
-            .help("only ∞{K} values have escapes; test `is_infinite(v)` first")
-            .into()),
-        },
         Builtin::Xor => {
             let list = super::lists::ints(m, p, arg(0)?, env)?;
             Ok(Value::Int(list.iter().fold(0, |x, &v| x ^ v)))
@@ -138,7 +126,7 @@ pub(super) fn call(
                 .label(span, "here")
                 .into()),
         },
-        // The functions of integers, answered above.
+        // The functions of integers and of values, answered above.
         _ => Err(Diag::bug(format!("`{}` has no implementation", f.name()))
             .label(span, "here")
             .into()),
@@ -245,6 +233,31 @@ fn board_error(e: crate::board::BoardError, span: Span, mask: i64, f: Builtin) -
     Diag::user(Code::BadBoard, message)
         .label(span, "here")
         .help(help)
+}
+
+/// A function of values ([`crate::builtin::Values`]): its arguments'
+/// values, each argument's place, and how the machine shows a value.
+fn of_values(
+    m: &mut Interp<'_>,
+    p: &ir::Program,
+    f: crate::builtin::Values,
+    args: &[ExprId],
+    span: Span,
+    env: &mut [Value],
+) -> R<Value> {
+    let mut values = Vec::with_capacity(args.len());
+    for &a in args {
+        values.push(m.value(p, a, env)?);
+    }
+    let places: Vec<Span> = args.iter().map(|&a| p.span(a)).collect();
+    let machine = &*m.m;
+    let show = |v: &Value| machine.show().value(v);
+    let call = crate::builtin::Call {
+        span,
+        args: &places,
+        show: &show,
+    };
+    f(&values, &call).map_err(Stop::from)
 }
 
 /// A function of integers ([`crate::builtin::Ints`]): its arguments'
