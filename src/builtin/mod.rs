@@ -404,10 +404,7 @@ builtins! {
                 other.map(|v| (call.show)(v)).unwrap_or_default()
             ),
         )
-        .label(
-            call.args.first().copied().unwrap_or(call.span),
-            "this value is finite",
-        )
+        .label((call.place)(0), "this value is finite")
         .help("only ∞{K} values have escapes; test `is_infinite(v)` first")),
     }),
     /// `str(x)`: a value as text.

@@ -94,8 +94,8 @@ pub enum Ints {
 /// (positions by their games' names).
 pub struct Call<'a> {
     pub span: Span,
-    /// Each argument's place.
-    pub args: &'a [Span],
+    /// Where argument `i` is (asked only for an error).
+    pub place: &'a dyn Fn(usize) -> Span,
     pub show: &'a dyn Fn(&Value) -> String,
 }
 

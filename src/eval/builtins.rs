@@ -245,19 +245,27 @@ fn of_values(
     span: Span,
     env: &mut [Value],
 ) -> R<Value> {
-    let mut values = Vec::with_capacity(args.len());
-    for &a in args {
-        values.push(m.value(p, a, env)?);
-    }
-    let places: Vec<Span> = args.iter().map(|&a| p.span(a)).collect();
+    // One argument, the usual case, without an allocation.
+    let (one, many);
+    let values: &[Value] = if let [a] = args {
+        one = m.value(p, *a, env)?;
+        std::slice::from_ref(&one)
+    } else {
+        many = args
+            .iter()
+            .map(|&a| m.value(p, a, env))
+            .collect::<R<Vec<_>>>()?;
+        &many
+    };
     let machine = &*m.m;
     let show = |v: &Value| machine.show().value(v);
+    let place = |i: usize| args.get(i).map_or(span, |&a| p.span(a));
     let call = crate::builtin::Call {
         span,
-        args: &places,
+        place: &place,
         show: &show,
     };
-    f(&values, &call).map_err(Stop::from)
+    f(values, &call).map_err(Stop::from)
 }
 
 /// A function of integers ([`crate::builtin::Ints`]): its arguments'
