@@ -1,10 +1,13 @@
 //! The builtins, each declared once (`builtins!`): its variant, its name,
-//! how it is called, what it takes and what it does, and for a function of
-//! integers the function itself ([`Ints`](crate::builtin::Ints)). The checker
-//! reads arities, kinds, signatures and the words of its errors from the
-//! declarations; the REPL its completion, highlighting and `:help`;
-//! evaluation calls a function of integers' function and dispatches the
-//! others on [`Builtin`](crate::builtin::Builtin).
+//! how it is called, what it takes and what it does, and for a function the
+//! function itself: of integers ([`Ints`](crate::builtin::Ints)), or of
+//! values ([`Values`](crate::builtin::Values), written in `lists`, `text` and
+//! `boards` against the machine as [`Host`](crate::builtin::Host) sees it).
+//! The checker reads arities, kinds, signatures and the words of its errors
+//! from the declarations; the REPL its completion, highlighting and `:help`;
+//! evaluation calls a function's function, and dispatches the others (which
+//! read positions, the input, the solvers, or update in place) on
+//! [`Builtin`](crate::builtin::Builtin).
 
 /// Declares the builtins, each once: its variant of [`Builtin`] (with its
 /// doc) and its entry, `Variant => spec(...)`, in the order `:help` lists
@@ -27,9 +30,15 @@ macro_rules! builtins {
     };
 }
 
+mod boards;
+mod host;
+mod lists;
 mod spec;
+mod text;
+pub use host::{Host, list_too_long, overflow, string_too_long, type_mismatch};
+pub use lists::TEXT_BYTES_PER_WORK;
 use spec::{ANY, spec};
-pub use spec::{Arg, Call, Gives, Ints, Kind, Play, Sig, Spec, Values};
+pub use spec::{Arg, Gives, Ints, Kind, Play, Sig, Spec, Values};
 
 use crate::diagnostics::{Code, Diag};
 use crate::ops::{self, OpError};
@@ -52,7 +61,8 @@ builtins! {
     .args(
         &[(Arg::Seq, "`len` takes a list, a string or a dictionary")],
         Gives::Int,
-    ),
+    )
+    .values(lists::len),
     /// `sum(list)`
     Sum => spec(
         "sum",
@@ -64,7 +74,8 @@ builtins! {
             "the sum of a list (also `sum(e for x in ...)`, and of positions: their sum)",
         )],
     )
-    .args(&[(Arg::List, "`sum` takes a list")], Gives::Int),
+    .args(&[(Arg::List, "`sum` takes a list")], Gives::Int)
+    .values(lists::sum),
     /// `min(list)` or `min(a, b, ...)`
     Min => spec(
         "min",
@@ -75,7 +86,8 @@ builtins! {
             "min(xs), min(a, b)",
             "the least element (also `min(e for x in ...)`)",
         )],
-    ),
+    )
+    .values(lists::min),
     /// `max(list)` or `max(a, b, ...)`
     Max => spec(
         "max",
@@ -86,7 +98,8 @@ builtins! {
             "max(xs), max(a, b)",
             "the greatest element (also `max(e for x in ...)`)",
         )],
-    ),
+    )
+    .values(lists::max),
     /// `abs(x)`
     Abs => spec(
         "abs",
@@ -105,7 +118,8 @@ builtins! {
         "1 argument (a list)",
         &[("sorted(xs)", "the list in increasing order")],
     )
-    .args(&[(Arg::List, "`sorted` takes a list")], Gives::List),
+    .args(&[(Arg::List, "`sorted` takes a list")], Gives::List)
+    .values(lists::sorted),
     /// `set(list, i, v)`: a copy of the list with element `i` replaced by `v`.
     Set => spec(
         "set",
@@ -182,7 +196,8 @@ builtins! {
         "1 argument (a list)",
         &[("mex(xs)", "the least non-negative integer not in the list")],
     )
-    .args(&[(Arg::List, "`mex` takes a list")], Gives::Int),
+    .args(&[(Arg::List, "`mex` takes a list")], Gives::Int)
+    .values(lists::mex),
     /// `xor(list)`: the bitwise XOR of a list's integers.
     Xor => spec(
         "xor",
@@ -194,7 +209,8 @@ builtins! {
             "the bitwise XOR of the integers (0 for []): a sum's value from its parts'",
         )],
     )
-    .args(&[(Arg::List, "`xor` takes a list")], Gives::Int),
+    .args(&[(Arg::List, "`xor` takes a list")], Gives::Int)
+    .values(lists::xor),
     /// `bisect(xs, x)`: where x goes in a sorted list of integers.
     Bisect => spec(
         "bisect",
@@ -212,7 +228,8 @@ builtins! {
             (Arg::Int, "`bisect` looks for an integer"),
         ],
         Gives::Int,
-    ),
+    )
+    .values(lists::bisect),
     /// `dict()`, `dict(pairs)`, `dict(keys, values)`: a dictionary.
     Dict => spec(
         "dict",
@@ -329,7 +346,8 @@ builtins! {
             (Arg::List, "`components(mask, adj)`"),
         ],
         Gives::List,
-    ),
+    )
+    .values(boards::components),
     /// `grid_canon(mask, w, h)`: the least image of a shape on a grid.
     GridCanon => spec(
         "grid_canon",
@@ -348,7 +366,8 @@ builtins! {
             (Arg::Int, "`grid_canon(mask, w, h)`"),
         ],
         Gives::Int,
-    ),
+    )
+    .values(boards::grid_canon),
     /// `grid_turn(mask, w, h)`: a shape turned half a turn in its box.
     GridTurn => spec(
         "grid_turn",
@@ -367,7 +386,8 @@ builtins! {
             (Arg::Int, "`grid_turn(mask, w, h)`"),
         ],
         Gives::Int,
-    ),
+    )
+    .values(boards::grid_turn),
     /// `is_infinite(v)`: whether a value is ∞ (a loopy game's).
     IsInfinite => spec(
         "is_infinite",
@@ -393,7 +413,7 @@ builtins! {
         )],
     )
     .args(&[(Arg::Int, "`escapes` takes an ∞ value")], Gives::List)
-    .values(|v, call| match v.first() {
+    .values(|v, h| match v.first() {
         Some(Value::Infinite(k)) => Ok(Value::List(
             k.iter().map(|&v| Value::Int(i64::from(v))).collect(),
         )),
@@ -401,11 +421,12 @@ builtins! {
             Code::TypeMismatch,
             format!(
                 "`escapes` of {}, not an ∞ value",
-                other.map(|v| (call.show)(v)).unwrap_or_default()
+                other.map(|v| h.show(v)).unwrap_or_default()
             ),
         )
-        .label((call.place)(0), "this value is finite")
-        .help("only ∞{K} values have escapes; test `is_infinite(v)` first")),
+        .label(h.place(0), "this value is finite")
+        .help("only ∞{K} values have escapes; test `is_infinite(v)` first")
+        .into()),
     }),
     /// `str(x)`: a value as text.
     Str => spec(
@@ -415,7 +436,8 @@ builtins! {
         "1 argument (any value)",
         &[("str(x)", "a value as text, as print shows it")],
     )
-    .args(&[(Arg::Value, "`str` shows a value as text")], Gives::Str),
+    .args(&[(Arg::Value, "`str` shows a value as text")], Gives::Str)
+    .values(text::str),
     /// `join(list, sep)`: the elements as text, separated by `sep`.
     Join => spec(
         "join",
@@ -433,7 +455,8 @@ builtins! {
             (Arg::Str, "`join(list, separator)`"),
         ],
         Gives::Str,
-    ),
+    )
+    .values(lists::join),
     /// `input_ints()`: every integer of standard input, as a list.
     InputInts => spec(
         "input_ints",
@@ -478,7 +501,8 @@ builtins! {
             "the characters of a string, as a list of one-character strings",
         )],
     )
-    .args(&[(Arg::Str, "`chars` takes a string")], Gives::List),
+    .args(&[(Arg::Str, "`chars` takes a string")], Gives::List)
+    .values(text::chars),
     /// `int(s)`: the integer a string writes.
     Int => spec(
         "int",
@@ -487,7 +511,8 @@ builtins! {
         "1 argument (a string)",
         &[("int(s)", "the integer a string writes (\"-12\" gives -12)")],
     )
-    .args(&[(Arg::Str, "`int` reads a string")], Gives::Int),
+    .args(&[(Arg::Str, "`int` reads a string")], Gives::Int)
+    .values(text::int),
     /// `ord(c)`: a character's code (Unicode).
     Ord => spec(
         "ord",
@@ -496,7 +521,8 @@ builtins! {
         "1 argument (a one-character string)",
         &[("ord(c)", "the code of a character (\"a\" gives 97)")],
     )
-    .args(&[(Arg::Str, "`ord` takes a one-character string")], Gives::Int),
+    .args(&[(Arg::Str, "`ord` takes a one-character string")], Gives::Int)
+    .values(text::ord),
     /// `chr(n)`: the character of a code.
     Chr => spec(
         "chr",
@@ -505,7 +531,8 @@ builtins! {
         "1 argument (an integer)",
         &[("chr(n)", "the character of a code, as a string (97 gives \"a\")")],
     )
-    .args(&[(Arg::Int, "`chr` takes a character code")], Gives::Str),
+    .args(&[(Arg::Int, "`chr` takes a character code")], Gives::Str)
+    .values(text::chr),
     /// `play(P, m)`: the whole position after the move `m` of `P`.
     Play => spec(
         "play",

@@ -2,9 +2,9 @@
 //! gives, how the checker checks it, and, for a function, its function.
 
 use super::Builtin;
-use crate::diagnostics::Diag;
+use super::host::Host;
+use crate::flow::Stop;
 use crate::ops::OpError;
-use crate::span::Span;
 use crate::value::Value;
 
 /// The play a query asks about: normal (whoever cannot move loses), or
@@ -89,20 +89,11 @@ pub enum Ints {
     Two(fn(i64, i64) -> Result<i64, OpError>),
 }
 
-/// What a function of values sees of its call besides its arguments'
-/// values: where the call and each argument are, and how a value is shown
-/// (positions by their games' names).
-pub struct Call<'a> {
-    pub span: Span,
-    /// Where argument `i` is (asked only for an error).
-    pub place: &'a dyn Fn(usize) -> Span,
-    pub show: &'a dyn Fn(&Value) -> String,
-}
-
 /// A builtin that is a function of its arguments' values, each evaluated
-/// first, and its function: the interpreter calls it, with nothing else to
-/// write for it.
-pub type Values = fn(&[Value], &Call<'_>) -> Result<Value, Diag>;
+/// first (as many as the checker let through), and its function: the
+/// interpreter calls it with the machine it runs on ([`Host`]), with nothing
+/// else to write for it.
+pub type Values = fn(&[Value], &mut dyn Host) -> Result<Value, Stop>;
 
 /// One builtin.
 #[derive(Debug)]

@@ -1,8 +1,10 @@
-//! The builtins' implementations: a function of integers by the function
-//! its entry declares (`crate::builtin::Ints`), every other by its arm here
-//! (its name, arity, signature and help are its entry in `crate::builtin`).
+//! The builtins' implementations: a function of integers or of values by
+//! the function its entry declares (`crate::builtin::Ints`,
+//! `crate::builtin::Values`, called with `eval::host::Caller` as its host), every
+//! other by its arm here: those that read positions, the input or the
+//! solvers, or update a list or dictionary in place (their name, arity,
+//! signature and help are their entry in `crate::builtin`).
 
-use super::expr::{TEXT_BYTES_PER_WORK, overflow};
 use super::*;
 
 pub(super) fn call(
@@ -24,37 +26,6 @@ pub(super) fn call(
         return of_values(m, p, values, args, span, env);
     }
     match f {
-        Builtin::Len => match m.value(p, arg(0)?, env)? {
-            Value::Str(s) => Ok(Value::Int(crate::value::char_count(&s) as i64)),
-            Value::Range(lo, hi) => Ok(Value::Int(if lo > hi {
-                0
-            } else {
-                i64::try_from(i128::from(hi) - i128::from(lo) + 1)
-                    .map_err(|_| overflow(span, format!("len({lo}..={hi})")))?
-            })),
-            Value::Dict(d) => Ok(Value::Int(d.len() as i64)),
-            other => match other.elements() {
-                Some(xs) => Ok(Value::Int(xs.len() as i64)),
-                None => Err(m.type_bug(p, arg(0)?, "a list or a string", &other).into()),
-            },
-        },
-        Builtin::Sum => {
-            let list = super::lists::ints(m, p, arg(0)?, env)?;
-            let mut acc: i64 = 0;
-            for &v in list.iter() {
-                acc = acc
-                    .checked_add(v)
-                    .ok_or_else(|| overflow(span, format!("{acc} + {v}")))?;
-            }
-            Ok(Value::Int(acc))
-        }
-        Builtin::Min | Builtin::Max => min_max(m, p, f, args, span, env),
-        Builtin::Bisect => bisect(m, p, arg(0)?, arg(1)?, span, env),
-        Builtin::Sorted => {
-            let mut v = super::lists::ints(m, p, arg(0)?, env)?.to_vec();
-            v.sort_unstable();
-            Ok(Value::Ints(v.into()))
-        }
         Builtin::Set => {
             let list = m.value(p, arg(0)?, env)?;
             let i = m.int(p, arg(1)?, env)?;
@@ -68,36 +39,9 @@ pub(super) fn call(
         | Builtin::Insert
         | Builtin::Keys
         | Builtin::Values => super::dicts::call(m, p, f, args, span, env),
-        Builtin::Mex => {
-            let list = super::lists::ints(m, p, arg(0)?, env)?;
-            let mut seen = Seen::default();
-            for &v in list.iter() {
-                if let Ok(v) = u32::try_from(v)
-                    && (v as usize) <= list.len()
-                {
-                    seen.insert(v);
-                }
-            }
-            Ok(Value::Int(seen.mex() as i64))
-        }
-        Builtin::Xor => {
-            let list = super::lists::ints(m, p, arg(0)?, env)?;
-            Ok(Value::Int(list.iter().fold(0, |x, &v| x ^ v)))
-        }
-        Builtin::Components | Builtin::GridCanon | Builtin::GridTurn => {
-            board(m, p, f, args, span, env)
-        }
-        Builtin::Str => {
-            let text = m.text(p, arg(0)?, env)?;
-            Ok(Value::Str(text.into()))
-        }
         Builtin::InputInts | Builtin::InputTokens | Builtin::InputLines => input(m, f, span),
-        Builtin::Chars | Builtin::Int | Builtin::Ord | Builtin::Chr => {
-            text_function(m, p, f, arg(0)?, env)
-        }
         Builtin::Play => play_move(m, p, arg(0)?, arg(1)?, env),
         Builtin::Args | Builtin::Name => position_data(m, p, f, arg(0)?, env),
-        Builtin::Join => join(m, p, arg(0)?, arg(1)?, span, env),
         Builtin::Grundy => {
             let parts = m.eval_normal_sum(arg(0)?, env)?;
             Ok(gsg_value(m.m.gsg_sum(&parts)?))
@@ -162,81 +106,8 @@ fn position_data(
     })
 }
 
-/// `components(mask, adj)` and `grid_canon(mask, w, h)` (`crate::board`).
-fn board(
-    m: &mut Interp<'_>,
-    p: &ir::Program,
-    f: Builtin,
-    args: &[ExprId],
-    span: Span,
-    env: &mut [Value],
-) -> R<Value> {
-    let [mask, rest @ ..] = args else {
-        return Err(Diag::bug("board builtin called with too few arguments").into());
-    };
-    let mask = m.int(p, *mask, env)?;
-    if let (Builtin::Components, [adj]) = (f, rest) {
-        // Read in place: the adjacency is most often a constant list.
-        let adj = super::lists::list_value(m, p, *adj, env)?;
-        let adj = adj.elements();
-        let mut parts = Vec::new();
-        let near = |v: usize| match adj?.get(v) {
-            Some(Value::Int(x)) => Some(x),
-            _ => None,
-        };
-        crate::board::components(mask, near, &mut parts)
-            .map_err(|e| board_error(e, span, mask, f))?;
-        return Ok(Value::Ints(parts.into()));
-    }
-    let [w, h] = rest else {
-        return Err(Diag::bug("a grid builtin called with the wrong arguments").into());
-    };
-    let (w, h) = (m.int(p, *w, env)?, m.int(p, *h, env)?);
-    let on_grid = match f {
-        Builtin::GridTurn => crate::board::grid_turn,
-        _ => crate::board::grid_canon,
-    };
-    on_grid(mask, w, h)
-        .map(Value::Int)
-        .map_err(|e| board_error(e, span, mask, f).into())
-}
-
-/// A board function's refusal, in the user's words.
-fn board_error(e: crate::board::BoardError, span: Span, mask: i64, f: Builtin) -> Diag {
-    use crate::board::BoardError as E;
-    let (message, help) = match e {
-        E::NegativeMask => (
-            format!("the board {mask} is negative"),
-            "a board is a mask of its cells: bit v is cell v",
-        ),
-        E::NoNeighbours(v) => (
-            format!("vertex {v} of the board {mask} has no integer entry in the adjacency list"),
-            "adj[v] must be the mask of v's neighbours, for every vertex of the board",
-        ),
-        E::NegativeNeighbours(v) => (
-            format!("the neighbours of vertex {v} are a negative mask"),
-            "adj[v] must be the mask of v's neighbours",
-        ),
-        E::BadGrid => (
-            "a grid must be at least 1×1 and have at most 63 cells".to_string(),
-            if f == Builtin::GridTurn {
-                "grid_turn(mask, w, h) takes the grid's width and height"
-            } else {
-                "grid_canon(mask, w, h) takes the grid's width and height"
-            },
-        ),
-        E::OffGrid(v) => (
-            format!("cell {v} of the board {mask} is off the grid"),
-            "cells of a w×h grid are 0 to w·h - 1",
-        ),
-    };
-    Diag::user(Code::BadBoard, message)
-        .label(span, "here")
-        .help(help)
-}
-
 /// A function of values ([`crate::builtin::Values`]): its arguments'
-/// values, each argument's place, and how the machine shows a value.
+/// values, and the machine it runs on.
 fn of_values(
     m: &mut Interp<'_>,
     p: &ir::Program,
@@ -245,11 +116,14 @@ fn of_values(
     span: Span,
     env: &mut [Value],
 ) -> R<Value> {
-    // One argument, the usual case, without an allocation.
-    let (one, many);
-    let values: &[Value] = if let [a] = args {
-        one = m.value(p, *a, env)?;
-        std::slice::from_ref(&one)
+    // Up to three arguments, the usual case, without an allocation.
+    let (mut few, many): ([Value; 3], Vec<Value>);
+    let values: &[Value] = if args.len() <= 3 {
+        few = [Value::Int(0), Value::Int(0), Value::Int(0)];
+        for (slot, &a) in few.iter_mut().zip(args) {
+            *slot = m.value(p, a, env)?;
+        }
+        &few[..args.len()]
     } else {
         many = args
             .iter()
@@ -257,15 +131,7 @@ fn of_values(
             .collect::<R<Vec<_>>>()?;
         &many
     };
-    let machine = &*m.m;
-    let show = |v: &Value| machine.show().value(v);
-    let place = |i: usize| args.get(i).map_or(span, |&a| p.span(a));
-    let call = crate::builtin::Call {
-        span,
-        place: &place,
-        show: &show,
-    };
-    f(values, &call).map_err(Stop::from)
+    f(values, &mut super::host::Caller::new(m.m, p, args, span))
 }
 
 /// A function of integers ([`crate::builtin::Ints`]): its arguments'
@@ -306,36 +172,6 @@ fn of_ints(
         .map_err(|(err, what, operand, v)| m.op_error(p, err, span, operand, what, v).into())
 }
 
-/// `min` and `max`: of a list, or of two or more integers.
-fn min_max(
-    m: &mut Interp<'_>,
-    p: &ir::Program,
-    f: Builtin,
-    args: &[ExprId],
-    span: Span,
-    env: &mut [Value],
-) -> R<Value> {
-    let values: Rc<[i64]> = if args.len() == 1 {
-        super::lists::ints(m, p, args[0], env)?
-    } else {
-        let mut v = Vec::new();
-        for &a in args {
-            v.push(m.int(p, a, env)?);
-        }
-        v.into()
-    };
-    let best = if f == Builtin::Min {
-        values.iter().min()
-    } else {
-        values.iter().max()
-    };
-    best.map(|v| Value::Int(*v)).ok_or_else(|| {
-        Diag::user(Code::EmptyMinMax, format!("{} of an empty list", f.name()))
-            .label(span, "the list is empty")
-            .into()
-    })
-}
-
 /// `input_ints()`, `input_tokens()`, `input_lines()`: standard input
 /// (read once) as a list.
 fn input(m: &mut Interp<'_>, f: Builtin, span: Span) -> R<Value> {
@@ -366,102 +202,6 @@ fn input(m: &mut Interp<'_>, f: Builtin, span: Span) -> R<Value> {
         p.start();
     }
     result.map_err(|s| s.label(span, "reads standard input"))
-}
-
-/// `join(list, separator)`: the elements as text.
-fn join(
-    m: &mut Interp<'_>,
-    p: &ir::Program,
-    list: ExprId,
-    sep: ExprId,
-    span: Span,
-    env: &mut [Value],
-) -> R<Value> {
-    let list = super::lists::list(m, p, list, env)?;
-    let sep = match m.value(p, sep, env)? {
-        Value::Str(s) => s,
-        other => return Err(m.type_bug(p, sep, "a string", &other).into()),
-    };
-    let mut text = String::new();
-    for (i, v) in list.iter().enumerate() {
-        m.m.poll()?;
-        if i > 0 {
-            text.push_str(&sep);
-        }
-        text.push_str(&m.m.show().text(v));
-        if text.len() > m.m.limits.max_list {
-            return Err(m.string_too_long(span, text.len()).into());
-        }
-    }
-    // Copying text is work: long strings built in a loop look
-    // at the limits (and Ctrl-C) as often as short ones.
-    m.m.budget.add(text.len() as u64 / TEXT_BYTES_PER_WORK);
-    m.m.reserve(text.len())?;
-    Ok(Value::Str(text.into()))
-}
-
-/// The functions of text: `chars`, `int`, `ord`, `chr`.
-fn text_function(
-    m: &mut Interp<'_>,
-    p: &ir::Program,
-    f: Builtin,
-    at: ExprId,
-    env: &mut [Value],
-) -> R<Value> {
-    match f {
-        Builtin::Chars => {
-            let s = m.text_of(p, at, env)?;
-            m.m.reserve(s.len().saturating_mul(std::mem::size_of::<Value>() + 8))?;
-            Ok(Value::List(
-                s.chars()
-                    .map(|c| Value::Str(c.to_string().into()))
-                    .collect(),
-            ))
-        }
-        Builtin::Int => {
-            let s = m.text_of(p, at, env)?;
-            s.trim().parse::<i64>().map(Value::Int).map_err(|_| {
-                let shown: String = s.chars().take(40).flat_map(char::escape_debug).collect();
-                Diag::user(Code::BadInput, format!("\"{shown}\" is not an integer"))
-                    .label(p.span(at), "this string")
-                    .help("`int(s)` reads a 64-bit integer: an optional sign, then digits")
-                    .into()
-            })
-        }
-        Builtin::Ord => {
-            let s = m.text_of(p, at, env)?;
-            let mut cs = s.chars();
-            match (cs.next(), cs.next()) {
-                (Some(c), None) => Ok(Value::Int(i64::from(u32::from(c)))),
-                _ => Err(Diag::user(
-                    Code::TypeMismatch,
-                    format!(
-                        "`ord` of a string of {} characters",
-                        crate::value::char_count(&s)
-                    ),
-                )
-                .label(p.span(at), "not one character")
-                .help("`ord(c)` takes one character: `ord(s[i])` for the i-th of a string")
-                .into()),
-            }
-        }
-        Builtin::Chr => {
-            let n = m.int(p, at, env)?;
-            match u32::try_from(n).ok().and_then(char::from_u32) {
-            Some(c) => Ok(Value::Str(c.to_string().into())),
-            None => Err(Diag::user(
-                Code::IndexOutOfRange,
-                format!("{n} is not the code of a character"),
-            )
-            .label(p.span(at), format!("{n}"))
-            .help("character codes are Unicode scalar values: 0 to 0x10FFFF, not 0xD800 to 0xDFFF")
-            .into()),
-        }
-        }
-        _ => Err(Diag::bug("not a function of text")
-            .label(p.span(at), "here")
-            .into()),
-    }
 }
 
 /// The components of a sum after one of its moves (a move record): the
@@ -522,41 +262,4 @@ fn gsg_value(v: crate::value::Gsg) -> Value {
         crate::value::Gsg::Finite(v) => Value::Int(i64::from(v)),
         crate::value::Gsg::Infinite(k) => Value::Infinite(k),
     }
-}
-
-/// `bisect(xs, x)`: the first index of a sorted list of integers whose
-/// element is at least x. The list is shared, not copied: log(n) probes.
-fn bisect(
-    m: &mut Interp,
-    p: &ir::Program,
-    xs: ExprId,
-    x: ExprId,
-    span: Span,
-    env: &mut [Value],
-) -> R<Value> {
-    let list = super::lists::list_value(m, p, xs, env)?;
-    let Some(list) = list.elements() else {
-        return Err(Diag::bug("a list that has no elements").into());
-    };
-    let x = m.int(p, x, env)?;
-    let (mut lo, mut hi) = (0usize, list.len());
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        let at = list.get(mid).unwrap_or(Value::Int(0));
-        let Value::Int(v) = at else {
-            return Err(Diag::user(
-                Code::TypeMismatch,
-                format!("`bisect` met {} in its list", at.type_name()),
-            )
-            .label(span, "here")
-            .help("`bisect` searches a sorted list of integers")
-            .into());
-        };
-        if v < x {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    Ok(Value::Int(lo as i64))
 }

@@ -6,9 +6,7 @@ use super::*;
 use crate::key::ListKey;
 use std::ops::RangeInclusive;
 
-/// Bytes of text copied per unit of work (a move examined costs about as
-/// much as copying this many bytes).
-pub(super) const TEXT_BYTES_PER_WORK: u64 = 64;
+pub(super) use crate::builtin::{TEXT_BYTES_PER_WORK, overflow};
 
 /// The expression interpreter: evaluates the program's expressions against
 /// a machine (its constants, positions and queries). A view made for each
@@ -38,11 +36,7 @@ impl Interp<'_> {
     // ----- expressions ------------------------------------------------------
 
     pub(super) fn type_bug(&self, p: &ir::Program, e: ExprId, want: &str, got: &Value) -> Diag {
-        Diag::user(
-            Code::TypeMismatch,
-            format!("expected {want}, found {}", got.type_name()),
-        )
-        .label(p.span(e), format!("this is {}", got.type_name()))
+        crate::builtin::type_mismatch(p.span(e), want, got)
     }
 
     /// Evaluates an expression (the entry from outside the engine: the
@@ -81,15 +75,7 @@ impl Interp<'_> {
     }
 
     pub(super) fn string_too_long(&self, span: Span, len: usize) -> Diag {
-        Diag::user(
-            Code::ListLimit,
-            format!("this string would hold {len} bytes"),
-        )
-        .label(span, "too long")
-        .help(format!(
-            "strings hold at most {} bytes (the list limit); raise it with `--max-list N`",
-            self.m.limits.max_list
-        ))
+        crate::builtin::string_too_long(self.m.limits.max_list, span, len)
     }
 
     /// A sum of more components than a list may hold: a limit, and the
@@ -114,14 +100,6 @@ impl Interp<'_> {
     pub(super) fn text(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<String> {
         let v = self.value(p, e, env)?;
         Ok(self.m.show().text(&v))
-    }
-
-    /// Evaluates to a string.
-    pub(super) fn text_of(&mut self, p: &ir::Program, e: ExprId, env: &mut [Value]) -> R<Rc<str>> {
-        match self.value(p, e, env)? {
-            Value::Str(s) => Ok(s),
-            other => Err(self.type_bug(p, e, "a string", &other).into()),
-        }
     }
 
     /// Evaluates a position-typed expression, appending its components.
@@ -841,10 +819,4 @@ fn too_deep(span: Span) -> Diag {
 #[cold]
 fn building_list(s: Stop, span: Span) -> Stop {
     s.map_diag(|d| d.label(span, "while building this list"))
-}
-
-pub(super) fn overflow(span: Span, what: String) -> Diag {
-    Diag::user(Code::Overflow, format!("integer overflow in {what}"))
-        .label(span, "overflows 64 bits")
-        .help(format!("integers range from {} to {}", i64::MIN, i64::MAX))
 }

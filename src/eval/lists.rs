@@ -2,58 +2,18 @@
 //! booleans packed), made from ranges, indexed and sliced, joined, and
 //! built by comprehensions whose element does not change.
 
+use super::host::Caller;
 use super::*;
+use crate::builtin::Host;
 
-pub(super) fn list(
+pub(super) fn materialize(
     m: &mut Interp<'_>,
     p: &ir::Program,
     e: ExprId,
-    env: &mut [Value],
-) -> R<Rc<[Value]>> {
-    match m.value(p, e, env)? {
-        Value::List(v) => Ok(v),
-        Value::Range(lo, hi) => materialize(m, p, e, lo, hi),
-        other => match other.elements() {
-            Some(xs) => {
-                m.m.reserve(xs.len().saturating_mul(std::mem::size_of::<Value>()))?;
-                Ok(xs.to_values())
-            }
-            None => Err(m.type_bug(p, e, "a list", &other).into()),
-        },
-    }
-}
-
-pub(super) fn materialize(
-    m: &Interp<'_>,
-    p: &ir::Program,
-    e: ExprId,
     lo: i64,
     hi: i64,
 ) -> R<Rc<[Value]>> {
-    range_room(m, p, e, lo, hi, std::mem::size_of::<Value>())?;
-    Ok((lo..=hi).map(Value::Int).collect::<Vec<_>>().into())
-}
-
-/// Whether the range `lo..=hi` may be made a list of elements of
-/// `bytes` each: the list limit and the memory it takes.
-pub(super) fn range_room(
-    m: &Interp<'_>,
-    p: &ir::Program,
-    e: ExprId,
-    lo: i64,
-    hi: i64,
-    bytes: usize,
-) -> R<()> {
-    let len = if lo > hi {
-        0
-    } else {
-        (hi as i128 - lo as i128 + 1) as u128
-    };
-    if len > m.m.limits.max_list as u128 {
-        return Err(too_long(m, p, e, len).into());
-    }
-    m.m.reserve((len as usize).saturating_mul(bytes))?;
-    Ok(())
+    Caller::new(m.m, p, &[e], p.span(e)).list(0, Value::Range(lo, hi))
 }
 
 /// A list-valued expression as a list in one of its forms (a range
@@ -64,14 +24,8 @@ pub(super) fn list_value(
     e: ExprId,
     env: &mut [Value],
 ) -> R<Value> {
-    match m.value(p, e, env)? {
-        Value::Range(lo, hi) => {
-            range_room(m, p, e, lo, hi, 8)?;
-            Ok(Value::Ints((lo..=hi).collect()))
-        }
-        v if v.elements().is_some() => Ok(v),
-        other => Err(m.type_bug(p, e, "a list", &other).into()),
-    }
+    let v = m.value(p, e, env)?;
+    Caller::new(m.m, p, &[e], p.span(e)).list_value(0, v)
 }
 
 /// `xs[i]` and `s[i]`: an element, or a character as a string; with a
@@ -256,45 +210,10 @@ pub(super) fn ints(
     e: ExprId,
     env: &mut [Value],
 ) -> R<Rc<[i64]>> {
-    let list = match m.value(p, e, env)? {
-        // Shared, not copied.
-        Value::Ints(xs) => return Ok(xs),
-        Value::Range(lo, hi) => {
-            range_room(m, p, e, lo, hi, 8)?;
-            return Ok((lo..=hi).collect());
-        }
-        Value::List(xs) => xs,
-        other => match other.elements() {
-            Some(xs) if xs.is_empty() => return Ok(Rc::from([])),
-            _ => return Err(m.type_bug(p, e, "a list", &other).into()),
-        },
-    };
-    list.iter()
-        .map(|v| match v {
-            Value::Int(x) => Ok(*x),
-            other => Err(Diag::user(
-                Code::TypeMismatch,
-                format!(
-                    "expected a list of integers, found {} in it",
-                    other.type_name()
-                ),
-            )
-            .label(p.span(e), "this list")
-            .into()),
-        })
-        .collect()
+    let v = m.value(p, e, env)?;
+    Caller::new(m.m, p, &[e], p.span(e)).ints(0, v)
 }
 
 pub(super) fn too_long(m: &Interp<'_>, p: &ir::Program, e: ExprId, len: u128) -> Diag {
-    let max = m.m.limits.max_list;
-    let what = if len > max as u128 + 1 {
-        format!("{len} elements")
-    } else {
-        format!("more than {max} elements")
-    };
-    Diag::user(Code::ListLimit, format!("this list would hold {what}"))
-        .label(p.span(e), "too long")
-        .help(format!(
-            "lists hold at most {max} elements; raise the limit with `--max-list N`"
-        ))
+    crate::builtin::list_too_long(m.m.limits.max_list, p.span(e), len)
 }

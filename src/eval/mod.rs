@@ -38,6 +38,7 @@ mod carry;
 mod dicts;
 mod expr;
 mod fold;
+mod host;
 mod limits;
 mod listing;
 mod lists;
