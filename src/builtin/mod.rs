@@ -38,13 +38,16 @@ mod text;
 pub use host::{Host, list_too_long, overflow, string_too_long, type_mismatch};
 pub use lists::TEXT_BYTES_PER_WORK;
 use spec::{ANY, spec};
-pub use spec::{Arg, Gives, Ints, Kind, Play, Sig, Spec, Values};
+pub use spec::{Arg, Axes, Gives, Ints, Kind, Play, Sig, Spec, Values};
 
 use crate::diagnostics::{Code, Diag};
 use crate::ops::{self, OpError};
 use crate::value::Value;
-use Builtin as B;
 use Kind::*;
+
+/// The most axes `ppositions` runs over (marked, for games whose moves are
+/// translations).
+const MAX_P_AXES: usize = 4;
 
 builtins! {
     /// `len(list)`
@@ -87,7 +90,8 @@ builtins! {
             "the least element (also `min(e for x in ...)`)",
         )],
     )
-    .values(lists::min),
+    .values(lists::min)
+    .sig(Sig::ListOrInts),
     /// `max(list)` or `max(a, b, ...)`
     Max => spec(
         "max",
@@ -99,7 +103,8 @@ builtins! {
             "the greatest element (also `max(e for x in ...)`)",
         )],
     )
-    .values(lists::max),
+    .values(lists::max)
+    .sig(Sig::ListOrInts),
     /// `abs(x)`
     Abs => spec(
         "abs",
@@ -594,7 +599,8 @@ builtins! {
                 "who wins when the last player to move loses",
             ),
         ],
-    ),
+    )
+    .sig(Sig::Position),
     /// `moves(P)`
     Moves => spec(
         "moves",
@@ -614,7 +620,8 @@ builtins! {
             ("winning(P)", "the moves to a P-position"),
             ("winning(P, misere)", "the winning moves in misère play"),
         ],
-    ),
+    )
+    .sig(Sig::Position),
     /// `table(G, range[, range])`
     Table => spec(
         "table",
@@ -626,7 +633,8 @@ builtins! {
             ("table(G, 0..=8, 0..=8)", "a grid for a two-parameter game"),
             ("table(G, 0..=30, misere)", "misère values (no move: 1)"),
         ],
-    ),
+    )
+    .sig(Sig::Axes(Axes { most: 2, two: false, sections: true, misere: true })),
     /// `ppositions(G, range[, range])`
     PPositions => spec(
         "ppositions",
@@ -641,7 +649,8 @@ builtins! {
                 "a game of three parameters (marked where its moves are translations)",
             ),
         ],
-    ),
+    )
+    .sig(Sig::Axes(Axes { most: MAX_P_AXES, two: false, sections: true, misere: true })),
     /// `map(G, rows, columns)`: the P-positions of a two-parameter game as
     /// a picture in text.
     Map => spec(
@@ -659,7 +668,8 @@ builtins! {
                 "the misère P-positions as a map",
             ),
         ],
-    ),
+    )
+    .sig(Sig::Axes(Axes { most: 2, two: true, sections: true, misere: true })),
     /// `plot(G, range)` and `plot(G, rows, columns)`: a picture, SVG.
     Plot => spec(
         "plot",
@@ -674,7 +684,8 @@ builtins! {
             ),
             ("plot(G, 0..=200, misere)", "the misère values"),
         ],
-    ),
+    )
+    .sig(Sig::Axes(Axes { most: 2, two: false, sections: true, misere: true })),
     /// `describe(G)`: the moves of a game in words.
     Describe => spec(
         "describe",
@@ -682,7 +693,8 @@ builtins! {
         (1, 1),
         "a game name",
         &[("describe(G)", "the moves of a one-heap game in words")],
-    ),
+    )
+    .sig(Sig::Game { periodic: false }),
     /// `period(G[, budget])`: pre-period and period, and how it is known.
     Period => spec(
         "period",
@@ -693,7 +705,8 @@ builtins! {
             "period(G)",
             "pre-period and period, proven when a theorem applies",
         )],
-    ),
+    )
+    .sig(Sig::Game { periodic: true }),
     /// `guess(G[, budget])`: the smallest formula giving a game's values.
     Guess => spec(
         "guess",
@@ -710,7 +723,8 @@ builtins! {
                 "for a section, with a budget of formulas",
             ),
         ],
-    ),
+    )
+    .sig(Sig::Formula),
     /// `misere_grundy(P)`: the misère value of P played as one game.
     MisereGrundy => spec(
         "misere_grundy",
@@ -736,7 +750,8 @@ builtins! {
             ),
             ("genus(G, 0..=20)", "the genera of a game's positions"),
         ],
-    ),
+    )
+    .sig(Sig::PositionOrAxes(Axes { most: 2, two: false, sections: false, misere: false })),
     /// `quotient(G, 0..=N)`: the misère quotient of a game's heaps.
     Quotient => spec(
         "quotient",
@@ -747,7 +762,8 @@ builtins! {
             "quotient(G, 0..=N)",
             "misère quotient of heaps up to N: order, P, presentation, Φ",
         )],
-    ),
+    )
+    .sig(Sig::Axes(Axes { most: 2, two: false, sections: false, misere: false })),
     /// `graph(P[, limit])`: the state graph as Graphviz DOT.
     Graph => spec(
         "graph",
@@ -833,8 +849,8 @@ impl Builtin {
     /// Whether the query takes a last argument `misere`.
     pub fn has_misere(self) -> bool {
         matches!(
-            self,
-            B::Outcome | B::Winning | B::Table | B::PPositions | B::Map | B::Plot
+            self.spec().sig,
+            Sig::Position | Sig::Axes(Axes { misere: true, .. })
         )
     }
 
@@ -851,10 +867,7 @@ impl Builtin {
     /// Queries of a game over ranges of its arguments: `table`,
     /// `ppositions`, `map`, `plot`, `quotient`.
     pub fn is_table_query(self) -> bool {
-        matches!(
-            self,
-            B::Table | B::PPositions | B::Map | B::Plot | B::Quotient
-        )
+        matches!(self.spec().sig, Sig::Axes(_))
     }
 
     /// Whether this builtin is a query that needs game values.

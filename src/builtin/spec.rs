@@ -9,7 +9,7 @@ use crate::value::Value;
 
 /// The play a query asks about: normal (whoever cannot move loses), or
 /// misère (whoever cannot move wins), asked with a last argument `misere`
-/// of the queries that take it ([`Builtin::has_misere`]).
+/// of the queries whose signature says so ([`Builtin::has_misere`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Play {
     #[default]
@@ -75,9 +75,34 @@ pub enum Sig {
     /// Each argument as listed, with the words of a mismatch, and what the
     /// call gives: the checker needs nothing else.
     Args(&'static [(Arg, &'static str)], Gives),
-    /// Checked by the checker's own code (overloads, game names, ranges, a
-    /// last `misere`): `check::call`.
-    Special,
+    /// A list, or two or more integers; gives an integer (`min`, `max`).
+    ListOrInts,
+    /// A position (or a sum), then `misere` for misère play; gives a report.
+    Position,
+    /// A game first, then a budget (a number); `periodic`: the game has one
+    /// integer parameter, or is a section with one free (`period`).
+    Game { periodic: bool },
+    /// A game of one to three integer parameters, or a section with one to
+    /// three free, then a budget (`guess`).
+    Formula,
+    /// A game and one range or list per parameter ([`Axes`]).
+    Axes(Axes),
+    /// A position, or a game and its axes as [`Sig::Axes`] (`genus`).
+    PositionOrAxes(Axes),
+}
+
+/// The arguments of a table query: a game, then one range or list per
+/// parameter.
+#[derive(Clone, Copy, Debug)]
+pub struct Axes {
+    /// The most axes.
+    pub most: usize,
+    /// Exactly two axes (a map).
+    pub two: bool,
+    /// Whether the game may be a section (`table(G(_, 6), 0..=20)`).
+    pub sections: bool,
+    /// Whether a last argument `misere` asks of misère play.
+    pub misere: bool,
 }
 
 /// A builtin that is a function of integers to an integer, and its
@@ -133,7 +158,9 @@ pub(super) const fn spec(
         arity,
         takes,
         help,
-        sig: Sig::Special,
+        // Checked to be declared (`builtin::tests`): as many types as
+        // the arity allows.
+        sig: Sig::Args(&[], Gives::Int),
         ints: None,
         values: None,
     }
@@ -163,6 +190,11 @@ impl Spec {
             values: Some(f),
             ..self
         }
+    }
+
+    /// The entry with its signature, when not plain [`Sig::Args`].
+    pub(super) const fn sig(self, sig: Sig) -> Spec {
+        Spec { sig, ..self }
     }
 
     /// The entry with its arguments' types and what it gives.

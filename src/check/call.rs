@@ -2,7 +2,7 @@
 //! argument types and where it may be used) and of games.
 
 use super::*;
-use crate::builtin::{Arg, Gives, Sig};
+use crate::builtin::{Arg, Axes, Gives, Sig};
 
 impl Checker {
     pub(super) fn call(
@@ -99,8 +99,8 @@ impl Checker {
             };
             return (self.push(call, span), ty);
         }
-        let (ids, ty): (Vec<ExprId>, Ty) = match f {
-            Builtin::Min | Builtin::Max => {
+        let (ids, ty): (Vec<ExprId>, Ty) = match f.spec().sig {
+            Sig::ListOrInts => {
                 let want = if args.len() == 1 { Ty::List } else { Ty::Int };
                 let ids = args
                     .iter()
@@ -108,7 +108,7 @@ impl Checker {
                     .collect();
                 (ids, Ty::Int)
             }
-            Builtin::Outcome | Builtin::Winning
+            Sig::Position
                 if args.len() == 2
                     && matches!(&args[1].kind, ExprKind::Name(n) if self.means_misere(n)) =>
             {
@@ -121,7 +121,7 @@ impl Checker {
                 };
                 return (self.push(call, span), Ty::Report);
             }
-            Builtin::Outcome | Builtin::Winning => {
+            Sig::Position => {
                 // Two arguments, the second not `misere`.
                 if args.len() == 2 {
                     sig_err(self);
@@ -132,17 +132,16 @@ impl Checker {
                     .collect();
                 (ids, Ty::Report)
             }
-            Builtin::Describe | Builtin::Period => (self.game_query_args(f, args), Ty::Report),
-            Builtin::Guess => (self.guess_args(args, span), Ty::Report),
-            Builtin::Genus => return self.genus_call(args, span, &sig_err),
-            _ if f.is_table_query() => return self.table_call(f, args, span, &sig_err),
-            // Every other builtin's entry gives its signature (a test in
-            // `builtin` pins which are checked here).
-            _ => {
-                self.errors.push(
-                    Diag::bug(format!("`{name}` has no signature to check"))
-                        .label(span, "this call"),
-                );
+            Sig::Game { periodic } => (self.game_query_args(f, args, periodic), Ty::Report),
+            Sig::Formula => (self.guess_args(args, span), Ty::Report),
+            Sig::PositionOrAxes(axes) => {
+                return self.position_or_table(f, axes, args, span, &sig_err);
+            }
+            Sig::Axes(axes) => return self.table_call(f, axes, args, span, &sig_err),
+            // Answered above.
+            Sig::Args(..) => {
+                self.errors
+                    .push(Diag::bug(format!("`{name}` checked twice")).label(span, "this call"));
                 (Vec::new(), Ty::Error)
             }
         };
@@ -155,29 +154,33 @@ impl Checker {
     }
 
     /// `genus(P)`, or `genus(G, xs[, ys])` as a table.
-    fn genus_call(
+    fn position_or_table(
         &mut self,
+        f: Builtin,
+        axes: Axes,
         args: &[ast::Expr],
         span: Span,
         sig_err: &dyn Fn(&mut Checker),
     ) -> (ExprId, Ty) {
         if let [p] = args {
-            let p = self.check_ty(p, Ty::Pos, "`genus` takes a position");
+            let p = self.check_ty(p, Ty::Pos, &format!("`{}` takes a position", f.name()));
             let call = ir::Expr::Call {
-                f: Builtin::Genus,
+                f,
                 play: Play::Normal,
                 args: vec![p],
             };
             return (self.push(call, span), Ty::Report);
         }
-        self.table_call(Builtin::Genus, args, span, sig_err)
+        self.table_call(f, axes, args, span, sig_err)
     }
 
-    /// `table`, `ppositions`, `map` and `plot`: a game name, one range
-    /// or list per parameter, and optionally `misere`.
+    /// `table`, `ppositions`, `map`, `plot`, `quotient` (and `genus` of a
+    /// game): a game name, one range or list per parameter, and where the
+    /// signature says so a last `misere`.
     fn table_call(
         &mut self,
         f: Builtin,
+        axes: Axes,
         args: &[ast::Expr],
         span: Span,
         sig_err: &dyn Fn(&mut Checker),
@@ -195,16 +198,12 @@ impl Checker {
             _ => (args, Play::Normal),
         };
         // A genus and a quotient are already about misère play.
-        if matches!(f, Builtin::Genus | Builtin::Quotient) && play == Play::Misere {
+        if !axes.misere && play == Play::Misere {
             sig_err(self);
         }
         // `ppositions` may run over more axes (marked, for games whose
         // moves are translations); the others over one or two.
-        let most = if f == Builtin::PPositions {
-            MAX_P_AXES
-        } else {
-            2
-        };
+        let most = axes.most;
         if args.len() > 1 + most {
             sig_err(self);
         }
@@ -216,10 +215,7 @@ impl Checker {
         let mut sectioned = None;
         for (i, a) in args.iter().enumerate() {
             if i == 0
-                && matches!(
-                    f,
-                    Builtin::Table | Builtin::PPositions | Builtin::Plot | Builtin::Map
-                )
+                && axes.sections
                 && let Some((free, section)) = section_args(self, a, name, most)
             {
                 sectioned = Some(free);
@@ -263,16 +259,18 @@ impl Checker {
                 ids.push(id);
             }
         }
-        self.table_axes(f, args, span, (sectioned, game), &mut ids, sig_err);
+        self.table_axes(f, axes, args, span, (sectioned, game), &mut ids, sig_err);
         let call = ir::Expr::Call { f, play, args: ids };
         (self.push(call, span), Ty::Report)
     }
 
     /// A table query's axes against its game: one range per parameter (a
     /// section's free ones), two for `map`.
+    #[allow(clippy::too_many_arguments)]
     fn table_axes(
         &mut self,
         f: Builtin,
+        axes: Axes,
         args: &[ast::Expr],
         span: Span,
         (sectioned, game): (Option<usize>, Option<ir::GameId>),
@@ -280,9 +278,9 @@ impl Checker {
         sig_err: &dyn Fn(&mut Checker),
     ) {
         let name = f.name();
-        if f == Builtin::Map && args.len() != 3 {
+        if axes.two && args.len() != 3 {
             sig_err(self);
-        } else if f == Builtin::Map
+        } else if axes.two
             && let Some(free @ 1) = sectioned
         {
             self.errors.push(
@@ -371,7 +369,7 @@ impl Checker {
     }
 
     /// The arguments of `describe(G)` and `period(G[, budget])`.
-    fn game_query_args(&mut self, f: Builtin, args: &[ast::Expr]) -> Vec<ExprId> {
+    fn game_query_args(&mut self, f: Builtin, args: &[ast::Expr], periodic: bool) -> Vec<ExprId> {
         let name = f.name();
         let mut ids = Vec::new();
         for (i, a) in args.iter().enumerate() {
@@ -379,14 +377,12 @@ impl Checker {
                 ids.push(self.check_ty(a, Ty::Int, "a budget is a number of positions"));
                 continue;
             }
-            if f == Builtin::Period
-                && let Some((_, section)) = section_args(self, a, name, 1)
-            {
+            if periodic && let Some((_, section)) = section_args(self, a, name, 1) {
                 ids.extend(section);
                 continue;
             }
             let (id, game) = self.game_arg(a, name);
-            if f == Builtin::Period
+            if periodic
                 && let Some(g) = game
                 && self.game_params[g.index()].len() == 1
                 && !self.types.unify(self.game_params[g.index()][0], Ty::Int)
@@ -394,13 +390,13 @@ impl Checker {
                 self.errors.push(
                     Diag::user(
                         Code::TypeMismatch,
-                        "`period` needs a game whose parameter is an integer",
+                        format!("`{name}` needs a game whose parameter is an integer"),
                     )
                     .label(a.span, "this game's parameter is not an integer")
                     .help("periods are of value sequences G(0), G(1), ..."),
                 );
             }
-            if f == Builtin::Period
+            if periodic
                 && let Some(g) = game
                 && self.game_params[g.index()].len() != 1
             {
@@ -409,7 +405,7 @@ impl Checker {
                     Diag::user(
                         Code::WrongArity,
                         format!(
-                            "`period` needs a game of one parameter; `{gname}` has {}",
+                            "`{name}` needs a game of one parameter; `{gname}` has {}",
                             plural(self.game_params[g.index()].len(), "parameter")
                         ),
                     )
@@ -776,9 +772,6 @@ fn asking_chain(funs: &[ir::Fun], fun: ir::FunId, span: Span) -> Diag {
 /// arguments `G`, the free parameters as a mask (bit `i` for parameter
 /// `i`), and each parameter's value (0 for the free ones'); with how many
 /// are free. `None` where the argument is not written so.
-/// The most axes `ppositions` runs over.
-const MAX_P_AXES: usize = 4;
-
 fn section_args(
     c: &mut Checker,
     a: &ast::Expr,
