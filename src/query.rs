@@ -120,7 +120,7 @@ fn print_one(
     if let ir::Expr::Call { f, play, args } = m.program().expr(expr).clone()
         && f.is_report()
     {
-        return crate::report::report(m, f, play, &args, env);
+        return crate::report::report(m, f, play, &args, span, env);
     }
     let value = m.interp().eval(expr, env)?;
     Ok(match value {

@@ -52,19 +52,8 @@ pub(super) fn call(
             // A loopy game's misère value may be ∞, as its grundy may.
             Ok(gsg_value(m.m.with_misere(|ms, m| ms.gsg_of(m, &parts))?.0))
         }
-        Builtin::Outcome
-        | Builtin::Graph
-        | Builtin::Moves
-        | Builtin::Winning
-        | Builtin::Table
-        | Builtin::PPositions
-        | Builtin::Map
-        | Builtin::Plot
-        | Builtin::Describe
-        | Builtin::Genus
-        | Builtin::Quotient
-        | Builtin::Period
-        | Builtin::Guess => match m.m.interp_state.report_values {
+        // The report queries, answered above the engine (`crate::report`).
+        _ if f.is_query() || f.is_report() => match m.m.interp_state.report_values {
             Some(answer) => answer(m.m, f, play, args, span, env),
             None => Err(Diag::bug("no report queries connected")
                 .label(span, "here")

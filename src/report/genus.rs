@@ -1,8 +1,7 @@
 //! `genus(P)` and `genus(G, xs[, ys])`: misère genera, as a report and as
 //! values.
 
-use super::record;
-use super::{at, game_arg, pos_data, push_counted};
+use super::{Query, at, game_arg, pos_data, push_counted, record};
 use crate::answer::Answer;
 use crate::diagnostics::Diag;
 use crate::eval::{Machine, R};
@@ -11,8 +10,13 @@ use crate::solve::genus::Genus;
 use crate::store::PosId;
 use crate::value::{RecordKind, Value};
 
+pub(super) const QUERY: Query = Query {
+    answer: |m, q, env| genus_answer(m, q.args, env),
+    value: |m, q, env| genus_value(m, q.args, env),
+};
+
 /// `print genus(P)` and `print genus(G, xs[, ys])`.
-pub(super) fn genus_answer(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -> R<Answer> {
+fn genus_answer(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -> R<Answer> {
     if let [p] = args {
         let (parts, g, tame, found) = genus(m, *p, env)?;
         return Ok(Answer::Genus {
@@ -36,7 +40,7 @@ pub(super) fn genus_answer(m: &mut Machine, args: &[ExprId], env: &mut [Value]) 
 
 /// `genus(P)` as a value (a record) and `genus(G, xs[, ys])` (a list of
 /// the genera as text, a list per row for two axes).
-pub(super) fn genus_value(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -> R<Value> {
+fn genus_value(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -> R<Value> {
     let list = |xs: Vec<Value>| Value::List(xs.into());
     if let [p] = args {
         let (parts, g, tame, _) = genus(m, *p, env)?;

@@ -109,8 +109,13 @@ impl Guessed {
     }
 }
 
+pub(super) const QUERY: Query = Query {
+    answer: |m, q, env| Ok(guess(m, q.args, env)?.answer()),
+    value: |m, q, env| guess(m, q.args, env)?.value(),
+};
+
 /// `guess(G[, budget])`: the game's values at the points, then the search.
-pub(super) fn guess(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -> R<Guessed> {
+fn guess(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -> R<Guessed> {
     let (slice, rest) = section(m, args, env)?;
     let game = game_arg(m, args)?;
     let budget = match rest.first() {

@@ -2,7 +2,7 @@
 //! report and as a record.
 
 use super::record;
-use super::{at, game_arg};
+use super::{Query, at, game_arg};
 use crate::answer::{Answer, QuotientPeriod};
 use crate::diagnostics::{Code, Diag};
 use crate::eval::{Machine, R};
@@ -67,15 +67,16 @@ fn compute(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -> R<Answer> {
     .map_err(|d| at(d, span))
 }
 
-/// `print quotient(G, 0..=N)`.
-pub(super) fn answer(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -> R<Answer> {
-    compute(m, args, env)
-}
+/// `print quotient(G, 0..=N)`, and its value.
+pub(super) const QUERY: Query = Query {
+    answer: |m, q, env| compute(m, q.args, env),
+    value: |m, q, env| value(m, q.args, env),
+};
 
 /// `quotient(G, 0..=N)` as a record: `heaps`, `order`, `p_portion`,
 /// `presentation`, `pretending`, `changed`, `period` and `preperiod` (0 and
 /// 0 for none), `proven`.
-pub(super) fn value(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -> R<Value> {
+fn value(m: &mut Machine, args: &[ExprId], env: &mut [Value]) -> R<Value> {
     let Answer::Quotient {
         heaps,
         order,

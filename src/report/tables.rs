@@ -378,3 +378,149 @@ pub(super) fn plot(m: &mut Machine, play: Play, args: &[ExprId], env: &mut [Valu
         _ => Err(Diag::bug("a plot with other than one or two axes").into()),
     }
 }
+
+/// `table`, `ppositions` and `map`.
+pub(super) const TABLE: Query = Query {
+    answer: table_answer,
+    value: table_value,
+};
+
+/// `plot`.
+pub(super) const PLOT: Query = Query {
+    answer: plot_answer,
+    value: |m, q, env| Ok(Value::Str(plot(m, q.play, q.args, env)?.svg.into())),
+};
+
+/// `print table(...)`, `print ppositions(...)`, `print map(...)`.
+fn table_answer(m: &mut Machine, q: &Asked<'_>, env: &mut [Value]) -> R<Answer> {
+    let (f, play, args) = (q.f, q.play, q.args);
+    let misere = play == Play::Misere;
+    let keep = match f {
+        Builtin::PPositions | Builtin::Map => Keep::Zeros,
+        _ => Keep::Values,
+    };
+    let t = table_values(m, play, args, env, keep)?;
+    let (params, name) = t.names(m);
+    let call = t.point_name(m, &params);
+    Ok(match (f, &t.axes[..]) {
+        (Builtin::Table, [xs]) => Answer::Table {
+            game: name,
+            misere,
+            param: params[0].clone(),
+            call,
+            args: xs.clone(),
+            values: t.cells,
+        },
+        (Builtin::Table, [rows, cols]) => Answer::Grid {
+            game: name,
+            misere,
+            params: [params[0].clone(), params[1].clone()],
+            call,
+            rows: rows.clone(),
+            cols: cols.clone(),
+            values: t.grid(),
+        },
+        (Builtin::Map, [rows, cols]) => Answer::Map {
+            game: name,
+            misere,
+            params: [params[0].clone(), params[1].clone()],
+            call,
+            rows: rows.clone(),
+            cols: cols.clone(),
+            // A map is the grid's zeros.
+            p: t.p_rows(),
+        },
+        (Builtin::Map, _) => return Err(Diag::bug("a map without two axes").into()),
+        _ => ppositions(m, play, args, t, name, params, call)?,
+    })
+}
+
+/// A table's values as a list (a list per row for two axes), a map's as
+/// rows of booleans (P-positions true), the P-positions as their
+/// arguments.
+fn table_value(m: &mut Machine, q: &Asked<'_>, env: &mut [Value]) -> R<Value> {
+    let list = |xs: Vec<Value>| Value::List(xs.into());
+    let ints = |xs: &[i64]| Value::List(xs.iter().map(|&x| Value::Int(x)).collect());
+    let keep = match q.f {
+        Builtin::PPositions | Builtin::Map => Keep::Zeros,
+        _ => Keep::Values,
+    };
+    let t = table_values(m, q.play, q.args, env, keep)?;
+    let gsgs = |xs: &[Gsg]| list(xs.iter().cloned().map(gsg_value).collect());
+    Ok(match (q.f, t.axes.len()) {
+        (Builtin::Table, 1) => gsgs(&t.cells),
+        (Builtin::Table, _) => list(t.rows().into_iter().map(gsgs).collect()),
+        (Builtin::Map, _) => list(
+            t.p_rows()
+                .into_iter()
+                .map(|row| list(row.into_iter().map(Value::Bool).collect()))
+                .collect(),
+        ),
+        _ => list(
+            t.zeros
+                .iter()
+                .map(|p| match p[..] {
+                    [x] => Value::Int(x),
+                    _ => ints(p),
+                })
+                .collect(),
+        ),
+    })
+}
+
+/// `ppositions(G, ...)`: the P-positions of a table, and what they look
+/// like (a proven period of the values proves one parameter's shape).
+fn ppositions(
+    m: &mut Machine,
+    play: Play,
+    args: &[ExprId],
+    t: tables::TableValues,
+    game: String,
+    params: Vec<String>,
+    call: String,
+) -> R<Answer> {
+    // A loopy game's values may be ∞: no period proves its shape.
+    let loopy = m.program().games[t.game.index()].loopy;
+    let sec = match (play, &t.section) {
+        (Play::Normal, _) if loopy => None,
+        (Play::Normal, Some(s)) => s.section(t.game),
+        (Play::Normal, None) => Some(crate::solve::analysis::Section::whole(t.game)),
+        _ => None,
+    };
+    let span = m.program().span(args[0]);
+    let shape = crate::solve::analysis::pshape::shape(
+        &mut m.oracle(),
+        sec.as_ref(),
+        &t.axes,
+        &t.zeros,
+        &params,
+        span,
+    )?;
+    Ok(Answer::PPositions {
+        game,
+        misere: play == Play::Misere,
+        params,
+        call,
+        ranges: t
+            .axes
+            .iter()
+            .map(|a| crate::answer::describe_axis(a))
+            .collect(),
+        positions: t.zeros,
+        shape,
+    })
+}
+
+/// `print plot(...)`: the drawing, written to a file by the session.
+fn plot_answer(m: &mut Machine, q: &Asked<'_>, env: &mut [Value]) -> R<Answer> {
+    let d = plot(m, q.play, q.args, env)?;
+    Ok(Answer::Plot {
+        title: d.title,
+        game: d.game,
+        misere: q.play == Play::Misere,
+        shape: d.shape,
+        period: d.period,
+        file: None,
+        svg: d.svg,
+    })
+}
