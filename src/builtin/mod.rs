@@ -1,7 +1,7 @@
 //! The builtins, each declared once (`builtins!`): its variant, its name,
 //! how it is called, what it takes and what it does, and for a function the
 //! function itself: of integers ([`Ints`](crate::builtin::Ints)), or of
-//! values ([`Values`](crate::builtin::Values), written in `lists`, `text` and
+//! values ([`Values`](crate::builtin::Values), written in `lists`, `text`, `dicts` and
 //! `boards` against the machine as [`Host`](crate::builtin::Host) sees it).
 //! The checker reads arities, kinds, signatures and the words of its errors
 //! from the declarations; the REPL its completion, highlighting and `:help`;
@@ -31,6 +31,7 @@ macro_rules! builtins {
 }
 
 mod boards;
+pub mod dicts;
 mod host;
 mod lists;
 mod spec;
@@ -253,7 +254,8 @@ builtins! {
             (Arg::List, "`dict(keys, values)` takes two lists"),
         ],
         Gives::Dict,
-    ),
+    )
+    .values(dicts::make),
     /// `counter(xs)`: each element of a list to how often it occurs.
     Counter => spec(
         "counter",
@@ -265,7 +267,8 @@ builtins! {
             "a dictionary of each element of the list to how often it occurs",
         )],
     )
-    .args(&[(Arg::List, "`counter` counts a list's elements")], Gives::Dict),
+    .args(&[(Arg::List, "`counter` counts a list's elements")], Gives::Dict)
+    .values(dicts::counter),
     /// `get(d, k, default)`: a key's value, or the default.
     Get => spec(
         "get",
@@ -296,7 +299,8 @@ builtins! {
             (Arg::Key, "a dictionary's keys are integers or strings"),
         ],
         Gives::Bool,
-    ),
+    )
+    .values(dicts::has),
     /// `insert(d, k, v)`: the dictionary with key k set to v.
     Insert => spec(
         "insert",
@@ -324,7 +328,8 @@ builtins! {
         "1 argument (a dictionary)",
         &[("keys(d)", "the keys, integers ascending, then strings")],
     )
-    .args(&[(Arg::Dict, "`keys` takes a dictionary")], Gives::List),
+    .args(&[(Arg::Dict, "`keys` takes a dictionary")], Gives::List)
+    .values(dicts::keys),
     /// `values(d)`: a dictionary's values, in its keys' order.
     Values => spec(
         "values",
@@ -333,7 +338,8 @@ builtins! {
         "1 argument (a dictionary)",
         &[("values(d)", "the values, in the order of their keys")],
     )
-    .args(&[(Arg::Dict, "`values` takes a dictionary")], Gives::List),
+    .args(&[(Arg::Dict, "`values` takes a dictionary")], Gives::List)
+    .values(dicts::values),
     /// `components(mask, adj)`: the parts of a board no move joins.
     Components => spec(
         "components",

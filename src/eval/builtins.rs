@@ -32,13 +32,7 @@ pub(super) fn call(
             let (x, ext) = m.element(p, arg(2)?, env)?;
             super::carry::set_in(m, p, (arg(0)?, arg(1)?), list, i, x, ext)
         }
-        Builtin::Dict
-        | Builtin::Counter
-        | Builtin::Get
-        | Builtin::Has
-        | Builtin::Insert
-        | Builtin::Keys
-        | Builtin::Values => super::dicts::call(m, p, f, args, span, env),
+        Builtin::Get | Builtin::Insert => super::dicts::call(m, p, f, args, span, env),
         Builtin::InputInts | Builtin::InputTokens | Builtin::InputLines => input(m, f, span),
         Builtin::Play => play_move(m, p, arg(0)?, arg(1)?, env),
         Builtin::Args | Builtin::Name => position_data(m, p, f, arg(0)?, env),
