@@ -1,7 +1,7 @@
 //! Report queries answered from what the engine computes (values, rows of
 //! ids, period searches): as structured answers (what `print` shows), and
 //! as values (what `let p = period(G)` binds). Each query's two forms are
-//! written side by side in its module, as a [`Query`]; [`query`] is the one
+//! written side by side in its module, as a `Query`; `query` is the one
 //! table from builtins to them. Above the engine: the interpreter reaches
 //! the value form through the hook the session installs
 //! (`Setup::report_values`).

@@ -30,7 +30,8 @@ pub(super) fn grid_canon(args: &[Value], h: &mut dyn Host) -> Out {
     on_grid(args, h, "grid_canon", crate::board::grid_canon)
 }
 
-/// `grid_turn(mask, w, h)`: a grid board turned a quarter.
+/// `grid_turn(mask, w, h)`: a grid board turned half a turn within its
+/// bounding box.
 pub(super) fn grid_turn(args: &[Value], h: &mut dyn Host) -> Out {
     on_grid(args, h, "grid_turn", crate::board::grid_turn)
 }

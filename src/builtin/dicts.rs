@@ -47,7 +47,7 @@ fn element_key(h: &dyn Host, i: usize, v: &Value) -> Result<Key, Stop> {
 }
 
 /// Argument `i`, a dictionary.
-fn dict<'v>(h: &dyn Host, i: usize, v: &'v Value) -> Result<&'v Rc<Dict>, Stop> {
+pub fn dict<'v>(h: &dyn Host, i: usize, v: &'v Value) -> Result<&'v Rc<Dict>, Stop> {
     match v {
         Value::Dict(d) => Ok(d),
         other => Err(h.type_bug(i, "a dictionary", other)),

@@ -60,21 +60,12 @@ fn least_or_greatest(
     let found = if let [list] = args {
         best(&h.ints(0, list.clone())?)
     } else {
-        let mut xs = [0i64; 4];
-        match args.len() <= xs.len() {
-            true => {
-                for (i, v) in args.iter().enumerate() {
-                    xs[i] = h.int(i, v)?;
-                }
-                best(&xs[..args.len()])
-            }
-            false => {
-                let xs = (args.iter().enumerate())
-                    .map(|(i, v)| h.int(i, v))
-                    .collect::<Result<Vec<_>, _>>()?;
-                best(&xs)
-            }
+        let mut found = None;
+        for (i, v) in args.iter().enumerate() {
+            let x = h.int(i, v)?;
+            found = Some(found.map_or(x, |b| best(&[b, x]).unwrap_or(b)));
         }
+        found
     };
     found.map(Value::Int).ok_or_else(|| {
         Diag::user(Code::EmptyMinMax, format!("{name} of an empty list"))

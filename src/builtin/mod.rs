@@ -798,14 +798,16 @@ const FOLDS: &[Spec] = &[
         (1, 1),
         "a generator",
         &[("any(c for x in xs)", "whether c holds for some x")],
-    ),
+    )
+    .sig(Sig::Fold),
     spec(
         "all",
         Generator,
         (1, 1),
         "a generator",
         &[("all(c for x in xs)", "whether c holds for every x")],
-    ),
+    )
+    .sig(Sig::Fold),
 ];
 
 /// Every entry: the builtins', then the folds'.
@@ -868,12 +870,6 @@ impl Builtin {
     /// The builtin's name.
     pub fn name(self) -> &'static str {
         self.spec().name
-    }
-
-    /// Queries of a game over ranges of its arguments: `table`,
-    /// `ppositions`, `map`, `plot`, `quotient`.
-    pub fn is_table_query(self) -> bool {
-        matches!(self.spec().sig, Sig::Axes(_))
     }
 
     /// Whether this builtin is a query that needs game values.

@@ -89,6 +89,10 @@ pub enum Sig {
     Axes(Axes),
     /// A position, or a game and its axes as [`Sig::Axes`] (`genus`).
     PositionOrAxes(Axes),
+    /// A fold over a generator (`any`, `all`), checked as one.
+    Fold,
+    /// Not declared: no builtin's entry compiles with it (`Spec::of`).
+    Undeclared,
 }
 
 /// The arguments of a table query: a game, then one range or list per
@@ -115,7 +119,7 @@ pub enum Ints {
 }
 
 /// A builtin that is a function of its arguments' values, each evaluated
-/// first (as many as the checker let through), and its function: the
+/// first (as many as its arity allows: the interpreter makes sure), and its function: the
 /// interpreter calls it with the machine it runs on ([`Host`]), with nothing
 /// else to write for it.
 pub type Values = fn(&[Value], &mut dyn Host) -> Result<Value, Stop>;
@@ -158,17 +162,20 @@ pub(super) const fn spec(
         arity,
         takes,
         help,
-        // Checked to be declared (`builtin::tests`): as many types as
-        // the arity allows.
-        sig: Sig::Args(&[], Gives::Int),
+        sig: Sig::Undeclared,
         ints: None,
         values: None,
     }
 }
 
 impl Spec {
-    /// The entry of `builtin`.
+    /// The entry of `builtin`, which must declare its signature (else
+    /// the crate does not compile).
     pub(super) const fn of(self, builtin: Builtin) -> Spec {
+        assert!(
+            !matches!(self.sig, Sig::Undeclared | Sig::Fold),
+            "a builtin's entry declares its signature: `.args(...)` or `.sig(...)`"
+        );
         Spec {
             builtin: Some(builtin),
             ..self

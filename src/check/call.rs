@@ -138,10 +138,13 @@ impl Checker {
                 return self.position_or_table(f, axes, args, span, &sig_err);
             }
             Sig::Axes(axes) => return self.table_call(f, axes, args, span, &sig_err),
-            // Answered above.
-            Sig::Args(..) => {
-                self.errors
-                    .push(Diag::bug(format!("`{name}` checked twice")).label(span, "this call"));
+            // Plain signatures are answered above; a fold is no builtin's,
+            // and every builtin declares its signature (`Spec::of`).
+            Sig::Args(..) | Sig::Fold | Sig::Undeclared => {
+                self.errors.push(
+                    Diag::bug(format!("`{name}` has no signature to check"))
+                        .label(span, "this call"),
+                );
                 (Vec::new(), Ty::Error)
             }
         };

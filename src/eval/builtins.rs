@@ -23,6 +23,17 @@ pub(super) fn call(
     }
     // A function of values: its declared function.
     if let Some(values) = f.spec().values {
+        // Its function reads as many arguments as the arity allows.
+        let (least, most) = f.spec().arity;
+        if !(least..=most).contains(&args.len()) {
+            return Err(Diag::bug(format!(
+                "`{}` called with {} arguments",
+                f.name(),
+                args.len()
+            ))
+            .label(span, "here")
+            .into());
+        }
         return of_values(m, p, values, args, span, env);
     }
     match f {

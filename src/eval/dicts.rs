@@ -79,10 +79,12 @@ pub(super) fn call(
     let arg = |i: usize| nth_arg(args, i, span);
     match f {
         Builtin::Get => {
-            let d = match m.value(p, arg(0)?, env)? {
-                Value::Dict(d) => d,
-                other => return Err(m.type_bug(p, arg(0)?, "a dictionary", &other).into()),
-            };
+            let d = m.value(p, arg(0)?, env)?;
+            let d = Rc::clone(crate::builtin::dicts::dict(
+                &Caller::new(m.m, p, args, span),
+                0,
+                &d,
+            )?);
             let k = key(m, p, arg(1)?, env)?;
             match d.get(&k) {
                 Some(v) => Ok(v.clone()),

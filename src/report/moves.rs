@@ -8,7 +8,7 @@ pub(super) const QUERY: Query = Query { answer, value };
 /// `print moves(P)`, `print winning(P)` and `print winning(P, misere)`.
 fn answer(m: &mut Machine, q: &Asked<'_>, env: &mut [Value]) -> R<Answer> {
     let parts = m.interp().eval_sum(q.args[0], env)?;
-    if q.play == Play::Normal {
+    if !misere_winning(q) {
         return moves(m, q.f, parts);
     }
     let (rows, options, outcome) =
@@ -27,7 +27,7 @@ fn answer(m: &mut Machine, q: &Asked<'_>, env: &mut [Value]) -> R<Answer> {
 fn value(m: &mut Machine, q: &Asked<'_>, env: &mut [Value]) -> R<Value> {
     let list = |xs: Vec<Value>| Value::List(xs.into());
     let parts = m.interp().eval_sum(q.args[0], env)?;
-    if q.play == Play::Misere {
+    if misere_winning(q) {
         let (rows, _, _) = misere_rows(m, &parts).map_err(|d| at(d, q.span))?;
         let mut out = Vec::new();
         for r in rows {
@@ -40,14 +40,7 @@ fn value(m: &mut Machine, q: &Asked<'_>, env: &mut [Value]) -> R<Value> {
     let total = m.gsg_sum(&parts)?;
     let (mut rows, _) = move_rows(m, &parts)?;
     if q.f == Builtin::Winning {
-        // To a loss for the other player; from a draw, to a draw;
-        // alone in a loopy game, nearer the end.
-        let want = match Outcome::of_value(&total) {
-            Outcome::D => Outcome::D,
-            _ => Outcome::P,
-        };
-        rows.retain(|r| Outcome::of_value(&r.grundy) == want);
-        fastest(m, &parts, &mut rows)?;
+        winning(m, &parts, &total, &mut rows)?;
     }
     let mut out = Vec::new();
     for r in rows {
@@ -73,13 +66,7 @@ fn moves(m: &mut Machine, f: Builtin, parts: Vec<PosId>) -> R<Answer> {
     let (mut rows, options) = move_rows(m, &parts)?;
     let mut ends_within = None;
     if f == Builtin::Winning {
-        // To a loss for the other player; from a draw, to a draw.
-        let want = match Outcome::of_value(&grundy) {
-            Outcome::D => Outcome::D,
-            _ => Outcome::P,
-        };
-        rows.retain(|r| Outcome::of_value(&r.grundy) == want);
-        ends_within = fastest(m, &parts, &mut rows)?;
+        ends_within = winning(m, &parts, &grundy, &mut rows)?;
     }
     let moves = shown(m, rows);
     let position = pos_data(m, &parts);
@@ -100,6 +87,23 @@ fn moves(m: &mut Machine, f: Builtin, parts: Vec<PosId>) -> R<Answer> {
             ends_within,
         }
     })
+}
+
+/// Whether the call is `winning(P, misere)`: misère play's winning moves.
+fn misere_winning(q: &Asked<'_>) -> bool {
+    q.f == Builtin::Winning && q.play == Play::Misere
+}
+
+/// Keeps of a sum's moves (its value `total`) the winning ones: to a loss
+/// for the other player; from a draw, to a draw; alone in a loopy game,
+/// nearer the end. The moves within which the game then ends.
+fn winning(m: &mut Machine, parts: &[PosId], total: &Gsg, rows: &mut Vec<Row>) -> R<Option<u32>> {
+    let want = match Outcome::of_value(total) {
+        Outcome::D => Outcome::D,
+        _ => Outcome::P,
+    };
+    rows.retain(|r| Outcome::of_value(&r.grundy) == want);
+    fastest(m, parts, rows)
 }
 
 /// From a won position of a loopy game played alone, only the winning moves

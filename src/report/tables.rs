@@ -391,15 +391,20 @@ pub(super) const PLOT: Query = Query {
     value: |m, q, env| Ok(Value::Str(plot(m, q.play, q.args, env)?.svg.into())),
 };
 
+/// What a table query keeps of its values: the zeros for the P-positions
+/// and a map.
+fn keep(f: Builtin) -> Keep {
+    match f {
+        Builtin::PPositions | Builtin::Map => Keep::Zeros,
+        _ => Keep::Values,
+    }
+}
+
 /// `print table(...)`, `print ppositions(...)`, `print map(...)`.
 fn table_answer(m: &mut Machine, q: &Asked<'_>, env: &mut [Value]) -> R<Answer> {
     let (f, play, args) = (q.f, q.play, q.args);
     let misere = play == Play::Misere;
-    let keep = match f {
-        Builtin::PPositions | Builtin::Map => Keep::Zeros,
-        _ => Keep::Values,
-    };
-    let t = table_values(m, play, args, env, keep)?;
+    let t = table_values(m, play, args, env, keep(f))?;
     let (params, name) = t.names(m);
     let call = t.point_name(m, &params);
     Ok(match (f, &t.axes[..]) {
@@ -441,11 +446,7 @@ fn table_answer(m: &mut Machine, q: &Asked<'_>, env: &mut [Value]) -> R<Answer> 
 fn table_value(m: &mut Machine, q: &Asked<'_>, env: &mut [Value]) -> R<Value> {
     let list = |xs: Vec<Value>| Value::List(xs.into());
     let ints = |xs: &[i64]| Value::List(xs.iter().map(|&x| Value::Int(x)).collect());
-    let keep = match q.f {
-        Builtin::PPositions | Builtin::Map => Keep::Zeros,
-        _ => Keep::Values,
-    };
-    let t = table_values(m, q.play, q.args, env, keep)?;
+    let t = table_values(m, q.play, q.args, env, keep(q.f))?;
     let gsgs = |xs: &[Gsg]| list(xs.iter().cloned().map(gsg_value).collect());
     Ok(match (q.f, t.axes.len()) {
         (Builtin::Table, 1) => gsgs(&t.cells),
