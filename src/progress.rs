@@ -4,7 +4,7 @@
 //! printed and when the statement ends. The only module that knows
 //! indicatif.
 
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -23,13 +23,22 @@ pub struct Progress {
     states: AtomicU64,
     /// The heap an ascending run has reached (-1: none).
     at: AtomicI64,
+    /// Where a search of one board is: of the root's options, and of the
+    /// options of each under way below it, how many are done and of how
+    /// many (`done << 32 | total`); `depth` of them set.
+    levels: [AtomicU64; LEVELS],
+    depth: AtomicUsize,
 }
+
+/// The levels of a search shown: the root's options, and two below.
+pub const LEVELS: usize = 3;
 
 impl Progress {
     /// A statement starts.
     pub fn start(&self) {
         self.work.store(0, Ordering::Relaxed);
         self.at.store(-1, Ordering::Relaxed);
+        self.depth.store(0, Ordering::Relaxed);
         self.statement.fetch_add(1, Ordering::Relaxed);
         self.running.store(true, Ordering::Release);
     }
@@ -52,6 +61,29 @@ impl Progress {
     /// The heap an ascending run has reached.
     pub fn set_at(&self, n: i64) {
         self.at.store(n, Ordering::Relaxed);
+    }
+
+    /// Where a search of one board is: `(done, total)` for the root's
+    /// options, then for the options of the one under way, and so on down
+    /// (the first [`LEVELS`]).
+    pub fn set_levels(&self, levels: &[(u32, u32)]) {
+        let n = levels.len().min(LEVELS);
+        for (slot, &(done, total)) in self.levels.iter().zip(&levels[..n]) {
+            slot.store(u64::from(done) << 32 | u64::from(total), Ordering::Relaxed);
+        }
+        self.depth.store(n, Ordering::Relaxed);
+    }
+
+    /// The levels set, as [`Progress::set_levels`] was given them.
+    fn levels(&self) -> Vec<(u32, u32)> {
+        let n = self.depth.load(Ordering::Relaxed).min(LEVELS);
+        self.levels[..n]
+            .iter()
+            .map(|l| {
+                let v = l.load(Ordering::Relaxed);
+                ((v >> 32) as u32, v as u32)
+            })
+            .collect()
     }
 }
 
@@ -145,10 +177,13 @@ fn draw(shared: &Shared) {
         let work = p.work.load(Ordering::Relaxed);
         let rate = work.saturating_sub(last.1) as f64 / last.0.elapsed().as_secs_f64().max(1e-3);
         last = (Instant::now(), work);
+        let levels = p.levels();
+        let left = fraction(&levels).and_then(|f| time_left(seen.1.elapsed(), f));
         let msg = line(
             p.states.load(Ordering::Relaxed),
             rate as u64,
             p.at.load(Ordering::Relaxed),
+            (&levels, left),
         );
         let b = bar.get_or_insert_with(|| {
             let b = indicatif::ProgressBar::new_spinner();
@@ -168,9 +203,15 @@ fn draw(shared: &Shared) {
 }
 
 /// The progress line's text: positions stored (none shown while a graph is
-/// being solved, which stores none yet), options per second, and the heap
-/// an ascending run has reached.
-fn line(states: u64, rate: u64, at: i64) -> String {
+/// being solved, which stores none yet), options per second, the heap an
+/// ascending run has reached, and a board search's time left, about, and
+/// its place (the root's options done, and theirs below).
+fn line(
+    states: u64,
+    rate: u64,
+    at: i64,
+    (levels, left): (&[(u32, u32)], Option<Duration>),
+) -> String {
     let mut msg = if states > 0 {
         format!("{} positions, ", grouped(states))
     } else {
@@ -180,8 +221,58 @@ fn line(states: u64, rate: u64, at: i64) -> String {
     if at >= 0 {
         msg.push_str(&format!(", n = {}", grouped(at as u64)));
     }
+    // The time left first: a line too wide for the terminal is cut.
+    if let Some(left) = left {
+        msg.push_str(&format!(", about {} left", about(left)));
+    }
+    for (i, (done, total)) in levels.iter().enumerate() {
+        msg.push_str(if i == 0 { ", root " } else { " > " });
+        msg.push_str(&format!(
+            "{}/{}",
+            grouped(u64::from(*done)),
+            grouped(u64::from(*total))
+        ));
+    }
     msg.push_str("  (Ctrl-C stops)");
     msg
+}
+
+/// The share of a search done, from its levels: the root's options done,
+/// and of the one under way the share done of its own, and so on down.
+/// `None` without levels.
+fn fraction(levels: &[(u32, u32)]) -> Option<f64> {
+    if levels.is_empty() {
+        return None;
+    }
+    let mut below = 0.0;
+    for &(done, total) in levels.iter().rev() {
+        below = match total {
+            0 => 1.0,
+            t => ((f64::from(done) + below) / f64::from(t)).min(1.0),
+        };
+    }
+    Some(below)
+}
+
+/// How long a search that has done `share` of its work in `elapsed` has
+/// left, at the same pace: `None` before a few seconds or a thousandth of
+/// the work, when it would say nothing.
+fn time_left(elapsed: Duration, share: f64) -> Option<Duration> {
+    if elapsed < Duration::from_secs(3) || share < 1e-3 {
+        return None;
+    }
+    let left = elapsed.as_secs_f64() * (1.0 - share) / share;
+    Some(Duration::from_secs_f64(left.min(1e9)))
+}
+
+/// A duration in round words: seconds, minutes or hours.
+fn about(d: Duration) -> String {
+    let s = d.as_secs();
+    match s {
+        0..120 => format!("{s} s"),
+        120..7200 => format!("{} min", s / 60),
+        _ => format!("{} h", s / 3600),
+    }
 }
 
 /// `1234567` as `1,234,567`.
@@ -204,13 +295,57 @@ pub fn grouped_u128(n: u128) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
     #[test]
     fn the_line_shows_what_is_known() {
         assert_eq!(
-            super::line(1234, 5_000_000, 70_000),
+            super::line(1234, 5_000_000, 70_000, (&[], None)),
             "1,234 positions, 5,000,000/s options, n = 70,000  (Ctrl-C stops)"
         );
-        assert_eq!(super::line(0, 10, -1), "10/s options  (Ctrl-C stops)");
+        assert_eq!(
+            super::line(0, 10, -1, (&[], None)),
+            "10/s options  (Ctrl-C stops)"
+        );
+        assert_eq!(
+            super::line(
+                42,
+                1000,
+                -1,
+                (&[(7, 23), (3, 19)], Some(Duration::from_secs(300)))
+            ),
+            "42 positions, 1,000/s options, about 5 min left, root 7/23 > 3/19  (Ctrl-C stops)"
+        );
+    }
+
+    /// The share done counts the option under way by its own share done.
+    #[test]
+    fn a_search_s_share_done_and_time_left() {
+        assert_eq!(super::fraction(&[]), None);
+        assert_eq!(super::fraction(&[(1, 4)]), Some(0.25));
+        // One of 4 done, and half of the second: 1.5 / 4.
+        assert_eq!(super::fraction(&[(1, 4), (2, 4)]), Some(0.375));
+        // Half of the options under way of the first: (0 + 0.5) / 2, of 1/2.
+        assert_eq!(super::fraction(&[(1, 2), (0, 2), (1, 2)]), Some(0.625));
+        assert_eq!(super::fraction(&[(3, 3)]), Some(1.0));
+        let s = Duration::from_secs;
+        // A quarter done in 10 s: 30 s left.
+        assert_eq!(super::time_left(s(10), 0.25), Some(s(30)));
+        // Too soon, or too little done, to say.
+        assert_eq!(super::time_left(s(1), 0.5), None);
+        assert_eq!(super::time_left(s(100), 0.0), None);
+        assert_eq!(super::about(s(45)), "45 s");
+        assert_eq!(super::about(s(600)), "10 min");
+        assert_eq!(super::about(s(3 * 3600 + 5)), "3 h");
+    }
+
+    /// The levels a search sets are read back as set, at most three.
+    #[test]
+    fn levels_are_read_back() {
+        let p = super::Progress::default();
+        p.set_levels(&[(1, 2), (3, 4), (5, 6), (7, 8)]);
+        assert_eq!(p.levels(), [(1, 2), (3, 4), (5, 6)]);
+        p.start();
+        assert_eq!(p.levels(), []);
     }
 
     #[test]

@@ -66,6 +66,15 @@ impl crate::solve::prune::Tree for Board<'_, '_> {
         }
     }
 
+    /// Where the search is, and the positions stored, for the progress
+    /// line.
+    fn progress(&mut self, levels: &[(u32, u32)]) {
+        if let Some(p) = self.s.m.budget.progress() {
+            p.set_levels(levels);
+            p.set_states(self.s.m.store.states());
+        }
+    }
+
     /// The set bits of its integer arguments: a bitmask board's cells.
     #[inline(always)]
     fn size(&self, pos: PosId) -> u32 {
@@ -183,6 +192,8 @@ impl Scoped<'_> {
             hinted,
         };
         let result = search.nimber(&mut board, root);
+        // The progress line no longer shows where this search was.
+        crate::solve::prune::Tree::progress(&mut board, &[]);
         self.m.caches.pruning = search;
         match result {
             Err(Stop::Aborted) => Ok(None),

@@ -57,6 +57,11 @@ pub trait Tree {
     fn aimed(&mut self, _parts: &[PosId]) -> R<bool> {
         Ok(false)
     }
+
+    /// Where the search is, every few thousand steps: of the root's
+    /// options, and of the options of each under way below it, how many are
+    /// done and of how many (for a progress line; the default ignores it).
+    fn progress(&mut self, _levels: &[(u32, u32)]) {}
 }
 
 /// Sets of values below 128, as bits.
@@ -189,7 +194,17 @@ pub struct Searcher {
     hinted: bool,
     /// The values positions were found not to have, this search.
     excluded: excluded::Excluded,
+    /// Steps since the search last said where it is ([`Tree::progress`]).
+    steps: u32,
+    /// The root's options done in the round under way, of how many.
+    root: (u32, u32),
 }
+
+/// How often (in steps) a search says where it is.
+const PROGRESS_EVERY: u32 = 1 << 12;
+
+/// The levels it says: the root's options, and two below.
+const REPORTED: usize = 3;
 
 /// An option of the root not known yet: its components (the hardest
 /// first), how many after the first are done, and their XOR.
@@ -347,7 +362,14 @@ impl Searcher {
             }
             let mut i = 0;
             let mut hit = false;
-            while let Some(o) = options.get_mut(i) {
+            let round = options.len();
+            loop {
+                // Answered options leave the list: those before `i` that
+                // stay, and those gone, are done this round.
+                self.root = ((round - options.len() + i) as u32, round as u32);
+                let Some(o) = options.get_mut(i) else {
+                    break;
+                };
                 // The components after the first, in full.
                 while o.done + 1 < o.comps.len() {
                     let c = o.comps[o.comps.len() - 1 - o.done];
@@ -430,6 +452,10 @@ impl Searcher {
             Entered::TooMany => return Ok(None),
         }
         loop {
+            self.steps = self.steps.wrapping_add(1);
+            if self.steps.is_multiple_of(PROGRESS_EVERY) {
+                self.report(t);
+            }
             let found = match self.step(t)? {
                 Step::Pushed => continue,
                 // The node is done: its options leave the stacks, and its
@@ -659,6 +685,24 @@ impl Searcher {
             None => false,
         };
         Ok((kept, rank(aimed, hardest_first(t, parts))))
+    }
+
+    /// Says where the search is: the root's options done this round, and
+    /// of the nodes under way below it, their options done ([`REPORTED`]
+    /// levels in all).
+    fn report<T: Tree>(&self, t: &mut T) {
+        let mut levels = [(0, 0); REPORTED];
+        levels[0] = self.root;
+        let mut n = 1;
+        for (k, node) in self.nodes.iter().enumerate().take(levels.len() - 1) {
+            let end = self.nodes.get(k + 1).map_or(self.ends.len(), |c| c.first);
+            levels[n] = (
+                node.next.saturating_sub(node.first) as u32,
+                end.saturating_sub(node.first) as u32,
+            );
+            n += 1;
+        }
+        t.progress(&levels[..n]);
     }
 
     /// Takes the top node and its options off the stacks.

@@ -13,6 +13,8 @@ struct Dag {
     /// The hint, if any: per position, whether it is preferred
     /// (`None`: told by `Tree::aimed`, after the listing).
     prefers: Option<Vec<Option<bool>>>,
+    /// Where the search said it was, each time.
+    reports: Vec<Vec<(u32, u32)>>,
 }
 
 impl Dag {
@@ -23,6 +25,7 @@ impl Dag {
             given,
             full: 0,
             prefers: None,
+            reports: Vec::new(),
         }
     }
 }
@@ -90,6 +93,9 @@ impl Tree for Dag {
     }
     fn hinted(&self) -> bool {
         self.prefers.is_some()
+    }
+    fn progress(&mut self, levels: &[(u32, u32)]) {
+        self.reports.push(levels.to_vec());
     }
     fn aimed(&mut self, parts: &[PosId]) -> R<bool> {
         let p = self.prefers.as_ref().expect("asked only with a hint");
@@ -235,4 +241,57 @@ fn sets() {
     assert_eq!(rule_out(0b111, 1), 0b101);
     assert_eq!(rule_out(0b101, 1), 0b001);
     assert_eq!(xor_each(0b0110, 1), 0b1001);
+}
+
+/// A long search says where it is now and then: of the root's options
+/// and of those under way below, how many are done of how many, each
+/// count within its total, the root's never more than the options it
+/// has; and the values are the plain mex's.
+#[test]
+fn a_long_search_says_where_it_is() {
+    let mut state = 0x2545_f491_4f6c_dd1d;
+    // Layers: 200 leaves, then 4000, 1000 and 300, each position's
+    // options (4 to 11) sums of one or two positions of the layer below.
+    let layers = [0, 200, 4200, 5200, 5500];
+    let n = layers[4];
+    let mut options: Vec<Vec<Vec<PosId>>> = vec![Vec::new(); n];
+    for l in 1..4 {
+        let below = (layers[l - 1], layers[l] - layers[l - 1]);
+        for opts in &mut options[layers[l]..layers[l + 1]] {
+            for _ in 0..(4 + next(&mut state) % 8) {
+                let parts = 1 + next(&mut state) % 2;
+                opts.push(
+                    (0..parts)
+                        .map(|_| PosId((below.0 + next(&mut state) as usize % below.1) as u64))
+                        .collect(),
+                );
+            }
+        }
+    }
+    // The plain mex, bottom up (options are of positions below).
+    let mut values = vec![0u32; n];
+    for p in 0..n {
+        let seen: Vec<u32> = options[p]
+            .iter()
+            .map(|o| o.iter().fold(0, |x, c| x ^ values[c.0 as usize]))
+            .collect();
+        values[p] = (0..).find(|v| !seen.contains(v)).unwrap_or(0);
+    }
+    let mut dag = Dag::new(options, vec![None; n]);
+    // The top layer's positions asked in turn, with one searcher.
+    let mut search = Searcher::default();
+    for p in (layers[3]..n).rev() {
+        let got = search.nimber(&mut dag, PosId(p as u64)).expect("no error");
+        assert_eq!(got, Some(values[p]), "position {p}");
+    }
+    assert!(!dag.reports.is_empty(), "no report in a long search");
+    for r in &dag.reports {
+        assert!((1..=3).contains(&r.len()), "{r:?}");
+        assert!(r.iter().all(|&(done, total)| done <= total), "{r:?}");
+        assert!(r.iter().all(|&(_, total)| total <= 11), "{r:?}");
+    }
+    assert!(
+        dag.reports.iter().any(|r| r.len() == 3),
+        "never below the root"
+    );
 }
