@@ -28,6 +28,9 @@ pub struct Progress {
     /// many (`done << 32 | total`); `depth` of them set.
     levels: [AtomicU64; LEVELS],
     depth: AtomicUsize,
+    /// Which round of the search's root the levels are of: a new one
+    /// starts the time-left estimate's clock again.
+    round: AtomicU64,
 }
 
 /// The levels of a search shown: the root's options, and two below.
@@ -65,8 +68,10 @@ impl Progress {
 
     /// Where a search of one board is: `(done, total)` for the root's
     /// options, then for the options of the one under way, and so on down
-    /// (the first [`LEVELS`]).
-    pub fn set_levels(&self, levels: &[(u32, u32)]) {
+    /// (the first [`LEVELS`]), in the root's `round` (a new one restarts
+    /// the estimate of the time left).
+    pub fn set_levels(&self, round: u32, levels: &[(u32, u32)]) {
+        self.round.store(u64::from(round), Ordering::Relaxed);
         let n = levels.len().min(LEVELS);
         for (slot, &(done, total)) in self.levels.iter().zip(&levels[..n]) {
             slot.store(u64::from(done) << 32 | u64::from(total), Ordering::Relaxed);
@@ -151,6 +156,8 @@ fn draw(shared: &Shared) {
     let p = &shared.progress;
     let mut seen = (u64::MAX, Instant::now());
     let mut last = (Instant::now(), 0u64);
+    // The search's round, and when the display first saw it.
+    let mut round = (u64::MAX, Instant::now());
     while !shared.quit.load(Ordering::Relaxed) {
         std::thread::sleep(TICK);
         let Ok(mut bar) = shared.bar.lock() else {
@@ -178,7 +185,11 @@ fn draw(shared: &Shared) {
         let rate = work.saturating_sub(last.1) as f64 / last.0.elapsed().as_secs_f64().max(1e-3);
         last = (Instant::now(), work);
         let levels = p.levels();
-        let left = fraction(&levels).and_then(|f| time_left(seen.1.elapsed(), f));
+        let r = p.round.load(Ordering::Relaxed);
+        if r != round.0 {
+            round = (r, Instant::now());
+        }
+        let left = fraction(&levels).and_then(|f| time_left(round.1.elapsed(), f));
         let msg = line(
             p.states.load(Ordering::Relaxed),
             rate as u64,
@@ -255,14 +266,14 @@ fn fraction(levels: &[(u32, u32)]) -> Option<f64> {
 }
 
 /// How long a search that has done `share` of its work in `elapsed` has
-/// left, at the same pace: `None` before a few seconds or a thousandth of
-/// the work, when it would say nothing.
+/// left, at the same pace (at least a second): `None` before a few seconds
+/// or a thousandth of the work, when it would say nothing.
 fn time_left(elapsed: Duration, share: f64) -> Option<Duration> {
     if elapsed < Duration::from_secs(3) || share < 1e-3 {
         return None;
     }
     let left = elapsed.as_secs_f64() * (1.0 - share) / share;
-    Some(Duration::from_secs_f64(left.min(1e9)))
+    Some(Duration::from_secs_f64(left.clamp(1.0, 1e9)))
 }
 
 /// A duration in round words: seconds, minutes or hours.
@@ -333,6 +344,8 @@ mod tests {
         // Too soon, or too little done, to say.
         assert_eq!(super::time_left(s(1), 0.5), None);
         assert_eq!(super::time_left(s(100), 0.0), None);
+        // Nearly done: a second, not none.
+        assert_eq!(super::time_left(s(10), 0.9999), Some(s(1)));
         assert_eq!(super::about(s(45)), "45 s");
         assert_eq!(super::about(s(600)), "10 min");
         assert_eq!(super::about(s(3 * 3600 + 5)), "3 h");
@@ -342,7 +355,7 @@ mod tests {
     #[test]
     fn levels_are_read_back() {
         let p = super::Progress::default();
-        p.set_levels(&[(1, 2), (3, 4), (5, 6), (7, 8)]);
+        p.set_levels(1, &[(1, 2), (3, 4), (5, 6), (7, 8)]);
         assert_eq!(p.levels(), [(1, 2), (3, 4), (5, 6)]);
         p.start();
         assert_eq!(p.levels(), []);

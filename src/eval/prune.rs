@@ -68,9 +68,9 @@ impl crate::solve::prune::Tree for Board<'_, '_> {
 
     /// Where the search is, and the positions stored, for the progress
     /// line.
-    fn progress(&mut self, levels: &[(u32, u32)]) {
+    fn progress(&mut self, round: u32, levels: &[(u32, u32)]) {
         if let Some(p) = self.s.m.budget.progress() {
-            p.set_levels(levels);
+            p.set_levels(round, levels);
             p.set_states(self.s.m.store.states());
         }
     }
@@ -193,7 +193,7 @@ impl Scoped<'_> {
         };
         let result = search.nimber(&mut board, root);
         // The progress line no longer shows where this search was.
-        crate::solve::prune::Tree::progress(&mut board, &[]);
+        crate::solve::prune::Tree::progress(&mut board, 0, &[]);
         self.m.caches.pruning = search;
         match result {
             Err(Stop::Aborted) => Ok(None),

@@ -59,9 +59,11 @@ pub trait Tree {
     }
 
     /// Where the search is, every few thousand steps: of the root's
-    /// options, and of the options of each under way below it, how many are
-    /// done and of how many (for a progress line; the default ignores it).
-    fn progress(&mut self, _levels: &[(u32, u32)]) {}
+    /// options not known when listed, and of those of each under way below
+    /// it, how many are done and of how many; `round` tells a new round of
+    /// the root's (a new value tried, or a new search), whose counts start
+    /// again (for a progress line; the default ignores it).
+    fn progress(&mut self, _round: u32, _levels: &[(u32, u32)]) {}
 }
 
 /// Sets of values below 128, as bits.
@@ -194,10 +196,14 @@ pub struct Searcher {
     hinted: bool,
     /// The values positions were found not to have, this search.
     excluded: excluded::Excluded,
-    /// Steps since the search last said where it is ([`Tree::progress`]).
+    /// Steps taken, all searches together (wrapping): the search says
+    /// where it is ([`Tree::progress`]) at each multiple of
+    /// `PROGRESS_EVERY`.
     steps: u32,
-    /// The root's options done in the round under way, of how many.
+    /// The root's options done in the round under way (the value tried),
+    /// of how many; and which round it is (wrapping), to tell a new one.
     root: (u32, u32),
+    round: u32,
 }
 
 /// How often (in steps) a search says where it is.
@@ -363,6 +369,7 @@ impl Searcher {
             let mut i = 0;
             let mut hit = false;
             let round = options.len();
+            self.round = self.round.wrapping_add(1);
             loop {
                 // Answered options leave the list: those before `i` that
                 // stay, and those gone, are done this round.
@@ -690,6 +697,8 @@ impl Searcher {
     /// Says where the search is: the root's options done this round, and
     /// of the nodes under way below it, their options done ([`REPORTED`]
     /// levels in all).
+    #[cold]
+    #[inline(never)]
     fn report<T: Tree>(&self, t: &mut T) {
         let mut levels = [(0, 0); REPORTED];
         levels[0] = self.root;
@@ -702,7 +711,7 @@ impl Searcher {
             );
             n += 1;
         }
-        t.progress(&levels[..n]);
+        t.progress(self.round, &levels[..n]);
     }
 
     /// Takes the top node and its options off the stacks.
