@@ -74,19 +74,13 @@ pub fn report(
     span: Span,
     env: &mut [Value],
 ) -> R<Answer> {
-    let Some(q) = query(f) else {
-        return Err(Diag::bug(format!("`{}` is not a report", f.name())).into());
+    let asked = Asked {
+        f,
+        play,
+        args,
+        span,
     };
-    (q.answer)(
-        m,
-        &Asked {
-            f,
-            play,
-            args,
-            span,
-        },
-        env,
-    )
+    (asked.query()?.answer)(m, &asked, env)
 }
 
 /// A report query's answer as a value: an outcome or a period as a
@@ -100,21 +94,24 @@ pub fn value(
     span: Span,
     env: &mut [Value],
 ) -> R<Value> {
-    let Some(q) = query(f) else {
-        return Err(Diag::bug(format!("`{}` has no value", f.name()))
-            .label(span, "here")
-            .into());
+    let asked = Asked {
+        f,
+        play,
+        args,
+        span,
     };
-    (q.value)(
-        m,
-        &Asked {
-            f,
-            play,
-            args,
-            span,
-        },
-        env,
-    )
+    (asked.query()?.value)(m, &asked, env)
+}
+
+impl Asked<'_> {
+    /// The query asked ([`query`]); a builtin that is none is a bug here.
+    fn query(&self) -> R<Query> {
+        query(self.f).ok_or_else(|| {
+            Diag::bug(format!("`{}` is not a report query", self.f.name()))
+                .label(self.span, "here")
+                .into()
+        })
+    }
 }
 
 /// The game a query's first argument names.
@@ -156,14 +153,6 @@ pub(crate) fn record(kind: RecordKind, values: Vec<Value>) -> R<Value> {
             kind.describe()
         ))
         .into()),
-    }
-}
-
-/// A generalized value as a language value: finite ones are integers.
-fn gsg_value(g: Gsg) -> Value {
-    match g {
-        Gsg::Finite(v) => Value::Int(i64::from(v)),
-        Gsg::Infinite(k) => Value::Infinite(k),
     }
 }
 

@@ -23,18 +23,7 @@ pub(super) fn call(
     }
     // A function of values: its declared function.
     if let Some(values) = f.spec().values {
-        // Its function reads as many arguments as the arity allows.
-        let (least, most) = f.spec().arity;
-        if !(least..=most).contains(&args.len()) {
-            return Err(Diag::bug(format!(
-                "`{}` called with {} arguments",
-                f.name(),
-                args.len()
-            ))
-            .label(span, "here")
-            .into());
-        }
-        return of_values(m, p, values, args, span, env);
+        return of_values(m, p, f, values, args, span, env);
     }
     match f {
         Builtin::Set => {
@@ -49,13 +38,15 @@ pub(super) fn call(
         Builtin::Args | Builtin::Name => position_data(m, p, f, arg(0)?, env),
         Builtin::Grundy => {
             let parts = m.eval_normal_sum(arg(0)?, env)?;
-            Ok(gsg_value(m.m.gsg_sum(&parts)?))
+            Ok(Value::from(m.m.gsg_sum(&parts)?))
         }
         Builtin::MisereGrundy => {
             let mut parts = Vec::new();
             m.pos_into(p, arg(0)?, env, &mut parts)?;
             // A loopy game's misère value may be ∞, as its grundy may.
-            Ok(gsg_value(m.m.with_misere(|ms, m| ms.gsg_of(m, &parts))?.0))
+            Ok(Value::from(
+                m.m.with_misere(|ms, m| ms.gsg_of(m, &parts))?.0,
+            ))
         }
         // The report queries, answered above the engine (`crate::report`).
         _ if f.is_query() || f.is_report() => match m.m.interp_state.report_values {
@@ -105,11 +96,23 @@ fn position_data(
 fn of_values(
     m: &mut Interp<'_>,
     p: &ir::Program,
+    builtin: Builtin,
     f: crate::builtin::Values,
     args: &[ExprId],
     span: Span,
     env: &mut [Value],
 ) -> R<Value> {
+    // Its function reads as many arguments as the arity allows.
+    let (least, most) = builtin.spec().arity;
+    if !(least..=most).contains(&args.len()) {
+        return Err(Diag::bug(format!(
+            "`{}` called with {} arguments",
+            builtin.name(),
+            args.len()
+        ))
+        .label(span, "here")
+        .into());
+    }
     // Up to three arguments, the usual case, without an allocation.
     let (mut few, many): ([Value; 3], Vec<Value>);
     let values: &[Value] = if args.len() <= 3 {
@@ -248,12 +251,4 @@ fn play_move(
             .help("play a move from `moves(P)` or `winning(P)` of the same P")
             .into()
         })
-}
-
-/// A value, finite or ∞, as the language's value.
-fn gsg_value(v: crate::value::Gsg) -> Value {
-    match v {
-        crate::value::Gsg::Finite(v) => Value::Int(i64::from(v)),
-        crate::value::Gsg::Infinite(k) => Value::Infinite(k),
-    }
 }

@@ -237,7 +237,7 @@ fn move_record(
             Value::Pos(Rc::new([from])),
             Value::Pos(to.into()),
             Value::Str(change.into()),
-            gsg_value(grundy),
+            Value::from(grundy),
         ],
     )
 }

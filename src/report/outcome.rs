@@ -42,7 +42,7 @@ fn value(m: &mut Machine, q: &Asked<'_>, env: &mut [Value]) -> R<Value> {
         RecordKind::Outcome,
         vec![
             Value::Pos(parts.into()),
-            gsg_value(grundy),
+            Value::from(grundy),
             Value::Str(letter.into()),
             Value::Bool(outcome == Outcome::N),
         ],

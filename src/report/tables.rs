@@ -447,7 +447,7 @@ fn table_value(m: &mut Machine, q: &Asked<'_>, env: &mut [Value]) -> R<Value> {
     let list = |xs: Vec<Value>| Value::List(xs.into());
     let ints = |xs: &[i64]| Value::List(xs.iter().map(|&x| Value::Int(x)).collect());
     let t = table_values(m, q.play, q.args, env, keep(q.f))?;
-    let gsgs = |xs: &[Gsg]| list(xs.iter().cloned().map(gsg_value).collect());
+    let gsgs = |xs: &[Gsg]| list(xs.iter().cloned().map(Value::from).collect());
     Ok(match (q.f, t.axes.len()) {
         (Builtin::Table, 1) => gsgs(&t.cells),
         (Builtin::Table, _) => list(t.rows().into_iter().map(gsgs).collect()),

@@ -60,6 +60,16 @@ impl Gsg {
 }
 
 /// A finite value equals its integer (tables compare with plain values).
+/// A value as the language's: finite ones are integers.
+impl From<Gsg> for super::Value {
+    fn from(g: Gsg) -> super::Value {
+        match g {
+            Gsg::Finite(v) => super::Value::Int(i64::from(v)),
+            Gsg::Infinite(k) => super::Value::Infinite(k),
+        }
+    }
+}
+
 impl PartialEq<u32> for Gsg {
     fn eq(&self, other: &u32) -> bool {
         *self == Gsg::Finite(*other)
