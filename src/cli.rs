@@ -59,6 +59,16 @@ pub struct Opts {
     /// in the language's own syntax; may be given several times.
     #[arg(long = "let", global = true, value_name = "NAME=EXPR")]
     lets: Vec<String>,
+    /// Save the proven values to FILE while the run goes on and when it
+    /// ends (Ctrl-C, an error or a limit included); the same command run
+    /// again goes on from them. A file that is not a whole checkpoint of
+    /// the same program (and input) is refused, and nothing runs.
+    #[arg(long, global = true, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// How often a run with --checkpoint saves, in seconds (a save that
+    /// took long waits ten times as long before the next).
+    #[arg(long, global = true, value_name = "SECONDS", default_value_t = 60.0)]
+    checkpoint_every: f64,
     /// When to color error reports.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
@@ -182,6 +192,12 @@ pub fn main() -> i32 {
 }
 
 fn repl(files: &[PathBuf], opts: &Opts) -> i32 {
+    if opts.checkpoint.is_some() {
+        stderr(
+            "error: `--checkpoint` is for running a file: `grundy --checkpoint FILE game.game`\n",
+        );
+        return 2;
+    }
     crate::repl::line::run(
         files,
         &opts.lets,
@@ -264,6 +280,17 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
             return 2;
         }
     }
+    if let Some(path) = &opts.checkpoint {
+        let every = opts.checkpoint_every;
+        if !(every.is_finite() && every > 0.0) {
+            stderr(&format!(
+                "error: `--checkpoint-every {every}`: give a number of seconds above 0\n"
+            ));
+            return 2;
+        }
+        let every = std::time::Duration::from_secs_f64(every.min(1e9));
+        session.set_checkpoint(path.clone(), every);
+    }
     let name = file.display().to_string();
     let text = match session.read_file(&name) {
         Ok(t) => t,
@@ -304,6 +331,10 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
         match e {
             Event::Answer(a) => out_failed |= !printer.answer(s.sources(), a, &mut out),
             Event::Error(d) | Event::Interrupted(d) => printer.error(s.sources(), &d, &mut out),
+            Event::Note(note) => {
+                out.flush();
+                stderr(&format!("{note}\n"));
+            }
         }
         // On a terminal each answer shows at once; into a file or a pipe
         // (a judge's million lines), output goes in large writes.
@@ -336,6 +367,24 @@ fn run_file(file: &std::path::Path, check_only: bool, opts: &Opts) -> i32 {
     } else {
         session.run(&name, &text, &mut print)
     };
+    // The checkpoint is saved at the end, however the run ended; a run
+    // that did not finish says where it can go on from.
+    match session.save_checkpoint() {
+        Some(Ok((n, path))) if summary.interrupted || summary.errors > 0 => {
+            out.flush();
+            stderr(&format!(
+                "saved {} positions in the checkpoint {}: the same command goes on from them\n",
+                crate::progress::grouped(n as u64),
+                path.display()
+            ));
+        }
+        Some(Err(d)) => {
+            out.flush();
+            report(&session, &d, opts);
+            out_failed = true;
+        }
+        Some(Ok(_)) | None => {}
+    }
     // A reader that stopped early (`| head`) needs no report.
     let stdout_error = out.finish();
     if let Some(e) = stdout_error

@@ -43,6 +43,7 @@ macro_rules! codes {
 codes! {
     BadBoard => "bad-board",
     BadBudget => "bad-budget",
+    BadCheckpoint => "bad-checkpoint",
     BadCommand => "bad-command",
     BadExponent => "bad-exponent",
     BadGenerator => "bad-generator",

@@ -56,6 +56,14 @@ impl Input {
         }))
     }
 
+    /// The text, if it has been read.
+    pub fn read_text(&self) -> Option<&str> {
+        match self {
+            Input::Read(text, _) => Some(text),
+            _ => None,
+        }
+    }
+
     /// Whether the input is still to be read (a wait may be ahead).
     pub fn pending(&self) -> bool {
         matches!(self, Input::Unread(_) | Input::Reading(_))

@@ -43,6 +43,9 @@ pub mod key;
 /// The store: positions interned into ids, and their values.
 pub mod store;
 
+/// Checkpoints: a long run's proven values saved to a file and read back.
+pub mod checkpoint;
+
 /// Integer expressions and conditions compiled for fast evaluation.
 pub mod compiled;
 

@@ -27,6 +27,9 @@ pub enum Event {
     Error(Diag),
     /// Ctrl-C stopped the entry: the report to show.
     Interrupted(Diag),
+    /// Something to tell on the side (a checkpoint gone on from), in
+    /// words: no answer and no error.
+    Note(String),
 }
 
 impl Event {
@@ -144,6 +147,9 @@ pub struct Session {
     running_states: std::cell::Cell<usize>,
     /// Solvers added, given to every machine the session makes.
     solvers: Vec<Arc<dyn crate::solve::Solver>>,
+    /// Where a run's checkpoint goes, and how often, until the machine is
+    /// made and goes on from it.
+    checkpoint: Option<(std::path::PathBuf, std::time::Duration)>,
 }
 
 /// A file's bytes, read a block at a time and refused as soon as they pass
@@ -197,6 +203,7 @@ impl Session {
             lets: Vec::new(),
             running_states: std::cell::Cell::new(0),
             solvers: Vec::new(),
+            checkpoint: None,
         }
     }
 
@@ -222,6 +229,21 @@ impl Session {
             Some(m) => m.set_input(input),
             None => self.input = Some(input),
         }
+    }
+
+    /// Saves the proven values of the run to `path`, about every `every`
+    /// while it runs and when [`Session::save_checkpoint`] is called; the
+    /// run goes on from what `path` holds, when it holds a checkpoint of
+    /// the same program (`crate::checkpoint`). For one run of a file: the
+    /// machine the next entry makes resumes from it.
+    pub fn set_checkpoint(&mut self, path: std::path::PathBuf, every: std::time::Duration) {
+        self.checkpoint = Some((path, every));
+    }
+
+    /// Saves the run's checkpoint now, if it has one: how many positions,
+    /// and where.
+    pub fn save_checkpoint(&mut self) -> Option<Result<(usize, std::path::PathBuf), Diag>> {
+        self.machine.as_mut()?.save_checkpoint()
     }
 
     /// Binds a constant from outside the files, `NAME=EXPR` with the value
@@ -428,6 +450,7 @@ impl Session {
                 }
                 Event::Error(d) if d.warning => {}
                 Event::Error(_) | Event::Interrupted(_) => summary.errors += 1,
+                Event::Note(_) => {}
             }
             emit(s, e);
         };
@@ -490,12 +513,23 @@ impl Session {
         };
         // Ctrl-C pressed before this entry is not for it.
         self.cancel.store(false, Ordering::Relaxed);
+        let fresh = self.machine.is_none();
         let errors = self.install(program, &defined);
         self.defs = defs;
         summary.defined = defined;
         for s in errors {
             summary.interrupted |= s == Stop::Interrupted;
             report(self, &mut summary, Event::stopped(s));
+        }
+        if fresh && let Some(resumed) = self.resume() {
+            match resumed {
+                Ok(note) => report(self, &mut summary, Event::Note(note)),
+                // Refused: nothing runs, and the file is left as it is.
+                Err(d) => {
+                    report(self, &mut summary, Event::Error(d));
+                    return summary;
+                }
+            }
         }
         let Some(mut machine) = self.machine.take() else {
             return summary;
@@ -545,6 +579,27 @@ impl Session {
         }
         self.machine = Some(machine);
         summary
+    }
+
+    /// The new machine goes on from the run's checkpoint, if it has one:
+    /// what to tell of it, or why the file is refused (and the machine,
+    /// holding part of it, dropped); `None` when there is nothing to say.
+    fn resume(&mut self) -> Option<Result<String, Diag>> {
+        let (path, every) = self.checkpoint.take()?;
+        let program = crate::checkpoint::program_hash(self.sources.texts());
+        let checkpoint = crate::checkpoint::Checkpoint::new(path.clone(), every, program);
+        match self.machine.as_mut()?.resume(checkpoint) {
+            Ok(Some(n)) => Some(Ok(format!(
+                "going on from the checkpoint {}: {} positions",
+                path.display(),
+                crate::progress::grouped(n as u64)
+            ))),
+            Ok(None) => None,
+            Err(d) => {
+                self.machine = None;
+                Some(Err(d))
+            }
+        }
     }
 
     /// The `--let` constants that a file neither defines nor uses (nor any

@@ -110,6 +110,11 @@ impl Sources {
         SourceId((self.files.len() - 1) as u32)
     }
 
+    /// Every source's text, in the order added.
+    pub fn texts(&self) -> impl Iterator<Item = &str> {
+        self.files.iter().map(|s| &*s.text)
+    }
+
     /// The source with this id, if any.
     pub fn get(&self, id: SourceId) -> Option<&Source> {
         self.files.get(id.index())

@@ -19,6 +19,7 @@
 //! and `G(true)` stay distinct: Int -> [0, v], Bool -> [1, b], List ->
 //! [2, len, items...] ([`crate::value`] encodes and decodes values).
 
+mod saved;
 mod table;
 use crate::ids::GameId;
 use indexmap::IndexSet;
@@ -165,7 +166,7 @@ impl IntArgs<'_> {
 }
 
 /// The state limit was reached.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Full;
 
 /// What the store needs to know of a game.

@@ -11,6 +11,7 @@ fn session_events(
     let mut out = Vec::new();
     s.run("refuse.game", src, &mut |_, e| match e {
         grundy::session::Event::Answer(a) => out.push(Ok(a)),
+        grundy::session::Event::Note(_) => {}
         grundy::session::Event::Error(d) | grundy::session::Event::Interrupted(d) => {
             out.push(Err(format!("{}: {}", d.code, d.message)))
         }

@@ -1030,6 +1030,7 @@ fn session_answers(src: &str) -> Vec<grundy::answer::Answer> {
     let mut out = Vec::new();
     s.run("shorthands.game", src, &mut |_, e| match e {
         grundy::session::Event::Answer(a) => out.push(a),
+        grundy::session::Event::Note(_) => {}
         grundy::session::Event::Error(d) | grundy::session::Event::Interrupted(d) => {
             panic!("error: {} ({:?})\n{src}", d.message, d.labels)
         }

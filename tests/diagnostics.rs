@@ -715,6 +715,7 @@ fn run(case: &Case) -> (String, i32) {
     let mut bugs = Vec::new();
     let summary = session.run("case.game", &case.source, &mut |sess, ev| match ev {
         Event::Answer(a) => out.push_str(&a.to_string()),
+        Event::Note(_) => {}
         Event::Error(d) | Event::Interrupted(d) => {
             if d.fault == Fault::Bug {
                 bugs.push(d.message.clone());

@@ -68,6 +68,7 @@ fn documentation_examples_run_as_written() {
                 Ok(()) => out.push_str(&a.to_string().replace(&prefix, "")),
                 Err((path, e)) => out.push_str(&format!("cannot write {path}: {e}\n")),
             },
+            Event::Note(_) => {}
             Event::Error(d) | Event::Interrupted(d) => {
                 out.push_str(&render(&d, s.sources(), Style::Plain))
             }

@@ -14,6 +14,7 @@ fn run(src: &str) -> Vec<Result<Answer, String>> {
     let mut out = Vec::new();
     s.run("guess.game", src, &mut |_, e| match e {
         Event::Answer(a) => out.push(Ok(a)),
+        Event::Note(_) => {}
         Event::Error(d) | Event::Interrupted(d) => {
             out.push(Err(format!("{}: {}", d.code, d.message)))
         }

@@ -63,6 +63,7 @@ fn answers(src: &str) -> Vec<Answer> {
     let mut out = Vec::new();
     s.run("loopy.game", src, &mut |_, e| match e {
         Event::Answer(a) => out.push(a),
+        Event::Note(_) => {}
         Event::Error(d) | Event::Interrupted(d) => panic!("{}\n{src}", d.message),
     });
     out
@@ -383,6 +384,7 @@ fn cycles_need_the_declaration() {
         let mut out = Vec::new();
         s.run("cycles.game", src, &mut |_, e| match e {
             Event::Answer(a) => out.push(a.to_string()),
+            Event::Note(_) => {}
             Event::Error(d) | Event::Interrupted(d) => out.push(format!(
                 "error[{}]: {} / {}",
                 d.code,
@@ -435,6 +437,7 @@ fn infinite_values_in_the_language() {
     let mut out = Vec::new();
     s.run("values.game", src, &mut |_, e| match e {
         Event::Answer(a) => out.push(a.to_string()),
+        Event::Note(_) => {}
         Event::Error(d) | Event::Interrupted(d) => {
             out.push(format!("error[{}]: {}", d.code, d.message))
         }
@@ -490,6 +493,7 @@ fn nested_solves_are_bounded() {
     let mut out = Vec::new();
     s.run("nested.game", src, &mut |_, e| match e {
         Event::Answer(a) => out.push(a.to_string()),
+        Event::Note(_) => {}
         Event::Error(d) | Event::Interrupted(d) => {
             out.push(format!("error[{}]: {}", d.code, d.message))
         }
@@ -540,6 +544,7 @@ fn a_cycle_through_a_sum_is_an_error_every_time() {
     let mut out = Vec::new();
     s.run("sums.game", src, &mut |_, e| match e {
         Event::Answer(a) => out.push(a.to_string()),
+        Event::Note(_) => {}
         Event::Error(d) | Event::Interrupted(d) => {
             out.push(format!("error[{}]: {}", d.code, d.message))
         }

@@ -109,6 +109,7 @@ fn run(src: &str) -> Vec<Answer> {
     let mut answers = Vec::new();
     let summary = session.run("prop.game", src, &mut |_, e| match e {
         Event::Answer(a) => answers.push(a),
+        Event::Note(_) => {}
         Event::Error(d) | Event::Interrupted(d) => panic!("unexpected error: {}\n{src}", d.message),
     });
     assert_eq!(summary.errors, 0);
@@ -187,6 +188,7 @@ fn run_text(src: &str, kernels: bool) -> String {
     let mut out = String::new();
     session.run("k.game", src, &mut |_, e| match e {
         Event::Answer(a) => out.push_str(&a.to_string()),
+        Event::Note(_) => {}
         Event::Error(d) | Event::Interrupted(d) => out.push_str(&format!("error: {}\n", d.message)),
     });
     out
@@ -486,6 +488,7 @@ fn values(src: &str, limits: Limits) -> Vec<Answer> {
     let mut out = Vec::new();
     s.run("written.game", src, &mut |_, e| match e {
         Event::Answer(a) => out.push(a),
+        Event::Note(_) => {}
         Event::Error(d) | Event::Interrupted(d) => panic!("{}\n{src}", d.message),
     });
     out
@@ -721,6 +724,7 @@ fn run_mode(src: &str, limits: Limits) -> String {
     let mut out = String::new();
     session.run("modes.game", src, &mut |_, e| match e {
         Event::Answer(a) => out.push_str(&a.to_string()),
+        Event::Note(_) => {}
         Event::Error(d) | Event::Interrupted(d) => {
             out.push_str(&format!("error[{}]: {}\n", d.code, d.message))
         }
@@ -873,6 +877,7 @@ fn one_position_however_its_arguments_are_built() {
     let mut out = String::new();
     session.run("one.game", src, &mut |_, e| match e {
         Event::Answer(a) => out.push_str(&a.to_string()),
+        Event::Note(_) => {}
         Event::Error(d) | Event::Interrupted(d) => out.push_str(&format!("error: {}\n", d.message)),
     });
     assert_eq!(out, "grundy(G(5, [1, 2])) = 1\n");

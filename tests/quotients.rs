@@ -90,6 +90,7 @@ fn run(src: &str) -> Vec<Answer> {
     let mut answers = Vec::new();
     session.run("q.game", src, &mut |_, e| match e {
         Event::Answer(a) => answers.push(a),
+        Event::Note(_) => {}
         Event::Error(d) | Event::Interrupted(d) => panic!("unexpected error: {}\n{src}", d.message),
     });
     answers

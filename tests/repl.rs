@@ -135,6 +135,7 @@ fn entry(s: &mut Session, text: &str) -> String {
     let mut out = String::new();
     s.entry("<test>", text, &mut |_, e| match e {
         Event::Answer(a) => out.push_str(&a.to_string()),
+        Event::Note(_) => {}
         Event::Error(d) | Event::Interrupted(d) => out.push_str(&format!("error: {}\n", d.message)),
     });
     out

@@ -98,6 +98,7 @@ fn run(session: &mut Session, src: &str) -> Vec<String> {
     let mut out = Vec::new();
     session.entry("nim3", src, &mut |_, e| match e {
         Event::Answer(a) => out.push(answer_text(&a)),
+        Event::Note(_) => {}
         Event::Error(d) | Event::Interrupted(d) => {
             out.push(format!("error {}: {}", d.code, d.message))
         }

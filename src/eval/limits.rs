@@ -24,7 +24,11 @@ impl Machine {
         let growth = self.store.growth_near();
         self.budget
             .check_growth(growth)
-            .map_err(|s| explain_memos(self, explain(s, self.store.states())))
+            .map_err(|s| explain_memos(self, explain(s, self.store.states())))?;
+        if self.checkpoint.is_some() {
+            self.checkpoint_if_due();
+        }
+        Ok(())
     }
 
     /// A statement starts: the work and time limits start afresh.

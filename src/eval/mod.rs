@@ -50,6 +50,7 @@ mod periods;
 mod plan;
 mod prune;
 mod rename;
+mod resume;
 mod rows;
 mod search;
 mod show;
@@ -173,6 +174,9 @@ pub struct Machine {
     /// The interpreter's state: position keys being built, function
     /// calls, input.
     interp_state: calls::InterpState,
+    /// Where the run's proven values are saved, if anywhere
+    /// (`eval::resume`).
+    checkpoint: Option<crate::checkpoint::Checkpoint>,
 }
 
 /// Positions of one-parameter games from this size on are worth a period
@@ -289,6 +293,7 @@ impl Machine {
             budget,
             interp_state,
             limits,
+            checkpoint: None,
         }
     }
 

@@ -73,6 +73,10 @@ impl crate::solve::prune::Tree for Board<'_, '_> {
             p.set_levels(round, levels);
             p.set_states(self.s.m.store.states());
         }
+        // Every value stored is proven: a checkpoint due is saved here.
+        if self.s.m.checkpoint.is_some() {
+            self.s.m.checkpoint_if_due();
+        }
     }
 
     /// The set bits of its integer arguments: a bitmask board's cells.

@@ -538,7 +538,8 @@ impl Doc {
         ));
         let mut failed = false;
         session.run("<hover>", &defs, &mut |_, e| {
-            failed |= !matches!(e, crate::session::Event::Answer(_));
+            use crate::session::Event;
+            failed |= !matches!(e, Event::Answer(_) | Event::Note(_));
         });
         if failed {
             return None;
@@ -549,6 +550,7 @@ impl Doc {
             crate::session::Event::Error(_) | crate::session::Event::Interrupted(_) => {
                 failed = true
             }
+            crate::session::Event::Note(_) => {}
         });
         // A long value is cut, at a character boundary.
         out.filter(|_| !failed).map(|mut text| {

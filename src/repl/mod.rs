@@ -350,6 +350,7 @@ impl Repl {
                 printer.error(s.sources(), &d, out);
                 last = Instant::now();
             }
+            Event::Note(note) => out.err(&format!("{note}\n")),
         };
         let summary = if file {
             self.session.run(name, text, &mut emit)
