@@ -6,6 +6,8 @@
 //! A board is an integer whose bit `v` is cell (or vertex) `v`; on a grid of
 //! width `w`, cell `v` is at row `v / w`, column `v % w`.
 
+pub mod wide;
+
 /// Why a board function has no result: the user's arguments.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BoardError {

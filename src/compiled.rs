@@ -693,7 +693,7 @@ impl IntExpr {
             IntExpr::Abs(a) => ops::abs(a.eval(env)?).ok()?,
             IntExpr::Popcount(a) => ops::popcount(a.eval(env)?).ok()?,
             IntExpr::Isqrt(a) => ops::isqrt(a.eval(env)?).ok()?,
-            IntExpr::Call(f, xs) => match (f.spec().ints?, xs.as_slice()) {
+            IntExpr::Call(f, xs) => match (f.spec().ints?.0, xs.as_slice()) {
                 (Ints::One(f), [x]) => f(x.eval(env)?).ok()?,
                 (Ints::Two(f), [x, y]) => f(x.eval(env)?, y.eval(env)?).ok()?,
                 _ => return None,

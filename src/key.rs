@@ -3,7 +3,7 @@
 //! nothing of keys; this module is the one place that joins the two.
 
 use crate::ir::GameId;
-use crate::store::{Full, PosId, Store, TAG_BOOL, TAG_INT, TAG_INTS, TAG_LIST, TAG_STR};
+use crate::store::{Full, PosId, Store, TAG_BOOL, TAG_INT, TAG_INTS, TAG_LIST, TAG_STR, TAG_WIDE};
 use crate::value::Value;
 
 /// Appends the key encoding of one argument; `None` for values that cannot
@@ -11,6 +11,11 @@ use crate::value::Value;
 pub fn encode_arg(v: &Value, key: &mut Vec<i64>) -> Option<()> {
     match v {
         Value::Int(x) => key.extend([TAG_INT, *x]),
+        Value::Wide(x) => {
+            let (negative, words) = x.to_signed_words();
+            key.extend([TAG_WIDE, i64::from(negative), words.len() as i64]);
+            key.extend(words.iter().map(|&w| w as i64));
+        }
         Value::Bool(b) => key.extend([TAG_BOOL, i64::from(*b)]),
         Value::Str(s) => {
             key.extend([TAG_STR, s.len() as i64]);
@@ -173,6 +178,12 @@ fn decode_one(key: &[i64]) -> Option<(Value, &[i64])> {
     match key {
         [TAG_INT, x, rest @ ..] => Some((Value::Int(*x), rest)),
         [TAG_BOOL, b, rest @ ..] => Some((Value::Bool(*b != 0), rest)),
+        [TAG_WIDE, negative, n, rest @ ..] => {
+            let n = usize::try_from(*n).ok().filter(|&n| n <= rest.len())?;
+            let words: Vec<u64> = rest[..n].iter().map(|&w| w as u64).collect();
+            let x = crate::ops::Wide::from_signed_words(*negative != 0, &words);
+            Some((Value::integer(x), &rest[n..]))
+        }
         [TAG_STR, n, rest @ ..] => {
             let n = usize::try_from(*n).ok()?;
             let words = n.div_ceil(8);

@@ -2,9 +2,14 @@
 //! compiled expressions, the kernels and the shape analysis all call these,
 //! so a rule means the same thing on every path.
 //!
-//! Integers are checked 64-bit: overflow is an error, never a wrap. Division
-//! and remainder round toward negative infinity, so `n % k` is never negative
-//! for `k > 0`.
+//! Integers are checked 64-bit here: overflow is no result, never a wrap.
+//! An integer that does not fit 64 bits is [`Wide`] (`ops::wide`), with the
+//! same meaning on any width; the interpreter goes there when a 64-bit
+//! operation has no result. Division and remainder round toward negative
+//! infinity, so `n % k` is never negative for `k > 0`.
+
+mod wide;
+pub use wide::{MAX_BITS, Wide};
 
 /// Binary operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,6 +90,8 @@ pub enum OpError {
     NegativePopcount,
     /// `isqrt` of a negative number.
     NegativeRoot,
+    /// A result wider than [`MAX_BITS`] bits.
+    TooWide,
 }
 
 /// `x op y` for an arithmetic operator; comparisons and `and`/`or` are not

@@ -184,6 +184,9 @@ fn params_of(m: &Machine, pos: PosId) -> &[String] {
 fn json_of(m: &Machine, v: &Value) -> serde_json::Value {
     match v {
         Value::Int(x) => (*x).into(),
+        // JSON numbers are read as 64-bit floats or integers by most
+        // readers: a wider integer is given as its digits.
+        Value::Wide(x) => x.to_string().into(),
         Value::Bool(b) => (*b).into(),
         Value::Str(s) => s.as_ref().into(),
         Value::List(xs) => xs.iter().map(|x| json_of(m, x)).collect::<Vec<_>>().into(),

@@ -89,6 +89,10 @@ pub const TAG_INTS: i64 = 3;
 /// Key tag of a string (followed by its length in bytes and the bytes,
 /// eight to a word).
 pub const TAG_STR: i64 = 4;
+/// Key tag of an integer wider than 64 bits (followed by its sign, 0 or 1,
+/// the number of words of its magnitude, and the words, least significant
+/// first).
+pub const TAG_WIDE: i64 = 10;
 
 const DENSE: u64 = 1 << 63;
 const TABLE: u64 = 1 << 62;

@@ -21,6 +21,9 @@ pub use crate::store::PosId;
 pub enum Value {
     /// A checked 64-bit integer.
     Int(i64),
+    /// An integer that does not fit 64 bits (never one that does: see
+    /// [`Value::integer`]).
+    Wide(Rc<crate::ops::Wide>),
     /// A boolean.
     Bool(bool),
     /// A string.
@@ -50,6 +53,7 @@ impl PartialEq for Value {
         use Value::*;
         match (self, other) {
             (Int(a), Int(b)) => a == b,
+            (Wide(a), Wide(b)) => a == b,
             (Bool(a), Bool(b)) => a == b,
             (Str(a), Str(b)) => a == b,
             (Range(a, b), Range(c, d)) => (a, b) == (c, d),
@@ -275,7 +279,7 @@ impl Field {
     pub fn holds(self, v: &Value) -> bool {
         match self {
             Field::Pos => matches!(v, Value::Pos(_)),
-            Field::Int => matches!(v, Value::Int(_) | Value::Infinite(_)),
+            Field::Int => matches!(v, Value::Int(_) | Value::Wide(_) | Value::Infinite(_)),
             Field::Bool => matches!(v, Value::Bool(_)),
             Field::Str => matches!(v, Value::Str(_)),
             Field::List => matches!(v, Value::List(_) | Value::Ints(_) | Value::Bools(_)),
@@ -443,10 +447,19 @@ impl Value {
         }
     }
 
+    /// An integer of any width, in its one form: [`Value::Int`] when it
+    /// fits 64 bits, else [`Value::Wide`].
+    pub fn integer(x: crate::ops::Wide) -> Value {
+        match x.narrow() {
+            Some(v) => Value::Int(v),
+            None => Value::Wide(Rc::new(x)),
+        }
+    }
+
     /// A short name of the value's type, for error messages.
     pub fn type_name(&self) -> &'static str {
         match self {
-            Value::Int(_) => "an integer",
+            Value::Int(_) | Value::Wide(_) => "an integer",
             Value::Bool(_) => "a boolean",
             Value::Str(_) => "a string",
             Value::List(_) | Value::Ints(_) | Value::Bools(_) => "a list",
@@ -463,6 +476,7 @@ impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Value::Int(v) => write!(f, "{v}"),
+            Value::Wide(v) => write!(f, "{v}"),
             Value::Bool(b) => write!(f, "{b}"),
             Value::Str(s) => write!(f, "{s:?}"),
             Value::List(_) | Value::Ints(_) | Value::Bools(_) => {

@@ -325,10 +325,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("store", &["ids"]),
     // A checkpoint is a store's known values in a file.
     ("checkpoint", &["diagnostics", "ids", "store"]),
-    ("value", &["store"]),
+    ("value", &["ops", "store"]),
     // Input is read against the memory limit (the allocator's count).
     ("input", &["diagnostics", "flow", "memory", "value"]),
-    ("key", &["ir", "store", "value"]),
+    ("key", &["ir", "ops", "store", "value"]),
     ("compiled", &["board", "ir", "ops", "value"]),
     // The one linear lowering, under the kernels and the shape analysis.
     ("linear", &["compiled", "ops"]),

@@ -361,12 +361,12 @@ fn cases() -> Vec<Case> {
         // ---- runtime ----
         case(
             "overflow_in_rule",
-            "game Sq(n) = { Sq(n * n) if n > 1 and n < 10000000000 }\nprint grundy(Sq(2))\n",
+            "game Sq(n) = { Sq(n * n) if n > 1 }\nprint grundy(Sq(2))\n",
             ERRORS,
         ),
         case(
             "overflow_in_constant",
-            "let big = 9223372036854775807\nlet bigger = big + 1\nprint bigger\n",
+            "let big = 2 ** 65535\nlet bigger = big * 2\nprint bigger\n",
             ERRORS,
         ),
         case(
@@ -422,7 +422,7 @@ fn cases() -> Vec<Case> {
         case("int_of_a_word", "print int(\"12a\")\n", ERRORS),
         case("chr_of_a_surrogate", "print chr(55296)\n", ERRORS),
         case("negative_shift", "print 1 << -1\n", ERRORS),
-        case("shift_too_far", "let k = 64\nprint 1 << k\n", ERRORS),
+        case("shift_too_far", "let k = 65536\nprint 1 << k\n", ERRORS),
         case("negative_exponent", "print 2 ** -1\n", ERRORS),
         case("min_of_empty_list", "print min([])\n", ERRORS),
         case(
@@ -437,8 +437,8 @@ fn cases() -> Vec<Case> {
             ERRORS,
         ),
         case(
-            "gcd_past_the_largest_integer",
-            "print gcd(-9223372036854775808, 0)\n",
+            "wide_integer_where_64_bits_are_needed",
+            "let xs = [1, 2]\nprint gcd(-9223372036854775808, 0)\nprint xs[2 ** 64]\n",
             ERRORS,
         ),
         case(

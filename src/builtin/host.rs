@@ -131,11 +131,36 @@ pub trait Host {
 
 /// A value of the wrong type at `span`, where `want` was expected.
 pub fn type_mismatch(span: Span, want: &str, got: &Value) -> Diag {
+    // An integer, where one of 64 bits is needed: too wide, not mistyped.
+    if let Value::Wide(x) = got
+        && want.contains("integer")
+    {
+        return too_wide(span, x);
+    }
     Diag::user(
         Code::TypeMismatch,
         format!("expected {want}, found {}", got.type_name()),
     )
     .label(span, format!("this is {}", got.type_name()))
+}
+
+/// An integer wider than 64 bits at `span`, where one of 64 bits is
+/// needed (an index, a range's bound, a count).
+pub fn too_wide(span: Span, x: &crate::ops::Wide) -> Diag {
+    Diag::user(
+        Code::Overflow,
+        format!(
+            "an integer of {} bits where one of 64 bits is needed",
+            x.bits()
+        ),
+    )
+    .label(span, "this is wider than 64 bits")
+    .help(format!(
+        "integers of any width are kept and compared, and take `+ - * / % ** << >> & | ^`, \
+         `abs`, `popcount`, `isqrt`, `gcd` and the board functions; here only {} to {} will do",
+        i64::MIN,
+        i64::MAX
+    ))
 }
 
 /// A list at `span` that would hold `len` elements, past the list limit

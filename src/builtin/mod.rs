@@ -36,13 +36,13 @@ mod host;
 mod lists;
 mod spec;
 mod text;
-pub use host::{Host, list_too_long, overflow, string_too_long, type_mismatch};
+pub use host::{Host, list_too_long, overflow, string_too_long, too_wide, type_mismatch};
 pub use lists::TEXT_BYTES_PER_WORK;
 use spec::{ANY, spec};
-pub use spec::{Arg, Axes, Gives, Ints, Kind, Play, Sig, Spec, Values};
+pub use spec::{Arg, Axes, Gives, Ints, Kind, Play, Sig, Spec, Values, WideInts};
 
 use crate::diagnostics::{Code, Diag};
-use crate::ops::{self, OpError};
+use crate::ops::{self, OpError, Wide};
 use crate::value::Value;
 use Kind::*;
 
@@ -115,7 +115,7 @@ builtins! {
         &[("abs(x)", "the absolute value")],
     )
     .args(&[(Arg::Int, "`abs` takes an integer")], Gives::Int)
-    .ints(Ints::One(ops::abs)),
+    .ints(Ints::One(ops::abs), WideInts::One(|x| Ok(x.abs()))),
     /// `sorted(list)`
     Sorted => spec(
         "sorted",
@@ -154,7 +154,7 @@ builtins! {
         &[("popcount(x)", "the number of one bits of x >= 0")],
     )
     .args(&[(Arg::Int, "`popcount` takes an integer")], Gives::Int)
-    .ints(Ints::One(ops::popcount)),
+    .ints(Ints::One(ops::popcount), WideInts::One(Wide::popcount_of)),
     /// `isqrt(x)`: the integer square root of `x >= 0`.
     Isqrt => spec(
         "isqrt",
@@ -167,7 +167,7 @@ builtins! {
         )],
     )
     .args(&[(Arg::Int, "`isqrt` takes an integer")], Gives::Int)
-    .ints(Ints::One(ops::isqrt)),
+    .ints(Ints::One(ops::isqrt), WideInts::One(Wide::isqrt)),
     /// `gcd(a, b)`: the greatest common divisor.
     Gcd => spec(
         "gcd",
@@ -193,7 +193,7 @@ builtins! {
         }
         // gcd(-2^63, 0) is 2^63, past the largest integer.
         i64::try_from(x).map_err(|_| OpError::Overflow)
-    })),
+    }), WideInts::Two(|a, b| Ok(a.gcd(b)))),
     /// `mex(list)`: the least non-negative integer not in the list.
     Mex => spec(
         "mex",

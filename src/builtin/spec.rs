@@ -4,7 +4,7 @@
 use super::Builtin;
 use super::host::Host;
 use crate::flow::Stop;
-use crate::ops::OpError;
+use crate::ops::{OpError, Wide};
 use crate::value::Value;
 
 /// The play a query asks about: normal (whoever cannot move loses), or
@@ -118,6 +118,14 @@ pub enum Ints {
     Two(fn(i64, i64) -> Result<i64, OpError>),
 }
 
+/// The same function on integers of any width: what the interpreter
+/// calls when an argument, or the result, is wider than 64 bits.
+#[derive(Clone, Copy, Debug)]
+pub enum WideInts {
+    One(fn(&Wide) -> Result<Wide, OpError>),
+    Two(fn(&Wide, &Wide) -> Result<Wide, OpError>),
+}
+
 /// A builtin that is a function of its arguments' values, each evaluated
 /// first (as many as its arity allows: the interpreter makes sure), and its function: the
 /// interpreter calls it with the machine it runs on ([`Host`]), with nothing
@@ -142,7 +150,7 @@ pub struct Spec {
     pub sig: Sig,
     /// Its function, if it is one of integers ([`Ints`]) or of values
     /// ([`Values`]); the others are evaluated by `eval::builtins`.
-    pub ints: Option<Ints>,
+    pub ints: Option<(Ints, WideInts)>,
     pub values: Option<Values>,
 }
 
@@ -183,10 +191,11 @@ impl Spec {
     }
 
     /// The entry of a function of integers (its signature, declared with
-    /// [`Spec::args`], takes integers and gives one), computed by `f`.
-    pub(super) const fn ints(self, f: Ints) -> Spec {
+    /// [`Spec::args`], takes integers and gives one), computed by `f` on
+    /// 64 bits and by `wide` on any width.
+    pub(super) const fn ints(self, f: Ints, wide: WideInts) -> Spec {
         Spec {
-            ints: Some(f),
+            ints: Some((f, wide)),
             ..self
         }
     }

@@ -192,7 +192,7 @@ fn int_fn<E: Slots + ?Sized + 'static>(e: &IntExpr) -> IntFn<E> {
             let a = int_fn(a);
             Box::new(move |env| ops::isqrt(a(env)?).ok())
         }
-        IntExpr::Call(f, xs) => match (f.spec().ints, &xs[..]) {
+        IntExpr::Call(f, xs) => match (f.spec().ints.map(|(f, _)| f), &xs[..]) {
             (Some(crate::ir::Ints::One(f)), [a]) => {
                 let a = int_fn(a);
                 Box::new(move |env| f(a(env)?).ok())

@@ -132,41 +132,60 @@ fn of_values(
 }
 
 /// A function of integers ([`crate::builtin::Ints`]): its arguments'
-/// values, and its error in terms of the call (`abs(-2^63)`).
+/// values, on 64 bits when they and the result fit, else on any width;
+/// its error in terms of the call (`gcd(5, 0)`).
 fn of_ints(
     m: &mut Interp<'_>,
     p: &ir::Program,
     name: &str,
-    f: crate::builtin::Ints,
+    (f, wide): (crate::builtin::Ints, crate::builtin::WideInts),
     args: &[ExprId],
     span: Span,
     env: &mut [Value],
 ) -> R<Value> {
+    use super::arith::Integer;
+    use crate::builtin::{Ints, WideInts};
     let first = nth_arg(args, 0, span)?;
-    let x = m.int(p, first, env)?;
-    // An error names the call, and the argument it is about (a second
-    // argument of 0 to divide by, as the operators do).
-    let result = match f {
-        crate::builtin::Ints::One(f) => f(x).map_err(|e| (e, format!("{name}({x})"), first, x)),
-        crate::builtin::Ints::Two(f) => {
-            let second = nth_arg(args, 1, span)?;
-            let y = m.int(p, second, env)?;
-            f(x, y).map_err(|e| {
-                let (operand, v) = match e {
-                    OpError::Overflow | OpError::NegativePopcount | OpError::NegativeRoot => {
-                        (first, x)
-                    }
-                    OpError::DivisionByZero | OpError::BadExponent | OpError::BadShift => {
-                        (second, y)
-                    }
-                };
-                (e, format!("{name}({x}, {y})"), operand, v)
-            })
+    let x = m.integer(p, first, env)?;
+    let y = match f {
+        Ints::One(_) => None,
+        Ints::Two(_) => Some((
+            nth_arg(args, 1, span)?,
+            m.integer(p, nth_arg(args, 1, span)?, env)?,
+        )),
+    };
+    let small = match (&f, &x, &y) {
+        (Ints::One(f), Integer::Small(x), None) => f(*x).ok(),
+        (Ints::Two(f), Integer::Small(x), Some((_, Integer::Small(y)))) => f(*x, *y).ok(),
+        _ => None,
+    };
+    if let Some(v) = small {
+        return Ok(Value::Int(v));
+    }
+    let result = match (wide, &y) {
+        (WideInts::One(f), _) => f(&x.wide()),
+        (WideInts::Two(f), Some((_, y))) => f(&x.wide(), &y.wide()),
+        (WideInts::Two(_), None) => {
+            return Err(Stop::Error(Diag::bug(format!(
+                "`{name}` without its second argument"
+            ))));
         }
     };
-    result
-        .map(Value::Int)
-        .map_err(|(err, what, operand, v)| m.op_error(p, err, span, operand, what, v).into())
+    result.map(Value::integer).map_err(|err| {
+        // An error names the call, and the argument it is about (a second
+        // argument of 0 to divide by, as the operators do).
+        let (operand, v) = match (err, &y) {
+            (OpError::DivisionByZero | OpError::BadExponent | OpError::BadShift, Some((e, y))) => {
+                (*e, y.to_string())
+            }
+            _ => (first, x.to_string()),
+        };
+        let what = match &y {
+            Some((_, y)) => format!("{name}({x}, {y})"),
+            None => format!("{name}({x})"),
+        };
+        m.op_error(p, err, span, operand, what, v).into()
+    })
 }
 
 /// `input_ints()`, `input_tokens()`, `input_lines()`: standard input

@@ -59,6 +59,7 @@ impl Interp<'_> {
         }
         match self.value(p, e, env)? {
             Value::Int(v) => Ok(v),
+            Value::Wide(v) => Err(crate::builtin::too_wide(p.span(e), &v).into()),
             other => Err(self.type_bug(p, e, "an integer", &other).into()),
         }
     }
@@ -437,13 +438,7 @@ impl Interp<'_> {
                 clauses,
             } => self.comp(p, e, *kind, *body, clauses, env)?,
             ir::Expr::Index(l, i) => super::lists::index(self, p, *l, *i, env)?,
-            ir::Expr::Neg(x) => {
-                let v = self.int(p, *x, env)?;
-                Value::Int(
-                    v.checked_neg()
-                        .ok_or_else(|| overflow(span, format!("-({v})")))?,
-                )
-            }
+            ir::Expr::Neg(x) => self.negate(p, *x, env)?,
             ir::Expr::Not(x) => Value::Bool(!self.boolean(p, *x, env)?),
             ir::Expr::Binary(op, a, b) => self.binary(p, *op, *a, *b, span, env)?,
             ir::Expr::Range { lo, hi, inclusive } => {
@@ -634,7 +629,8 @@ impl Interp<'_> {
                     (Value::Int(_), Value::Int(_))
                     | (Value::Bool(_), Value::Bool(_))
                     | (Value::Str(_), Value::Str(_))
-                    | (Value::Record(_), Value::Record(_)) => x == y,
+                    | (Value::Record(_), Value::Record(_))
+                    | (Value::Int(_) | Value::Wide(_), Value::Int(_) | Value::Wide(_)) => x == y,
                     (Value::Dict(a), Value::Dict(b)) => {
                         self.m.budget.add(a.len().min(b.len()) as u64);
                         self.m.poll()?;
@@ -651,55 +647,7 @@ impl Interp<'_> {
             }
             _ => {}
         }
-        let x = self.int(p, a, env)?;
-        let y = self.int(p, b, env)?;
-        if let Some(c) = ops::compare(op, x, y) {
-            return Ok(Value::Bool(c));
-        }
-        ops::int_op(op, x, y).map(Value::Int).map_err(|err| {
-            self.op_error(p, err, span, b, format!("{x} {} {y}", op.symbol()), y)
-                .into()
-        })
-    }
-
-    /// The diagnostic for a failed integer operation at `span`: `what` as
-    /// written with its values, `operand` the right operand (blamed for a
-    /// bad divisor, exponent or shift) with value `y`.
-    pub(super) fn op_error(
-        &self,
-        p: &ir::Program,
-        err: OpError,
-        span: Span,
-        operand: ExprId,
-        what: String,
-        y: i64,
-    ) -> Diag {
-        match err {
-            OpError::Overflow => overflow(span, what),
-            OpError::DivisionByZero => {
-                Diag::user(Code::DivisionByZero, format!("division by zero: {what}"))
-                    .label(span, "divides by zero")
-                    .label(p.span(operand), "this is 0")
-            }
-            OpError::BadExponent => {
-                Diag::user(Code::BadExponent, format!("exponent {y} out of range"))
-                    .label(p.span(operand), "must be between 0 and 2^32")
-            }
-            OpError::BadShift => {
-                Diag::user(Code::BadShift, format!("shift amount {y} is out of range"))
-                    .label(p.span(operand), "shift amounts are 0 to 63")
-            }
-            OpError::NegativePopcount => Diag::user(
-                Code::NegativePopcount,
-                format!("popcount of negative number {y}"),
-            )
-            .label(span, "needs a non-negative integer"),
-            OpError::NegativeRoot => Diag::user(
-                Code::NegativeRoot,
-                format!("square root of negative number {y}"),
-            )
-            .label(span, "needs a non-negative integer"),
-        }
+        self.integer_op(p, op, a, b, span, env)
     }
 
     /// Evaluates the position argument of a query.
@@ -747,9 +695,11 @@ impl Interp<'_> {
         }
         let v = self.value(p, e, env)?;
         match &v {
-            Value::Int(_) | Value::Bool(_) | Value::Infinite(_) | Value::Pos(_) => {
-                Ok((v, Extent { depth: 0, size: 1 }))
-            }
+            Value::Int(_)
+            | Value::Wide(_)
+            | Value::Bool(_)
+            | Value::Infinite(_)
+            | Value::Pos(_) => Ok((v, Extent { depth: 0, size: 1 })),
             Value::Str(_) => {
                 let x = extent(&v);
                 Ok((v, x))

@@ -32,6 +32,7 @@ use crate::flow::Limit;
 pub use crate::flow::{R, Stop};
 
 mod accel;
+mod arith;
 mod builtins;
 mod calls;
 mod carry;

@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 #[derive(Clone)]
 enum Plain {
     Int(i64),
+    Wide(crate::ops::Wide),
     Bool(bool),
     Str(String),
     List(Vec<Plain>),
@@ -28,6 +29,7 @@ enum Plain {
 fn plain(v: &Value) -> Option<Plain> {
     Some(match v {
         Value::Int(x) => Plain::Int(*x),
+        Value::Wide(x) => Plain::Wide((**x).clone()),
         Value::Bool(b) => Plain::Bool(*b),
         Value::Str(s) => Plain::Str(s.to_string()),
         Value::List(_) | Value::Ints(_) | Value::Bools(_) => Plain::List(
@@ -44,6 +46,7 @@ fn plain(v: &Value) -> Option<Plain> {
 fn value(p: &Plain) -> Value {
     match p {
         Plain::Int(x) => Value::Int(*x),
+        Plain::Wide(x) => Value::integer(x.clone()),
         Plain::Bool(b) => Value::Bool(*b),
         Plain::Str(s) => Value::Str(s.as_str().into()),
         Plain::List(xs) => Value::list(xs.iter().map(value).collect()),
