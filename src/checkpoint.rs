@@ -56,9 +56,9 @@ pub struct Checkpoint {
     path: PathBuf,
     every: Duration,
     program: u128,
-    /// When the next save is due, and the positions at the last one.
+    /// When the next save is due, and the store's writes at the last one.
     next: Instant,
-    saved: usize,
+    saved: u64,
 }
 
 impl Checkpoint {
@@ -81,28 +81,49 @@ impl Checkpoint {
         &self.path
     }
 
-    /// Whether a save is due, with `states` positions stored now.
-    pub fn due(&self, states: usize) -> bool {
-        states != self.saved && Instant::now() >= self.next
+    /// Whether a save is due, with the store's writes at `writes` now.
+    pub fn due(&self, writes: u64) -> bool {
+        writes != self.saved && Instant::now() >= self.next
+    }
+
+    /// Whether the checkpoint can be written where it goes: `FILE.tmp` is
+    /// made and removed (a run of days learns of a wrong directory at once).
+    pub fn writable(&self) -> Result<(), Diag> {
+        let tmp = self.tmp();
+        std::fs::File::create(&tmp).map_err(|e| cannot_write(&tmp, &e))?;
+        let _ = std::fs::remove_file(&tmp);
+        Ok(())
+    }
+
+    /// Where a save is written before it is renamed over the file.
+    fn tmp(&self) -> PathBuf {
+        let mut name = self.path.clone().into_os_string();
+        name.push(".tmp");
+        PathBuf::from(name)
     }
 
     /// Saves every known value of `store`, with the hash of the input read
     /// so far, if any; how many were saved.
     pub fn save(&mut self, store: &Store, input: Option<u64>) -> Result<usize, Diag> {
         let start = Instant::now();
-        let tmp = {
-            let mut name = self.path.clone().into_os_string();
-            name.push(".tmp");
-            PathBuf::from(name)
-        };
-        let cannot = |e: std::io::Error| {
-            Diag::user(
-                Code::CannotWrite,
-                format!("cannot write the checkpoint {}: {e}", tmp.display()),
-            )
-            .help("check that the directory exists and can be written (`--checkpoint FILE`)")
-        };
-        let file = std::fs::File::create(&tmp).map_err(cannot)?;
+        // A save that fails is tried again a whole interval later.
+        self.next = start + self.every;
+        let tmp = self.tmp();
+        let result = self.write(store, input, &tmp);
+        if result.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        let count = result?;
+        std::fs::rename(&tmp, &self.path).map_err(|e| cannot_write(&self.path, &e))?;
+        self.saved = store.writes();
+        self.next = Instant::now() + self.every.max(start.elapsed() * 10);
+        Ok(count)
+    }
+
+    /// Writes every known value of `store` to `tmp`; how many.
+    fn write(&self, store: &Store, input: Option<u64>, tmp: &Path) -> Result<usize, Diag> {
+        let cannot = |e: std::io::Error| cannot_write(tmp, &e);
+        let file = std::fs::File::create(tmp).map_err(cannot)?;
         let mut out = Hashed {
             inner: BufWriter::with_capacity(1 << 16, file),
             hash: Xxh3::new(),
@@ -140,10 +161,6 @@ impl Checkpoint {
         let mut file = out.inner.into_inner().map_err(|e| cannot(e.into_error()))?;
         file.write_all(&sum.to_le_bytes()).map_err(cannot)?;
         file.sync_all().map_err(cannot)?;
-        drop(file);
-        std::fs::rename(&tmp, &self.path).map_err(cannot)?;
-        self.saved = store.states();
-        self.next = Instant::now() + self.every.max(start.elapsed() * 10);
         Ok(count as usize)
     }
 
@@ -198,6 +215,9 @@ impl Checkpoint {
         let saved_input = r.u64()?;
         let count = r.u64()?;
         let mut key = Vec::new();
+        // Past the state limit the file is still read to its end: only a
+        // file that checks is called too large.
+        let mut full = false;
         for _ in 0..count {
             let len = r.leb128()?;
             if len > MAX_KEY {
@@ -208,10 +228,13 @@ impl Checkpoint {
                 key.push(unzigzag(r.leb128()?));
             }
             let value = u32::try_from(r.leb128()?).map_err(|_| Refusal::Damaged)?;
+            if full {
+                continue;
+            }
             match store.restore(&key, value) {
                 Ok(true) => {}
                 Ok(false) => return Err(Refusal::Damaged.into()),
-                Err(Full) => return Err(Refusal::TooLarge(count).into()),
+                Err(Full) => full = true,
             }
         }
         let sum = r.hash.digest();
@@ -222,6 +245,9 @@ impl Checkpoint {
         if !whole || u64::from_le_bytes(trailer) != sum {
             return Err(Refusal::Damaged.into());
         }
+        if full {
+            return Err(Refusal::TooLarge(count).into());
+        }
         // The input is read, if need be, only for a file that checks.
         match has_input {
             0 => {}
@@ -229,9 +255,18 @@ impl Checkpoint {
             1 => return Err(Refusal::OtherInput.into()),
             _ => return Err(Refusal::Damaged.into()),
         }
-        self.saved = store.states();
+        self.saved = store.writes();
         Ok(Some(count as usize))
     }
+}
+
+/// A checkpoint that cannot be written at `path`.
+fn cannot_write(path: &Path, e: &std::io::Error) -> Diag {
+    Diag::user(
+        Code::CannotWrite,
+        format!("cannot write the checkpoint {}: {e}", path.display()),
+    )
+    .help("check that the directory exists and can be written (`--checkpoint FILE`)")
 }
 
 /// Why a checkpoint was not read back.

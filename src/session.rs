@@ -513,23 +513,23 @@ impl Session {
         };
         // Ctrl-C pressed before this entry is not for it.
         self.cancel.store(false, Ordering::Relaxed);
-        let fresh = self.machine.is_none();
-        let errors = self.install(program, &defined);
+        let (errors, note) = match self.install(program, &defined) {
+            Ok(installed) => installed,
+            // A checkpoint refused: nothing runs, and the file is left as
+            // it is.
+            Err(d) => {
+                report(self, &mut summary, Event::Error(d));
+                return summary;
+            }
+        };
         self.defs = defs;
         summary.defined = defined;
+        if let Some(note) = note {
+            report(self, &mut summary, Event::Note(note));
+        }
         for s in errors {
             summary.interrupted |= s == Stop::Interrupted;
             report(self, &mut summary, Event::stopped(s));
-        }
-        if fresh && let Some(resumed) = self.resume() {
-            match resumed {
-                Ok(note) => report(self, &mut summary, Event::Note(note)),
-                // Refused: nothing runs, and the file is left as it is.
-                Err(d) => {
-                    report(self, &mut summary, Event::Error(d));
-                    return summary;
-                }
-            }
         }
         let Some(mut machine) = self.machine.take() else {
             return summary;
@@ -579,27 +579,6 @@ impl Session {
         }
         self.machine = Some(machine);
         summary
-    }
-
-    /// The new machine goes on from the run's checkpoint, if it has one:
-    /// what to tell of it, or why the file is refused (and the machine,
-    /// holding part of it, dropped); `None` when there is nothing to say.
-    fn resume(&mut self) -> Option<Result<String, Diag>> {
-        let (path, every) = self.checkpoint.take()?;
-        let program = crate::checkpoint::program_hash(self.sources.texts());
-        let checkpoint = crate::checkpoint::Checkpoint::new(path.clone(), every, program);
-        match self.machine.as_mut()?.resume(checkpoint) {
-            Ok(Some(n)) => Some(Ok(format!(
-                "going on from the checkpoint {}: {} positions",
-                path.display(),
-                crate::progress::grouped(n as u64)
-            ))),
-            Ok(None) => None,
-            Err(d) => {
-                self.machine = None;
-                Some(Err(d))
-            }
-        }
     }
 
     /// The `--let` constants that a file neither defines nor uses (nor any
@@ -693,7 +672,11 @@ impl Session {
     /// Hands a newly checked program to the machine, keeping the values of
     /// every game whose definition and dependencies did not change. Returns
     /// the failures of constants evaluated anew.
-    fn install(&mut self, program: ir::Program, defined: &[(String, Change)]) -> Vec<Stop> {
+    fn install(
+        &mut self,
+        program: ir::Program,
+        defined: &[(String, Change)],
+    ) -> Result<(Vec<Stop>, Option<String>), Diag> {
         let Some(machine) = self.machine.as_mut() else {
             let mut m = Machine::new(Setup {
                 limits: self.limits.clone(),
@@ -705,9 +688,26 @@ impl Session {
             if let Some(input) = self.input.take() {
                 m.set_input(input);
             }
-            let errors = m.update(program, &[], &[]);
+            // A run's checkpoint is read back before its constants run;
+            // refused, the machine (holding part of it) is dropped.
+            let (errors, note) = match self.checkpoint.take() {
+                None => (m.update(program, &[], &[]), None),
+                Some((path, every)) => {
+                    let hash = crate::checkpoint::program_hash(self.sources.texts());
+                    let checkpoint = crate::checkpoint::Checkpoint::new(path.clone(), every, hash);
+                    let (loaded, errors) = m.start(program, checkpoint)?;
+                    let note = loaded.map(|n| {
+                        format!(
+                            "going on from the checkpoint {}: {} positions",
+                            path.display(),
+                            crate::progress::grouped(n as u64)
+                        )
+                    });
+                    (errors, note)
+                }
+            };
             self.machine = Some(m);
-            return errors.into_iter().map(|(_, s)| s).collect();
+            return Ok((errors.into_iter().map(|(_, s)| s).collect(), note));
         };
         let stale = stale(&program, defined);
         let old = machine.program();
@@ -746,11 +746,8 @@ impl Session {
                     .filter(|o| !again.contains(c.name.as_str()) || machine.constant(*o).is_some())
             })
             .collect();
-        machine
-            .update(program, &games, &consts)
-            .into_iter()
-            .map(|(_, s)| s)
-            .collect()
+        let errors = machine.update(program, &games, &consts);
+        Ok((errors.into_iter().map(|(_, s)| s).collect(), None))
     }
 }
 

@@ -19,10 +19,12 @@
 //! and `G(true)` stay distinct: Int -> [0, v], Bool -> [1, b], List ->
 //! [2, len, items...] ([`crate::value`] encodes and decodes values).
 
+mod infinite;
 mod saved;
 mod table;
 use crate::ids::GameId;
 use indexmap::IndexSet;
+use infinite::Infinites;
 use rustc_hash::FxBuildHasher;
 use table::{IntTable, near_full};
 
@@ -209,14 +211,9 @@ pub struct Store {
     key_buf: Vec<i64>,
     /// The sets K of the ∞ values stored (loopy games).
     infinites: Infinites,
-}
-
-/// The sets K of the ∞ values stored, each once: a position's stored value
-/// [`infinite`]`(i)` is ∞ with `sets[i]`.
-#[derive(Clone, Debug, Default)]
-struct Infinites {
-    sets: Vec<std::rc::Rc<[u32]>>,
-    index: std::collections::HashMap<std::rc::Rc<[u32]>, u32, FxBuildHasher>,
+    /// Values stored so far (any kind, counted once each time): whether
+    /// anything changed since a checkpoint was saved.
+    writes: u64,
 }
 
 /// The game and the argument a raw id names.
@@ -725,6 +722,7 @@ impl Store {
             (&mut self.values, p.0 as usize)
         };
         if let Some(c) = cells.get_mut(i) {
+            self.writes += 1;
             if v <= MAX_VALUE {
                 self.max_value = self.max_value.max(v);
             }
@@ -735,33 +733,6 @@ impl Store {
             }
             *c = v;
         }
-    }
-
-    /// Stores ∞ with the set `k` at `p`; false when [`MAX_INFINITE`]
-    /// different sets are stored already.
-    pub fn set_infinite(&mut self, p: PosId, k: &[u32]) -> bool {
-        let i = match self.infinites.index.get(k) {
-            Some(&i) => i,
-            None => {
-                let Some(i) = u32::try_from(self.infinites.sets.len())
-                    .ok()
-                    .filter(|&i| i < MAX_INFINITE)
-                else {
-                    return false;
-                };
-                let k: std::rc::Rc<[u32]> = k.into();
-                self.infinites.sets.push(k.clone());
-                self.infinites.index.insert(k, i);
-                i
-            }
-        };
-        self.set(p, infinite(i));
-        true
-    }
-
-    /// The set K of a stored value that is ∞.
-    pub fn infinite_set(&self, v: u32) -> Option<&std::rc::Rc<[u32]>> {
-        self.infinites.sets.get(infinite_index(v)? as usize)
     }
 
     /// Takes the value array of a one-argument dense game out (to be filled
@@ -779,6 +750,7 @@ impl Store {
         if let Some(Dense::One { values }) = self.dense.get_mut(game.index()) {
             *values = array;
             self.counted += stored;
+            self.writes += stored as u64;
             self.max_value = self.max_value.max(max_value);
         }
     }

@@ -66,6 +66,7 @@ fn wait_for(mut ready: impl FnMut() -> bool) {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn a_run_stopped_by_ctrl_c_saves_and_the_same_command_goes_on() {
     let dir = scratch("checkpoint-ctrl-c");
@@ -104,6 +105,9 @@ fn a_run_stopped_by_ctrl_c_saves_and_the_same_command_goes_on() {
     assert_eq!(err.matches("work-limit").count(), 1, "{err}");
 }
 
+/// Killed outright (no save at the end): what the run saved while it went
+/// on is all there is, and the same command goes on from it to the answer
+/// of a run never stopped.
 #[test]
 fn a_run_killed_mid_way_goes_on_to_the_answer_of_one_never_stopped() {
     let dir = scratch("checkpoint-kill");
@@ -113,24 +117,29 @@ fn a_run_killed_mid_way_goes_on_to_the_answer_of_one_never_stopped() {
     assert_eq!(whole.0, Some(0), "{}", whole.2);
     assert!(whole.1.starts_with("grundy(Cram"), "{}", whole.1);
 
-    let run = args(
-        "cram.game",
-        &s,
-        &["--checkpoint", "cram.ck", "--checkpoint-every", "0.01"],
-    );
-    let mut child = spawn(&run, &dir, Path::new("out"));
-    // Killed once a save is in place (with no chance to save again).
+    // Cram 5 × 7, then the statement that runs for days: the run is still
+    // going when it is killed, whenever that is.
+    let file = endless(&dir);
+    let every = ["--checkpoint", "cram.ck", "--checkpoint-every", "0.01"];
+    let mut child = spawn(&args(&file, &s, &every), &dir, Path::new("out"));
     wait_for(|| dir.join("cram.ck").exists());
+    assert!(child.try_wait().expect("wait").is_none(), "it ended");
     child.kill().expect("kill");
-    let _ = child.wait();
-    let (code, out, err) = run_in(&run, &dir, "");
-    assert_eq!((code, &out), (Some(0), &whole.1), "{err}");
+    let status = child.wait().expect("it ends");
+    assert_eq!(status.code(), None, "killed by a signal");
+
+    // The same command, but the endless statement stopped at once as the
+    // runaway it is (the bound on projected time is no part of what a
+    // checkpoint is for).
+    let mut again = args(&file, &s, &every);
+    again.retain(|a| *a != "--runaway" && *a != "0");
+    let (code, out, err) = run_in(&again, &dir, "");
+    assert_eq!((code, &out), (Some(2), &whole.1), "{err}");
     assert!(
         err.contains("going on from the checkpoint cram.ck"),
         "{err}"
     );
-    // It ended well: nothing to say about going on.
-    assert!(!err.contains("saved"), "{err}");
+    assert!(err.contains("runaway"), "{err}");
 }
 
 /// A run refused: exit 2, nothing printed, the refusal on standard error,
@@ -177,6 +186,30 @@ fn a_damaged_or_foreign_checkpoint_is_refused_and_left_alone() {
     refused(&dir, &run, "1 3 4", "is damaged or cut short");
     std::fs::write(dir.join("g.ck"), "print 1\n").expect("write");
     refused(&dir, &run, "1 3 4", "is not a grundy checkpoint");
+}
+
+/// A refused checkpoint stops the run before its constants: the error
+/// of one (a division by zero) is never met.
+#[test]
+fn a_refused_checkpoint_stops_the_run_before_its_constants() {
+    let dir = scratch("checkpoint-first");
+    std::fs::write(dir.join("g.game"), "let boom = 1 / 0\nprint 1\n").expect("write");
+    std::fs::write(dir.join("g.ck"), "not a checkpoint\n").expect("write");
+    refused(
+        &dir,
+        &["g.game", "--checkpoint", "g.ck"],
+        "",
+        "is not a grundy checkpoint",
+    );
+    let (_, _, err) = run_in(&["g.game", "--checkpoint", "g.ck"], &dir, "");
+    assert!(!err.contains("division"), "{err}");
+    // A checkpoint that cannot be written is said at once.
+    let (code, out, err) = run_in(&["g.game", "--checkpoint", "no/such/dir/g.ck"], &dir, "");
+    assert_eq!((code, out.as_str()), (Some(2), ""), "{err}");
+    assert!(
+        err.contains("cannot write the checkpoint no/such/dir/g.ck.tmp"),
+        "{err}"
+    );
 }
 
 #[test]

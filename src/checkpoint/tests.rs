@@ -90,6 +90,24 @@ fn what_is_saved_is_read_back() {
 }
 
 #[test]
+fn a_save_that_fails_waits_for_the_next_interval() {
+    let path = std::env::temp_dir()
+        .join(format!(
+            "grundy-checkpoint-{}-no-such-dir",
+            std::process::id()
+        ))
+        .join("f.ck");
+    let mut c = Checkpoint::new(path, Duration::from_secs(3600), 1);
+    assert_eq!(c.writable().map_err(|d| d.code), Err(Code::CannotWrite));
+    let s = store();
+    c.next = Instant::now();
+    assert!(c.due(s.writes()));
+    assert_eq!(c.save(&s, None).map_err(|d| d.code), Err(Code::CannotWrite));
+    // Not again at the next poll: an hour later.
+    assert!(!c.due(s.writes()));
+}
+
+#[test]
 fn no_file_yet_is_a_fresh_start() {
     assert!(matches!(load(&file("none"), 1, None), Ok(None)));
 }
@@ -144,12 +162,13 @@ fn a_foreign_file_is_refused_for_what_it_is() {
     checkpoint(&path, 7).save(&store(), None).unwrap();
     assert_eq!(refusal(&path, 8, None), Refusal::OtherProgram);
     let mut other = std::fs::read(&path).unwrap();
-    other[MAGIC.len() + 5] = b'9';
+    // The version's first byte changed.
+    let at = MAGIC.len() + 5;
+    other[at] = if other[at] == b'9' { b'8' } else { b'9' };
     std::fs::write(&path, &other).unwrap();
-    assert_eq!(
-        refusal(&path, 7, None),
-        Refusal::OtherVersion("9.1.0".into())
-    );
+    let by = String::from_utf8_lossy(&other[at..at + VERSION.len()]).into_owned();
+    assert_ne!(by, VERSION);
+    assert_eq!(refusal(&path, 7, None), Refusal::OtherVersion(by));
     checkpoint(&path, 7).save(&store(), Some(99)).unwrap();
     assert_eq!(refusal(&path, 7, Some(98)), Refusal::OtherInput);
     assert!(matches!(load(&path, 7, Some(99)), Ok(Some(23))));

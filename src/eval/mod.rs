@@ -180,6 +180,9 @@ pub struct Machine {
     checkpoint: Option<crate::checkpoint::Checkpoint>,
 }
 
+/// The constants whose evaluation failed, and how.
+pub type ConstFailures = Vec<(ConstId, Stop)>;
+
 /// Positions of one-parameter games from this size on are worth a period
 /// search (smaller ones are computed directly at once).
 pub const PERIOD_FROM: i64 = 1024;
@@ -311,6 +314,28 @@ impl Machine {
         consts: &[Option<ConstId>],
     ) -> Vec<(ConstId, Stop)> {
         let moved = install(self, prog, games);
+        // Values saved for one program are not another's.
+        self.checkpoint = None;
+        self.constants(moved, consts)
+    }
+
+    /// A new machine's first program, going on from `checkpoint`: its
+    /// file is read back before any constant is evaluated, and a file
+    /// refused stops it there. How many positions the file held (`None`:
+    /// no file yet), and the failures of constants.
+    pub fn start(
+        &mut self,
+        prog: ir::Program,
+        checkpoint: crate::checkpoint::Checkpoint,
+    ) -> Result<(Option<usize>, ConstFailures), Diag> {
+        let moved = install(self, prog, &[]);
+        let loaded = self.resume(checkpoint)?;
+        Ok((loaded, self.constants(moved, &[])))
+    }
+
+    /// Evaluates the constants not kept (`consts[c]`: the old id of new
+    /// constant `c` whose value carries over); their failures.
+    fn constants(&mut self, moved: bool, consts: &[Option<ConstId>]) -> ConstFailures {
         let mut old = std::mem::take(&mut self.consts);
         let old_stopped = std::mem::take(&mut self.const_stopped);
         self.consts = vec![None; self.prog.consts.len()];

@@ -1,7 +1,7 @@
 //! A run's checkpoint as the machine keeps it: read back into the store
-//! when the run starts, saved when due while it runs (at the polls of the
-//! general and the pruned searches, where every stored value is proven),
-//! and when it ends.
+//! when the run starts (`Machine::start`, before any constant), saved when
+//! due while it runs (at the machine's polls and the pruned search's
+//! reports, where every stored value is proven), and when it ends.
 
 use super::*;
 use crate::checkpoint::{Checkpoint, input_hash};
@@ -9,9 +9,10 @@ use crate::checkpoint::{Checkpoint, input_hash};
 impl Machine {
     /// Goes on from `checkpoint`'s file, if there is one, and saves to it
     /// from now on; how many positions it held (`None`: no file yet). An
-    /// error refuses the file, and leaves the store holding part of it: the
-    /// machine is to be dropped.
-    pub fn resume(&mut self, mut checkpoint: Checkpoint) -> Result<Option<usize>, Diag> {
+    /// error refuses the file (or a place it cannot be saved to), and
+    /// leaves the store holding part of it: the machine is to be dropped.
+    pub(super) fn resume(&mut self, mut checkpoint: Checkpoint) -> Result<Option<usize>, Diag> {
+        checkpoint.writable()?;
         let budget = &self.budget;
         let input = &mut self.interp_state.input;
         let max_memory = self.limits.max_memory;
@@ -49,7 +50,7 @@ impl Machine {
     #[cold]
     #[inline(never)]
     pub(super) fn checkpoint_if_due(&mut self) {
-        let due = (self.checkpoint.as_ref()).is_some_and(|c| c.due(self.store.states()));
+        let due = (self.checkpoint.as_ref()).is_some_and(|c| c.due(self.store.writes()));
         if due {
             let _ = self.save_checkpoint();
         }

@@ -7,8 +7,14 @@ use super::*;
 
 impl Store {
     /// How many games the store is laid out for.
-    pub fn games(&self) -> usize {
+    fn games(&self) -> usize {
         self.arity.len()
+    }
+
+    /// How many values have been stored so far: a count that changes
+    /// whenever a value does.
+    pub fn writes(&self) -> u64 {
+        self.writes
     }
 
     /// Calls `each` with the whole key (`[game, tagged args...]`) and the
