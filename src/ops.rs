@@ -3,7 +3,7 @@
 //! so a rule means the same thing on every path.
 //!
 //! Integers are checked 64-bit here: overflow is no result, never a wrap.
-//! An integer that does not fit 64 bits is [`Wide`] (`ops::wide`), with the
+//! An integer that does not fit 64 bits is [`Wide`](crate::ops::Wide) (`ops::wide`), with the
 //! same meaning on any width; the interpreter goes there when a 64-bit
 //! operation has no result. Division and remainder round toward negative
 //! infinity, so `n % k` is never negative for `k > 0`.
