@@ -162,9 +162,13 @@ pub fn pos_data(m: &Machine, parts: &[PosId]) -> Position {
         .iter()
         .map(|&p| {
             let (game, args) = m.position(p);
+            let wide = (args.iter().enumerate())
+                .filter(|(i, a)| *i < 64 && matches!(a, Value::Wide(_)))
+                .fold(0, |w, (i, _)| w | 1 << i);
             Component {
                 game: m.program().games[game.index()].name.clone(),
                 args: args.iter().map(|a| json_of(m, a)).collect(),
+                wide,
             }
         })
         .collect();
@@ -185,7 +189,7 @@ fn json_of(m: &Machine, v: &Value) -> serde_json::Value {
     match v {
         Value::Int(x) => (*x).into(),
         // JSON numbers are read as 64-bit floats or integers by most
-        // readers: a wider integer is given as its digits.
+        // readers: a wider integer is given as the string of its digits.
         Value::Wide(x) => x.to_string().into(),
         Value::Bool(b) => (*b).into(),
         Value::Str(s) => s.as_ref().into(),
