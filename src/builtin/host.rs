@@ -99,6 +99,16 @@ pub trait Host {
         list.iter()
             .map(|v| match v {
                 Value::Int(x) => Ok(*x),
+                Value::Wide(x) => Err(Diag::user(
+                    Code::Overflow,
+                    format!(
+                        "an integer of {} bits in a list whose integers must fit 64 bits",
+                        x.bits()
+                    ),
+                )
+                .label(self.place(i), "this list")
+                .help("`sum`, `min`, `max`, `sorted`, `xor`, `mex` and `bisect` take lists of 64-bit integers")
+                .into()),
                 other => Err(Diag::user(
                     Code::TypeMismatch,
                     format!(
